@@ -1,0 +1,46 @@
+# chunkbench: `make demo` runs the main job on sample_pdfs/, `make test` runs the whole suite.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+EXTRAS := ui,experiments,dev,rag
+
+.PHONY: demo test lab bench fuzz install samples clean browser
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(BIN)/python -m chunkbench.demo sample_pdfs out
+
+# Debian's chromium for the browser tests (never a downloaded browser).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian chromium for browser tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || echo "chromium could not be installed: browser tests will be skipped"; }
+
+test: install browser
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+
+lab: install
+	$(BIN)/jupyter lab --notebook-dir=notebooks
+
+bench: install
+	$(BIN)/python -m benchmarks.run
+
+fuzz: install
+	CHUNKBENCH_FUZZ_EXAMPLES=5000 $(BIN)/python -m pytest -m fuzz -q -p no:randomly
+
+samples: install
+	$(BIN)/python -m chunkbench.samples sample_pdfs
+
+clean:
+	rm -rf $(VENV) out .cache .pytest_cache

@@ -1,0 +1,54 @@
+"""Atomic file writes: write to a temp file in the target folder, fsync, then rename.
+
+Killing the process at any moment leaves either the old file or the new one, never a partial one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temp path beside `path`; on success rename it over `path`, on error delete it."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        with open(tmp_path, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp_path, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp_path.unlink()
+        raise
+
+
+def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Atomically write `data` to `path`."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
+
+
+def write_text(path: str | os.PathLike, text: str) -> Path:
+    """Atomically write UTF-8 `text` to `path`."""
+    return write_bytes(path, text.encode("utf-8"))
+
+
+def dumps_json(obj: Any) -> str:
+    """Canonical JSON used for every file chunkbench writes: UTF-8, 2-space indent, stable."""
+    return json.dumps(obj, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> Path:
+    """Atomically write `obj` as canonical JSON."""
+    return write_text(path, dumps_json(obj))

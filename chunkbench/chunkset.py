@@ -1,0 +1,104 @@
+"""ChunkSet (the result of chunking a Document) and `chunk()`, the one entry point to strategies."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from . import __version__
+from .chunks import Chunk
+from .model import Document
+from .registry import get_strategy, jsonable_params, params_hash
+
+
+@dataclass(frozen=True)
+class ChunkSet:
+    """Ordered chunks of one Document under one strategy and parameter set."""
+
+    doc: Document
+    strategy: str
+    params: Mapping[str, Any]
+    chunks: tuple[Chunk, ...]
+    ruleset: str = ""
+    #: element id → why no chunk contains it
+    skipped: Mapping[str, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def __iter__(self):
+        return iter(self.chunks)
+
+    def __getitem__(self, i: int) -> Chunk:
+        return self.chunks[i]
+
+    @property
+    def params_hash(self) -> str:
+        return params_hash(self.params)
+
+    def header(self, chunked_at: str | None = None) -> dict:
+        """The chunks.json envelope without the chunks."""
+        return {
+            "doc_id": self.doc.doc_id,
+            "source": self.doc.source,
+            "chunked_at": chunked_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "chunking": {
+                "version": __version__,
+                "ruleset": self.ruleset,
+                "strategy": self.strategy,
+                "params": jsonable_params(self.params),
+                "params_hash": self.params_hash,
+                "parser": {"name": self.doc.parser.name, "version": self.doc.parser.version},
+            },
+        }
+
+    def to_dict(self, chunked_at: str | None = None) -> dict:
+        """The chunks.json document (DESIGN.md)."""
+        return {**self.header(chunked_at), "chunks": [c.to_dict() for c in self.chunks]}
+
+    def to_json(self, path: str | os.PathLike, chunked_at: str | None = None) -> None:
+        """Validate against the shipped JSON Schema and write chunks.json atomically."""
+        from .export import write_chunks_json
+
+        write_chunks_json(self, path, chunked_at=chunked_at)
+
+    def to_debug_markdown(self, path: str | os.PathLike | None = None) -> str:
+        """chunk_debug.md: each chunk, its metadata, source elements and boundary reason."""
+        from .export import debug_markdown
+
+        return debug_markdown(self, path)
+
+    def to_jsonl(self, path: str | os.PathLike) -> None:
+        """One chunk dict per line, written atomically."""
+        from .export import write_jsonl
+
+        write_jsonl(self, path)
+
+    def to_dataframe(self):
+        """A pandas DataFrame, one row per chunk; list fields stay lists."""
+        import pandas as pd
+
+        rows = []
+        for c in self.chunks:
+            row = c.to_dict()
+            row["reason"] = c.boundary.reason.value
+            row["reason_detail"] = c.boundary.detail
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
+def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
+    """Chunk `doc` with the named strategy; unknown names or bad values raise ParamError."""
+    strat = get_strategy(strategy)
+    resolved = strat.resolve(params)
+    result = strat.func(doc, **resolved)
+    return ChunkSet(
+        doc=doc,
+        strategy=strat.name,
+        params=resolved,
+        chunks=tuple(result.chunks),
+        ruleset=strat.ruleset,
+        skipped=dict(result.skipped),
+    )

@@ -1,0 +1,42 @@
+"""Exception types of the public API; each maps to one CLI exit code (see DESIGN.md)."""
+
+from __future__ import annotations
+
+import os
+
+
+class ChunkbenchError(Exception):
+    """Base of every error chunkbench raises on purpose; `exit_code` is what the CLI returns."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, path: str | os.PathLike | None = None):
+        self.path = os.fspath(path) if path is not None else None
+        self.message = message
+        super().__init__(f"{self.path}: {message}" if self.path else message)
+
+
+class UsageError(ChunkbenchError, ValueError):
+    """Bad command-line usage or parameter values (exit code 2)."""
+
+    exit_code = 2
+
+
+class ParamError(UsageError):
+    """A strategy parameter name or value is not allowed; the message lists what is."""
+
+
+class InputError(ChunkbenchError):
+    """The input file is missing, unreadable, malformed or unsupported (exit code 3)."""
+
+    exit_code = 3
+
+
+class ExternalToolError(ChunkbenchError):
+    """An external tool (MinerU) is missing, failed or timed out (exit code 4)."""
+
+    exit_code = 4
+
+    def __init__(self, message: str, path=None, stderr_tail: str = ""):
+        self.stderr_tail = stderr_tail
+        super().__init__(message, path)

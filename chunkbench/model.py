@@ -1,0 +1,271 @@
+"""Core data model: Document, Page and Element (what loaders produce), see DESIGN.md.
+
+Everything here is a frozen dataclass. A Document's canonical text is the element texts joined by
+"\\n\\n" in reading order; each Element knows its span in it (`char_start`, `char_end`).
+Elements with empty text are kept (and counted) but take no room in the canonical text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import os
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+SEPARATOR = "\n\n"
+
+
+class ElementType(str, Enum):
+    """Normalized element types (DESIGN.md)."""
+
+    HEADING = "heading"
+    PARAGRAPH = "paragraph"
+    TABLE = "table"
+    LIST = "list"
+    CODE = "code"
+    EQUATION = "equation"
+    IMAGE = "image"
+    CAPTION = "caption"
+    HEADER = "header"
+    FOOTER = "footer"
+    PAGE_NUMBER = "page_number"
+    FOOTNOTE = "footnote"
+    OTHER = "other"
+
+
+ELEMENT_TYPES = tuple(t.value for t in ElementType)
+#: Page furniture that structure-aware strategies skip by default (kept in the Document).
+NOISE_TYPES = frozenset({"header", "footer", "page_number"})
+
+BBoxTuple = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: 0-based `index`, size in PDF points, and whether it has a text layer."""
+
+    index: int
+    width: float
+    height: float
+    has_text: bool = True
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "width": self.width, "height": self.height, "has_text": self.has_text}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Page":
+        return cls(int(d["index"]), float(d["width"]), float(d["height"]), bool(d.get("has_text", True)))
+
+
+@dataclass(frozen=True)
+class Element:
+    """One layout element in reading order (a superset of MinerU's content_list item)."""
+
+    id: str
+    type: str
+    text: str
+    page_idx: int | None = None
+    bbox: BBoxTuple | None = None
+    text_level: int | None = None
+    blocks: tuple = ()
+    rows: tuple[tuple[str, ...], ...] | None = None
+    source: str = ""
+    raw_type: str = ""
+    char_start: int = 0
+    char_end: int = 0
+    #: last page (0-based) for elements spanning pages (document.json blocks); None = page_idx
+    page_end_idx: int | None = None
+    #: loader-specific extras (caption, html, img_path, ...); JSON-serializable values only
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def last_page_idx(self) -> int | None:
+        return self.page_end_idx if self.page_end_idx is not None else self.page_idx
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.text.strip()
+
+    def to_dict(self) -> dict:
+        d = {
+            "id": self.id,
+            "type": self.type,
+            "text": self.text,
+            "page_idx": self.page_idx,
+            "bbox": list(self.bbox) if self.bbox is not None else None,
+            "text_level": self.text_level,
+            "source": self.source,
+            "raw_type": self.raw_type,
+            "char_start": self.char_start,
+            "char_end": self.char_end,
+        }
+        if self.blocks:
+            d["blocks"] = [dict(b) for b in self.blocks]
+        if self.rows is not None:
+            d["rows"] = [list(r) for r in self.rows]
+        if self.page_end_idx is not None:
+            d["page_end_idx"] = self.page_end_idx
+        if self.attrs:
+            d["attrs"] = dict(self.attrs)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Element":
+        bbox = d.get("bbox")
+        rows = d.get("rows")
+        return cls(
+            id=str(d["id"]),
+            type=str(d["type"]),
+            text=str(d.get("text") or ""),
+            page_idx=d.get("page_idx"),
+            bbox=tuple(float(v) for v in bbox) if bbox is not None else None,
+            text_level=d.get("text_level"),
+            blocks=tuple(d.get("blocks") or ()),
+            rows=tuple(tuple(str(c) for c in r) for r in rows) if rows is not None else None,
+            source=str(d.get("source", "")),
+            raw_type=str(d.get("raw_type", "")),
+            char_start=int(d.get("char_start", 0)),
+            char_end=int(d.get("char_end", 0)),
+            page_end_idx=d.get("page_end_idx"),
+            attrs=dict(d.get("attrs") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class ParserInfo:
+    """Which loader produced a Document, its version and the options that change its output."""
+
+    name: str
+    version: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "version": self.version, "options": dict(self.options)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "ParserInfo":
+        return cls(str(d["name"]), str(d.get("version", "")), dict(d.get("options") or {}))
+
+
+@dataclass(frozen=True)
+class Document:
+    """A loaded input: pages plus ordered elements, identified by the sha256 of the source bytes."""
+
+    doc_id: str
+    source: str
+    pages: tuple[Page, ...]
+    elements: tuple[Element, ...]
+    parser: ParserInfo
+    #: path of the PDF the elements came from, when there is one (for rendering); not serialized
+    #: into the identity of the document
+    pdf_path: str | None = None
+    #: loader notes a user should see (pages without text, bboxes unavailable, ...)
+    warnings: tuple[str, ...] = ()
+    #: pass-through document metadata (user_id, company, fiscal_year, ...)
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    @functools.cached_property
+    def text(self) -> str:
+        """The canonical text: non-empty element texts joined by SEPARATOR in reading order."""
+        return SEPARATOR.join(e.text for e in self.elements if e.text)
+
+    @property
+    def pages_without_text(self) -> list[int]:
+        """0-based indices of pages that have no text layer."""
+        return [p.index for p in self.pages if not p.has_text]
+
+    def page(self, index: int) -> Page | None:
+        for p in self.pages:
+            if p.index == index:
+                return p
+        return None
+
+    def element(self, element_id: str) -> Element:
+        return self._by_id[element_id]
+
+    @functools.cached_property
+    def _by_id(self) -> dict[str, Element]:
+        return {e.id: e for e in self.elements}
+
+    def to_dict(self) -> dict:
+        return {
+            "format": "chunkbench.elements/1",
+            "doc_id": self.doc_id,
+            "source": self.source,
+            "parser": self.parser.to_dict(),
+            "pdf_path": self.pdf_path,
+            "warnings": list(self.warnings),
+            "metadata": dict(self.metadata),
+            "pages": [p.to_dict() for p in self.pages],
+            "elements": [e.to_dict() for e in self.elements],
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Document":
+        return cls(
+            doc_id=str(d["doc_id"]),
+            source=str(d["source"]),
+            pages=tuple(Page.from_dict(p) for p in d.get("pages", ())),
+            elements=tuple(Element.from_dict(e) for e in d.get("elements", ())),
+            parser=ParserInfo.from_dict(d["parser"]),
+            pdf_path=d.get("pdf_path"),
+            warnings=tuple(d.get("warnings", ())),
+            metadata=dict(d.get("metadata") or {}),
+        )
+
+    def with_metadata(self, **metadata: Any) -> "Document":
+        """A copy with extra pass-through metadata (user_id, company, fiscal_year, ...)."""
+        return dataclasses.replace(self, metadata={**self.metadata, **metadata})
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    """Hex sha256 of a file's bytes: the doc_id of anything loaded from it."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def with_offsets(elements: Iterable[Element]) -> tuple[Element, ...]:
+    """Return the elements with char_start/char_end set for the canonical text (linear time)."""
+    out = []
+    pos = 0
+    first = True
+    for e in elements:
+        if e.text:
+            if not first:
+                pos += len(SEPARATOR)
+            first = False
+            out.append(dataclasses.replace(e, char_start=pos, char_end=pos + len(e.text)))
+            pos += len(e.text)
+        else:
+            nxt = pos + (0 if first else len(SEPARATOR))
+            out.append(dataclasses.replace(e, char_start=nxt, char_end=nxt))
+    return tuple(out)
+
+
+def make_document(
+    path: str | os.PathLike,
+    elements: Sequence[Element],
+    pages: Sequence[Page],
+    parser: ParserInfo,
+    *,
+    pdf_path: str | os.PathLike | None = None,
+    warnings: Sequence[str] = (),
+    doc_id: str | None = None,
+) -> Document:
+    """Build a Document from loader output: computes doc_id and canonical-text offsets."""
+    return Document(
+        doc_id=doc_id or sha256_file(path),
+        source=Path(path).name,
+        pages=tuple(pages),
+        elements=with_offsets(elements),
+        parser=parser,
+        pdf_path=os.fspath(pdf_path) if pdf_path is not None else None,
+        warnings=tuple(warnings),
+    )

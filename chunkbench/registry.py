@@ -1,0 +1,185 @@
+"""The strategy registry: name → function, typed parameters with defaults, one-line doc.
+
+A strategy is a plain function `fn(doc, **params) -> StrategyResult`, registered with `@strategy`.
+`chunk()` validates parameters against the registry and wraps the result in a ChunkSet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from .chunks import Chunk
+from .errors import ParamError
+from .model import Document
+
+
+@dataclass(frozen=True)
+class Param:
+    """One strategy parameter: type, default, bounds and a line of documentation."""
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+    min: float | None = None
+    max: float | None = None
+    choices: tuple | None = None
+    #: shown as a slider in the explorer when numeric
+    ui_step: float | None = None
+
+    def coerce(self, value: Any, strategy: str) -> Any:
+        """Return `value` converted to this parameter's type, or raise ParamError saying why."""
+        where = f"strategy {strategy!r} parameter {self.name!r}"
+        if self.type is bool:
+            if isinstance(value, bool):
+                out = value
+            elif isinstance(value, str) and value.lower() in {"true", "1", "yes", "on", "false", "0", "no", "off"}:
+                out = value.lower() in {"true", "1", "yes", "on"}
+            else:
+                raise ParamError(f"{where} must be true or false, got {value!r}")
+        elif self.type is int:
+            if isinstance(value, bool) or not isinstance(value, (int, str, float)):
+                raise ParamError(f"{where} must be an integer, got {value!r}")
+            try:
+                out = int(value) if not isinstance(value, float) or value.is_integer() else None
+            except ValueError:
+                out = None
+            if out is None:
+                raise ParamError(f"{where} must be an integer, got {value!r}")
+        elif self.type is float:
+            if isinstance(value, bool):
+                raise ParamError(f"{where} must be a number, got {value!r}")
+            try:
+                out = float(value)
+            except (TypeError, ValueError):
+                raise ParamError(f"{where} must be a number, got {value!r}") from None
+            if out != out or out in (float("inf"), float("-inf")):
+                raise ParamError(f"{where} must be a finite number, got {value!r}")
+        elif self.type is tuple:
+            if isinstance(value, str):
+                out = tuple(v.strip() for v in value.split(",") if v.strip())
+            elif isinstance(value, (list, tuple)):
+                out = tuple(str(v) for v in value)
+            else:
+                raise ParamError(f"{where} must be a comma-separated list, got {value!r}")
+        else:
+            if not isinstance(value, (str, int, float)):
+                raise ParamError(f"{where} must be text, got {value!r}")
+            out = str(value)
+        if self.min is not None and out < self.min:
+            raise ParamError(f"{where} must be >= {self.min}, got {out!r}")
+        if self.max is not None and out > self.max:
+            raise ParamError(f"{where} must be <= {self.max}, got {out!r}")
+        if self.choices is not None and out not in self.choices:
+            raise ParamError(f"{where} must be one of {', '.join(map(str, self.choices))}, got {out!r}")
+        return out
+
+    def describe(self) -> dict:
+        d = {"name": self.name, "type": self.type.__name__, "default": self.default, "doc": self.doc}
+        if self.min is not None:
+            d["min"] = self.min
+        if self.max is not None:
+            d["max"] = self.max
+        if self.choices is not None:
+            d["choices"] = list(self.choices)
+        return d
+
+
+@dataclass(frozen=True)
+class StrategyResult:
+    """What a strategy function returns: its chunks plus the element ids it skipped and why."""
+
+    chunks: Sequence[Chunk]
+    #: element id → why it is not in any chunk (noise type, empty text, ...)
+    skipped: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A registered chunking strategy."""
+
+    name: str
+    func: Callable[..., StrategyResult]
+    params: tuple[Param, ...]
+    doc: str
+    spec: str
+    ruleset: str
+    #: cross-parameter check run after per-parameter coercion; raises ParamError
+    check: Callable[[dict], None] | None = None
+
+    def resolve(self, params: Mapping[str, Any]) -> dict:
+        """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
+        known = {p.name: p for p in self.params}
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            raise ParamError(
+                f"strategy {self.name!r} has no parameter {', '.join(map(repr, unknown))}; "
+                f"allowed: {', '.join(known) or 'none'}"
+            )
+        out = {p.name: p.default for p in self.params}
+        for name, value in params.items():
+            out[name] = known[name].coerce(value, self.name)
+        if self.check:
+            self.check(out)
+        return out
+
+
+REGISTRY: dict[str, Strategy] = {}
+
+
+def strategy(
+    name: str,
+    *,
+    params: Sequence[Param],
+    doc: str,
+    spec: str,
+    ruleset: str,
+    check: Callable[[dict], None] | None = None,
+) -> Callable:
+    """Decorator registering `fn(doc, **params) -> StrategyResult` under `name`."""
+
+    def register(fn: Callable[..., StrategyResult]) -> Callable[..., StrategyResult]:
+        if name in REGISTRY:
+            raise RuntimeError(f"strategy {name!r} registered twice")
+        REGISTRY[name] = Strategy(name, fn, tuple(params), doc, spec, ruleset, check)
+        return fn
+
+    return register
+
+
+def get_strategy(name: str) -> Strategy:
+    """The registered strategy `name`, or ParamError listing the registered names."""
+    from . import strategies  # noqa: F401  (registers the built-in strategies)
+
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ParamError(f"unknown strategy {name!r}; available: {', '.join(sorted(REGISTRY))}") from None
+
+
+def all_strategies() -> list[Strategy]:
+    from . import strategies  # noqa: F401
+
+    return [REGISTRY[n] for n in sorted(REGISTRY)]
+
+
+def params_hash(params: Mapping[str, Any]) -> str:
+    """sha256 of the canonical JSON of resolved parameters (sorted keys, tuples as lists)."""
+    canon = json.dumps(_jsonable(params), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def jsonable_params(params: Mapping[str, Any]) -> dict:
+    """Parameters as plain JSON values (tuples become lists)."""
+    return _jsonable(params)

@@ -1,0 +1,1 @@
+"""Strategy contract (placeholder until implemented)."""

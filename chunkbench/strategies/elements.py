@@ -1,0 +1,1 @@
+"""Strategy elements (placeholder until implemented)."""

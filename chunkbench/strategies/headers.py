@@ -1,0 +1,1 @@
+"""Strategy headers (placeholder until implemented)."""

@@ -1,0 +1,1 @@
+"""Strategy sections (placeholder until implemented)."""

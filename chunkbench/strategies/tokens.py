@@ -1,0 +1,1 @@
+"""Strategy tokens (placeholder until implemented)."""
