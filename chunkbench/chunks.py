@@ -200,3 +200,8 @@ def build_chunk(
         metadata=dict(doc.metadata),
         extra=dict(extra or {}),
     )
+
+
+def document_key(doc: Document) -> str:
+    """The id prefix of a document's chunks: metadata `document_id` if given, else doc_id[:16]."""
+    return str(doc.metadata.get("document_id") or doc.doc_id[:16])
