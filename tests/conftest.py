@@ -30,3 +30,26 @@ def fresh_cache(tmp_path, monkeypatch):
     """An empty parse cache private to one test."""
     monkeypatch.setenv("CHUNKBENCH_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path / "cache"
+
+
+def make_doc(elements, pages=None, *, source="test.json", metadata=None):
+    """A Document from element dicts (id, type, text, page_idx, bbox, text_level, ...) for tests.
+
+    Missing ids become `e{n}`; pages default to A4-sized pages covering every page_idx used.
+    """
+    import hashlib
+
+    from chunkbench.model import Document, Element, Page, ParserInfo, with_offsets
+
+    els = []
+    for n, d in enumerate(elements):
+        d = {"id": f"e{n}", "text": "", "page_idx": 0, **d}
+        els.append(Element.from_dict(d))
+    if pages is None:
+        used = [e.last_page_idx for e in els if e.last_page_idx is not None]
+        pages = [Page(i, 595.0, 842.0) for i in range(max(used) + 1)] if used else []
+    doc_id = hashlib.sha256(repr([e.to_dict() for e in els]).encode()).hexdigest()
+    return Document(
+        doc_id=doc_id, source=source, pages=tuple(pages), elements=with_offsets(els),
+        parser=ParserInfo("test"), metadata=dict(metadata or {}),
+    )
