@@ -14,7 +14,7 @@ import traceback
 from ..errors import ChunkbenchError
 
 #: command modules under chunkbench.cli; each defines `register(subparsers)`
-COMMAND_MODULES = ("parse", "chunk")
+COMMAND_MODULES = ("parse",)
 
 
 class _Parser(argparse.ArgumentParser):

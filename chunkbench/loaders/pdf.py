@@ -1,0 +1,210 @@
+"""The default PDF loader: PyMuPDF's layout model, offline on the CPU, cached, parallel for long PDFs.
+
+`load_pdf` checks the file (missing, not a PDF, damaged, no pages, encrypted) before anything
+else, then returns the cached Document or parses the pages in contiguous ranges, in a process
+pool when the PDF is long, and merges them in order. What a page's boxes become is documented in
+`pdf_layout`; heading levels are set here because they need the whole document's font sizes.
+Pages without a text layer are reported in `Document.warnings` and `Page.has_text`; they are
+OCRed only when Tesseract is installed.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import multiprocessing
+import os
+import shutil
+import sys
+from importlib.metadata import version as package_version
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+import pymupdf
+from tqdm import tqdm
+
+from ..cache import cached_parse
+from ..errors import InputError
+from ..model import Document, Element, Page, ParserInfo, make_document, sha256_file
+from . import pdf_layout
+from .pdf_layout import HEADING_CLASSES, ParsedPage
+
+BACKEND = "pymupdf"
+#: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
+LOADER_REVISION = 1
+#: PDFs with more pages than this are parsed by a process pool
+PARALLEL_MIN_PAGES = 24
+#: pages per unit of work (a worker task, a progress-bar step)
+RANGE_PAGES = 4
+#: upper bound on worker processes (each runs the layout model on its own pages)
+MAX_WORKERS = 4
+#: documents with more pages than this show a progress bar on a terminal
+PROGRESS_MIN_PAGES = 4
+#: heading levels come from the rank of the heading's font size among all heading sizes
+MAX_HEADING_LEVEL = 6
+#: level of a section header whose font size is unknown (it has no text lines)
+DEFAULT_HEADING_LEVEL = 2
+
+
+def load_pdf(
+    path: str | os.PathLike,
+    *,
+    password: str | None = None,
+    cache: bool = True,
+    progress: bool | None = None,
+    workers: int | None = None,
+    parallel_min_pages: int = PARALLEL_MIN_PAGES,
+) -> Document:
+    """Load a PDF as a Document with PyMuPDF's layout model (parse results cached on disk).
+
+    `progress` None shows a bar on a terminal for documents of more than a few pages.
+    `workers` (default: the CPU count, at most MAX_WORKERS) processes parse PDFs of more than
+    `parallel_min_pages` pages; the result does not depend on either.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("not a file" if path.exists() else "no such file", path)
+    # Opened before the cache is consulted: a bad file fails the same way every time, and the
+    # cached text of an encrypted PDF is never handed out without its password.
+    with pdf_layout.open_pdf(path, password) as doc:
+        page_count = doc.page_count
+    ocr = ocr_available()
+    options = {"ocr": ocr, "loader_revision": LOADER_REVISION}
+    version = backend_version()
+    doc_id = sha256_file(path)
+
+    def parse() -> Document:
+        pages = _parse_pages(path, password, page_count, ocr, progress, workers, parallel_min_pages)
+        return _build_document(path, doc_id, pages, ParserInfo(BACKEND, version, options), ocr)
+
+    return cached_parse(path, doc_id, BACKEND, version, options, parse, use_cache=cache)
+
+
+def backend_version() -> str:
+    """Versions of everything that shapes the parse: pymupdf, pymupdf4llm, pymupdf-layout."""
+    return "; ".join(f"{name} {package_version(name)}" for name in ("pymupdf", "pymupdf4llm", "pymupdf-layout"))
+
+
+def ocr_available() -> bool:
+    """True when PyMuPDF can OCR: Tesseract is installed (or TESSDATA_PREFIX names its data)."""
+    if not (os.environ.get("TESSDATA_PREFIX") or shutil.which("tesseract")):
+        return False
+    try:
+        pymupdf.get_tessdata()
+    except RuntimeError:
+        return False
+    return True
+
+
+def page_ranges(page_count: int, size: int = RANGE_PAGES) -> list[tuple[int, int]]:
+    """Contiguous `(first, stop)` page ranges of at most `size` pages covering the document."""
+    return [(first, min(first + size, page_count)) for first in range(0, page_count, size)]
+
+
+def _parse_pages(
+    path: Path,
+    password: str | None,
+    page_count: int,
+    ocr: bool,
+    progress: bool | None,
+    workers: int | None,
+    parallel_min_pages: int,
+) -> list[ParsedPage]:
+    """Parse every page, in a process pool when the document is long; pages in document order."""
+    ranges = page_ranges(page_count)
+    workers = min(workers or min(os.cpu_count() or 1, MAX_WORKERS), len(ranges))
+    show = progress if progress is not None else sys.stderr.isatty() and page_count > PROGRESS_MIN_PAGES
+    results: dict[tuple[int, int], tuple[ParsedPage, ...]] = {}
+    # a daemon process (a worker of someone else's pool) may not start processes of its own
+    parallel = workers > 1 and page_count > parallel_min_pages and not multiprocessing.current_process().daemon
+    with tqdm(total=page_count, unit="page", desc=path.name, disable=not show, leave=False, file=sys.stderr) as bar:
+        if parallel:
+            with concurrent.futures.ProcessPoolExecutor(workers, mp_context=_pool_context()) as pool:
+                futures = {
+                    pool.submit(pdf_layout.parse_range, os.fspath(path), password, first, stop, ocr): (first, stop)
+                    for first, stop in ranges
+                }
+                for future in concurrent.futures.as_completed(futures):
+                    first, stop = futures[future]
+                    results[first, stop] = future.result()
+                    bar.update(stop - first)
+        else:
+            for first, stop in ranges:
+                results[first, stop] = pdf_layout.parse_range(os.fspath(path), password, first, stop, ocr)
+                bar.update(stop - first)
+    return [page for r in ranges for page in results[r]]
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """fork on Linux, spawn elsewhere.
+
+    spawn re-imports the caller's main module in every worker, which breaks any script without an
+    `if __name__ == "__main__":` guard; fork does not, and shares the loaded layout model. Forking
+    a process that holds ONNX Runtime sessions is what pymupdf4llm's own batch converter does;
+    macOS and Windows cannot fork safely, so scripts there need the guard."""
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+
+
+def _build_document(
+    path: Path, doc_id: str, parsed: Sequence[ParsedPage], parser: ParserInfo, ocr: bool
+) -> Document:
+    """Merge parsed pages into one Document, with heading levels and text-layer warnings."""
+    sizes = {eid: size for p in parsed for eid, size in p.heading_sizes.items()}
+    levels = heading_levels(sizes)
+    elements = [_with_level(e, levels) for p in parsed for e in p.elements]
+    pages = [p.page for p in parsed]
+    return make_document(
+        path,
+        elements,
+        pages,
+        parser,
+        pdf_path=path,
+        warnings=_text_layer_warnings(pages, elements, ocr),
+        doc_id=doc_id,
+    )
+
+
+def heading_levels(font_sizes: Mapping[str, float]) -> dict[str, int]:
+    """Level of each heading from its font size: the largest size in the document is level 1,
+    the next 2, ..., the sixth and smaller 6; an unknown (0) size gets DEFAULT_HEADING_LEVEL.
+    (Boxes the model calls `title` are level 1 whatever their size.)
+
+    pymupdf4llm applies the same rule, but only within the pages of one call, so its levels
+    would change with the worker split; this is applied to the whole document."""
+    ranked = sorted({s for s in font_sizes.values() if s > 0}, reverse=True)
+    rank = {size: min(i + 1, MAX_HEADING_LEVEL) for i, size in enumerate(ranked)}
+    return {eid: rank.get(size, DEFAULT_HEADING_LEVEL) for eid, size in font_sizes.items()}
+
+
+def _with_level(element: Element, levels: Mapping[str, int]) -> Element:
+    if element.raw_type not in HEADING_CLASSES:
+        return element
+    level = 1 if element.raw_type == "title" else levels[element.id]
+    return dataclasses.replace(element, text_level=level)
+
+
+def _text_layer_warnings(pages: Sequence[Page], elements: Sequence[Element], ocr: bool) -> list[str]:
+    """Say which pages have no text layer, and whether OCR recovered text from them."""
+    blank = [p.index for p in pages if not p.has_text]
+    if not blank:
+        return []
+    head = f"{len(blank)} page(s) have no text layer: {page_list(blank)}"
+    if not ocr:
+        return [f"{head}; install Tesseract to OCR them"]
+    with_text = {e.page_idx for e in elements if e.text.strip()}
+    unread = [i for i in blank if i not in with_text]
+    warnings = [f"{head}; their text comes from OCR (Tesseract)"]
+    if unread:
+        warnings.append(f"OCR found no text on page(s): {page_list(unread)}")
+    return warnings
+
+
+def page_list(indices: Iterable[int]) -> str:
+    """0-based page indices as 1-based page numbers with runs collapsed: "1, 3-5, 9"."""
+    runs: list[list[int]] = []
+    for number in sorted(i + 1 for i in indices):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)

@@ -1,0 +1,296 @@
+"""Run PyMuPDF's layout model (via pymupdf4llm) on a range of pages and map its boxes to Elements.
+
+This is the part of the PDF loader that runs inside worker processes: `parse_range` opens the PDF
+itself, so it only needs picklable arguments, and returns picklable `ParsedPage`s. Heading levels
+are left to the caller because they depend on the font sizes of the whole document.
+
+Mapping rules (one place, documented here):
+
+* box classes → element types: `title`/`section-header` → heading, `list-item` → list,
+  `table` → table, `picture` → image, `caption` → caption, `page-header` → header,
+  `page-footer` → footer, `formula` → equation, `footnote` → footnote, `text` → paragraph, or
+  code when every line is set in a monospaced font (pymupdf4llm's own rule; the model has no code
+  class). A header or footer whose whole text is a page number ("12", "- 12 -", "Page 3 of 9",
+  "xii") becomes page_number. Any other class becomes other; `raw_type` always keeps the class.
+* ids are `p{page}-e{n}`: 1-based page number and 1-based position on that page, so they do not
+  depend on how pages were split between workers.
+* bbox: PDF points, origin top-left, clipped to the page rectangle, rounded to 0.01 pt.
+* text: the wrapped lines of a box are joined with single spaces and runs of whitespace
+  collapsed. A line ending in "-" after a letter joins a next line starting in lower case
+  without a space but keeps the hyphen: dropping it is only safe with a dictionary ("non-normal"
+  vs "docu-ment"). Soft hyphens (U+00AD) are removed. Superscript footnote numbers are set off by
+  spaces ("alert,5and" → "alert, 5 and"). pymupdf4llm drops whitespace-only spans, so spaces
+  between words are restored from the horizontal gaps between spans. Code keeps its line
+  breaks; its indentation is rebuilt from the x positions.
+* tables: `rows` are the layout model's cells, whitespace-collapsed, with dot leaders
+  (". . . . .") removed, "11,062 .6" closed up to "11,062.6", and empty rows dropped; `text` is the rows as a Markdown pipe table.
+* pictures: `text` stays empty (the labels inside a chart are noise in a chunk); any text found
+  inside the picture is kept in `attrs["image_text"]`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping, Sequence
+
+import pymupdf
+import pymupdf.layout  # noqa: F401 - the layout model must be present: to_json's format needs it
+import pymupdf4llm
+from pymupdf4llm.ocr import OCRMode
+
+from ..errors import InputError
+from ..model import Element, ElementType, Page
+from ..text import pipe_table
+
+log = logging.getLogger(__name__)
+
+SOURCE = "pymupdf"
+
+_TYPE_OF_CLASS = {
+    "title": ElementType.HEADING,
+    "section-header": ElementType.HEADING,
+    "list-item": ElementType.LIST,
+    "table": ElementType.TABLE,
+    "picture": ElementType.IMAGE,
+    "caption": ElementType.CAPTION,
+    "page-header": ElementType.HEADER,
+    "page-footer": ElementType.FOOTER,
+    "formula": ElementType.EQUATION,
+    "code": ElementType.CODE,
+    "footnote": ElementType.FOOTNOTE,
+    "text": ElementType.PARAGRAPH,
+}
+HEADING_CLASSES = frozenset({"title", "section-header"})
+
+_SUPERSCRIPT = pymupdf.TEXT_FONT_SUPERSCRIPT
+_MONOSPACED = pymupdf.TEXT_FONT_MONOSPACED
+_SOFT_HYPHEN = "\u00ad"
+#: a horizontal gap between spans wider than this fraction of the font size separates words
+_WORD_GAP = 0.1
+_PAGE_NUMBER = re.compile(
+    r"(?:page\s+)?[-–—(\[]?\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d{1,5})?",
+    re.IGNORECASE,
+)
+#: dot leaders: spaced dots (". . ."), four or more dots, or a stray dot ending a cell
+_DOT_LEADER = re.compile(r"(?:^|(?<=\s))\.(?:\s+\.)+|\.{4,}|\s+\.$")
+#: a decimal point set apart from its integer part ("11,062 .6")
+_SPACED_DECIMAL = re.compile(r"(?<=\d) \.(?=\d)")
+
+
+@dataclass(frozen=True)
+class ParsedPage:
+    """One parsed page: its Page record, its elements in reading order (headings without a
+    level yet) and the largest font size of each heading, keyed by element id."""
+
+    page: Page
+    elements: tuple[Element, ...]
+    heading_sizes: Mapping[str, float] = field(default_factory=dict)
+
+
+def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Document:
+    """Open a PDF for reading, authenticated; InputError naming the problem if that fails."""
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except pymupdf.EmptyFileError:
+        raise InputError("empty file, not a PDF", path) from None
+    except (pymupdf.FileDataError, RuntimeError) as exc:
+        raise InputError(f"not a PDF or damaged beyond repair ({exc})", path) from None
+    if doc.needs_pass:
+        if password is None:
+            doc.close()
+            raise InputError("encrypted PDF: a password is needed (password= or --password)", path)
+        if not doc.authenticate(password):
+            doc.close()
+            raise InputError("encrypted PDF: wrong password", path)
+    if doc.page_count == 0:
+        doc.close()
+        raise InputError("PDF has no pages (damaged or truncated?)", path)
+    return doc
+
+
+def parse_range(
+    path: str, password: str | None, first: int, stop: int, ocr: bool
+) -> tuple[ParsedPage, ...]:
+    """Parse pages `first` to `stop - 1` (0-based) with the layout model; OCR only if `ocr`."""
+    doc = open_pdf(path, password)
+    try:
+        pages = list(range(first, stop))
+        has_text = [bool(doc[i].get_text("text").strip()) for i in pages]
+        try:
+            with _captured_messages() as messages:
+                raw = pymupdf4llm.to_json(doc, pages=pages, **_ocr_options(ocr))
+        except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:  # MuPDF failing on a damaged page
+            raise InputError(f"cannot parse pages {first + 1}-{stop}: {exc}", path) from None
+    finally:
+        doc.close()
+    for line in messages.getvalue().splitlines():
+        if line.strip():
+            log.debug("pymupdf4llm: %s", line.strip())
+    return tuple(
+        _parse_page(page, text_layer) for page, text_layer in zip(json.loads(raw)["pages"], has_text)
+    )
+
+
+def _ocr_options(ocr: bool) -> dict[str, Any]:
+    """to_json options: OCR with Tesseract where a page needs it, or never OCR at all."""
+    if not ocr:
+        return {"use_ocr": OCRMode.NEVER}
+    from pymupdf4llm.ocr import tesseract_api
+
+    return {"use_ocr": OCRMode.SELECT_KEEP_OLD, "ocr_function": tesseract_api.exec_ocr}
+
+
+@contextlib.contextmanager
+def _captured_messages() -> Iterator[io.StringIO]:
+    """Catch what pymupdf4llm prints (its "Document parser messages", OCR notices) so it cannot
+    corrupt CLI output. PyMuPDF's message stream is bound at import time, so redirecting stdout
+    alone misses it; PyMuPDF has no getter for it, hence the private attribute."""
+    buffer = io.StringIO()
+    previous = pymupdf._g_out_message
+    pymupdf.set_messages(stream=buffer)
+    try:
+        with contextlib.redirect_stdout(buffer):
+            yield buffer
+    finally:
+        pymupdf._g_out_message = previous
+
+
+def _parse_page(raw_page: Mapping[str, Any], has_text: bool) -> ParsedPage:
+    number = int(raw_page["page_number"])
+    page = Page(number - 1, round(raw_page["width"], 2), round(raw_page["height"], 2), has_text)
+    elements = []
+    heading_sizes = {}
+    for n, box in enumerate(raw_page["boxes"], start=1):
+        element = _box_element(box, page, f"p{number}-e{n}")
+        elements.append(element)
+        if box["boxclass"] in HEADING_CLASSES:
+            heading_sizes[element.id] = float(box.get("max_fontsize") or 0)
+    return ParsedPage(page, tuple(elements), heading_sizes)
+
+
+def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element:
+    boxclass = box["boxclass"]
+    kind = _TYPE_OF_CLASS.get(boxclass, ElementType.OTHER)
+    lines = box.get("textlines") or []
+    rows = None
+    attrs = {}
+    if kind is ElementType.TABLE:
+        extract = (box.get("table") or {}).get("extract")
+        rows = table_rows(extract) if extract else None  # None: the model found no cell grid
+        text = pipe_table(rows or ())
+    elif kind is ElementType.IMAGE:
+        text = ""
+        image_text = flow_text(lines)
+        if image_text:
+            attrs["image_text"] = image_text
+    elif kind is ElementType.CODE or (kind is ElementType.PARAGRAPH and _is_monospaced(lines)):
+        kind = ElementType.CODE
+        text = code_text(lines)
+    else:
+        text = flow_text(lines)
+        if kind in (ElementType.HEADER, ElementType.FOOTER) and _PAGE_NUMBER.fullmatch(text):
+            kind = ElementType.PAGE_NUMBER
+    return Element(
+        id=element_id,
+        type=kind.value,
+        text=text,
+        page_idx=page.index,
+        bbox=_clipped_bbox(box, page),
+        rows=rows,
+        source=SOURCE,
+        raw_type=boxclass,
+        attrs=attrs,
+    )
+
+
+def flow_text(lines: Sequence[Mapping[str, Any]]) -> str:
+    """Running text of a box: wrapped lines joined as described in the module docstring."""
+    pieces: list[str] = []
+    for line in lines:
+        text = " ".join(_line_text(line).split())
+        if not text:
+            continue
+        if pieces and pieces[-1].endswith(_SOFT_HYPHEN):
+            pieces[-1] = pieces[-1][:-1]
+        elif pieces and _joins_hyphenated(pieces[-1], text):
+            pass
+        elif pieces:
+            pieces.append(" ")
+        pieces.append(text)
+    return "".join(pieces).replace(_SOFT_HYPHEN, "")
+
+
+def code_text(lines: Sequence[Mapping[str, Any]]) -> str:
+    """Code keeps one output line per text line; indentation and gaps are rebuilt from positions
+    in units of the monospaced character width."""
+    spans = [s for line in lines for s in line["spans"] if s["text"]]
+    if not spans:
+        return ""
+    left = min(line["spans"][0]["bbox"][0] for line in lines if line["spans"])
+    width = sum(s["bbox"][2] - s["bbox"][0] for s in spans) / sum(len(s["text"]) for s in spans)
+    out = []
+    for line in lines:
+        indent = round((line["spans"][0]["bbox"][0] - left) / width) if line["spans"] and width > 0 else 0
+        out.append(" " * indent + _line_text(line, char_width=width).rstrip())
+    return "\n".join(out).strip("\n")
+
+
+def table_rows(extract: Sequence[Sequence[str | None]]) -> tuple[tuple[str, ...], ...]:
+    """Cleaned table cells: whitespace collapsed, dot leaders removed, empty rows dropped."""
+    rows = []
+    for row in extract:
+        cells = tuple(_table_cell(cell or "") for cell in row)
+        if any(cells):
+            rows.append(cells)
+    return tuple(rows)
+
+
+def _table_cell(text: str) -> str:
+    text = _DOT_LEADER.sub(" ", " ".join(text.split()))
+    return _SPACED_DECIMAL.sub(".", " ".join(text.split()))
+
+
+def _line_text(line: Mapping[str, Any], *, char_width: float | None = None) -> str:
+    """The spans of a line joined. pymupdf4llm drops whitespace-only spans, so a gap wider than a
+    tenth of the font size (its own threshold for merging spans) is a space; in code
+    (`char_width` given) as many spaces as fit the gap. In running text, superscript numbers
+    (footnote marks) are set off by spaces."""
+    parts = []
+    previous = None
+    for span in line["spans"]:
+        text = span["text"]
+        if previous is not None:
+            gap = span["bbox"][0] - previous["bbox"][2]
+            if gap > _WORD_GAP * span["size"]:
+                parts.append(" " * max(1, round(gap / char_width)) if char_width else " ")
+        if char_width is None and span["flags"] & _SUPERSCRIPT and text.strip().isdigit():
+            text = f" {text.strip()} "
+        parts.append(text)
+        previous = span
+    return "".join(parts)
+
+
+def _joins_hyphenated(previous: str, line: str) -> bool:
+    return previous.endswith("-") and len(previous) > 1 and previous[-2].isalpha() and line[0].islower()
+
+
+def _is_monospaced(lines: Sequence[Mapping[str, Any]]) -> bool:
+    spans = [s for line in lines for s in line["spans"] if s["text"].strip()]
+    return bool(spans) and all(s["flags"] & _MONOSPACED for s in spans)
+
+
+def _clipped_bbox(box: Mapping[str, Any], page: Page) -> tuple[float, float, float, float]:
+    def clip(value: float, limit: float) -> float:
+        return round(min(max(float(value), 0.0), limit), 2)
+
+    x0, x1 = sorted((clip(box["x0"], page.width), clip(box["x1"], page.width)))
+    y0, y1 = sorted((clip(box["y0"], page.height), clip(box["y1"], page.height)))
+    return (x0, y0, x1, y1)

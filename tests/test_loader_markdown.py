@@ -1,0 +1,258 @@
+"""Markdown loader: block elements with exact source offsets, front matter, hostile inputs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkbench
+from chunkbench.errors import InputError
+from chunkbench.loaders import load_elements_json
+from chunkbench.loaders.markdown import load_markdown, read_source_text
+
+GUIDE = Path(__file__).parent / "data" / "markdown" / "deployment_guide.md"
+# read off the file by hand: (type, heading level) of each top-level block
+GUIDE_ELEMENTS = [
+    ("heading", 1), ("paragraph", None), ("heading", 2), ("paragraph", None), ("list", None),
+    ("heading", 2), ("paragraph", None), ("code", None), ("code", None), ("heading", 3),
+    ("table", None), ("heading", 2), ("paragraph", None), ("paragraph", None), ("heading", 4),
+    ("list", None), ("heading", 1), ("other", None), ("paragraph", None),
+]
+GUIDE_HEADINGS = [
+    "Deployment Guide", "Prerequisites", "Building the image", "Build options", "Rollback procedure",
+    "Step-by-step", "Monitoring",
+]
+
+
+@pytest.fixture(scope="module")
+def guide():
+    return load_markdown(GUIDE)
+
+
+@pytest.fixture(scope="module")
+def guide_source() -> str:
+    return GUIDE.read_bytes().decode("utf-8")
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "doc.md") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return path
+
+
+def assert_exact_offsets(doc, source: str) -> None:
+    """Every element's text is its src span of the source; spans are ordered and disjoint."""
+    end = 0
+    for e in doc.elements:
+        a, b = e.attrs["src_start"], e.attrs["src_end"]
+        assert source[a:b] == e.text, e.id
+        assert end <= a <= b
+        end = b
+
+
+def test_top_level_blocks_in_order(guide):
+    assert [(e.type, e.text_level) for e in guide.elements] == GUIDE_ELEMENTS
+    assert [e.text for e in guide.elements if e.type == "heading"] == GUIDE_HEADINGS
+    assert [e.id for e in guide.elements] == [f"e{n}" for n in range(len(GUIDE_ELEMENTS))]
+    assert {e.source for e in guide.elements} == {"markdown"}
+
+
+def test_offsets_are_exact_in_the_original_file(guide, guide_source):
+    assert_exact_offsets(guide, guide_source)
+    assert read_source_text(GUIDE) == guide_source
+    for e in guide.elements:
+        assert guide.text[e.char_start : e.char_end] == e.text  # canonical text, for strategies
+
+
+def test_heading_text_is_the_slice_after_the_markers(guide, guide_source):
+    by_text = {e.text: e for e in guide.elements if e.type == "heading"}
+    build = by_text["Build options"]  # "### Build options ###"
+    line_start = guide_source.rfind("\n", 0, build.attrs["src_start"]) + 1
+    assert guide_source[line_start : build.attrs["src_start"]] == "### "
+    assert guide_source[build.attrs["src_end"] :].startswith(" ###\n")
+    rollback = by_text["Rollback procedure"]  # setext: the underline is not part of the text
+    assert guide_source[rollback.attrs["src_end"] :].startswith("\n------------------\n")
+    assert by_text["Monitoring"].text_level == 1  # "=====" underline
+
+
+def test_hashes_inside_code_fences_are_not_headings(guide):
+    headings = [e.text for e in guide.elements if e.type == "heading"]
+    assert not any("comment" in h or "settings.py" in h for h in headings)
+    bash, python = [e for e in guide.elements if e.type == "code"]
+    assert bash.text.startswith("```bash\n# Build and tag the image\n")
+    assert bash.text.endswith("## This line is a shell comment, not a heading\n```")
+    assert bash.attrs["language"] == "bash"
+    assert python.text.startswith("~~~python\n") and python.text.endswith("\n~~~")
+    assert python.attrs["language"] == "python"
+    assert python.raw_type == "fence"
+
+
+def test_front_matter_is_metadata_not_an_element(guide):
+    assert guide.metadata == {
+        "title": "Deployment Guide",
+        "aliases": ["deploy", "release-process"],
+        "tags": ["ops", "kubernetes"],
+        "version": "2.4",  # scalars stay strings: no YAML type guessing
+        "reviewed": "2025-01-15",
+    }
+    assert not any("aliases" in e.text for e in guide.elements)
+    assert guide.warnings == ()
+
+
+def test_lists_are_one_element_each_with_their_items(guide, guide_source):
+    prerequisites, steps = [e for e in guide.elements if e.type == "list"]
+    assert prerequisites.raw_type == "bullet_list" and steps.raw_type == "ordered_list"
+    assert prerequisites.text.startswith("- A GitHub account")
+    assert prerequisites.text.endswith("- A local Docker installation (24.0 or newer)")
+    assert "    1. request it in the #access channel\n    2. wait for approval" in prerequisites.text
+    assert [b["text"].split("\n")[0] for b in prerequisites.blocks] == [
+        "- A GitHub account in the `payments` organisation", "- Cluster credentials:",
+        "- A local Docker installation (24.0 or newer)",
+    ]
+    assert len(steps.blocks) == 3
+    assert "helm history payments -n payments" in steps.blocks[0]["text"]  # code inside an item
+    for block in prerequisites.blocks + steps.blocks:
+        assert guide_source[block["src_start"] : block["src_end"]] == block["text"]
+
+
+def test_table_rows_and_source_text(guide):
+    (table,) = [e for e in guide.elements if e.type == "table"]
+    assert table.rows == (
+        ("Option", "Default", "Meaning"),
+        ("`--tag`", "`latest`", "Image tag to push"),
+        ("`--no-cache`", "off", "Rebuild every layer"),
+        ("`--platform`", "`linux/amd64`", "Target platform; use `a|b` for several"),
+    )
+    assert table.text.startswith("| Option | Default | Meaning |\n|--------|:-------:|")
+    assert table.text.endswith("use `a\\|b` for several |")
+
+
+def test_blockquote_html_and_rule(guide):
+    quote = next(e for e in guide.elements if e.raw_type == "blockquote")
+    assert quote.type == "paragraph"
+    assert quote.text.startswith("> **Note:**") and quote.text.endswith("for one release.")
+    html = next(e for e in guide.elements if e.type == "other")
+    assert html.raw_type == "html_block" and html.text.startswith("<details>")
+    assert not any("* * *" in e.text for e in guide.elements)  # thematic break: no element
+
+
+def test_no_pages_no_boxes_and_the_file_hash(guide):
+    assert guide.pages == ()
+    assert all(e.page_idx is None and e.bbox is None for e in guide.elements)
+    assert guide.doc_id == hashlib.sha256(GUIDE.read_bytes()).hexdigest()
+    assert guide.source == "deployment_guide.md"
+    assert guide.parser.name == "markdown-it"
+
+
+def test_load_dispatches_markdown(guide):
+    assert chunkbench.load(GUIDE) == guide
+
+
+def test_elements_json_round_trip(guide, tmp_path):
+    path = tmp_path / "elements.json"
+    path.write_text(json.dumps(guide.to_dict()), "utf-8")
+    assert load_elements_json(path) == guide
+
+
+def test_crlf_newlines_are_kept_and_offsets_stay_exact(tmp_path, guide, guide_source):
+    crlf = guide_source.replace("\n", "\r\n")
+    doc = load_markdown(write(tmp_path, crlf))
+    assert [(e.type, e.text_level) for e in doc.elements] == GUIDE_ELEMENTS
+    assert [e.text.replace("\r\n", "\n") for e in doc.elements] == [e.text for e in guide.elements]
+    assert doc.metadata == guide.metadata
+    assert_exact_offsets(doc, crlf)
+
+
+def test_bom_is_dropped(tmp_path):
+    path = write(tmp_path, b"\xef\xbb\xbf# Title\n\nBody text.\n")
+    doc = load_markdown(path)
+    assert [(e.type, e.text) for e in doc.elements] == [("heading", "Title"), ("paragraph", "Body text.")]
+    assert_exact_offsets(doc, read_source_text(path))
+    assert read_source_text(path) == "# Title\n\nBody text.\n"
+
+
+def test_invalid_utf8_is_replaced_with_a_warning(tmp_path):
+    path = write(tmp_path, "# Café menu\n\nCrème brûlée, naïve.\n".encode("latin-1"))
+    doc = load_markdown(path)
+    assert [e.type for e in doc.elements] == ["heading", "paragraph"]
+    assert doc.elements[0].text == "Caf\ufffd menu"
+    assert len(doc.warnings) == 1 and "not valid UTF-8 (first bad byte at offset 5)" in doc.warnings[0]
+    assert_exact_offsets(doc, read_source_text(path))
+
+
+@pytest.mark.parametrize(
+    "text, elements, metadata, warned",
+    [
+        # a scalar between two rules is Markdown: a thematic break, then a setext heading
+        ("---\nJust a line\n---\n\nBody.\n", [("heading", "Just a line"), ("paragraph", "Body.")], {}, False),
+        ("---\n---\n# H\n", [("heading", "H")], {}, False),  # empty front matter
+        ("---\ntitle: x\n...\n# H\n", [("heading", "H")], {"title": "x"}, False),
+        ("---\ntitle: x\n# H\n", [("paragraph", "title: x"), ("heading", "H")], {}, False),  # not closed
+        ("---\ntitle: [unclosed\n---\n# H\n", [("heading", "title: [unclosed"), ("heading", "H")], {}, True),
+        ("---\na: &x [1]\nb: *x\n---\n", [("heading", "a: &x [1]\nb: *x")], {}, True),  # no aliases
+    ],
+    ids=["scalar", "empty", "dots", "unclosed", "invalid", "alias"],
+)
+def test_front_matter_edge_cases(tmp_path, text, elements, metadata, warned):
+    doc = load_markdown(write(tmp_path, text))
+    assert [(e.type, e.text) for e in doc.elements] == elements
+    assert dict(doc.metadata) == metadata
+    assert any("front matter is not valid YAML" in w for w in doc.warnings) == warned
+    assert_exact_offsets(doc, text)
+
+
+def test_empty_file_has_no_elements(tmp_path):
+    doc = load_markdown(write(tmp_path, ""))
+    assert doc.elements == () and doc.text == ""
+
+
+def test_missing_file_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="cannot read file") as info:
+        load_markdown(tmp_path / "nowhere.md")
+    assert "nowhere.md" in str(info.value)
+
+
+def test_ten_megabyte_line(tmp_path):
+    line = "lorem ipsum dolor sit amet " * 400_000  # ~10.8 MB, no newline
+    doc = load_markdown(write(tmp_path, "# Big\n\n" + line))
+    assert [e.type for e in doc.elements] == ["heading", "paragraph"]
+    assert doc.elements[1].text == line.strip()
+
+
+@pytest.mark.parametrize("marker", ["- ", "1. ", "> "])
+def test_ten_thousand_nested_levels(tmp_path, marker):
+    text = "# Deep\n\n" + marker * 10_000 + "bottom\n\n## After\n\nThe end.\n"
+    doc = load_markdown(write(tmp_path, text))
+    deep = "list" if marker != "> " else "paragraph"
+    assert [e.type for e in doc.elements] == ["heading", deep, "heading", "paragraph"]
+    assert doc.elements[1].text == marker * 10_000 + "bottom"  # deep nesting is kept as text...
+    assert doc.elements[2].text == "After"  # ...and does not swallow what follows
+    assert_exact_offsets(doc, text)
+
+
+def test_ten_thousand_nested_list_lines(tmp_path):
+    text = "".join("  " * min(depth, 40) + f"- item {depth}\n" for depth in range(10_000))
+    doc = load_markdown(write(tmp_path, text))
+    assert [e.type for e in doc.elements] == ["list"]
+    assert doc.elements[0].text == text.rstrip()
+
+
+_MARKDOWN_PIECES = st.sampled_from([
+    "# ", "## ", "###### ", "#", "---", "===", "- ", "* ", "1. ", "> ", "```", "~~~", "    ", "| a | b |",
+    "|---|---|", "<div>", "text", "word ", "\\|", "\t", "\n", "\n\n", "\r\n", "\r", "\x00", "é",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_MARKDOWN_PIECES, max_size=40).map("".join))
+def test_offsets_are_exact_for_any_markdown(tmp_path_factory, text):
+    path = write(tmp_path_factory.mktemp("md"), text)
+    doc = load_markdown(path)
+    assert_exact_offsets(doc, read_source_text(path))
+    for e in doc.elements:
+        assert e.type == "code" or e.text == e.text.strip()

@@ -1,0 +1,396 @@
+"""The default PDF loader (PyMuPDF layout model) on real PDFs: structure, geometry, errors, OCR."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import re
+import shutil
+
+import pymupdf
+import pymupdf4llm
+import pytest
+from pymupdf4llm.ocr import OCRMode
+
+import chunkbench
+from chunkbench.errors import InputError
+from chunkbench.loaders import load_elements_json
+from chunkbench.loaders import pdf as pdf_loader
+from chunkbench.loaders import pdf_layout
+from chunkbench.loaders.pdf import heading_levels, load_pdf, page_list
+from chunkbench.loaders.pdf_layout import code_text, flow_text, table_rows
+from chunkbench.model import Document, sha256_file
+
+from conftest import SAMPLE_PDFS, shared_pdf
+
+NDA = "legal_ukgov-example-mutual-nda.pdf"
+STAT_ABSTRACT = "table_us-stat-abstract-12s0324.pdf"
+ULTA = "financial_ulta-2023q4-earnings.pdf"
+FEDERAL_REGISTER = "req_federal-register-2020-17221.pdf"
+SCAN = "scan_huckfinn-c03-29.pdf"
+GNUPLOT = "long_gnuplot-5.4.pdf"
+
+
+def load_shared(name: str) -> Document:
+    return chunkbench.load(shared_pdf(name))
+
+
+def tables(doc: Document):
+    return [e for e in doc.elements if e.type == "table"]
+
+
+# --- structure on real PDFs ------------------------------------------------------------------
+
+
+def test_nda_title_is_a_level_1_heading_and_clauses_are_list_items():
+    doc = load_shared(NDA)
+    headings = [e for e in doc.elements if e.type == "heading"]
+    assert "Mutual Non-Disclosure Agreement" in headings[0].text
+    assert headings[0].text_level == 1
+    assert all(h.text_level in range(2, 7) for h in headings[1:])
+    clauses = [e.text for e in doc.elements if e.type == "list"]
+    for n in range(1, 11):  # the agreement has clauses 1. to 10.
+        assert any(text.startswith(f"{n}. ") for text in clauses), n
+
+
+def test_wrapped_lines_are_joined_into_one_paragraph():
+    doc = load_shared(NDA)
+    clause_1 = next(e.text for e in doc.elements if e.text.startswith("1. Each of the parties"))
+    assert "\n" not in clause_1 and "  " not in clause_1
+    assert "disclose information (the Confidential Information) to the other party" in clause_1
+
+
+def test_stat_abstract_tables_have_rows_and_a_pipe_table_text():
+    doc = load_shared(STAT_ABSTRACT)
+    found = tables(doc)
+    assert len(found) == 2  # Table 324 (by sex and age) and Table 325 (by race)
+    for table in found:
+        assert table.rows and len(table.rows) > 20
+        assert table.text.splitlines()[1].startswith("|---|")
+    by_label = {row[0]: row for row in found[0].rows}
+    # The caption says "11,062.6 represents 11,062,600": the total, with dot leaders removed.
+    assert by_label["Total"][1] == "11,062.6"
+    assert by_label["Robbery"][1:4] == ("102.1", "25.5", "76.6")
+    assert [e.type for e in doc.elements].count("heading") == 2
+    assert doc.elements[0].text == "Table 324. Arrests by Sex and Age: 2009"
+
+
+def test_ulta_outlook_table_pairs_labels_with_values():
+    doc = load_shared(ULTA)
+    rows = {row for table in tables(doc) for row in table.rows}
+    assert ("Net sales", "$10.95 billion to $11.05 billion") in rows
+    assert ("Diluted earnings per share", "$24.70 to $25.40") in rows
+    assert len(tables(doc)) >= 5  # summary, outlook and the exhibits' financial statements
+
+
+def test_every_bbox_lies_inside_its_page():
+    for name in (NDA, STAT_ABSTRACT, ULTA, FEDERAL_REGISTER):
+        doc = load_shared(name)
+        for e in doc.elements:
+            page = doc.page(e.page_idx)
+            x0, y0, x1, y1 = e.bbox
+            assert 0 <= x0 <= x1 <= page.width and 0 <= y0 <= y1 <= page.height, (name, e.id)
+
+
+def test_ids_name_the_page_and_position():
+    doc = load_shared(ULTA)
+    assert len({e.id for e in doc.elements}) == len(doc.elements)
+    for e in doc.elements:
+        page, n = re.fullmatch(r"p(\d+)-e(\d+)", e.id).groups()
+        assert int(page) == e.page_idx + 1
+    firsts = [e for e in doc.elements if e.id.endswith("-e1")]
+    assert [e.page_idx for e in firsts] == list(range(len(doc.pages)))
+
+
+def test_three_column_federal_register_is_read_column_by_column():
+    doc = load_shared(FEDERAL_REGISTER)
+    body_top = 110  # below the running header, and below the masthead that spans page 1
+    for page in doc.pages:
+        column_items = [
+            e for e in doc.elements
+            if e.page_idx == page.index and e.bbox[1] > body_top and e.bbox[2] - e.bbox[0] < page.width / 3
+        ]
+        columns = [int(e.bbox[0] // (page.width / 3)) for e in column_items]
+        assert columns == sorted(columns), f"page {page.index + 1}: {columns}"
+    # a sentence cut by a column break continues in the next element
+    text = doc.text
+    assert "Boeing Model 737–8 airplane operated by Lion Air (Lion Air Flight 610)" in text
+
+
+def test_federal_register_page_numbers_and_running_headers():
+    doc = load_shared(FEDERAL_REGISTER)
+    numbers = {e.page_idx: e.text for e in doc.elements if e.type == "page_number"}
+    assert len(numbers) >= 14  # on page 8 the model merges the number into the running header
+    assert all(text == str(47698 + page_idx) for page_idx, text in numbers.items())  # as printed
+    headers = [e for e in doc.elements if e.type == "header"]
+    assert headers and all(h.text.startswith("Federal Register / Vol. 85, No. 152") for h in headers)
+
+
+def test_superscript_footnote_numbers_are_set_off_from_words():
+    doc = load_shared(FEDERAL_REGISTER)
+    assert "altitude disagree alert, 5 and may affect" in doc.text
+    assert "alert,5and" not in doc.text
+
+
+def test_elements_json_round_trip(tmp_path):
+    doc = load_shared(ULTA)
+    assert Document.from_dict(json.loads(json.dumps(doc.to_dict()))) == doc
+    out = tmp_path / "elements.json"
+    out.write_text(json.dumps(doc.to_dict()), "utf-8")
+    assert load_elements_json(out) == doc
+
+
+def test_document_identity_and_parser_info():
+    path = shared_pdf(NDA)
+    doc = load_shared(NDA)
+    assert doc.doc_id == sha256_file(path)
+    assert doc.source == NDA and doc.pdf_path == str(path)
+    assert doc.parser.name == "pymupdf"
+    assert f"pymupdf4llm {pymupdf4llm.__version__}" in doc.parser.version
+    assert doc.parser.options["ocr"] is False  # Tesseract is not installed in the test environment
+
+
+# --- pages without a text layer, OCR ------------------------------------------------------------
+
+
+def test_scanned_page_is_reported_as_having_no_text():
+    doc = load_shared(SCAN)
+    assert [p.has_text for p in doc.pages] == [False]
+    assert doc.pages_without_text == [0]
+    assert doc.warnings == ("1 page(s) have no text layer: 1; install Tesseract to OCR them",)
+    assert not any(e.text for e in doc.elements)
+
+
+def test_text_pages_are_not_reported():
+    doc = load_shared(NDA)
+    assert all(p.has_text for p in doc.pages) and doc.warnings == ()
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is not None, reason="Tesseract is installed")
+def test_ocr_is_not_attempted_without_tesseract(fresh_cache, monkeypatch):
+    calls = []
+    real_to_json = pymupdf4llm.to_json
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs)
+        return real_to_json(*args, **kwargs)
+
+    monkeypatch.setattr(pymupdf4llm, "to_json", spy)
+    assert pdf_loader.ocr_available() is False
+    load_pdf(shared_pdf(SCAN))
+    assert calls and all(c["use_ocr"] == OCRMode.NEVER and "ocr_function" not in c for c in calls)
+
+
+def test_ocr_runs_on_pages_without_text_when_available_and_stays_off_stdout(fresh_cache, monkeypatch, capfd):
+    """Simulates an installed OCR engine (a noisy one that prints) that recognises one line:
+    pymupdf4llm must pick the scanned page for OCR, and none of its messages may reach stdout."""
+    ocr_calls = []
+
+    def fake_ocr(page, **kwargs):
+        print("noisy OCR engine output")
+        ocr_calls.append(page.number)
+        page.insert_text((50, 60), "Huckleberry Finn, chapter III")
+
+    monkeypatch.setattr(pdf_loader, "ocr_available", lambda: True)
+    monkeypatch.setattr(
+        pdf_layout, "_ocr_options", lambda ocr: {"use_ocr": OCRMode.SELECT_KEEP_OLD, "ocr_function": fake_ocr}
+    )
+    doc = load_pdf(shared_pdf(SCAN))
+    assert capfd.readouterr().out == ""
+    assert ocr_calls == [0]
+    assert doc.parser.options["ocr"] is True
+    assert "Huckleberry Finn, chapter III" in doc.text
+    assert doc.pages_without_text == [0]  # the PDF itself still has no text layer
+    assert doc.warnings == ("1 page(s) have no text layer: 1; their text comes from OCR (Tesseract)",)
+
+
+def test_ocr_that_finds_nothing_is_reported(fresh_cache, monkeypatch):
+    monkeypatch.setattr(pdf_loader, "ocr_available", lambda: True)
+    monkeypatch.setattr(
+        pdf_layout, "_ocr_options", lambda ocr: {"use_ocr": OCRMode.SELECT_KEEP_OLD, "ocr_function": lambda page, **kw: None}
+    )
+    doc = load_pdf(shared_pdf(SCAN))
+    assert doc.warnings[-1] == "OCR found no text on page(s): 1"
+
+
+# --- workers and progress -----------------------------------------------------------------------
+
+
+def test_two_workers_give_the_same_document_as_one():
+    path = shared_pdf(FEDERAL_REGISTER)
+    serial = chunkbench.load(path)  # 15 pages: parsed in one process
+    assert len(serial.pages) == 15
+    parallel = load_pdf(path, cache=False, workers=2, parallel_min_pages=5, progress=False)
+    assert parallel == serial
+
+
+def test_a_daemon_process_parses_without_a_pool_of_its_own(monkeypatch):
+    """Inside someone else's worker (daemonic) starting processes is not allowed: parse serially."""
+    parsed = []
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a daemon process must not start a pool")
+
+    monkeypatch.setattr(multiprocessing.current_process(), "daemon", True)
+    monkeypatch.setattr(pdf_loader.concurrent.futures, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(pdf_layout, "parse_range", lambda path, pw, first, stop, ocr: parsed.append(first) or ())
+    pdf_loader._parse_pages(shared_pdf(ULTA), None, 9, False, False, 2, 5)
+    assert parsed == [0, 4, 8]
+
+
+def test_progress_bar_goes_to_stderr_only_when_asked(fresh_cache, capfd):
+    path = shared_pdf(NDA)
+    load_pdf(path, cache=False, progress=False)
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    load_pdf(path, cache=False, progress=True)
+    out, err = capfd.readouterr()
+    assert out == "" and "2/2" in err and NDA in err
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+ZERO_PAGE_PDF = b"""%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj
+trailer << /Root 1 0 R >>
+%%EOF
+"""
+
+
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        (bytes(range(256)) * 40, "not a PDF"),
+        (b"", "empty file"),
+        (b"%PDF-1.4\n%%EOF\n", "not a PDF"),
+        (ZERO_PAGE_PDF, "no pages"),
+        ("truncated", "no pages"),
+    ],
+    ids=["garbage", "empty", "header-only", "zero-pages", "truncated"],
+)
+def test_bad_files_raise_input_error_naming_file_and_problem(tmp_path, content, problem):
+    if content == "truncated":
+        data = shared_pdf(NDA).read_bytes()
+        content = data[: len(data) // 3]
+    path = tmp_path / "bad.pdf"
+    path.write_bytes(content)
+    with pytest.raises(InputError) as info:
+        chunkbench.load(path, cache=False)
+    assert problem in str(info.value) and str(path) in str(info.value)
+    assert info.value.exit_code == 3
+
+
+def test_missing_file_raises_input_error(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        load_pdf(tmp_path / "missing.pdf")
+
+
+@pytest.fixture
+def encrypted_nda(tmp_path):
+    doc = pymupdf.open(shared_pdf(NDA))
+    path = tmp_path / "secret.pdf"
+    doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="s3cret", owner_pw="owner")
+    return path
+
+
+def test_encrypted_pdf_needs_the_right_password(fresh_cache, encrypted_nda):
+    with pytest.raises(InputError, match="a password is needed") as info:
+        chunkbench.load(encrypted_nda)
+    assert str(encrypted_nda) in str(info.value)
+    with pytest.raises(InputError, match="wrong password"):
+        chunkbench.load(encrypted_nda, password="guess")
+    doc = chunkbench.load(encrypted_nda, password="s3cret")
+    assert doc.doc_id == sha256_file(encrypted_nda)
+    assert "Mutual Non-Disclosure Agreement" in doc.elements[0].text
+    # the parse is cached now, but the cache must not let anyone read it without the password
+    with pytest.raises(InputError, match="a password is needed"):
+        chunkbench.load(encrypted_nda)
+
+
+def test_owner_password_only_pdf_opens_without_password(fresh_cache, tmp_path):
+    path = tmp_path / "restricted.pdf"
+    pymupdf.open(shared_pdf(NDA)).save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="owner", permissions=0)
+    assert chunkbench.load(path).elements[0].type == "heading"
+
+
+# --- the mapping rules, on small inputs ---------------------------------------------------------
+
+
+def line(*words, x=0.0, size=10.0, char=5.0, gap=3.0):
+    """A text line as pymupdf4llm gives it: spans (text, flags) laid out from `x`, `char` points
+    per character, `gap` points apart (pymupdf4llm drops whitespace-only spans)."""
+    spans = []
+    for word in words:
+        text, flags = word if isinstance(word, tuple) else (word, 0)
+        spans.append({"text": text, "flags": flags, "size": size, "bbox": [x, 0, x + char * len(text), size]})
+        x += char * len(text) + gap
+    return {"spans": spans}
+
+
+def test_flow_text_joins_lines_and_keeps_real_hyphens():
+    lines = [line("a", "non-"), line("normal  procedure"), line("for", "docu\u00ad"), line("ments")]
+    assert flow_text(lines) == "a non-normal procedure for documents"
+    assert flow_text([line("Part", "A-"), line("Section", "2")]) == "Part A- Section 2"
+
+
+def test_flow_text_restores_spaces_from_gaps_but_not_inside_words():
+    assert flow_text([line("three", "spaced", "words")]) == "three spaced words"
+    assert flow_text([line('"', "canvas", '"', gap=0.0)]) == '"canvas"'  # style change, no gap
+
+
+def test_flow_text_sets_superscript_footnote_numbers_apart():
+    sup = pymupdf.TEXT_FONT_SUPERSCRIPT
+    assert flow_text([line("alert,", ("5", sup), "and", gap=0.0)]) == "alert, 5 and"
+    assert flow_text([line("x", ("th", sup), gap=0.0)]) == "xth"  # only numbers are footnote marks
+
+
+def test_code_keeps_line_breaks_and_rebuilds_indentation():
+    lines = [line("plot", "sin(x)", "\\", x=72.0, gap=5.0), line("with", "lines", x=92.0, gap=10.0)]
+    assert code_text(lines) == "plot sin(x) \\\n    with  lines"
+
+
+def test_table_rows_drop_leaders_and_empty_rows():
+    extract = [["Total . . . . . .\n  . . .", "11,062 .6\n ."], [". . . .", None], ["U.S.", "1.0"]]
+    assert table_rows(extract) == (("Total", "11,062.6"), ("U.S.", "1.0"))
+
+
+def test_heading_levels_rank_font_sizes_over_the_whole_document():
+    sizes = {"a": 20, "b": 12, "c": 12, "d": 8, "e": 0}
+    assert heading_levels(sizes) == {"a": 1, "b": 2, "c": 2, "d": 3, "e": 2}
+    many = {str(s): s for s in range(30, 22, -1)}  # 8 distinct sizes
+    assert [heading_levels(many)[str(s)] for s in range(30, 22, -1)] == [1, 2, 3, 4, 5, 6, 6, 6]
+
+
+def test_page_list_collapses_runs():
+    assert page_list([0, 2, 3, 4, 8]) == "1, 3-5, 9"
+
+
+# --- the project's sample PDFs and the long manual ----------------------------------------------
+
+SAMPLES = sorted(SAMPLE_PDFS.glob("*.pdf")) if SAMPLE_PDFS.is_dir() else []
+
+
+@pytest.mark.skipif(not SAMPLES, reason="sample_pdfs/ not generated yet")
+@pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])
+def test_sample_pdfs_load_with_headings_and_a_table(path):
+    doc = chunkbench.load(path)
+    assert any(e.type == "heading" and e.text_level for e in doc.elements)
+    assert any(e.type == "table" and e.rows for e in doc.elements)
+
+
+@pytest.fixture(scope="module")
+def gnuplot():
+    return load_shared(GNUPLOT)
+
+
+@pytest.mark.slow
+def test_long_manual_parses_completely(gnuplot):
+    assert len(gnuplot.pages) == 311
+    assert {p.index for p in gnuplot.pages} == set(range(311))
+    assert len({e.id for e in gnuplot.elements}) == len(gnuplot.elements)
+    assert {e.text_level for e in gnuplot.elements if e.type == "heading"} >= {1, 2, 3}
+    assert any(e.type == "code" for e in gnuplot.elements)
+    for e in gnuplot.elements:
+        page = gnuplot.page(e.page_idx)
+        assert e.bbox[2] <= page.width and e.bbox[3] <= page.height
