@@ -205,3 +205,12 @@ def build_chunk(
 def document_key(doc: Document) -> str:
     """The id prefix of a document's chunks: metadata `document_id` if given, else doc_id[:16]."""
     return str(doc.metadata.get("document_id") or doc.doc_id[:16])
+
+
+def boundary_key(chunk: Chunk) -> str:
+    """Identity of the boundary where `chunk` starts, independent of strategy parameters.
+
+    The chunk's start offset in the canonical text plus its first source element, so review
+    verdicts and boundary diffs recognise the same cut in another run."""
+    first = chunk.source_blocks[0] if chunk.source_blocks else ""
+    return f"{first}@{chunk.start_char if chunk.start_char is not None else ''}"

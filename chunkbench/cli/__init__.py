@@ -13,8 +13,14 @@ import traceback
 
 from ..errors import ChunkbenchError
 
-#: command modules under chunkbench.cli; each defines `register(subparsers)`
-COMMAND_MODULES = ("parse",)
+
+def command_modules() -> list[str]:
+    """Modules of this package that define `register(subparsers)`: one per command group.
+
+    Found by listing the package, so adding a command is adding a module."""
+    import pkgutil
+
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,8 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"chunkbench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"{__name__}.{name}").register(sub)
+    for name in command_modules():
+        module = importlib.import_module(f"{__name__}.{name}")
+        if hasattr(module, "register"):
+            module.register(sub)
     return parser
 
 
