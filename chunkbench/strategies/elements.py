@@ -1,1 +1,156 @@
-"""Strategy elements (placeholder until implemented)."""
+"""Strategy `elements` (specs/1): MinerU element grouping by page break, h1/h2 heading and size.
+
+Elements are walked in reading order and appended to the current chunk until a boundary:
+the page changes, a heading with `text_level <= heading_level` starts, a table starts
+(`table_boundary`, on by default: the spec's worked example needs it), or the chunk plus the next
+element would exceed `max_chunk_size` characters. A structural boundary wins over the size rule at
+the same element. An element longer than the limit is a chunk of its own (`oversize_element`).
+Chunk text is the element texts joined by the canonical separator, so sizes match `doc.text`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
+from ..model import NOISE_TYPES, SEPARATOR, Document, Element
+from ..registry import Param, StrategyResult, strategy
+from ..text import one_line
+
+#: Chunk type priority of specs/1 (heading first; paragraph is the default).
+_TYPE_PRIORITY = ("table", "code", "list")
+
+
+def is_noise(element: Element) -> bool:
+    """Page furniture (header, footer, page number) or an item MinerU itself marked discarded."""
+    return element.type in NOISE_TYPES or element.raw_type == "discarded"
+
+
+@dataclass
+class _Open:
+    """The chunk being built: its elements, joined length and the reason it started."""
+
+    boundary: Boundary
+    section_path: list[str]
+    elements: list[Element] = field(default_factory=list)
+    size: int = 0
+
+    def added_size(self, element: Element) -> int:
+        return self.size + (len(SEPARATOR) if self.elements else 0) + len(element.text)
+
+    def add(self, element: Element) -> None:
+        self.size = self.added_size(element)
+        self.elements.append(element)
+
+
+@strategy(
+    "elements",
+    params=[
+        Param("max_chunk_size", int, 2000, "hard limit on chunk characters (joined element texts)",
+              min=50, max=100_000, ui_step=100),
+        Param("heading_level", int, 2, "headings with text_level <= this start a new chunk", min=1, max=6,
+              ui_step=1),
+        Param("table_boundary", bool, True, "a table starts a new chunk (needed by the spec's worked example)"),
+        Param("skip_noise", bool, True, "skip headers, footers, page numbers and MinerU 'discarded' items"),
+    ],
+    doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
+    spec="specs/1-mineru-element-chunking.md",
+    ruleset="elements/2026-11",
+)
+def chunk_elements(
+    doc: Document,
+    *,
+    max_chunk_size: int = 2000,
+    heading_level: int = 2,
+    table_boundary: bool = True,
+    skip_noise: bool = True,
+) -> StrategyResult:
+    """Group elements into chunks at page breaks, top headings, tables and the size limit."""
+    skipped: dict[str, str] = {}
+    groups: list[_Open] = []
+    current: _Open | None = None
+    stack: list[tuple[int, str]] = []  # (level, heading text) of the headings above this point
+    for el in doc.elements:
+        if el.is_empty:
+            skipped[el.id] = "empty text"
+            continue
+        if skip_noise and is_noise(el):
+            skipped[el.id] = f"noise element ({el.raw_type or el.type})"
+            continue
+        if el.text_level is not None:
+            while stack and stack[-1][0] >= el.text_level:
+                stack.pop()
+            stack.append((el.text_level, one_line(el.text, 200)))
+        if current is None:
+            boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
+        else:
+            boundary = _boundary(current, el, max_chunk_size, heading_level, table_boundary)
+        if boundary is not None:
+            current = _Open(boundary, section_path=[t for _, t in stack])
+            groups.append(current)
+        current.add(el)
+    chunks = [_make_chunk(doc, n, g, heading_level, max_chunk_size) for n, g in enumerate(groups)]
+    return StrategyResult(chunks=chunks, skipped=skipped)
+
+
+def _boundary(current: _Open, el: Element, limit: int, heading_level: int, table_boundary: bool) -> Boundary | None:
+    """Why `el` starts a new chunk (structural reasons first, then size), or None to append it."""
+    prev = current.elements[-1]
+    prev_page = prev.last_page_idx
+    if el.page_idx is not None and prev_page is not None and el.page_idx != prev_page:
+        return Boundary(Reason.PAGE_BREAK, f"page {prev_page + 1} → {el.page_idx + 1}")
+    if el.text_level is not None and el.text_level <= heading_level:
+        return Boundary(Reason.HEADING, f"heading level {el.text_level} '{one_line(el.text)}'")
+    if table_boundary and el.type == "table":
+        return Boundary(Reason.TABLE, f"table '{one_line(el.text, 40)}' starts a chunk")
+    if len(el.text) > limit:
+        return Boundary(Reason.OVERSIZE_ELEMENT, f"element {el.id} alone is {len(el.text)} chars > {limit}")
+    if current.added_size(el) > limit:
+        added = current.added_size(el) - current.size
+        return Boundary(Reason.SIZE_LIMIT, f"{current.size} + {added} chars > {limit}")
+    return None
+
+
+def chunk_type(elements: list[Element], heading_level: int = 2) -> str:
+    """specs/1 priority: heading (a text_level <= 2 element), table, code, list, else paragraph."""
+    if any(e.text_level is not None and e.text_level <= heading_level for e in elements):
+        return "heading"
+    types = {e.type for e in elements}
+    for t in _TYPE_PRIORITY:
+        if t in types:
+            return t
+    return "paragraph"
+
+
+def _page_indices(elements: list[Element]) -> list[int]:
+    """All 0-based pages the elements cover, ascending (multi-page elements contribute a range)."""
+    pages: set[int] = set()
+    for e in elements:
+        if e.page_idx is not None:
+            pages.update(range(e.page_idx, (e.last_page_idx or e.page_idx) + 1))
+    return sorted(pages)
+
+
+def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: int) -> Chunk:
+    els = group.elements
+    text = SEPARATOR.join(e.text for e in els)
+    ctype = chunk_type(els, heading_level)
+    return build_chunk(
+        doc,
+        index=n,
+        chunk_id=f"{document_key(doc)}_chunk_{n}",
+        type=ctype,
+        text=text,
+        elements=els,
+        boundary=group.boundary,
+        section_path=group.section_path,
+        heading=group.section_path[-1] if group.section_path else None,
+        extra={
+            "content": text,
+            "chunk_type": ctype,
+            "page_idx": els[0].page_idx,
+            "page_indices": _page_indices(els),
+            "has_table": any(e.type == "table" for e in els),
+            "oversize": len(text) > limit,
+        },
+    )
