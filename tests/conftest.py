@@ -13,6 +13,19 @@ SHARED_PDFS = SHARED / "pdfs"
 MINERU_FIXTURES = SHARED / "fixtures" / "mineru"
 SAMPLE_PDFS = ROOT / "sample_pdfs"
 
+# Hypothesis: a modest example count in `make test`, many more under `make fuzz`
+# (CHUNKBENCH_FUZZ_EXAMPLES); no deadline, since the machine is shared and timing is not tested.
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "chunkbench",
+    max_examples=int(os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=True,
+)
+settings.load_profile("chunkbench")
+
 # One parse cache for every test (and xdist worker): real PDFs are parsed once per clone.
 os.environ.setdefault("CHUNKBENCH_CACHE_DIR", str(ROOT / ".cache" / "test-parse"))
 
