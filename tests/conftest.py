@@ -22,7 +22,7 @@ settings.register_profile(
     max_examples=int(os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES", "40")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    derandomize=True,
+    derandomize="CHUNKBENCH_FUZZ_EXAMPLES" not in os.environ,  # CI: the same examples every run
 )
 settings.load_profile("chunkbench")
 
