@@ -1,1 +1,206 @@
-"""Strategy tokens (placeholder until implemented)."""
+"""Strategy `tokens` (specs/5): fixed cl100k token windows with exact character offsets.
+
+One pass, linear in the document: the canonical text is tokenized once; each token's UTF-8 byte
+length comes from a per-token-id table, cumulative sums give every token boundary's byte offset,
+and byte offsets are turned into character offsets only at window edges. Chunk text is a slice of
+`doc.text` (never decoded from tokens), so `text == doc.text[start_char:end_char]` always holds.
+
+Where a window edge falls inside a character (cl100k splits some multi-byte characters across
+tokens), the window grows to include the whole character: its start moves back to the character's
+first byte, its end forward past its last byte.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+
+import numpy as np
+
+from ..chunks import Boundary, Reason, build_chunk, document_key
+from ..errors import InputError, ParamError
+from ..model import Document, Element
+from ..registry import Param, StrategyResult, strategy
+from ..tokens import get_encoding
+
+
+def _check(params: dict) -> None:
+    if not 0 <= params["overlap"] < params["chunk_size"]:
+        raise ParamError(
+            f"strategy 'tokens' parameter 'overlap' must be >= 0 and < chunk_size "
+            f"({params['chunk_size']}), got {params['overlap']}"
+        )
+
+
+@strategy(
+    "tokens",
+    params=[
+        Param("chunk_size", int, 512, "tokens per window (cl100k)", min=1, max=100_000, ui_step=32),
+        Param("overlap", int, 50, "tokens shared by consecutive windows (< chunk_size)", min=0, max=99_999,
+              ui_step=10),
+    ],
+    doc="tiktoken windows (512/50), exact char offsets, page and bbox per chunk",
+    spec="specs/5-token-window-citations.md",
+    ruleset="tokens/2026-11",
+    check=_check,
+)
+def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> StrategyResult:
+    """Sliding windows of `chunk_size` tokens advancing by `chunk_size - overlap` tokens."""
+    _check({"chunk_size": chunk_size, "overlap": overlap})
+    skipped = {e.id: "empty text" for e in doc.elements if not e.text}
+    text = doc.text
+    spans = token_windows(text, chunk_size, overlap, source=doc.source)
+    if not spans:
+        return StrategyResult(chunks=[], skipped=skipped)
+    located = [e for e in doc.elements if e.text]
+    starts = np.fromiter((e.char_start for e in located), dtype=np.int64, count=len(located))
+    ends = np.fromiter((e.char_end for e in located), dtype=np.int64, count=len(located))
+    total = spans[-1].token_end
+    key = document_key(doc)
+    chunks = []
+    for n, w in enumerate(spans):
+        # elements overlapping [start_char, end_char): spans are sorted and disjoint
+        lo = int(np.searchsorted(ends, w.start_char, side="right"))
+        hi = int(np.searchsorted(starts, w.end_char, side="left"))
+        els = located[lo:hi]
+        if n == 0:
+            boundary = Boundary(Reason.DOCUMENT_START, f"tokens 0–{w.token_end - 1} of {total}")
+        else:
+            boundary = Boundary(
+                Reason.TOKEN_WINDOW, f"tokens {w.token_start}–{w.token_end - 1} (overlap {w.overlap_tokens})"
+            )
+        pages = _pages(els)
+        chunks.append(
+            build_chunk(
+                doc,
+                index=n,
+                chunk_id=f"{key}_chunk_{n}",
+                type="window",
+                text=text[w.start_char : w.end_char],
+                elements=els,
+                boundary=boundary,
+                start_char=w.start_char,
+                end_char=w.end_char,
+                extra={
+                    "tokens": w.token_end - w.token_start,
+                    "overlap_tokens": w.overlap_tokens,
+                    "page": pages[0] if pages else None,
+                    "pages": pages,
+                    "token_start": w.token_start,
+                    "token_end": w.token_end,
+                },
+            )
+        )
+    return StrategyResult(chunks=chunks, skipped=skipped)
+
+
+def _pages(elements: list[Element]) -> list[int]:
+    """1-based pages of the elements a window overlaps, ascending; the first is the window's page.
+
+    This is the spec's page-break rule with breaks at the first character of each page's first
+    element: a window starting in the gap before an element belongs to that element's page."""
+    pages: set[int] = set()
+    for e in elements:
+        if e.page_idx is not None:
+            pages.update(range(e.page_idx + 1, e.last_page_idx + 2))
+    return sorted(pages)
+
+
+class Window:
+    """One token window: token range [token_start, token_end) and its character span."""
+
+    __slots__ = ("token_start", "token_end", "start_char", "end_char", "overlap_tokens")
+
+    def __init__(self, token_start: int, token_end: int, start_char: int, end_char: int, overlap_tokens: int):
+        self.token_start = token_start
+        self.token_end = token_end
+        self.start_char = start_char
+        self.end_char = end_char
+        self.overlap_tokens = overlap_tokens
+
+    def __repr__(self) -> str:
+        return (f"Window(tokens {self.token_start}:{self.token_end}, chars {self.start_char}:{self.end_char}, "
+                f"overlap {self.overlap_tokens})")
+
+
+_TABLE_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def _byte_length_table() -> np.ndarray:
+    """Per-token-id UTF-8 byte length, -1 until first needed (filled lazily, cached per process)."""
+    return np.full(get_encoding().n_vocab, -1, dtype=np.int64)
+
+
+def token_byte_lengths(ids: np.ndarray) -> np.ndarray:
+    """Byte length of each token id in `ids`, from the cached per-id table."""
+    table = _byte_length_table()
+    lens = table[ids]
+    if (lens < 0).any():
+        enc = get_encoding()
+        with _TABLE_LOCK:
+            for t in np.unique(ids[lens < 0]).tolist():
+                table[t] = len(enc.decode_single_token_bytes(t))
+        lens = table[ids]
+    return lens
+
+
+def window_starts(n_tokens: int, chunk_size: int, overlap: int) -> range:
+    """Token index of each window start: every `chunk_size - overlap` tokens until one reaches the end.
+
+    The spec's loop `range(0, n, chunk_size - overlap)` would also emit trailing windows lying
+    entirely inside the previous one; those add no text and are not produced."""
+    stride = chunk_size - overlap
+    if n_tokens <= chunk_size:
+        return range(0, 1 if n_tokens else 0)
+    last = -(-(n_tokens - chunk_size) // stride) * stride  # first start whose window reaches the end
+    return range(0, last + 1, stride)
+
+
+def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source: str = "") -> list[Window]:
+    """The windows of `text` with exact, character-aligned offsets (see the module docstring)."""
+    if not text:
+        return []
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"text is not valid Unicode (unpaired surrogate at character {exc.start})",
+                         source or None) from None
+    enc = get_encoding()
+    ids = enc.encode_to_numpy(text, allowed_special=set(), disallowed_special=())  # == encode_ordinary
+    n = len(ids)
+    starts = window_starts(n, chunk_size, overlap)
+    tok_start = np.asarray(starts, dtype=np.int64)
+    tok_end = np.minimum(tok_start + chunk_size, n)
+    cum = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(token_byte_lengths(ids), out=cum[1:])
+    if cum[-1] != len(data):  # tokens always decode back to the text; anything else is a bug
+        raise RuntimeError(f"token bytes {cum[-1]} != text bytes {len(data)}")
+    b_start = cum[tok_start]
+    b_end = cum[tok_end]
+    if len(data) == len(text):  # ASCII: byte offsets are character offsets
+        c_start, c_end = b_start, b_end
+    else:
+        c_start, c_end = _chars_at(data, b_start, b_end)
+    out = []
+    prev_end = 0
+    for ts, te, cs, ce in zip(tok_start.tolist(), tok_end.tolist(), c_start.tolist(), c_end.tolist()):
+        out.append(Window(ts, te, cs, ce, prev_end - ts if out else 0))
+        prev_end = te
+    return out
+
+
+def _chars_at(data: bytes, b_start: np.ndarray, b_end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Character offsets of window edges given as byte offsets, snapped outward to whole characters.
+
+    chars_before[b] counts characters whose first byte lies before byte b; an edge inside a
+    character (b is a UTF-8 continuation byte) belongs to that character."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    is_cont = (buf & 0xC0) == 0x80
+    chars_before = np.zeros(len(buf) + 1, dtype=np.int64)
+    np.cumsum(~is_cont, out=chars_before[1:])
+    inside = np.zeros(len(buf) + 1, dtype=bool)
+    inside[:-1] = is_cont
+    c_start = chars_before[b_start] - inside[b_start]
+    c_end = chars_before[b_end]
+    return c_start, c_end
