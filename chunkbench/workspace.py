@@ -27,8 +27,10 @@ BUSY_TIMEOUT_MS = 30_000
 MIGRATIONS: list[list[str]] = [
     # 1: documents, runs, chunks, and the review app's verdicts
     [
+        # doc_key: sha256 of the Document's JSON (one source file parsed two ways = two rows)
         """CREATE TABLE documents (
-            doc_id TEXT PRIMARY KEY,
+            doc_key TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL,
             source TEXT NOT NULL,
             pages INTEGER NOT NULL,
             parser_name TEXT NOT NULL,
@@ -38,7 +40,8 @@ MIGRATIONS: list[list[str]] = [
         )""",
         """CREATE TABLE runs (
             run_id TEXT PRIMARY KEY,
-            doc_id TEXT NOT NULL REFERENCES documents(doc_id),
+            doc_key TEXT NOT NULL REFERENCES documents(doc_key),
+            doc_id TEXT NOT NULL,
             strategy TEXT NOT NULL,
             params TEXT NOT NULL,
             params_hash TEXT NOT NULL,
