@@ -312,7 +312,7 @@ QUESTIONS = (
     Question("msa-09", "What is the maximum service credit in a month?",
              "shall not exceed fifteen per cent (15%) of the monthly Charges"),
     Question("msa-10", "What is the total fixed monthly charge in the fee schedule?",
-             "Total fixed monthly charge (S1, S2, S4 and S5)"),
+             "fixed monthly charge (S1, S2, S4 and S5)"),
     Question("msa-11", "What is the day rate for a Senior Data Engineer?", "Senior Data Engineer"),
     Question("msa-12", "How quickly must the supplier report a personal data breach?",
              "shall notify the Customer without undue delay"),
