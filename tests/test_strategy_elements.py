@@ -1,0 +1,186 @@
+"""Strategy `elements` (specs/1): the spec's worked example, each boundary rule, and properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+import chunkbench
+from chunkbench.chunkset import chunk
+from chunkbench.errors import ParamError
+from chunkbench.model import SEPARATOR
+from chunkbench.strategies.elements import is_noise
+
+from conftest import MINERU_FIXTURES, SAMPLE_PDFS, make_doc, shared_pdf
+from element_streams import check_common_invariants, element_documents
+
+SPEC_EXAMPLE = [
+    {"type": "paragraph", "text": "Revenue increased...", "page_idx": 1, "text_level": 999},
+    {"type": "paragraph", "text": "Net income was...", "page_idx": 1, "text_level": 999},
+    {"type": "heading", "text": "Financial Statements", "page_idx": 2, "text_level": 1},
+    {"type": "table", "text": "Revenue: $100M...", "page_idx": 2, "text_level": 999},
+]
+
+
+def _doc(elements, **kw):
+    # MinerU writes text_level 999 for non-headings; the loaders normalize that to None
+    els = [{**e, "text_level": None if e.get("text_level") == 999 else e.get("text_level")} for e in elements]
+    return make_doc(els, **kw)
+
+
+def test_spec_worked_example_gives_exactly_its_three_chunks():
+    doc = _doc(SPEC_EXAMPLE, metadata={"document_id": "doc-42", "user_id": "u1", "company": "ACME",
+                                       "fiscal_year": 2024})
+    cs = chunk(doc, "elements")
+    got = [(c.source_blocks, c.extra["chunk_type"], c.extra["page_idx"], c.extra["content"]) for c in cs]
+    assert got == [
+        (("e0", "e1"), "paragraph", 1, "Revenue increased...\n\nNet income was..."),
+        (("e2",), "heading", 2, "Financial Statements"),
+        (("e3",), "table", 2, "Revenue: $100M..."),
+    ]
+    assert [c.chunk_id for c in cs] == ["doc-42_chunk_0", "doc-42_chunk_1", "doc-42_chunk_2"]
+    assert [c.boundary.reason.value for c in cs] == ["document_start", "page_break", "table"]
+    assert cs[1].boundary.detail == "page 2 → 3"
+    assert [c.extra["has_table"] for c in cs] == [False, False, True]
+    assert [c.extra["page_indices"] for c in cs] == [[1], [2], [2]]
+    assert all(c.type == c.extra["chunk_type"] for c in cs)
+    assert all(dict(c.metadata) == {"document_id": "doc-42", "user_id": "u1", "company": "ACME",
+                                    "fiscal_year": 2024} for c in cs)
+    assert [c.page_start for c in cs] == [2, 3, 3]  # common fields are 1-based
+    for c in cs:
+        assert doc.text[c.start_char:c.end_char] == c.text
+
+
+def test_without_table_boundary_the_spec_rules_alone_put_the_table_with_its_heading():
+    cs = chunk(_doc(SPEC_EXAMPLE), "elements", table_boundary=False)
+    assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2", "e3")]
+    assert cs[1].extra["chunk_type"] == "heading" and cs[1].extra["has_table"] is True
+
+
+def test_size_limit_counts_joined_text_and_says_why():
+    els = [{"type": "paragraph", "text": "a" * 900}, {"type": "paragraph", "text": "b" * 900},
+           {"type": "paragraph", "text": "c" * 196}, {"type": "paragraph", "text": "d" * 198}]
+    cs = chunk(make_doc(els), "elements")
+    # 900 + 2 + 900 + 2 + 196 == 2000 fits exactly; the separator counts
+    assert [c.source_blocks for c in cs] == [("e0", "e1", "e2"), ("e3",)]
+    assert len(cs[0].text) == 2000
+    assert cs[1].boundary.reason.value == "size_limit"
+    assert cs[1].boundary.detail == "2000 + 200 chars > 2000"
+    assert all(c.char_len <= 2000 for c in cs)
+
+
+def test_boundary_wins_over_size_at_the_same_element():
+    els = [{"type": "paragraph", "text": "a" * 1990, "page_idx": 0},
+           {"type": "heading", "text": "Next Part", "text_level": 2, "page_idx": 0},
+           {"type": "paragraph", "text": "b" * 1980, "page_idx": 0},
+           {"type": "paragraph", "text": "c" * 50, "page_idx": 1}]
+    # the heading and the last paragraph would each also break on size: the structural reason wins
+    cs = chunk(make_doc(els), "elements")
+    assert [c.boundary.reason.value for c in cs] == ["document_start", "heading", "page_break"]
+    assert cs[1].boundary.detail == "heading level 2 'Next Part'"
+
+
+def test_deeper_headings_do_not_break_unless_the_level_parameter_says_so():
+    els = [{"type": "heading", "text": "Top", "text_level": 1},
+           {"type": "heading", "text": "Sub", "text_level": 3},
+           {"type": "paragraph", "text": "body"}]
+    assert [c.source_blocks for c in chunk(make_doc(els), "elements")] == [("e0", "e1", "e2")]
+    cs = chunk(make_doc(els), "elements", heading_level=3)
+    assert [c.source_blocks for c in cs] == [("e0",), ("e1", "e2")]
+    assert cs[1].section_path == ("Top", "Sub") and cs[1].heading == "Sub"
+
+
+def test_oversize_element_is_a_chunk_of_its_own():
+    els = [{"type": "paragraph", "text": "short"}, {"type": "paragraph", "text": "x" * 2500},
+           {"type": "paragraph", "text": "after"}]
+    cs = chunk(make_doc(els), "elements")
+    assert [c.source_blocks for c in cs] == [("e0",), ("e1",), ("e2",)]
+    assert cs[1].boundary.reason.value == "oversize_element"
+    assert "2500 chars > 2000" in cs[1].boundary.detail
+    assert [c.extra["oversize"] for c in cs] == [False, True, False]
+    assert cs[2].boundary.reason.value == "size_limit"
+
+
+def test_chunk_type_priority_heading_table_code_list_paragraph():
+    def kind(*types):
+        els = [{"type": t, "text": f"{t} text", **({"text_level": 1} if t == "heading" else {})} for t in types]
+        return chunk(make_doc(els), "elements", table_boundary=False)[0].extra["chunk_type"]
+
+    assert kind("paragraph", "list") == "list"
+    assert kind("paragraph", "list", "code") == "code"
+    assert kind("code", "table", "list") == "table"
+    assert kind("heading", "table") == "heading"
+    assert kind("paragraph", "equation") == "paragraph"
+
+
+def test_noise_and_empty_elements_are_skipped_and_declared():
+    els = [{"type": "header", "text": "ACME Annual Report"}, {"type": "paragraph", "text": "body"},
+           {"type": "paragraph", "text": "   "}, {"type": "other", "raw_type": "discarded", "text": "x"},
+           {"type": "page_number", "text": "1"}, {"type": "paragraph", "text": "more"}]
+    doc = make_doc(els)
+    cs = chunk(doc, "elements")
+    assert [c.source_blocks for c in cs] == [("e1", "e5")]
+    assert cs[0].text == "body\n\nmore"
+    assert set(cs.skipped) == {"e0", "e2", "e3", "e4"}
+    assert cs.skipped["e2"] == "empty text" and "header" in cs.skipped["e0"]
+    kept = chunk(doc, "elements", skip_noise=False)
+    assert kept[0].source_blocks == ("e0", "e1", "e3", "e4", "e5") and set(kept.skipped) == {"e2"}
+    assert is_noise(doc.elements[3]) and not is_noise(doc.elements[1])
+
+
+def test_multi_page_elements_list_every_page_and_break_on_the_page_they_end():
+    els = [{"type": "paragraph", "text": "spans", "page_idx": 0, "page_end_idx": 1},
+           {"type": "paragraph", "text": "same page as the end", "page_idx": 1},
+           {"type": "paragraph", "text": "next", "page_idx": 2}]
+    cs = chunk(make_doc(els), "elements")
+    assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2",)]
+    assert cs[0].extra["page_indices"] == [0, 1] and cs[0].extra["page_idx"] == 0
+
+
+def test_bad_parameters_are_rejected():
+    doc = make_doc([{"type": "paragraph", "text": "x"}])
+    with pytest.raises(ParamError, match="max_chunk_size"):
+        chunk(doc, "elements", max_chunk_size=0)
+    with pytest.raises(ParamError, match="allowed"):
+        chunk(doc, "elements", max_chars=100)
+
+
+@given(element_documents(), st.sampled_from([80, 300, 2000]), st.booleans(), st.integers(1, 3))
+def test_properties_on_random_element_streams(doc, limit, tables, level):
+    params = {"max_chunk_size": limit, "table_boundary": tables, "heading_level": level, "skip_noise": True}
+    cs = chunk(doc, "elements", **params)
+    check_common_invariants(doc, cs, params)
+    chunked = [b for c in cs for b in c.source_blocks]
+    assert len(chunked) == len(set(chunked)), "every element in exactly one chunk"
+    expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e)]
+    assert chunked == expected, "reading order kept, nothing lost"
+    for prev, c in zip([None, *cs.chunks], cs.chunks):
+        els = [doc.element(b) for b in c.source_blocks]
+        assert c.text == SEPARATOR.join(e.text for e in els)
+        if c.char_len > limit:
+            assert len(els) == 1 and c.extra["oversize"], "only a lone oversize element exceeds the limit"
+        assert len({e.page_idx for e in els}) == 1, "a page change always starts a chunk"
+        for e in els[1:]:
+            assert e.text_level is None or e.text_level > level, "top headings start chunks"
+            assert not (tables and e.type == "table"), "tables start chunks"
+        if prev is not None and c.boundary.reason.value == "size_limit":
+            assert prev.char_len + len(SEPARATOR) + len(els[0].text) > limit, "chunks are filled greedily"
+
+
+def test_mineru_fixture():
+    doc = chunkbench.load(MINERU_FIXTURES / "naacl-long-107" / "naacl-long-107_content_list.json")
+    cs = chunk(doc, "elements")
+    assert cs[0].extra["chunk_type"] == "heading"
+    assert all(c.page_start is not None and c.source_blocks for c in cs)
+    assert {c.boundary.reason.value for c in cs} >= {"document_start", "heading", "page_break"}
+    check_common_invariants(doc, cs)
+
+
+@pytest.mark.parametrize("path", [SAMPLE_PDFS / "financial_annual_report.pdf", "financial_bestbuy-2023-10k.pdf"])
+def test_real_pdfs(path):
+    doc = chunkbench.load(path if not isinstance(path, str) else shared_pdf(path))
+    cs = chunk(doc, "elements")
+    check_common_invariants(doc, cs)
+    assert len(cs) > 5
+    assert all(c.page_start is not None and c.bbox and c.source_blocks for c in cs), "evidence on every chunk"
+    assert all(c.char_len <= 2000 or c.extra["oversize"] for c in cs)
