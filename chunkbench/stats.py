@@ -186,7 +186,8 @@ def chunk_stats(chunks: Any) -> dict:
     }
 
 
-def _num(v: float | None) -> str:
+def fmtfmt_num(v: float | None) -> str:
+    """A statistic for display: integers without '.0', '-' for None."""
     if v is None:
         return "-"
     return f"{v:g}" if isinstance(v, float) and not v.is_integer() else f"{int(v)}"
@@ -200,12 +201,12 @@ def format_stats(stats: Mapping, title: str | None = None) -> str:
     for label in ("chars", "tokens"):
         d = size[label]
         lines.append(
-            f"{label:<8} min {_num(d['min'])}  median {_num(d['median'])}  p95 {_num(d['p95'])}  max {_num(d['max'])}"
+            f"{label:<8} min {fmt_num(d['min'])}  median {fmt_num(d['median'])}  p95 {fmt_num(d['p95'])}  max {fmt_num(d['max'])}"
         )
     lines.append(f"targets  {stats['targets_passed']}/{stats['targets_total']} passed")
     for t in stats["targets"]:
         value = t["value"]
-        shown = "-" if value is None else (f"{value:.1%}" if t["name"].startswith("share") else _num(value))
+        shown = "-" if value is None else (f"{value:.1%}" if t["name"].startswith("share") else fmt_num(value))
         lines.append(f"  {'PASS' if t['passed'] else 'FAIL'}  {t['name']:<28} {shown:>8}  (expected {t['expected']})")
     rate = stats["clause_ref_rate"]
     lines.append("clause_ref rate  " + ("n/a (strategy has no clause_ref)" if rate is None else f"{rate:.1%}"))
