@@ -186,7 +186,7 @@ def chunk_stats(chunks: Any) -> dict:
     }
 
 
-def fmtfmt_num(v: float | None) -> str:
+def fmt_num(v: float | None) -> str:
     """A statistic for display: integers without '.0', '-' for None."""
     if v is None:
         return "-"
