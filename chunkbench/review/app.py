@@ -1,0 +1,445 @@
+"""The reviewer QA app (Panel): step through boundaries, give verdicts, saved at once.
+
+One `ReviewApp` per browser session (or notebook cell) over a shared ChunkSet. Every verdict goes
+straight to the workspace SQLite file through `verdicts.record`, and the state shown is re-read
+from it on every step, so two reviewers at once see each other's progress and lose nothing.
+Keyboard: 1–4 (or o/m/s/t) give a verdict, n/p (or →/←) move; typing in the comment box is
+never taken for a shortcut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import os
+from typing import Iterator
+
+import panel as pn
+import param
+
+from ..chunks import Chunk, boundary_key
+from ..chunkset import ChunkSet
+from ..workspace import connect
+from . import verdicts as vstore
+from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
+
+#: keyboard keys → verdict codes
+KEYS: dict[str, str] = {
+    "1": "ok", "o": "ok",
+    "2": "should_merge", "m": "should_merge",
+    "3": "should_split_elsewhere", "s": "should_split_elsewhere",
+    "4": "wrong_type", "t": "wrong_type",
+}
+NAV_KEYS = {"n": "next", "arrowright": "next", "p": "previous", "arrowleft": "previous"}
+FILTERS = ("all", "unreviewed", "flagged")
+ANY_REASON = "any reason"
+#: characters of text shown on each side of the boundary
+CONTEXT_CHARS = 700
+
+
+class KeyboardShortcuts(pn.custom.JSComponent):
+    """A document-level keydown listener that sends shortcut keys to Python.
+
+    Keys typed into inputs, text areas or editors are ignored. Inside a notebook (`scoped=True`)
+    only keys pressed while the focus is inside the app count, and Jupyter's own shortcuts are
+    suppressed there so that 'm' does not turn the cell into Markdown."""
+
+    keys = param.List(default=[])
+    scoped = param.Boolean(default=False)
+
+    _esm = """
+    export function render({ model, el }) {
+      const keys = new Set(model.keys);
+      const app = () => { let n = el; while (n && n.getRootNode && n.getRootNode().host) n = n.getRootNode().host; return n; };
+      if (model.scoped) { const top = app(); if (top && top.setAttribute) top.setAttribute('data-lm-suppress-shortcuts', 'true'); }
+      const handler = (e) => {
+        if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+        const path = e.composedPath();
+        const t = path[0];
+        const tag = (t && t.tagName) ? t.tagName.toUpperCase() : '';
+        if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable)) return;
+        if (model.scoped && !path.includes(app())) return;
+        const k = e.key.toLowerCase();
+        if (!keys.has(k)) return;
+        e.preventDefault();
+        model.send_msg({key: k});
+      };
+      document.addEventListener('keydown', handler);
+      model.on('remove', () => document.removeEventListener('keydown', handler));
+      el.style.display = 'none';
+    }
+    """
+
+    def __init__(self, callback, **params):
+        super().__init__(**params)
+        self._callback = callback
+
+    def _handle_msg(self, msg) -> None:
+        key = str((msg or {}).get("key", ""))
+        if key in self.keys:
+            self._callback(key)
+
+
+_BADGE_STYLE = ("background:#1f5fa8;color:#fff;border-radius:4px;padding:1px 7px;font-family:monospace;"
+                "font-size:13px")
+_PRE_STYLE = ("white-space:pre-wrap;font-size:12.5px;line-height:1.35;max-height:210px;overflow:auto;"
+              "background:#f7f7f5;border:1px solid #ddd;padding:6px 8px;margin:0")
+
+
+def _pre(text: str, css_class: str) -> str:
+    """Escaped text in a scrolling box (styles inline: every Panel pane has its own shadow root)."""
+    return f'<pre class="{css_class}" style="{_PRE_STYLE}">{html.escape(text)}</pre>'
+
+
+def _short(params_hash: str) -> str:
+    return params_hash[:10]
+
+
+class ReviewApp:
+    """Review the boundaries of one ChunkSet as `reviewer`, saving into the workspace at `workspace`.
+
+    The Python methods (`give`, `next`, `previous`, `go_to`, `set_filter`) are what the buttons and
+    keys call, so tests and notebooks can drive the app without a browser."""
+
+    def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
+                 dpi: int = 110, inline: bool = False, image_cache: dict | None = None):
+        self.chunkset = chunkset
+        self.doc = chunkset.doc
+        self.reviewer = reviewer or ""
+        self.workspace = workspace
+        self.dpi = dpi
+        #: chunk index → cropped PNG; shared by every session over the same ChunkSet
+        self._images = image_cache if image_cache is not None else {}
+        self.keys = [boundary_key(c) for c in chunkset.chunks]
+        self.filter = "all"
+        self.reason = ANY_REASON
+        self.mine: dict[str, Verdict] = {}
+        self.everyone: dict[str, list[Verdict]] = {}
+        self.earlier: dict[str, list[Verdict]] = {}
+        self._reload()
+        unreviewed = [i for i, k in enumerate(self.keys) if k not in self.mine]
+        self.current = unreviewed[0] if unreviewed else 0
+        self._build(inline)
+        self._show()
+
+    # ---------------------------------------------------------------- storage
+    @contextlib.contextmanager
+    def _conn(self) -> Iterator:
+        conn = connect(self.workspace)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def _reload(self) -> None:
+        """Re-read every verdict on this chunking (and earlier ones on its boundaries)."""
+        with self._conn() as conn:
+            self.everyone = vstore.for_chunkset(conn, self.chunkset)
+            self.earlier = vstore.carried_over(conn, self.chunkset)
+        self.mine = {k: v for k, vs in self.everyone.items() for v in vs if v.reviewer == self.reviewer}
+
+    # ---------------------------------------------------------------- actions
+    def give(self, verdict: str, comment: str | None = None, *, advance: bool = True) -> Verdict:
+        """Save `verdict` on the current boundary (with the comment box's text), then move on."""
+        if comment is None:
+            comment = self.comment.value_input if self.comment.value_input is not None else self.comment.value
+        with self._conn() as conn:
+            saved = vstore.record_for_chunk(conn, self.chunkset, self.current, verdict,
+                                            reviewer=self.reviewer, comment=comment or "")
+        self._reload()
+        if advance:
+            nxt = self._neighbour(+1)
+            if nxt is not None:
+                self.current = nxt
+        self._show()
+        return saved
+
+    def apply_earlier(self) -> Verdict | None:
+        """Give the current boundary the newest verdict it had under other parameters."""
+        earlier = self.earlier.get(self.keys[self.current])
+        if not earlier:
+            return None
+        return self.give(earlier[0].verdict, earlier[0].comment)
+
+    def next(self) -> int:
+        nxt = self._neighbour(+1)
+        if nxt is not None:
+            self.current = nxt
+        self._reload()
+        self._show()
+        return self.current
+
+    def previous(self) -> int:
+        prv = self._neighbour(-1)
+        if prv is not None:
+            self.current = prv
+        self._reload()
+        self._show()
+        return self.current
+
+    def go_to(self, index: int) -> None:
+        """Show the boundary where chunk `index` starts."""
+        if not 0 <= index < len(self.keys):
+            raise IndexError(f"no chunk {index}; this chunking has {len(self.keys)}")
+        self.current = index
+        self._reload()
+        self._show()
+
+    def set_filter(self, which: str = "all", reason: str = ANY_REASON) -> None:
+        """Show all, unreviewed (no verdict of yours) or flagged (not ok, by anyone) boundaries,
+        optionally of one reason only; jumps to the first match when the current one is hidden."""
+        if which not in FILTERS:
+            raise ValueError(f"filter must be one of {', '.join(FILTERS)}")
+        self.filter, self.reason = which, reason
+        if self.filter_w.value != which:
+            self.filter_w.value = which
+        if self.reason_w.value != reason:
+            self.reason_w.value = reason
+        self._reload()
+        shown = self.visible()
+        if shown and self.current not in shown:
+            later = [i for i in shown if i > self.current]
+            self.current = later[0] if later else shown[0]
+        self._show()
+
+    # ---------------------------------------------------------------- state
+    def visible(self) -> list[int]:
+        """Chunk indices whose boundary passes the current filters."""
+        out = []
+        for i, (c, k) in enumerate(zip(self.chunkset.chunks, self.keys)):
+            if self.reason != ANY_REASON and c.boundary.reason.value != self.reason:
+                continue
+            if self.filter == "unreviewed" and k in self.mine:
+                continue
+            if self.filter == "flagged" and not any(v.flagged for v in self.everyone.get(k, ())):
+                continue
+            out.append(i)
+        return out
+
+    def _neighbour(self, step: int) -> int | None:
+        shown = self.visible()
+        if step > 0:
+            later = [i for i in shown if i > self.current]
+            return later[0] if later else None
+        earlier = [i for i in shown if i < self.current]
+        return earlier[-1] if earlier else None
+
+    @property
+    def reviewed(self) -> int:
+        return len(self.mine)
+
+    @property
+    def progress_text(self) -> str:
+        flagged = sum(1 for v in self.mine.values() if v.flagged)
+        carried = sum(1 for k in self.keys if k not in self.mine and k in self.earlier)
+        text = f"{self.reviewed} of {len(self.keys)} reviewed"
+        if flagged:
+            text += f" · {flagged} flagged"
+        if carried:
+            text += f" · {carried} with an earlier verdict under other parameters"
+        return text
+
+    # ---------------------------------------------------------------- UI
+    def _build(self, inline: bool) -> None:
+        cs = self.chunkset
+        params = ", ".join(f"{k}={v}" for k, v in cs.params.items())
+        who = html.escape(self.reviewer) if self.reviewer else "(anonymous)"
+        self.title = pn.pane.HTML(
+            f'<div class="cb-title"><b>Review</b> · {html.escape(self.doc.source)} · strategy '
+            f'<b>{html.escape(cs.strategy)}</b> ({html.escape(params)}; params {_short(cs.params_hash)}) · '
+            f'reviewer <b class="cb-reviewer">{who}</b></div>',
+            sizing_mode="stretch_width",
+        )
+        self.progress = pn.pane.HTML("", css_classes=["cb-progress"])
+        self.bar = pn.indicators.Progress(value=0, max=max(1, len(self.keys)), width=260, height=14)
+        self.filter_w = pn.widgets.RadioButtonGroup(options=list(FILTERS), value="all", color="default")
+        reasons = sorted({c.boundary.reason.value for c in cs.chunks})
+        self.reason_w = pn.widgets.Select(options=[ANY_REASON, *reasons], value=ANY_REASON, width=200)
+        self.filter_w.param.watch(lambda e: self.set_filter(e.new, self.reason), "value")
+        self.reason_w.param.watch(lambda e: self.set_filter(self.filter, e.new), "value")
+        self.position = pn.pane.HTML("", css_classes=["cb-position"])
+        self.image = pn.pane.PNG(None, width=620, css_classes=["cb-page"])
+        self.no_image = pn.pane.HTML("", width=620)
+        self.info = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-info"])
+        self.before = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-before"])
+        self.after = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-after"])
+        self.buttons = {}
+        for n, code in enumerate(VERDICTS, 1):
+            b = pn.widgets.Button(label=f"{n} · {VERDICT_LABELS[code]}", width=175, css_classes=[f"cb-v-{code}"])
+            b.on_click(lambda _e, code=code: self.give(code))
+            self.buttons[code] = b
+        self.comment = pn.widgets.TextInput(placeholder="optional comment, saved with the verdict", width=520)
+        self.prev_b = pn.widgets.Button(label="← p previous", width=120, css_classes=["cb-prev"])
+        self.next_b = pn.widgets.Button(label="n next →", width=120, css_classes=["cb-next"])
+        self.prev_b.on_click(lambda _e: self.previous())
+        self.next_b.on_click(lambda _e: self.next())
+        self.earlier_b = pn.widgets.Button(label="apply earlier verdict", width=180, visible=False,
+                                           css_classes=["cb-apply-earlier"])
+        self.earlier_b.on_click(lambda _e: self.apply_earlier())
+        self.shortcuts = KeyboardShortcuts(self._on_key, keys=[*KEYS, *NAV_KEYS], scoped=inline)
+        help_line = pn.pane.HTML(
+            '<div class="cb-help">Keys: <kbd>1</kbd>/<kbd>o</kbd> ok · <kbd>2</kbd>/<kbd>m</kbd> should merge · '
+            '<kbd>3</kbd>/<kbd>s</kbd> should split elsewhere · <kbd>4</kbd>/<kbd>t</kbd> wrong type · '
+            '<kbd>n</kbd>/<kbd>→</kbd> next · <kbd>p</kbd>/<kbd>←</kbd> previous</div>'
+        )
+        self.layout = pn.Column(
+            self.title,
+            pn.Row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w),
+            self.position,
+            pn.Row(
+                pn.Column(self.image, self.no_image),
+                pn.Column(self.info, pn.pane.HTML("<b>Before the boundary</b> (end of the previous chunk)"),
+                          self.before, pn.pane.HTML("<b>After the boundary</b> (start of this chunk)"),
+                          self.after, sizing_mode="stretch_width"),
+                sizing_mode="stretch_width",
+            ),
+            pn.Row(*self.buttons.values()),
+            pn.Row(self.comment, self.earlier_b),
+            pn.Row(self.prev_b, self.next_b, help_line),
+            self.shortcuts,
+            sizing_mode="stretch_width",
+            css_classes=["cb-review"],
+        )
+
+    def _on_key(self, key: str) -> None:
+        if key in KEYS:
+            self.give(KEYS[key])
+        elif NAV_KEYS.get(key) == "next":
+            self.next()
+        elif NAV_KEYS.get(key) == "previous":
+            self.previous()
+
+    def _show(self) -> None:
+        """Refresh every pane for the current boundary and the stored verdicts."""
+        i = self.current
+        cs = self.chunkset
+        c = cs.chunks[i] if cs.chunks else None
+        self.progress.object = f'<span class="cb-progress-text">{html.escape(self.progress_text)}</span>'
+        self.bar.value = min(self.reviewed, self.bar.max)
+        shown = self.visible()
+        if c is None:
+            self.position.object = "<i>This chunking has no chunks.</i>"
+            return
+        where = f"{shown.index(i) + 1} of {len(shown)} shown" if i in shown else "not in the current filter"
+        self.position.object = (
+            f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(self.keys)} ({where}) · chunk #{i} · '
+            f'{_pages(c)}</div>'
+        )
+        if i not in self._images:
+            self._images[i] = boundary_png(cs, i, self.dpi) if self.doc.pdf_path else None
+        png = self._images[i]
+        self.image.object = png
+        self.image.visible = png is not None
+        self.no_image.object = "" if png is not None else (
+            "<i>No page image: this input has no PDF. Judge from the text on the right.</i>")
+        key = self.keys[i]
+        mine = self.mine.get(key)
+        for code, b in self.buttons.items():
+            b.color = "primary" if mine is not None and mine.verdict == code else "default"
+        self.comment.value = mine.comment if mine else ""
+        self.info.object = self._info_html(c, key, mine)
+        prev = cs.chunks[i - 1].text if i > 0 else ""
+        self.before.object = _pre(prev[-CONTEXT_CHARS:] if prev else "(start of the document)", "cb-text")
+        self.after.object = _pre(c.text[:CONTEXT_CHARS], "cb-text")
+        self.earlier_b.visible = mine is None and key in self.earlier
+        self.prev_b.disabled = self._neighbour(-1) is None
+        self.next_b.disabled = self._neighbour(+1) is None
+
+    def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
+        e = html.escape
+        rows = [
+            f'<div class="cb-reason" style="font-size:15px;margin-bottom:4px">Starts here because '
+            f'<span class="cb-badge" style="{_BADGE_STYLE}">{e(c.boundary.reason.value)}</span> '
+            f'{e(c.boundary.detail)}</div>',
+            f'<div>type <b>{e(c.type)}</b> · {c.char_len} chars · {c.tokens_est} tokens'
+            + (f' · section {e(" › ".join(c.section_path))}' if c.section_path else "") + "</div>",
+        ]
+        if mine is not None:
+            rows.append(f'<div class="cb-verdict">Your verdict: <b>{e(VERDICT_LABELS[mine.verdict])}</b>'
+                        + (f' — “{e(mine.comment)}”' if mine.comment else "") + "</div>")
+        else:
+            rows.append('<div class="cb-verdict">Your verdict: <i>none yet</i></div>')
+        others = [v for v in self.everyone.get(key, ()) if v.reviewer != self.reviewer]
+        if others:
+            rows.append("<div>Other reviewers: " + "; ".join(
+                f"{e(v.reviewer or '(anonymous)')}: {e(VERDICT_LABELS[v.verdict])}" for v in others) + "</div>")
+        earlier = self.earlier.get(key)
+        if earlier:
+            rows.append('<div class="cb-earlier" style="background:#fff4d6;padding:4px 6px">This boundary is unchanged from earlier runs with other '
+                        "parameters; their verdicts still apply: " + "; ".join(
+                            f"{e(VERDICT_LABELS[v.verdict])} by {e(v.reviewer or '(anonymous)')} "
+                            f"(params {_short(v.params_hash)})" for v in earlier) + "</div>")
+        return "".join(rows)
+
+    def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
+        """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
+        with self._conn() as conn:
+            return vstore.query(conn, doc_id=self.doc.doc_id, strategy=self.chunkset.strategy,
+                                params_hash=self.chunkset.params_hash,
+                                reviewer=None if all_reviewers else self.reviewer)
+
+    def dataframe(self, all_reviewers: bool = True):
+        """`verdicts()` as a pandas DataFrame."""
+        return vstore.to_dataframe(self.verdicts(all_reviewers))
+
+    # ---------------------------------------------------------------- display
+    def servable(self):
+        return self.layout.servable()
+
+    def __panel__(self):
+        return self.layout
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return self.layout._repr_mimebundle_(include, exclude)
+
+
+def _pages(c: Chunk) -> str:
+    if c.page_start is None:
+        return "no page"
+    if c.page_end and c.page_end != c.page_start:
+        return f"pages {c.page_start}–{c.page_end}"
+    return f"page {c.page_start}"
+
+
+def boundary_png(chunkset: ChunkSet, index: int, dpi: int = 110) -> bytes | None:
+    """The page where chunk `index` starts, overlay drawn with that chunk selected, cropped to a
+    band around the boundary (the end of the previous chunk above, the new chunk below)."""
+    from PIL import Image
+
+    from ..render import render_page
+
+    c = chunkset.chunks[index]
+    if c.page_start is None or not chunkset.doc.pdf_path:
+        return None
+    img = render_page(chunkset.doc, chunkset, page=c.page_start, dpi=dpi, selected=index)
+    pil = Image.open(io.BytesIO(img.png()))
+    width, height = pil.size
+    tops = [r.y0 for r in img.regions if r.chunk_index == index and r.page == c.page_start]
+    y = min(tops) if tops else 0
+    band = min(height, max(int(height * 0.45), 320))
+    top = int(max(0, min(y - band * 0.4, height - band)))
+    out = io.BytesIO()
+    pil.crop((0, top, width, top + band)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def serve_app(chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
+              port: int = 5006, address: str = "127.0.0.1", show: bool = False, threaded: bool = False,
+              dpi: int = 110):
+    """Serve a ReviewApp per browser session on `address:port` (loopback by default).
+
+    Page images are rendered once and shared by all sessions. Blocks until stopped unless
+    `threaded`, in which case the server thread is returned (call `.stop()` on it)."""
+    images: dict = {}
+
+    def session():
+        args = pn.state.session_args or {}
+        name = args.get("reviewer", [b""])[0].decode("utf-8", "replace") or reviewer
+        return ReviewApp(chunkset, reviewer=name, workspace=workspace, dpi=dpi, image_cache=images).layout
+
+    return pn.serve(
+        session, port=port, address=address, show=show, threaded=threaded, start=True,
+        title=f"chunkbench review · {chunkset.doc.source}",
+        websocket_origin=[f"{address}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"],
+    )
