@@ -1,0 +1,358 @@
+"""Workspace database and store: migrations, save/load, amendments, search, ensure, concurrency, crashes."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import chunkbench as cb
+from chunkbench import store, workspace
+from chunkbench.atomic import write_json
+from chunkbench.errors import InputError, UsageError
+from chunkbench.workspace import SCHEMA_VERSION, connect, workspace_path
+
+from conftest import ROOT, make_doc
+
+V1_FIXTURE = Path(__file__).parent / "data" / "workspace_v1.db"
+
+
+def notice_doc(deadline: str, *, source: str = "notice.json", extra: str = ""):
+    """A small two-page tender notice; `deadline` changes between amendments."""
+    return make_doc([
+        {"type": "heading", "text": "Scope of Work", "text_level": 1, "bbox": [72, 72, 300, 90]},
+        {"type": "paragraph", "text": "The contractor supplies and installs three wind turbines." + extra,
+         "bbox": [72, 100, 500, 130]},
+        {"type": "heading", "text": "Submission", "text_level": 1, "page_idx": 1, "bbox": [72, 72, 300, 90]},
+        {"type": "paragraph", "text": f"Bids must arrive before the deadline of {deadline}.", "page_idx": 1,
+         "bbox": [72, 100, 500, 130]},
+    ], source=source)
+
+
+@pytest.fixture
+def ws(tmp_path):
+    return tmp_path / "ws" / "workspace.db"
+
+
+def run_cli(*args: str, env=None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "chunkbench", *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, **kw)
+
+
+# --- workspace -------------------------------------------------------------------------------
+
+
+def test_workspace_path_precedence(monkeypatch, tmp_path):
+    monkeypatch.delenv(workspace.ENV_VAR, raising=False)
+    assert workspace_path() == Path(".chunkbench/workspace.db")
+    monkeypatch.setenv(workspace.ENV_VAR, str(tmp_path / "env.db"))
+    assert workspace_path() == tmp_path / "env.db"
+    assert workspace_path(tmp_path / "arg.db") == tmp_path / "arg.db"
+    assert workspace_path("sqlite:///rel/w.db") == Path("rel/w.db")
+    assert workspace_path("sqlite:////abs/w.db") == Path("/abs/w.db")
+    with pytest.raises(InputError):
+        workspace_path("sqlite://host/w.db")
+
+
+def test_connect_creates_and_configures(ws):
+    conn = connect(ws)
+    try:
+        assert ws.exists()
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 10_000
+        assert workspace.schema_version(conn) == SCHEMA_VERSION
+        tables = {r["name"] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"documents", "runs", "chunks", "verdicts", "chunks_fts"} <= tables
+    finally:
+        conn.close()
+    connect(ws).close()  # reconnecting an up-to-date database is a no-op
+
+
+def test_newer_schema_is_refused(ws):
+    connect(ws).close()
+    raw = sqlite3.connect(ws)
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.close()
+    with pytest.raises(InputError, match=r"newer than this chunkbench") as err:
+        connect(ws)
+    assert str(ws) in str(err.value)
+    result = run_cli("store", "runs", "--workspace", str(ws))
+    assert result.returncode == 3 and "newer" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_not_a_database_is_refused(tmp_path):
+    bad = tmp_path / "junk.db"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(InputError, match="not a usable workspace database"):
+        connect(bad)
+
+
+def test_migrates_version_1_fixture(tmp_path):
+    db = tmp_path / "old.db"
+    shutil.copy(V1_FIXTURE, db)
+    raw = sqlite3.connect(db)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert "notice_key" not in {r[1] for r in raw.execute("PRAGMA table_info(runs)")}
+    raw.close()
+
+    conn = connect(db)
+    assert workspace.schema_version(conn) == SCHEMA_VERSION
+    assert {"notice_key", "amendment_number"} <= {r[1] for r in conn.execute("PRAGMA table_info(runs)")}
+    verdict = conn.execute("SELECT verdict, comment FROM verdicts").fetchone()
+    assert tuple(verdict) == ("should_merge", "penalties belong with delivery")
+    conn.close()
+
+    df = store.runs(db)
+    assert list(df["run_id"]) == ["elements-20260101T000000-v1fixture"]
+    assert df["latest"].tolist() == [True] and df["notice_key"].isna().all()
+    hits = store.search("turbines", workspace=db)  # the full-text index was built from old rows
+    assert hits["chunk_id"].tolist() == ["v1fixture_chunk_0"]
+    loaded = store.load("elements-20260101T000000-v1fixture", db)
+    assert [c.boundary.reason.value for c in loaded] == ["document_start", "page_break"]
+    assert loaded.doc.text.startswith("Delivery Schedule") and len(loaded.doc.pages) == 2
+    # new runs land beside the migrated one
+    store.save(cb.chunk(notice_doc("1 May"), "elements"), notice_id="T-1", workspace=db)
+    assert len(store.runs(db)) == 2
+
+
+# --- save / load -----------------------------------------------------------------------------
+
+
+def test_save_load_round_trip(ws):
+    chunks = cb.chunk(notice_doc("1 May").with_metadata(company="Acme"), "elements", max_chunk_size=60)
+    run_id = store.save(chunks, workspace=ws)
+    loaded = store.load(run_id, ws)
+    assert loaded.to_dict("t") == chunks.to_dict("t")
+    assert loaded.doc == chunks.doc and loaded.params == chunks.params
+    assert loaded.params_hash == chunks.params_hash and loaded.skipped == chunks.skipped
+    df = store.runs(ws)
+    assert df.loc[0, "run_id"] == run_id and df.loc[0, "n_chunks"] == len(chunks)
+    assert df.loc[0, "params"]["max_chunk_size"] == 60
+    full = store.get_chunk(chunks[1].chunk_id, workspace=ws)
+    assert full["text"] == chunks[1].text and full["run_id"] == run_id
+
+
+def test_unknown_run_and_chunk(ws):
+    with pytest.raises(InputError, match="no run 'nope'"):
+        store.load("nope", ws)
+    with pytest.raises(InputError, match="no chunk 'nope'"):
+        store.get_chunk("nope", workspace=ws)
+
+
+def test_bad_save_and_search_arguments(ws):
+    chunks = cb.chunk(notice_doc("1 May"), "elements")
+    with pytest.raises(UsageError, match="needs a notice id"):
+        store.save(chunks, amendment=1, workspace=ws)
+    with pytest.raises(UsageError, match="amendment"):
+        store.save(chunks, notice_id="T", amendment=-1, workspace=ws)
+    with pytest.raises(UsageError, match="no words"):
+        store.search("  ?! ", workspace=ws)
+    assert store.runs(ws).empty  # nothing half-saved by the refusals
+
+
+# --- amendments ------------------------------------------------------------------------------
+
+
+def test_amendment_sequence_latest_only(ws):
+    deadlines = ["1 May", "15 May", "30 May"]
+    run_ids = []
+    for number, deadline in enumerate(deadlines):
+        doc = notice_doc(deadline, source=f"notice_a{number}.json")
+        run_ids.append(store.save(cb.chunk(doc, "elements"), notice_id="T-77", amendment=number, workspace=ws))
+
+        hits = store.search("deadline bids", workspace=ws)
+        assert set(hits["run_id"]) == {run_ids[-1]}, f"after amendment {number}"
+        assert hits["is_latest_version"].all() and (hits["amendment_number"] == number).all()
+        assert deadline in store.get_chunk(hits.loc[0, "chunk_id"], workspace=ws)["text"]
+
+        every = store.search("deadline bids", all_versions=True, workspace=ws)
+        assert set(every["run_id"]) == set(run_ids)
+        assert every.loc[~every["is_latest_version"], "run_id"].isin(run_ids[:-1]).all()
+
+    df = store.runs(ws, notice_id="T-77")
+    assert df["amendment_number"].tolist() == [0, 1, 2]
+    assert df["latest"].tolist() == [False, False, True]
+    # a superseded chunk is still fetchable by id, but only when asked for
+    old = cb.chunk(notice_doc("1 May", source="notice_a0.json"), "elements")[1].chunk_id
+    with pytest.raises(InputError):
+        store.get_chunk(old, workspace=ws)
+    assert "1 May" in store.get_chunk(old, all_versions=True, workspace=ws)["text"]
+    # a loaded superseded run knows it; the sections strategy's own fields follow the store
+    assert store.load(run_ids[0], ws)[0].chunk_id.endswith("_0")
+
+    # saving an older amendment late does not take "latest" away from amendment 2
+    store.save(cb.chunk(notice_doc("9 May"), "elements"), notice_id="T-77", amendment=1, workspace=ws)
+    assert set(store.search("deadline", workspace=ws)["run_id"]) == {run_ids[-1]}
+    # without a number the next one is taken
+    next_run = store.save(cb.chunk(notice_doc("2 June"), "elements"), notice_id="T-77", workspace=ws)
+    df = store.runs(ws, notice_id="T-77").set_index("run_id")
+    assert df.loc[next_run, "amendment_number"] == 3 and df["latest"].sum() == 1 and df.loc[next_run, "latest"]
+
+
+def test_notices_do_not_affect_each_other(ws):
+    store.save(cb.chunk(notice_doc("1 May", source="a.json"), "elements"), notice_id="A", workspace=ws)
+    store.save(cb.chunk(notice_doc("2 May", source="b.json"), "elements"), notice_id="B", workspace=ws)
+    store.save(cb.chunk(notice_doc("3 May", source="b.json"), "elements"), notice_id="B", workspace=ws)
+    hits = store.search("deadline", workspace=ws)
+    assert sorted(hits["notice_key"]) == ["A", "B"]
+    assert store.search("deadline", notice_id="A", workspace=ws)["notice_key"].tolist() == ["A"]
+
+
+def test_search_ranks_by_bm25_deterministically(ws):
+    doc = make_doc([
+        {"type": "paragraph", "text": "Turbine blades turbine hub turbine tower."},
+        {"type": "paragraph", "text": "A single turbine is mentioned here, among many other words about roads."},
+        {"type": "paragraph", "text": "Nothing relevant at all."},
+    ])
+    chunks = cb.chunk(doc, "elements", max_chunk_size=80)
+    store.save(chunks, workspace=ws)
+    hits = store.search("turbine", k=5, workspace=ws)
+    assert hits["chunk_id"].tolist() == [chunks[0].chunk_id, chunks[1].chunk_id]
+    assert hits["score"].is_monotonic_decreasing and hits["rank"].tolist() == [1, 2]
+    assert "[Turbine]" in hits.loc[0, "snippet"]
+    assert store.search("turbine", k=1, workspace=ws)["chunk_id"].tolist() == [chunks[0].chunk_id]
+    assert hits.equals(store.search("turbine", k=5, workspace=ws))
+
+
+# --- ensure (rebuild on manifest change) -----------------------------------------------------
+
+
+def test_ensure_rechunks_only_when_manifest_changes(ws, caplog):
+    doc = notice_doc("1 May")
+    first = store.ensure(doc, "elements", workspace=ws)
+    assert first.rebuilt and "no stored run" in first.reason
+
+    again = store.ensure(doc, "elements", workspace=ws)
+    assert not again.rebuilt and again.run_id == first.run_id and again.changes == ()
+    assert again.chunks.to_dict("t") == first.chunks.to_dict("t")
+    assert len(store.runs(ws)) == 1
+
+    with caplog.at_level("INFO", logger="chunkbench.store"):
+        changed = store.ensure(doc, "elements", max_chunk_size=60, workspace=ws)
+    assert changed.rebuilt and [c.key for c in changed.changes] == ["params.max_chunk_size"]
+    assert "params.max_chunk_size: 2000 → 60" in changed.reason and changed.reason in caplog.text
+    assert len(changed.chunks) > len(first.chunks) and len(store.runs(ws)) == 2
+
+    new_parser = dataclasses.replace(doc, parser=dataclasses.replace(doc.parser, version="9.9"))
+    parsed = store.ensure(new_parser, "elements", max_chunk_size=60, workspace=ws)
+    assert parsed.rebuilt and {c.key for c in parsed.changes} >= {"parser.version"}
+
+    edited = notice_doc("1 May", extra=" Delivery is free.")
+    edited = dataclasses.replace(edited, doc_id=doc.doc_id)  # same file name and id, new content
+    redo = store.ensure(edited, "elements", max_chunk_size=60, workspace=ws)
+    assert redo.rebuilt and "document" in {c.key for c in redo.changes}
+
+    # the earlier configuration is still stored: going back reuses it
+    back = store.ensure(doc, "elements", workspace=ws)
+    assert not back.rebuilt and back.run_id == first.run_id
+
+
+def test_manifest_missing_keys_count_as_changed():
+    old = {"strategy": "elements", "params": {"max_chunk_size": 2000}}
+    new = {"strategy": "elements", "params": {"max_chunk_size": 2000}, "parser": {"name": "pymupdf"}}
+    changes = store.manifest_changes(old, new)
+    assert [(c.key, c.old, c.new) for c in changes] == [("parser.name", None, "pymupdf")]
+    assert "(missing)" in str(changes[0])
+
+
+# --- compare ----------------------------------------------------------------------------------
+
+
+def test_compare_boundary_fallback(ws, monkeypatch):
+    doc = notice_doc("1 May")
+    a = store.save(cb.chunk(doc, "elements"), workspace=ws)
+    b = store.save(cb.chunk(doc, "elements", max_chunk_size=60), workspace=ws)
+    monkeypatch.setitem(sys.modules, "chunkbench.diff", None)  # as if diff were not installed
+    result = store.compare(a, b, ws)
+    assert isinstance(result, store.BoundaryComparison)
+    assert result.common and result.only_b and not result.only_a
+    assert set(result.common) | set(result.only_b) == {cb.chunks.boundary_key(c) for c in store.load(b, ws)}
+
+
+# --- CLI, concurrency and crashes (subprocesses) ------------------------------------------------
+
+
+@pytest.fixture
+def elements_json(tmp_path):
+    path = tmp_path / "notice.elements.json"
+    write_json(path, notice_doc("1 May").to_dict())
+    return path
+
+
+def test_cli_save_runs_search(ws, elements_json, capsys):
+    from chunkbench.cli import main
+
+    assert main(["store", "save", str(elements_json), "--strategy", "elements", "--set", "max_chunk_size=60",
+                 "--notice-id", "T-9", "--amendment", "0", "--workspace", str(ws)]) == 0
+    run_id = capsys.readouterr().out.strip()
+    assert store.runs(ws)["run_id"].tolist() == [run_id]
+    assert main(["store", "runs", "--workspace", str(ws)]) == 0
+    out = capsys.readouterr().out
+    assert run_id in out and "max_chunk_size=60" in out and "T-9" in out
+    assert main(["store", "search", "deadline", "-k", "1", "--workspace", str(ws)]) == 0
+    out = capsys.readouterr().out
+    assert "[deadline]" in out and run_id in out
+    assert main(["store", "show", run_id, "--workspace", str(ws)]) == 0
+    assert "document_start" in capsys.readouterr().out
+    assert main(["store", "save", str(elements_json), "--amendment", "1", "--workspace", str(ws)]) == 2
+    assert "--notice-id" in capsys.readouterr().err
+
+
+def test_two_processes_saving_at_once_both_land(ws, elements_json):
+    """Process A holds the write lock mid-save; B starts then and must wait, not fail."""
+    connect(ws).close()
+    a = subprocess.Popen(
+        [sys.executable, "-m", "chunkbench", "store", "save", str(elements_json), "--workspace", str(ws)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, store.PAUSE_ENV: "3"},
+    )
+    assert a.stderr.readline().strip() == store.PAUSE_MARKER  # A is inside its transaction now
+    b = run_cli("store", "save", str(elements_json), "--set", "max_chunk_size=60", "--workspace", str(ws))
+    out_a, err_a = a.communicate(timeout=60)
+    assert a.returncode == 0, err_a
+    assert b.returncode == 0, b.stderr
+    df = store.runs(ws)
+    assert sorted(df["run_id"]) == sorted([out_a.strip(), b.stdout.strip()])
+    for run_id, n in zip(df["run_id"], df["n_chunks"]):
+        assert len(store.load(run_id, ws)) == n
+
+
+def test_kill_during_save_leaves_previous_state(ws, elements_json):
+    before = run_cli("store", "save", str(elements_json), "--notice-id", "K", "--workspace", str(ws))
+    assert before.returncode == 0, before.stderr
+    victim = subprocess.Popen(
+        [sys.executable, "-m", "chunkbench", "store", "save", str(elements_json), "--set", "max_chunk_size=60",
+         "--notice-id", "K", "--workspace", str(ws)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, store.PAUSE_ENV: "120"},
+    )
+    try:
+        assert victim.stderr.readline().strip() == store.PAUSE_MARKER
+    finally:
+        victim.send_signal(signal.SIGKILL)
+        victim.communicate(timeout=30)
+    assert victim.returncode == -signal.SIGKILL
+
+    conn = connect(ws)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
+        orphans = conn.execute("SELECT COUNT(*) FROM chunks WHERE run_id NOT IN (SELECT run_id FROM runs)")
+        assert orphans.fetchone()[0] == 0
+        conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')")
+    finally:
+        conn.close()
+    df = store.runs(ws)
+    assert df["run_id"].tolist() == [before.stdout.strip()] and df["latest"].tolist() == [True]
+    assert set(store.search("deadline", workspace=ws)["run_id"]) == {before.stdout.strip()}
+    after = run_cli("store", "save", str(elements_json), "--notice-id", "K", "--workspace", str(ws))
+    assert after.returncode == 0, after.stderr
+    assert store.runs(ws)["amendment_number"].tolist() == [0, 1]
