@@ -1,0 +1,173 @@
+"""The CLI: chunk, strategies, stats, parse, info — outputs, exit codes 0/2/3, one-line errors.
+
+A few tests run the real `python -m chunkbench` in a subprocess (entry point, stderr, tracebacks);
+the rest call `chunkbench.cli.main` in-process, which is the same code without the import cost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from chunkbench.cli import main
+from chunkbench.export import load_chunks_json
+from tests.conftest import ROOT, SAMPLE_PDFS
+
+MD = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
+CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
+FIVE = {"elements", "contract", "headers", "sections", "tokens"}
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "chunkbench", *map(str, args)], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def assert_one_line_error(stderr: str, *needles: str) -> None:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("chunkbench: error: ") and "Traceback" not in stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+def test_chunk_writes_valid_files_with_params_and_metadata(tmp_path):
+    out, dbg = tmp_path / "o" / "chunks.json", tmp_path / "chunk_debug.md"
+    r = run_cli("chunk", CONTRACT, "--strategy", "elements", "--set", "max_chunk_size=1200", "-o", out,
+                "--debug-md", dbg, "--meta", "company=ACME", "--meta", "fiscal_year:=2023")
+    assert r.returncode == 0, r.stderr
+    assert "wrote" in r.stdout and "targets" in r.stdout
+    data = load_chunks_json(out)
+    assert data["chunking"]["params"]["max_chunk_size"] == 1200
+    assert all(c["char_len"] <= 1200 or c["boundary"]["reason"] == "oversize_element" for c in data["chunks"])
+    assert {json.dumps(c["metadata"], sort_keys=True) for c in data["chunks"]} == {
+        '{"company": "ACME", "fiscal_year": 2023}'}
+    md = dbg.read_text("utf-8")
+    assert md.count("\n## Chunk ") == len(data["chunks"])
+    assert sorted(p.name for p in out.parent.iterdir()) == ["chunks.json"]  # no temp file left
+
+
+def test_errors_are_one_line_without_traceback_and_with_it_under_debug(tmp_path):
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(b"this is not a pdf at all\n" * 10)
+    r = run_cli("chunk", bad, "-o", tmp_path / "c.json")
+    assert r.returncode == 3
+    assert_one_line_error(r.stderr, str(bad))
+    assert not (tmp_path / "c.json").exists()
+    r = run_cli("--debug", "parse", bad)
+    assert r.returncode == 3 and "Traceback (most recent call last)" in r.stderr
+    r = run_cli("chunk", MD, "--strategy", "nope")
+    assert r.returncode == 2
+    assert_one_line_error(r.stderr, "unknown strategy 'nope'", "elements")
+
+
+def test_strategies_lists_all_five_with_params():
+    r = run_cli("strategies", "--json")
+    assert r.returncode == 0, r.stderr
+    reg = json.loads(r.stdout)
+    assert {s["name"] for s in reg} == FIVE
+    for s in reg:
+        assert s["doc"] and s["spec"].startswith("specs/") and s["params"]
+        for p in s["params"]:
+            assert {"name", "type", "default", "doc"} <= set(p)
+
+
+def test_strategies_text(capsys):
+    assert main(["strategies"]) == 0
+    out = capsys.readouterr().out
+    assert "max_chunk_size" in out and "[50..100000]" in out
+    for name in FIVE:
+        assert any(line.startswith(name + "  (specs/") for line in out.splitlines()), name
+
+
+def test_chunk_without_output_prints_a_table(capsys):
+    assert main(["chunk", str(MD), "--strategy", "elements"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("deployment_guide.md: ") and "strategy elements" in out[0]
+    assert out[1].split()[:4] == ["#", "type", "reason", "pages"]
+    n = int(out[0].split(": ")[1].split()[0])
+    assert len(out) == n + 2 and out[2].split()[:3] == ["0", out[2].split()[1], "document_start"]
+
+
+def test_stats_text_and_json(tmp_path, capsys):
+    path = tmp_path / "c.json"
+    assert main(["chunk", str(CONTRACT), "-o", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["stats", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "targets  4/4 passed" in text and "PASS  median_chars" in text
+    assert "by reason  " in text and "document_start 1" in text
+    assert main(["stats", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    n = len(load_chunks_json(path)["chunks"])
+    assert data["size"]["count"] == n == sum(data["by_type"].values()) == sum(data["by_reason"].values())
+    assert data["chunking"]["strategy"] == "elements" and data["clause_ref_rate"] is None
+
+
+@pytest.mark.parametrize(
+    "argv,code,needle",
+    [
+        (["chunk", "{missing}"], 3, "no such file"),
+        (["chunk", "{md}", "--set", "max_chunk_size=-5"], 2, "must be >= 50"),
+        (["chunk", "{md}", "--set", "max_chunk_size=big"], 2, "must be an integer"),
+        (["chunk", "{md}", "--set", "nokey"], 2, "--set expects KEY=VALUE"),
+        (["chunk", "{md}", "--meta", "=x"], 2, "--meta expects KEY=VALUE"),
+        (["chunk", "{md}", "--meta", "year:=20x"], 2, "expects a JSON value"),
+        (["chunk", "{md}", "-o", "{tmp}"], 2, "output path is a folder"),
+        (["stats", "{md}"], 3, "not valid JSON"),
+        (["stats", "{emptyjson}"], 3, "not a valid chunks.json: (top level): 'doc_id' is a required property"),
+        (["info", "{txt}"], 3, "unsupported input type '.txt'"),
+        (["parse", "{missing}"], 3, "no such file"),
+    ],
+)
+def test_exit_codes_and_one_line_errors(tmp_path, capsys, argv, code, needle):
+    (tmp_path / "e.json").write_text("{}")
+    (tmp_path / "notes.txt").write_text("hello")
+    subst = {"{missing}": str(tmp_path / "missing.pdf"), "{md}": str(MD), "{tmp}": str(tmp_path),
+             "{emptyjson}": str(tmp_path / "e.json"), "{txt}": str(tmp_path / "notes.txt")}
+    assert main([subst.get(a, a) for a in argv]) == code
+    err = capsys.readouterr().err
+    assert_one_line_error(err, needle)
+
+
+def test_usage_error_from_argparse_is_exit_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["chunk"])
+    assert exc.value.code == 2
+    assert_one_line_error(capsys.readouterr().err, "input")
+
+
+def test_parse_writes_elements_json_atomically_and_info_reads_it(tmp_path, capsys):
+    out = tmp_path / "elements.json"
+    out.write_text("old content")
+    assert main(["parse", str(MD), "-o", str(out), "--quiet"]) == 0
+    assert json.loads(out.read_text("utf-8"))["format"] == "chunkbench.elements/1"
+    assert list(tmp_path.iterdir()) == [out]
+    assert main(["info", str(out), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["source"] == "deployment_guide.md" and info["by_type"]["heading"] >= 1
+
+
+def test_demo_runs_every_strategy_and_reports_failures(tmp_path, capsys):
+    from chunkbench import demo
+
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    (folder / "a.pdf").symlink_to(SAMPLE_PDFS / "technical_manual.pdf")
+    (folder / "b.pdf").write_bytes(b"%PDF-1.7\nnot really\n")
+    assert demo.main([str(folder), str(tmp_path / "out"), "--strategies", "elements,tokens"]) == 1
+    captured = capsys.readouterr()
+    assert "b.pdf: " in captured.err and "1 of 2 document(s) had errors" in captured.err
+    for name in ("elements", "tokens"):
+        load_chunks_json(tmp_path / "out" / "a" / name / "chunks.json")
+        assert (tmp_path / "out" / "a" / name / "chunk_debug.md").stat().st_size > 0
+    assert (tmp_path / "out" / "a" / "elements.json").exists()
+    table = (tmp_path / "out" / "summary.txt").read_text("utf-8").splitlines()
+    assert table[0].split() == ["document", "strategy", "chunks", "median", "p95", "targets"]
+    assert [row.split()[:2] for row in table[1:]] == [["a", "elements"], ["a", "tokens"]]
+    assert demo.main([str(tmp_path / "nothing-here"), str(tmp_path / "out")]) == 2
