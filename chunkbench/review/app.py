@@ -143,7 +143,7 @@ class ReviewApp:
     def give(self, verdict: str, comment: str | None = None, *, advance: bool = True) -> Verdict:
         """Save `verdict` on the current boundary (with the comment box's text), then move on."""
         if comment is None:
-            comment = self.comment.value_input if self.comment.value_input is not None else self.comment.value
+            comment = self._comment_text
         with self._conn() as conn:
             saved = vstore.record_for_chunk(conn, self.chunkset, self.current, verdict,
                                             reviewer=self.reviewer, comment=comment or "")
@@ -270,6 +270,9 @@ class ReviewApp:
             b.on_click(lambda _e, code=code: self.give(code))
             self.buttons[code] = b
         self.comment = pn.widgets.TextInput(placeholder="optional comment, saved with the verdict", width=520)
+        self._comment_text = ""
+        # what is typed counts even before Enter (value_input), and so does a value set from Python
+        self.comment.param.watch(lambda e: setattr(self, "_comment_text", e.new or ""), ["value", "value_input"])
         self.prev_b = pn.widgets.Button(label="← p previous", width=120, css_classes=["cb-prev"])
         self.next_b = pn.widgets.Button(label="n next →", width=120, css_classes=["cb-next"])
         self.prev_b.on_click(lambda _e: self.previous())

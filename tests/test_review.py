@@ -1,0 +1,274 @@
+"""Verdict storage (upsert, reload, export, carry-over, concurrent writers) and the review app's logic.
+
+The app is driven through its Python methods here (the buttons and keys call the same ones); the
+browser behaviour is in test_review_browser.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import multiprocessing
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import chunkbench as cb
+from chunkbench.chunks import boundary_key
+from chunkbench.errors import UsageError
+from chunkbench.review import verdicts as vs
+from chunkbench.workspace import connect
+from tests.conftest import ROOT, make_doc
+
+pytest.importorskip("panel")
+
+
+def _doc(extra_text: str = ""):
+    """Two sections of paragraphs: heading boundaries stay when max_chunk_size changes, size cuts move."""
+    els = [{"type": "heading", "text": "1. Scope", "text_level": 1}]
+    for n in range(6):
+        els.append({"type": "paragraph", "text": f"Scope paragraph {n}. " + "The supplier shall deliver. " * 10})
+    els.append({"type": "heading", "text": "2. Fees", "text_level": 1})
+    for n in range(4):
+        els.append({"type": "paragraph", "text": f"Fees paragraph {n}. " + "Invoices are due in 30 days. " * 9})
+    if extra_text:
+        els.append({"type": "paragraph", "text": extra_text})
+    return make_doc(els, source="review-test.json")
+
+
+@pytest.fixture
+def ws(tmp_path):
+    return tmp_path / "ws.db"
+
+
+def _record(conn, key, verdict="ok", reviewer="", params="p1", **kw):
+    return vs.record(conn, doc_id="d", strategy="elements", params_hash=params, boundary_key=key,
+                     verdict=verdict, reviewer=reviewer, **kw)
+
+
+def test_upsert_replaces_and_survives_reconnect(ws):
+    conn = connect(ws)
+    _record(conn, "e1@0", "ok", comment="first")
+    _record(conn, "e1@0", "should_merge", comment="changed my mind")
+    _record(conn, "e1@0", "wrong_type", reviewer="bob")
+    conn.close()
+    conn = connect(ws)  # a restart: a new connection to the same file
+    rows = vs.query(conn, doc_id="d")
+    assert [(v.reviewer, v.verdict, v.comment) for v in rows] == [
+        ("", "should_merge", "changed my mind"), ("bob", "wrong_type", "")]
+    assert vs.remove(conn, doc_id="d", strategy="elements", params_hash="p1", boundary_key="e1@0", reviewer="bob")
+    assert not vs.remove(conn, doc_id="d", strategy="elements", params_hash="p1", boundary_key="e1@0", reviewer="bob")
+    assert len(vs.query(conn)) == 1
+
+
+def test_unknown_verdict_is_refused(ws):
+    conn = connect(ws)
+    with pytest.raises(UsageError, match="unknown verdict"):
+        _record(conn, "e1@0", "maybe")
+    assert vs.query(conn) == []
+
+
+def test_export_csv_json_dataframe_round_trip(ws, tmp_path):
+    conn = connect(ws)
+    tricky = 'says "no", then\nleaves; <b>bold</b> ünïcode'
+    _record(conn, "e1@0", "should_split_elsewhere", reviewer="ann", comment=tricky, chunk_index=3, reason="size_limit")
+    _record(conn, "e7@120", "ok", reviewer="ann")
+    rows = vs.query(conn, reviewer="ann")
+
+    vs.to_csv(rows, tmp_path / "v.csv")
+    parsed = list(csv.DictReader(io.StringIO((tmp_path / "v.csv").read_text(encoding="utf-8"))))
+    assert [r["boundary_key"] for r in parsed] == ["e7@120", "e1@0"]  # by chunk index, unknown first
+    by_key = {r["boundary_key"]: r for r in parsed}
+    assert by_key["e1@0"]["comment"] == tricky
+    assert by_key["e1@0"]["chunk_index"] == "3" and by_key["e7@120"]["chunk_index"] == ""
+
+    vs.to_json(rows, tmp_path / "v.json")
+    data = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
+    assert {d["boundary_key"]: d["verdict"] for d in data} == {"e1@0": "should_split_elsewhere", "e7@120": "ok"}
+    assert next(d for d in data if d["boundary_key"] == "e1@0")["comment"] == tricky
+
+    df = vs.to_dataframe(rows)
+    assert list(df.columns) == list(vs.COLUMNS)
+    assert sorted(df["verdict"]) == ["ok", "should_split_elsewhere"]
+    assert vs.summary(rows) == {"ok": 1, "should_merge": 0, "should_split_elsewhere": 1, "wrong_type": 0}
+
+
+def test_carry_over_to_other_params_only_for_unchanged_boundaries(ws):
+    doc = _doc()
+    a = cb.chunk(doc, "elements", max_chunk_size=2000)
+    b = cb.chunk(doc, "elements", max_chunk_size=700)
+    keys_a = {boundary_key(c) for c in a}
+    keys_b = {boundary_key(c) for c in b}
+    assert keys_a & keys_b and keys_a ^ keys_b, "the fixture must keep some cuts and move others"
+    conn = connect(ws)
+    for c in a:
+        vs.record_for_chunk(conn, a, c.index, "should_merge" if c.index % 2 else "ok", reviewer="ann")
+    carried = vs.carried_over(conn, b)
+    assert set(carried) == keys_a & keys_b
+    for key, verdicts in carried.items():
+        assert all(v.params_hash == a.params_hash for v in verdicts)
+        original = next(c for c in a if boundary_key(c) == key)
+        assert verdicts[0].verdict == ("should_merge" if original.index % 2 else "ok")
+    # the run's own verdicts are not "carried over"; nothing stored for b yet
+    assert vs.carried_over(conn, a) == {}
+    assert vs.for_chunkset(conn, b) == {}
+
+
+def _write_many(path, reviewer, n, start):
+    conn = connect(path)
+    try:
+        for i in range(n):
+            vs.record(conn, doc_id="d", strategy="elements", params_hash="p", boundary_key=f"k{start + i}",
+                      verdict=vs.VERDICTS[i % 4], reviewer=reviewer)
+            # both writers also keep overwriting one shared boundary
+            vs.record(conn, doc_id="d", strategy="elements", params_hash="p", boundary_key="shared",
+                      verdict="ok", reviewer=reviewer, comment=str(i))
+    finally:
+        conn.close()
+
+
+def test_two_threads_writing_at_once_lose_nothing(ws):
+    connect(ws).close()
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def run(name, start):
+        try:
+            barrier.wait()
+            _write_many(ws, name, 150, start)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=("ann", 0)), threading.Thread(target=run, args=("bob", 1000))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    rows = vs.query(connect(ws))
+    assert len(rows) == 2 * 150 + 2
+    assert {v.reviewer for v in rows if v.boundary_key == "shared"} == {"ann", "bob"}
+    assert all(v.comment == "149" for v in rows if v.boundary_key == "shared")
+
+
+def test_two_processes_writing_at_once_lose_nothing(ws):
+    connect(ws).close()
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_write_many, args=(str(ws), name, 120, start))
+             for name, start in (("ann", 0), ("bob", 5000))]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    rows = vs.query(connect(ws))
+    assert len(rows) == 2 * 120 + 2
+    assert len({(v.boundary_key, v.reviewer) for v in rows}) == len(rows)
+
+
+# ------------------------------------------------------------------ the app, driven from Python
+
+def test_app_saves_at_once_and_a_restart_resumes(ws):
+    from chunkbench.review.app import ReviewApp
+
+    cs = cb.chunk(_doc(), "elements", max_chunk_size=700)
+    app = ReviewApp(cs, reviewer="ann", workspace=ws)
+    assert app.current == 0 and app.progress_text == f"0 of {len(cs)} reviewed"
+    app.give("ok")  # advances
+    assert app.current == 1
+    app._on_key("2")  # keyboard shortcut path: should_merge on chunk 1
+    app.comment.value = "typo in heading"
+    app._on_key("t")  # wrong_type on chunk 2, with the comment
+    assert app.current == 3
+    # saved the moment it was given: another connection sees it before the app does anything else
+    stored = {v.chunk_index: (v.verdict, v.comment) for v in vs.query(connect(ws), reviewer="ann")}
+    assert stored == {0: ("ok", ""), 1: ("should_merge", ""), 2: ("wrong_type", "typo in heading")}
+    assert app.progress_text == f"3 of {len(cs)} reviewed · 2 flagged"
+
+    again = ReviewApp(cs, reviewer="ann", workspace=ws)  # a restart
+    assert again.current == 3  # first unreviewed
+    again.previous()
+    assert again.current == 2 and "wrong type" in again.info.object and "typo in heading" in again.info.object
+    assert again.buttons["wrong_type"].color == "primary" and again.buttons["ok"].color == "default"
+
+    other = ReviewApp(cs, reviewer="bob", workspace=ws)
+    assert other.current == 0 and other.reviewed == 0
+    other.go_to(1)
+    assert "ann: should merge" in other.info.object
+
+
+def test_app_filters(ws):
+    from chunkbench.review.app import ReviewApp
+
+    cs = cb.chunk(_doc(), "elements", max_chunk_size=700)
+    app = ReviewApp(cs, reviewer="ann", workspace=ws)
+    app.give("ok")
+    app.give("should_merge")
+    app.set_filter("unreviewed")
+    assert app.visible() == list(range(2, len(cs)))
+    app.set_filter("flagged")
+    assert app.visible() == [1] and app.current == 1
+    heading_starts = [c.index for c in cs if c.boundary.reason.value == "heading"]
+    app.set_filter("all", "heading")
+    assert app.visible() == heading_starts and app.current in heading_starts
+    app.next()
+    assert app.current in heading_starts
+
+
+def test_app_shows_earlier_verdicts_for_unchanged_boundaries(ws):
+    from chunkbench.review.app import ReviewApp
+
+    doc = _doc()
+    a = cb.chunk(doc, "elements", max_chunk_size=2000)
+    b = cb.chunk(doc, "elements", max_chunk_size=700)
+    first = ReviewApp(a, reviewer="ann", workspace=ws)
+    for _ in range(len(a)):
+        first.give("should_merge")
+    kept = [c.index for c in b if boundary_key(c) in {boundary_key(x) for x in a}]
+    moved = [c.index for c in b if c.index not in kept]
+    assert kept and moved
+    second = ReviewApp(b, reviewer="ann", workspace=ws)
+    assert f"{len(kept)} with an earlier verdict" in second.progress_text
+    second.go_to(kept[-1])
+    assert "still apply" in second.info.object and second.earlier_b.visible
+    second.apply_earlier()
+    assert vs.for_chunkset(connect(ws), b)[boundary_key(b[kept[-1]])][0].verdict == "should_merge"
+    second.go_to(moved[0])
+    assert "still apply" not in second.info.object and not second.earlier_b.visible
+
+
+def test_app_escapes_document_text(ws):
+    from chunkbench.review.app import ReviewApp
+
+    evil = "<script>alert('x')</script> and <img src=x onerror=alert(1)>"
+    cs = cb.chunk(_doc(evil), "elements", max_chunk_size=700)
+    app = ReviewApp(cs, reviewer="<b>mallory</b>", workspace=ws)
+    app.go_to(len(cs) - 1)
+    shown = app.after.object + app.before.object
+    assert "&lt;script&gt;" in app.after.object and "&lt;img src=x onerror=alert(1)&gt;" in app.after.object
+    assert "<script" not in shown and "<img" not in shown
+    assert "&lt;b&gt;mallory&lt;/b&gt;" in app.title.object
+
+
+def test_cli_review_export_and_errors(ws, tmp_path):
+    pdf = ROOT / "sample_pdfs" / "contract_services_agreement.pdf"
+    cs = cb.chunk(cb.load(pdf), "elements")
+    conn = connect(ws)
+    vs.record_for_chunk(conn, cs, 1, "should_merge", reviewer="ann", comment="x")
+    cmd = [sys.executable, "-m", "chunkbench", "review", str(pdf), "--workspace", str(ws)]
+    out = tmp_path / "v.csv"
+    r = subprocess.run([*cmd, "--export", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [(x["chunk_index"], x["verdict"], x["reviewer"]) for x in rows] == [("1", "should_merge", "ann")]
+    # another parameter set has its own (empty) verdict list
+    r = subprocess.run([*cmd, "--set", "max_chunk_size=900", "--export", str(tmp_path / "v.json")],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and json.loads((tmp_path / "v.json").read_text()) == []
+    r = subprocess.run([*cmd, "--export", str(tmp_path / "v.txt")], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    r = subprocess.run([*cmd, "--set", "nope=1"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "nope" in r.stderr
