@@ -76,6 +76,18 @@ class ChunkSet:
 
         write_jsonl(self, path)
 
+    def to_langchain(self, *, flat: bool = True) -> list:
+        """LangChain `Document`s with the evidence in metadata (extra `rag`; see chunkbench.handoff)."""
+        from .handoff import to_langchain
+
+        return to_langchain(self, flat=flat)
+
+    def to_llama_index(self, *, flat: bool = True) -> list:
+        """LlamaIndex `TextNode`s with char offsets and PREVIOUS/NEXT links (extra `rag`)."""
+        from .handoff import to_llama_index
+
+        return to_llama_index(self, flat=flat)
+
     def to_dataframe(self):
         """A pandas DataFrame, one row per chunk; list fields stay lists."""
         import pandas as pd
