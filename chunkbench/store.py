@@ -147,7 +147,12 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
 
     With `notice_id`, the run is amendment `amendment` of that notice (default: one more than the
     highest saved, 0 for the first); afterwards only the chunks of the notice's latest amendment
-    (highest number, most recently saved on a tie) have `is_latest_version` true."""
+    (highest number, most recently saved on a tie) have `is_latest_version` true. When neither is
+    given and the strategy itself has a non-empty `notice_id` parameter (sections), its
+    `notice_id` / `amendment_number` parameters are used."""
+    if notice_id is None and amendment is None and str(chunks.params.get("notice_id") or "").strip():
+        notice_id = str(chunks.params["notice_id"])
+        amendment = chunks.params.get("amendment_number")
     if amendment is not None:
         if notice_id is None:
             raise UsageError("an amendment number needs a notice id (notice_id= / --notice-id)")
