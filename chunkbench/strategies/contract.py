@@ -1,1 +1,435 @@
-"""Strategy contract (placeholder until implemented)."""
+"""Strategy `contract` (specs/2): contract-aware chunks with section paths and clause references.
+
+Walks the elements in reading order (Rule 1), skips noise (Rule 2, `contract_noise`), keeps a
+section stack from the headings, and merges consecutive blocks into chunks until a hard boundary
+(heading, table, page break near the size limit), a merge-rule stop (size, list items, new
+clause) or a soft boundary (numbering restart, new sub-clause, list run) once the chunk is big
+enough. Tables are chunks of their own; long lists are split at item boundaries. The decisions
+the spec leaves open are listed in docs/strategy-contract.md.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..chunks import Boundary, Chunk, Reason, build_chunk
+from ..errors import ParamError
+from ..model import Document, Element
+from ..registry import Param, StrategyResult, params_hash, strategy
+from ..text import one_line, pipe_table
+from .contract_noise import find_noise
+from .contract_rules import (
+    ClauseRef,
+    clause_ref,
+    defined_term,
+    heading_level,
+    in_definitions_section,
+    in_schedule,
+    is_descendant,
+    is_sibling,
+    looks_like_heading,
+    normalize,
+    numbering_restarts,
+    within,
+)
+
+#: a heading whose box starts this far (points) right of the page's text margin is indented
+INDENT_PT = 36.0
+#: element types whose text is prose; a chunk with none of them (images, equations, kept page
+#: furniture, other) is typed `unknown`
+TEXT_TYPES = frozenset({"paragraph", "list", "footnote", "caption", "code", "heading", "table"})
+#: a line starting a list item in a list element that has no `blocks`: bullets, 1. a) (iv) ...
+_ITEM_LINE = re.compile(r"^[ \t]*(?:[-*•▪◦‣·–]|\(?[a-zA-Z0-9]{1,4}[.)])[ \t]+\S", re.M)
+
+HEADING, TABLE, ITEM, BODY, CAPTION = "heading", "table", "item", "body", "caption"
+
+
+@dataclass
+class _Unit:
+    """One piece the walk places: a heading, a table, one list item or one other element."""
+
+    kind: str
+    el: Element
+    a: int  # span inside el.text
+    b: int
+    text: str  # normalized
+    path: tuple[str, ...]
+    ref: ClauseRef | None = None
+    level: int | None = None
+    run: int = 0  # items: length of the list run this item begins (0 when it begins none)
+    tail: int = 0  # chars from this unit to the next heading or table (the next hard boundary)
+
+
+@dataclass
+class _Open:
+    """The chunk being filled."""
+
+    boundary: Boundary
+    path: tuple[str, ...]
+    units: list[_Unit] = field(default_factory=list)
+    length: int = 0
+    items: int = 0
+    clause: ClauseRef | None = None
+    clause_source: str | None = None
+    cur: ClauseRef | None = None  # the most recent clause seen in the chunk (merge-rule context)
+
+    @property
+    def has_body(self) -> bool:
+        return any(u.kind != HEADING for u in self.units)
+
+    @property
+    def is_table(self) -> bool:
+        return any(u.kind == TABLE for u in self.units)
+
+    def sep(self, u: _Unit) -> str:
+        return _sep(self.units[-1], u) if self.units else ""
+
+
+def _check(params: dict) -> None:
+    if params["soft_min_chars"] > params["max_chars"]:
+        raise ParamError(
+            f"strategy 'contract': soft_min_chars ({params['soft_min_chars']}) must be <= max_chars "
+            f"({params['max_chars']})"
+        )
+
+
+PARAMS = [
+    Param("max_chars", int, 2000, "merge rule: a chunk never grows past this many characters", min=100, max=100_000, ui_step=100),
+    Param("max_list_items", int, 12, "merge rule: at most this many list items per chunk; longer lists split at an item", min=1, max=10_000, ui_step=1),
+    Param("soft_min_chars", int, 800, "soft boundaries (numbering restart, new sub-clause, list run) cut only once the chunk has this many characters", min=0, max=100_000, ui_step=50),
+    Param("page_break_ratio", float, 0.8, "a page break is a hard boundary only when the chunk is at least this share of max_chars", min=0.0, max=1.0, ui_step=0.05),
+    Param("clause_split_level", int, 1, "merge rule: a new clause starts a chunk when its number differs in the first N segments (1: 4.x → 5.x; 2: also 4.1 → 4.2)", min=1, max=6, ui_step=1),
+    Param("list_run_min_items", int, 2, "consecutive list items that make a list run (soft boundary)", min=2, max=1000, ui_step=1),
+    Param("infer_headings", str, "auto", "fallback heading heuristics for paragraphs: auto (only when the document has no heading elements), always, never", choices=("auto", "always", "never")),
+    Param("heading_max_chars", int, 120, "fallback heuristics: a paragraph this long or longer is never a heading", min=10, max=1000, ui_step=10),
+    Param("noise_types", tuple, ("header", "footer", "page_number"), "element types skipped as page furniture (kept in the document)"),
+    Param("keep_identifiers", bool, True, "keep one header/footer that carries an identifier (e.g. an agreement number) the body never states"),
+    Param("watermark_min_pages", int, 3, "a short text repeated on at least this many pages (and half of them) is a watermark and skipped", min=2, max=10_000, ui_step=1),
+]
+
+
+@strategy(
+    "contract",
+    params=PARAMS,
+    doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
+    spec="specs/2-contract-chunking.md",
+    ruleset="contract/2026-11",
+    check=_check,
+)
+def contract(doc: Document, **params) -> StrategyResult:
+    """Chunk a contract by the rules of specs/2 (see the module docstring)."""
+    skipped = find_noise(
+        doc,
+        noise_types=params["noise_types"],
+        keep_identifiers=params["keep_identifiers"],
+        watermark_min_pages=params["watermark_min_pages"],
+    )
+    units = _units(doc, skipped, params)
+    opens = _Walker(params).walk(units)
+    salt = params_hash(params)
+    chunks = [_finish(doc, i, o, salt, params["max_chars"]) for i, o in enumerate(opens)]
+    return StrategyResult(chunks=chunks, skipped=skipped)
+
+
+# --- elements → units ---------------------------------------------------------------------------
+
+
+def _units(doc: Document, skipped: dict[str, str], params: dict) -> list[_Unit]:
+    """Units in reading order with their section path; headings keep the section stack."""
+    content = [e for e in doc.elements if e.id not in skipped]
+    infer = params["infer_headings"] == "always" or (
+        params["infer_headings"] == "auto" and not any(_layout_heading(e) for e in content)
+    )
+    margins = _left_margins(content)
+    stack: list[tuple[int, str]] = []
+    units: list[_Unit] = []
+    for e in content:
+        if _layout_heading(e) or (infer and e.type == "paragraph" and looks_like_heading(e.text, params["heading_max_chars"])):
+            title = " ".join(e.text.split())
+            indented = e.bbox is not None and e.bbox[0] - margins.get(e.page_idx, e.bbox[0]) > INDENT_PT
+            level = heading_level(title, e.text_level, indented=indented, open_levels=[lv for lv, _ in stack])
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, title))
+            path = tuple(t for _, t in stack)
+            units.append(_Unit(HEADING, e, 0, len(e.text), normalize(e.text), path, clause_ref(title), level))
+            continue
+        path = tuple(t for _, t in stack)
+        if e.type == "table":
+            text = pipe_table(e.rows) if e.rows else normalize(e.text)
+            units.append(_Unit(TABLE, e, 0, len(e.text), text or normalize(e.text), path))
+        elif e.type == "list":
+            for a, b in _item_spans(e):
+                text = normalize(e.text[a:b])
+                units.append(_Unit(ITEM, e, a, b, text, path, clause_ref(text)))
+        else:
+            kind = CAPTION if e.type == "caption" else BODY
+            units.append(_Unit(kind, e, 0, len(e.text), normalize(e.text), path, clause_ref(e.text)))
+    _mark_list_runs(units, params["list_run_min_items"])
+    _mark_tails(units)
+    return units
+
+
+def _layout_heading(e: Element) -> bool:
+    """The primary signal: a heading element, or a paragraph the layout gave a heading level."""
+    return e.type == "heading" or (e.type == "paragraph" and e.text_level is not None)
+
+
+def _left_margins(elements: Sequence[Element]) -> dict[int | None, float]:
+    """Per page, the leftmost x0 of its content: where "far left" is."""
+    out: dict[int | None, float] = {}
+    for e in elements:
+        if e.bbox is not None:
+            out[e.page_idx] = min(out.get(e.page_idx, e.bbox[0]), e.bbox[0])
+    return out
+
+
+def _item_spans(e: Element) -> list[tuple[int, int]]:
+    """A list element's items as spans of its text that partition it (nothing between is lost).
+
+    Items come from `blocks` when each block's text is found in order in the element text, else
+    from lines that start with a bullet or a number/letter marker, else the element is one item.
+    """
+    text = e.text
+    starts: list[int] = []
+    pos = 0
+    for block in e.blocks:
+        t = str(block.get("text") or "").strip() if isinstance(block, dict) else ""
+        if not t:
+            continue
+        i = text.find(t, pos)
+        if i < 0:
+            starts = []
+            break
+        starts.append(i)
+        pos = i + len(t)
+    if not starts:
+        starts = [m.start() for m in _ITEM_LINE.finditer(text)]
+    starts = [0] + [s for s in starts if s > 0]
+    bounds = starts + [len(text)]
+    spans = []
+    for a, b in zip(bounds, bounds[1:]):
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            spans.append((a, b))
+    return spans
+
+
+def _mark_list_runs(units: list[_Unit], min_items: int) -> None:
+    """Set `run` on each item that begins a run of at least `min_items` consecutive items."""
+    run = 0
+    for i in range(len(units) - 1, -1, -1):
+        run = run + 1 if units[i].kind == ITEM else 0
+        begins = units[i].kind == ITEM and (i == 0 or units[i - 1].kind != ITEM)
+        units[i].run = run if begins and run >= min_items else 0
+
+
+def _mark_tails(units: list[_Unit]) -> None:
+    """Set `tail`: the size of the run from each unit up to the next heading or table."""
+    tail = 0
+    for u in reversed(units):
+        tail = 0 if u.kind in (HEADING, TABLE) else tail + 2 + len(u.text)
+        u.tail = tail
+
+
+# --- units → chunks -----------------------------------------------------------------------------
+
+
+class _Walker:
+    """Places units into chunks by the hard boundaries, merge rules and soft boundaries."""
+
+    def __init__(self, params: dict):
+        self.max = params["max_chars"]
+        self.max_items = params["max_list_items"]
+        self.soft_min = params["soft_min_chars"]
+        self.page_ratio = params["page_break_ratio"]
+        self.split_level = params["clause_split_level"]
+        self.chunks: list[_Open] = []
+        self.open: _Open | None = None
+        self.context: ClauseRef | None = None  # the numeric clause the walk is in
+
+    def walk(self, units: list[_Unit]) -> list[_Open]:
+        for u in units:
+            ref = within(u.ref, self.context) if u.ref is not None else None
+            u.ref = ref
+            boundary = self._boundary(u)
+            if boundary is not None:
+                self._start(u, boundary)
+            self._add(u)
+            if u.kind == HEADING:
+                self.context = ref if ref is not None and ref.numeric else None
+            elif ref is not None and ref.numeric:
+                self.context = ref
+        if self.open is not None:
+            self.chunks.append(self.open)
+        return self.chunks
+
+    def _start(self, u: _Unit, boundary: Boundary) -> None:
+        if self.open is not None:
+            self.chunks.append(self.open)
+        o = _Open(boundary, u.path)
+        if u.ref is not None:
+            o.clause, o.clause_source = u.ref, "text"
+        elif u.kind != HEADING and self.context is not None:
+            o.clause, o.clause_source = self.context, "inherited"
+        o.cur = o.clause
+        self.open = o
+
+    def _add(self, u: _Unit) -> None:
+        o = self.open
+        o.length += len(o.sep(u)) + len(u.text)
+        o.units.append(u)
+        o.items += u.kind == ITEM
+        if u.ref is not None:
+            o.cur = u.ref
+
+    def _boundary(self, u: _Unit) -> Boundary | None:
+        """Why `u` starts a new chunk, or None when it joins the open one."""
+        o = self.open
+        if o is None:
+            return Boundary(Reason.DOCUMENT_START, f"first chunk of the document, starting at {_what(u)}")
+        if u.kind == HEADING:
+            return Boundary(Reason.HEADING, f"heading level {u.level} {_quote(u.text)}")
+        if u.kind == TABLE:
+            if not o.is_table and all(x.kind in (HEADING, CAPTION) for x in o.units):
+                return None  # the heading (or caption) just before the table titles it
+            return Boundary(Reason.TABLE, f"table {u.el.id} ({_rows(u.el)}) is a chunk of its own")
+        if o.is_table:
+            if u.kind == CAPTION and o.units[-1].kind == TABLE:
+                return None  # the caption right after a table belongs to it
+            last = next(x for x in reversed(o.units) if x.kind == TABLE)
+            return Boundary(Reason.AFTER_TABLE, f"after table {last.el.id}, which stands alone")
+        added = len(o.sep(u)) + len(u.text)
+        if len(u.text) > self.max:
+            if not o.has_body:
+                return None  # a heading keeps its body even when the body alone is oversize
+            return Boundary(Reason.OVERSIZE_ELEMENT, f"{_what(u)} alone is {len(u.text)} chars > {self.max}")
+        if o.length + added > self.max:
+            return Boundary(Reason.SIZE_LIMIT, f"{o.length} + {added} chars > {self.max}")
+        if u.kind == ITEM and o.items + 1 > self.max_items:
+            return Boundary(Reason.LIST_LIMIT, f"list item {o.items + 1} > max_list_items {self.max_items}; split at an item boundary")
+        hard = self._new_clause(u.ref, o)
+        if hard:
+            return Boundary(Reason.CLAUSE_CHANGE, hard)
+        page, last_page = u.el.page_idx, o.units[-1].el.last_page_idx
+        if page is not None and last_page is not None and page > last_page and o.length >= self.page_ratio * self.max:
+            return Boundary(
+                Reason.PAGE_BREAK,
+                f"page {last_page + 1} → {page + 1} with the chunk at {o.length} chars "
+                f"(≥ {self.page_ratio:.0%} of {self.max})",
+            )
+        if o.has_body and o.length >= self.soft_min and o.length + u.tail > self.max:
+            return self._soft(u, o)
+        return None
+
+    def _new_clause(self, ref: ClauseRef | None, o: _Open) -> str | None:
+        """Merge rule: a new clause begins and the chunk already has one (compared on the first
+        `clause_split_level` segments; sub-clauses of the chunk's clause stay)."""
+        cur = o.cur
+        if ref is None or cur is None or not cur.numeric or (ref.kind == "lettered" and len(ref.segments) < 2):
+            return None
+        n = self.split_level
+        if is_descendant(ref, cur) or ref.segments[:n] == cur.segments[:n]:
+            return None
+        return f"clause {ref.display} after {cur.display}"
+
+    def _soft(self, u: _Unit, o: _Open) -> Boundary | None:
+        """Soft boundaries: preferred cut points, taken only once the chunk has soft_min_chars
+        and when the text up to the next hard boundary would not fit in the chunk anyway."""
+        size = f"(chunk at {o.length} chars ≥ {self.soft_min})"
+        ref, cur = u.ref, o.cur
+        if ref is not None and cur is not None and numbering_restarts(ref, cur):
+            return Boundary(Reason.CLAUSE_CHANGE, f"clause numbering restarts: {ref.display} after {cur.display} {size}")
+        if ref is not None and cur is not None and is_sibling(ref, cur):
+            return Boundary(Reason.CLAUSE_CHANGE, f"new sub-clause {ref.display} after {cur.display} {size}")
+        if ref is not None and ref.numeric and cur is None:
+            return Boundary(Reason.CLAUSE_CHANGE, f"clause {ref.display} begins after unnumbered text {size}")
+        if u.run and not o.units[-1].text.endswith(":"):
+            return Boundary(Reason.LIST_RUN, f"a run of {u.run} list items begins {size}")
+        return None
+
+
+def _what(u: _Unit) -> str:
+    if u.kind == HEADING:
+        return f"heading {_quote(u.text)}"
+    if u.kind == ITEM:
+        return f"list item {_quote(u.text)} of {u.el.id}"
+    return f"{u.el.type} {u.el.id}"
+
+
+def _quote(text: str) -> str:
+    return "'" + one_line(text, 70) + "'"
+
+
+def _rows(e: Element) -> str:
+    return f"{len(e.rows)} rows" if e.rows is not None else "no row data"
+
+
+# --- chunk assembly -----------------------------------------------------------------------------
+
+
+def _finish(doc: Document, index: int, o: _Open, salt: str, max_chars: int) -> Chunk:
+    """The Chunk for an open chunk: text, type, clause fields and evidence."""
+    text = o.units[0].text + "".join(_sep(p, u) + u.text for p, u in zip(o.units, o.units[1:]))
+    elements: list[Element] = []
+    for u in o.units:
+        if not elements or elements[-1].id != u.el.id:
+            elements.append(u.el)
+    first, last = o.units[0], o.units[-1]
+    start = first.el.char_start + (first.a if first.kind != TABLE else 0)
+    end = last.el.char_start + (last.b if last.kind != TABLE else len(last.el.text))
+    body = [u for u in o.units if u.kind != HEADING]
+    terms = [t for t in (defined_term(u.text) for u in body) if t]
+    table = next((u for u in o.units if u.kind == TABLE), None)
+    clause = o.clause
+    extra = {
+        "clause_ref": clause.display if clause else None,
+        "clause_level": clause.level if clause else None,
+        "clause_ref_source": o.clause_source if clause else None,
+        "list_items": o.items,
+        "defined_terms": terms,
+        "oversize": len(text) > max_chars,
+        "table_rows": [list(r) for r in table.el.rows] if table is not None and table.el.rows is not None else None,
+    }
+    return build_chunk(
+        doc,
+        index=index,
+        chunk_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"chunkbench/contract/{doc.doc_id}/{salt}/{index}")),
+        type=_chunk_type(o, body, terms),
+        text=text,
+        elements=elements,
+        boundary=o.boundary,
+        section_path=o.path,
+        heading=o.path[-1] if o.path else None,
+        start_char=start,
+        end_char=end,
+        extra=extra,
+    )
+
+
+def _sep(prev: _Unit, u: _Unit) -> str:
+    """Items of one list element are joined by a line break, everything else by a blank line."""
+    return "\n" if u.kind == ITEM and prev.kind == ITEM and prev.el.id == u.el.id else "\n\n"
+
+
+def _chunk_type(o: _Open, body: Sequence[_Unit], terms: Sequence[str]) -> str:
+    """table > heading (no body) > definition > schedule > clause > unknown > paragraph."""
+    if o.is_table:
+        return "table"
+    if not body:
+        return "heading"
+    if terms and (in_definitions_section(o.path) or 2 * len(terms) >= len(body)):
+        return "definition"
+    if in_schedule(o.path):
+        return "schedule"
+    if o.clause is not None:
+        return "clause"
+    if not any(u.el.type in TEXT_TYPES for u in body):
+        return "unknown"
+    return "paragraph"
