@@ -1,0 +1,220 @@
+"""`render_page`: a PDF page with the chunks drawn on it, so a reviewer sees where and why they cut.
+
+Layers, bottom to top (each switched on by a name in `show`):
+
+* `elements` – the parser's raw elements outlined in a colour per type, with a legend; with
+  `elements_of=` a second parse of the same PDF (e.g. MinerU) is drawn dashed on top of it.
+* `noise` – elements the strategy skipped (ChunkSet.skipped): dashed grey, labelled with the reason.
+* `chunks` – each chunk's regions (sub-element precise, see `regions.py`) lightly filled and
+  outlined in the chunk's palette colour, its number at the top-left.
+* `overlap` – text two neighbouring chunks share (`[start_char, previous.end_char)`) hatched.
+* `reasons` – where a chunk starts, a bar in its colour and its reason code next to the number;
+  chunks continuing from / onto another page are marked "from p.N" / "p.N".
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..chunks import BBox, Chunk
+from ..errors import UsageError
+from ..model import Document
+from .image import PageImage, Region
+from .palette import (
+    CHUNK_PALETTE, ELEMENT_COLORS, FILL_ALPHA, NOISE_GREY, OVERLAP_COLOR, chunk_color, darker, label_color,
+)
+from .pdfpages import page_raster, page_size, pdf_path_of
+from .regions import chunk_regions, span_regions
+
+LAYERS = ("chunks", "elements", "reasons", "overlap", "noise")
+DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise")
+#: label font size in points
+LABEL_SIZE = 7.0
+
+
+def check_show(show: Iterable[str]) -> frozenset[str]:
+    """The set of layer names, or UsageError naming the unknown ones."""
+    if isinstance(show, str):
+        show = (show,)
+    layers = frozenset(show)
+    unknown = sorted(layers - set(LAYERS))
+    if unknown:
+        raise UsageError(f"unknown overlay layer(s) {', '.join(unknown)}; choose from {', '.join(LAYERS)}")
+    return layers
+
+
+def chunks_on_page(chunks, page: int) -> list[Chunk]:
+    """The chunks whose pages include `page` (1-based), in order."""
+    out = []
+    for c in chunks:
+        if c.page_start is not None and c.page_start <= page <= (c.page_end or c.page_start):
+            out.append(c)
+        elif c.page_start is None and any(b.page == page for b in c.bbox):
+            out.append(c)
+    return out
+
+
+def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, show: Iterable[str] = DEFAULT_SHOW,
+                *, selected: int | None = None, elements_of: Document | None = None) -> PageImage:
+    """Render 1-based `page` of `doc`'s PDF at `dpi` with the `show` layers of `chunks` (a ChunkSet,
+    a sequence of Chunks, or None for the bare page / raw elements). `selected` emphasises one
+    chunk (by index); `elements_of` adds another parse of the same PDF as a dashed element layer.
+
+    Raises InputError when the document has no PDF (use `render_text_view` then)."""
+    layers = check_show(show)
+    if not isinstance(page, int) or isinstance(page, bool):
+        raise UsageError(f"page must be a 1-based integer, got {page!r}")
+    if not 10 <= float(dpi) <= 600:
+        raise UsageError(f"dpi must be between 10 and 600, got {dpi!r}")
+    chunk_doc = getattr(chunks, "doc", None)
+    if chunk_doc is not None and chunk_doc.doc_id != doc.doc_id:
+        raise UsageError(f"these chunks belong to {chunk_doc.source}, not to {doc.source}")
+    path = pdf_path_of(doc)
+    base = page_raster(path, page, dpi)
+    img = PageImage(base, scale=dpi / 72.0, page=page, doc=doc)
+    if "elements" in layers:
+        _draw_elements(img, doc, page, dashed=False)
+        if elements_of is not None:
+            _draw_elements(img, elements_of, page, dashed=True, target=page_size(path, page))
+        _legend(img, doc, elements_of, page)
+    if chunks is None:
+        return img
+    all_chunks = list(chunks)
+    if "noise" in layers:
+        _draw_noise(img, doc, getattr(chunks, "skipped", {}) or {}, page)
+    on_page = chunks_on_page(all_chunks, page)
+    regions = {c.index: [b for b in chunk_regions(doc, c) if b.page == page] for c in on_page}
+    if "chunks" in layers:
+        for c in on_page:
+            _draw_chunk(img, c, regions[c.index], emphasis=c.index == selected)
+    if "overlap" in layers:
+        _draw_overlaps(img, doc, all_chunks, on_page, page)
+    if "chunks" in layers or "reasons" in layers:
+        for c in on_page:
+            _label_chunk(img, c, regions[c.index], page, with_reason="reasons" in layers)
+    return img
+
+
+def _draw_chunk(img: PageImage, c: Chunk, boxes: list[BBox], emphasis: bool) -> None:
+    color = chunk_color(c.index)
+    alpha = int(255 * FILL_ALPHA * (2.0 if emphasis else 1.0))
+    img.draw_region(boxes, stroke=darker(color, 0.5) if emphasis else color, fill=(*color, alpha),
+                    width=5 if emphasis else 2)
+    for b in boxes:
+        x0, y0, x1, y1 = img.to_pixels(b)
+        img.add_region(Region(c.index, img.page, x0, y0, x1, y1, "chunk", c.boundary.reason.value))
+
+
+def _draw_overlaps(img: PageImage, doc: Document, all_chunks: list[Chunk], on_page: list[Chunk], page: int) -> None:
+    pos = {id(c): i for i, c in enumerate(all_chunks)}
+    for c in on_page:
+        i = pos[id(c)]
+        if i == 0 or c.start_char is None:
+            continue
+        prev = all_chunks[i - 1]
+        if prev.end_char is None or c.start_char >= prev.end_char:
+            continue
+        elements = [doc.element(e) for e in c.source_blocks if e in doc._by_id]
+        for b in span_regions(doc, c.start_char, prev.end_char, elements):
+            if b.page != page:
+                continue
+            img.draw_rect(b, stroke=None, hatch=(*OVERLAP_COLOR, 120))
+            x0, y0, x1, y1 = img.to_pixels(b)
+            img.add_region(Region(c.index, page, x0, y0, x1, y1, "overlap", f"overlap of {prev.index} and {c.index}"))
+
+
+def _label_chunk(img: PageImage, c: Chunk, boxes: list[BBox], page: int, with_reason: bool) -> None:
+    if not boxes:
+        return
+    color = chunk_color(c.index)
+    first, last = boxes[0], boxes[-1]
+    starts_here = c.page_start in (None, page)
+    text = f"{c.index}"
+    if starts_here and with_reason:
+        text += f" {c.boundary.reason.value}"
+        # the start marker: a bar along the top of the first box and a tick at the exact start
+        img.draw_hline(first.x0 - 6, first.x1, first.y0, stroke=darker(color, 0.8), width=3)
+        img.draw_rect((first.x0 - 1.2, first.y0, first.x0 + 0.8, min(first.y1, first.y0 + 12)),
+                      stroke=None, fill=(*darker(color, 0.8), 255))
+    size = LABEL_SIZE
+    h = size * 1.15 + size * 0.4
+    w = PageImage.text_width(text, size) + size * 0.4
+    x = first.x0 - w - 2 if first.x0 - w - 2 >= 2 else first.x0 + 1
+    y = first.y0 - h / 2 if x < first.x0 else first.y0 + 1
+    img.draw_text(text, (x, max(y, 0)), color=label_color(color), size=size, background=(*color, 235))
+    x0, y0, x1, y1 = img.to_pixels((x, max(y, 0), x + w, max(y, 0) + h))
+    img.add_region(Region(c.index, page, x0, y0, x1, y1, "chunk", "label"))
+    if c.page_start is not None and c.page_start < page:
+        img.draw_text(f"from p.{page - 1}", (first.x1 - PageImage.text_width(f"from p.{page - 1}", size) - size * 1.4,
+                                            first.y0 + 1), color=darker(color, 0.7), size=size, arrow="up")
+    if c.page_end is not None and c.page_end > page:
+        label = f"p.{page + 1}"
+        img.draw_text(label, (last.x1 - PageImage.text_width(label, size) - size * 1.4, last.y1 - h - 1),
+                      color=darker(color, 0.7), size=size, arrow="down")
+
+
+def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
+    for eid, reason in skipped.items():
+        try:
+            e = doc.element(eid)
+        except KeyError:
+            continue
+        if e.bbox is None or e.page_idx is None or e.page_idx + 1 != page:
+            continue
+        img.draw_rect(e.bbox, stroke=(*NOISE_GREY, 255), fill=(*NOISE_GREY, 30), width=1, dash=4)
+        label = f"skipped: {e.type}"
+        img.draw_text(label, (e.bbox[0], max(e.bbox[1] - LABEL_SIZE * 1.4, 0)), color=NOISE_GREY,
+                      size=LABEL_SIZE * 0.85, background=(255, 255, 255, 200))
+        x0, y0, x1, y1 = img.to_pixels(e.bbox)
+        img.add_region(Region(None, page, x0, y0, x1, y1, "noise", f"{e.id}: {reason}"))
+
+
+def _draw_elements(img: PageImage, doc: Document, page: int, dashed: bool,
+                   target: tuple[float, float] | None = None) -> None:
+    sx = sy = 1.0
+    p = doc.page(page - 1)
+    if target is not None and p is not None and p.width and p.height:
+        sx, sy = target[0] / p.width, target[1] / p.height
+    for e in doc.elements:
+        if e.bbox is None or e.page_idx is None or e.page_idx + 1 != page:
+            continue
+        box = (e.bbox[0] * sx, e.bbox[1] * sy, e.bbox[2] * sx, e.bbox[3] * sy)
+        color = ELEMENT_COLORS.get(e.type, ELEMENT_COLORS["other"])
+        if dashed:
+            img.draw_rect(box, stroke=color, width=2, dash=6)
+        else:
+            img.draw_rect(box, stroke=color, fill=(*color, 22), width=1)
+        tag = f"{doc.parser.name}:{e.type}" if dashed else e.type
+        size = LABEL_SIZE * 0.75
+        tw = PageImage.text_width(tag, size) + size * 0.4
+        # type tags sit outside the box (above its right end; dashed layer: below) to keep text readable
+        ty = box[3] + 0.5 if dashed else box[1] - size * 1.55 - 0.5
+        img.draw_text(tag, (box[2] - tw, max(ty, 0)), color=color, size=size, background=(255, 255, 255, 200))
+        x0, y0, x1, y1 = img.to_pixels(box)
+        img.add_region(Region(None, page, x0, y0, x1, y1, "element", f"{'other:' if dashed else ''}{e.type} {e.id}"))
+
+
+def _legend(img: PageImage, doc: Document, other: Document | None, page: int) -> None:
+    types = []
+    for d in (doc, other):
+        if d is None:
+            continue
+        for e in d.elements:
+            if e.page_idx is not None and e.page_idx + 1 == page and e.bbox is not None and e.type not in types:
+                types.append(e.type)
+    lines = [(t, ELEMENT_COLORS.get(t, ELEMENT_COLORS["other"])) for t in types]
+    if other is not None:
+        lines.append((f"solid: {doc.parser.name}, dashed: {other.parser.name}", (0, 0, 0)))
+    size = LABEL_SIZE * 0.9
+    width_pts = img.width / img.scale
+    wmax = max((PageImage.text_width(t, size) for t, _ in lines), default=0) + size * 2.4
+    x, y = width_pts - wmax - 4, 4.0
+    img.draw_rect((x - 2, y - 2, x + wmax + 2, y + len(lines) * size * 1.5 + 2), stroke=(90, 90, 90),
+                  fill=(255, 255, 255, 230), width=1)
+    for n, (t, color) in enumerate(lines):
+        yy = y + n * size * 1.5
+        img.draw_rect((x + 2, yy + 2, x + size + 1, yy + size + 1), stroke=color, fill=(*color, 255), width=1)
+        img.draw_text(t, (x + size * 1.6, yy), color=(0, 0, 0), size=size, background=None)
+
+
+__all__ = ["render_page", "DEFAULT_SHOW", "LAYERS", "chunks_on_page", "CHUNK_PALETTE"]
