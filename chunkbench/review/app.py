@@ -418,7 +418,7 @@ def boundary_png(chunkset: ChunkSet, index: int, dpi: int = 110) -> bytes | None
     img = render_page(chunkset.doc, chunkset, page=c.page_start, dpi=dpi, selected=index)
     pil = Image.open(io.BytesIO(img.png()))
     width, height = pil.size
-    tops = [r.y0 for r in img.regions if r.chunk_index == index and r.page == c.page_start]
+    tops = [r.y0 for r in img.regions if r.chunk_index == index and r.kind in ("chunk", "boundary")]
     y = min(tops) if tops else 0
     band = min(height, max(int(height * 0.45), 320))
     top = int(max(0, min(y - band * 0.4, height - band)))

@@ -1,0 +1,128 @@
+"""The linked explorer, driven through its Python API (what its controls call)."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import pytest
+
+import chunkbench as cb
+from chunkbench import loaders
+from chunkbench.errors import ParamError
+from chunkbench.explore import Explorer, chunk_at
+from chunkbench.stats import size_summary
+from tests.conftest import SAMPLE_PDFS, make_doc
+
+CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
+
+
+@pytest.fixture(scope="module")
+def contract():
+    return cb.load(CONTRACT)
+
+
+def test_changing_params_rechunks_the_cached_document_and_keeps_the_page(monkeypatch):
+    calls = []
+    real = loaders.load
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loaders, "load", counting)
+    ex = cb.explore(str(CONTRACT))
+    assert isinstance(ex, Explorer) and len(calls) == 1
+    ex.go_to_page(3)
+    before = ex.chunkset
+    after = ex.set_params(max_chunk_size=600)
+    assert len(after) > len(before) and after.params["max_chunk_size"] == 600
+    assert ex.page == 3 and ex.page_w.value == 3
+    # the user's path: moving the slider re-chunks too
+    ex._controls["max_chunk_size"].value = 1200
+    assert ex.chunkset.params["max_chunk_size"] == 1200 and ex.page == 3
+    ex._controls["heading_level"].value = 1
+    assert ex.chunkset.params["heading_level"] == 1
+    ex.set_strategy("tokens")
+    assert ex.chunkset.strategy == "tokens" and ex.page == 3
+    ex.set_strategy("elements", max_chunk_size=600)
+    assert ex.chunkset is after  # an earlier setting comes from the cache
+    assert len(calls) == 1, "the explorer must never re-parse"
+    assert all(c.page_start is not None for c in ex.chunkset)
+
+
+def test_controls_are_generated_from_the_registry(contract):
+    ex = Explorer(contract)
+    for strat in cb.all_strategies():
+        ex.set_strategy(strat.name)
+        controls = ex.params_box.children
+        assert [c.description for c in controls] == [p.name for p in strat.params]
+        for p, c in zip(strat.params, controls):
+            if p.type is bool:
+                assert isinstance(c, w.Checkbox)
+            elif p.choices is not None:
+                assert isinstance(c, w.Dropdown) and tuple(c.options) == tuple(p.choices)
+            elif p.type is int and p.min is not None and p.max is not None:
+                assert isinstance(c, w.IntSlider) and c.min == p.min and c.step == (p.ui_step or 1)
+            elif p.type is float and p.min is not None and p.max is not None:
+                assert isinstance(c, w.FloatSlider)
+            if not isinstance(c, w.Text):
+                assert c.value == p.default
+
+
+def test_bad_value_is_refused_and_nothing_changes(contract):
+    ex = Explorer(contract)
+    cs = ex.chunkset
+    with pytest.raises(ParamError, match="max_chunk_size"):
+        ex.set_params(max_chunk_size=1)
+    assert ex.chunkset is cs and ex.params == cs.params
+
+
+def test_chunk_at_maps_each_region_centre_to_its_chunk(contract):
+    ex = Explorer(contract)
+    ex.go_to_page(2)
+    regions = [r for r in ex.image.regions if r.kind == "chunk"]
+    assert len({r.chunk_index for r in regions}) >= 3
+    for r in regions:
+        assert chunk_at(ex.image, (r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2) == r.chunk_index
+    assert chunk_at(ex.image, 1, 1) is None  # the page margin
+    # a click on a region selects its chunk, emphasised on the re-rendered page
+    target = regions[len(regions) // 2]
+    plain = ex.image.to_array().copy()
+    assert ex.click((target.x0 + target.x1) / 2, (target.y0 + target.y1) / 2) == target.chunk_index
+    assert ex.selected == target.chunk_index and ex.list_w.value == target.chunk_index
+    assert (ex.image.to_array() != plain).any()
+    assert f"#{target.chunk_index}</b>" in ex.detail_w.value
+
+
+def test_selecting_a_chunk_shows_its_page_text_and_reason(contract):
+    ex = Explorer(contract)
+    last = ex.chunkset[-1]
+    ex.list_w.value = last.index  # the user clicks it in the list
+    assert ex.selected == last.index and ex.page == last.page_start
+    assert last.boundary.reason.value in ex.detail_w.value
+    assert last.boundary.detail.replace("'", "&#x27;") in ex.detail_w.value
+    # re-chunking keeps selecting the chunk that holds the old selection's start
+    start = last.start_char
+    ex.set_params(max_chunk_size=700)
+    c = ex.chunkset[ex.selected]
+    assert c.start_char <= start < c.end_char
+
+
+def test_summary_strip_matches_stats(contract):
+    ex = Explorer(contract, params={"max_chunk_size": 900})
+    s = size_summary(ex.chunkset)
+    assert f"<b>{s.count}</b> chunks" in ex.summary_w.value
+    assert f"median <b>{s.chars.median:g}</b>" in ex.summary_w.value and f"p95 <b>{s.chars.p95:g}</b>" in ex.summary_w.value
+    assert "median_chars" in ex.summary_w.value
+
+
+def test_document_without_pdf_uses_the_text_view_escaped():
+    doc = make_doc([
+        {"type": "heading", "text": "Intro <script>alert(1)</script>", "text_level": 1},
+        {"type": "paragraph", "text": "x <img src=x onerror=alert(2)> y " * 5},
+    ])
+    ex = cb.explore(doc)
+    assert ex.image is None and ex.click(5, 5) is None
+    assert "&lt;script&gt;" in ex.textview_w.value and "<script>alert" not in ex.textview_w.value
+    assert "<img src=x" not in ex.textview_w.value
+    ex.select(0)
+    assert "&lt;script&gt;" in ex.detail_w.value and "<script>" not in ex.detail_w.value
