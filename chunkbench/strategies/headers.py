@@ -1,1 +1,340 @@
-"""Strategy headers (placeholder until implemented)."""
+"""Strategy `headers` (specs/3): header-based chunks, merged when small, split when large.
+
+1. Every heading element (any loader: Markdown, PDF layout, MinerU) starts a section: the heading
+   and the content up to the next heading. Its `header_path` is the heading stack by level,
+   "A > B > C". Text before the first heading is a section with an empty path.
+2. Adjacent sections below `min_chunk_chars` are merged into the next until the merged chunk
+   reaches the minimum (`merged_small`); a small last section stays as it is (nothing follows
+   it, and the one before already met the minimum). A merged chunk's `header_path` is the deepest path shared by all
+   its sections, or the first section's path when they share none; `header_paths` lists them all.
+3. A chunk above `max_chunk_chars` is split into sub-chunks `{id}_sub_{n}` at paragraph
+   boundaries (element boundaries and blank lines), then at sentence boundaries when one
+   paragraph is too big, then hard at a line break or whitespace when one sentence is.
+4. Overlap exactly as the spec's `_apply_overlap`: only between sibling sub-chunks, the last
+   `overlap_chars` characters of sub-chunk N's content (including its own overlap) then "\\n\\n"
+   are prepended to sub-chunk N+1. Header-based chunks never overlap.
+5. `include_parent_headers` prepends a breadcrumb line "A > B" + "\\n\\n" (the headers above the
+   chunk's first line that its text does not already start with); `header_prefix` holds it, and
+   it is not part of the canonical span (`start_char`/`end_char`).
+Without any heading the text is packed by paragraphs up to `max_chunk_chars` (`fallback_paragraphs`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
+from ..errors import ParamError
+from ..model import SEPARATOR, Document, Element
+from ..registry import Param, StrategyResult, strategy
+from ..text import one_line
+from .elements import is_noise
+from .spans import HARD, HEADING, SENTENCE, ContentText, Packer, Unit
+
+
+def _check(params: dict) -> None:
+    if params["min_chunk_chars"] > params["max_chunk_chars"]:
+        raise ParamError(
+            f"strategy 'headers' parameter 'min_chunk_chars' ({params['min_chunk_chars']}) must be "
+            f"<= max_chunk_chars ({params['max_chunk_chars']})"
+        )
+    if params["overlap_chars"] >= params["max_chunk_chars"]:
+        raise ParamError(
+            f"strategy 'headers' parameter 'overlap_chars' ({params['overlap_chars']}) must be "
+            f"< max_chunk_chars ({params['max_chunk_chars']})"
+        )
+
+
+def is_heading(element: Element) -> bool:
+    """A heading element (layout type heading, or any element carrying a text_level)."""
+    return element.type == "heading" or element.text_level is not None
+
+
+@dataclass
+class _Section:
+    """A heading (None for the text before the first one) and the content elements under it."""
+
+    first: int  # index of its first element in the ContentText
+    last: int  # index of its last element
+    path: tuple[str, ...]
+    heading: Element | None
+
+
+@dataclass
+class _Group:
+    """One header-based chunk: one section, or several merged because they were small."""
+
+    sections: list[_Section]
+    boundary: Boundary | None = None
+
+
+@dataclass
+class _Piece:
+    """A chunk being assembled: content span plus the overlap text prepended to it."""
+
+    start: int  # content-text span of the chunk's own content
+    end: int
+    kind: str  # kind of the unit that starts it (heading/paragraph/sentence/hard)
+    overlap: list[tuple[str, int | None]] = field(default_factory=list)  # (text, content offset)
+
+    def content(self, text: str) -> str:
+        own = text[self.start : self.end]
+        if not self.overlap:
+            return own
+        return "".join(t for t, _ in self.overlap) + SEPARATOR + own
+
+
+@strategy(
+    "headers",
+    params=[
+        Param("min_chunk_chars", int, 200, "header chunks below this many characters are merged with the next",
+              min=0, max=100_000, ui_step=50),
+        Param("max_chunk_chars", int, 2000, "header chunks above this are split into _sub_N sub-chunks",
+              min=20, max=100_000, ui_step=100),
+        Param("overlap_chars", int, 50, "characters of sub-chunk N prepended to sibling N+1 (siblings only)",
+              min=0, max=10_000, ui_step=10),
+        Param("include_parent_headers", bool, True, "prepend the parent header path 'A > B' to the chunk text"),
+    ],
+    doc="header-based with min/max chars, overlap only between sibling sub-chunks",
+    spec="specs/3-markdown-header-chunking.md",
+    ruleset="headers/2026-11",
+    check=_check,
+)
+def chunk_headers(
+    doc: Document,
+    *,
+    min_chunk_chars: int = 200,
+    max_chunk_chars: int = 2000,
+    overlap_chars: int = 50,
+    include_parent_headers: bool = True,
+) -> StrategyResult:
+    """Chunk at header boundaries, merge small chunks, split large ones, overlap siblings."""
+    _check({"min_chunk_chars": min_chunk_chars, "max_chunk_chars": max_chunk_chars, "overlap_chars": overlap_chars})
+    skipped: dict[str, str] = {}
+    content: list[Element] = []
+    for el in doc.elements:
+        if el.is_empty:
+            skipped[el.id] = "empty text"
+        elif is_noise(el):
+            skipped[el.id] = f"noise element ({el.raw_type or el.type})"
+        else:
+            content.append(el)
+    if not content:
+        return StrategyResult(chunks=[], skipped=skipped)
+    ct = ContentText(content)
+    sections = _sections(content)
+    builder = _Builder(doc, ct, max_chunk_chars, overlap_chars, include_parent_headers, sections)
+    if any(s.heading is not None for s in sections):
+        for n, group in enumerate(_merge(ct, sections, min_chunk_chars)):
+            builder.add_group(n, group)
+    else:
+        builder.add_fallback()
+    return StrategyResult(chunks=builder.chunks, skipped=skipped)
+
+
+def _sections(content: list[Element]) -> list[_Section]:
+    """Split the content at every heading; paths follow the heading levels (stack)."""
+    sections: list[_Section] = []
+    stack: list[tuple[int, str]] = []
+    for i, el in enumerate(content):
+        if is_heading(el):
+            level = el.text_level or 1
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, " ".join(el.text.split())))
+            sections.append(_Section(i, i, tuple(t for _, t in stack), el))
+        elif sections:
+            sections[-1].last = i
+        else:
+            sections.append(_Section(i, i, (), None))
+    return sections
+
+
+def _span(ct: ContentText, sections: list[_Section]) -> tuple[int, int]:
+    first, last = sections[0].first, sections[-1].last
+    return ct.offsets[first], ct.offsets[last] + len(ct.elements[last].text)
+
+
+def _merge(ct: ContentText, sections: list[_Section], minimum: int) -> list[_Group]:
+    """Combine each section below `minimum` with the following ones until the minimum is met."""
+    groups: list[_Group] = []
+    current: _Group | None = None
+    for sec in sections:
+        if current is None:
+            current = _Group([sec])
+        elif _size(ct, current.sections) < minimum:
+            current.sections.append(sec)
+        else:
+            groups.append(current)
+            current = _Group([sec])
+    if current is not None:
+        groups.append(current)
+    for n, g in enumerate(groups):
+        g.boundary = _group_boundary(ct, n, g, minimum)
+    return groups
+
+
+def _size(ct: ContentText, sections: list[_Section]) -> int:
+    a, b = _span(ct, sections)
+    return b - a
+
+
+def _group_boundary(ct: ContentText, n: int, g: _Group, minimum: int) -> Boundary:
+    first = g.sections[0]
+    if first.heading is not None:
+        where = f"heading level {first.heading.text_level or 1} '{one_line(first.heading.text)}'"
+    else:
+        where = "text before the first heading"
+    if len(g.sections) > 1:
+        sizes = [_size(ct, [s]) for s in g.sections]
+        names = ", ".join(f"'{one_line(s.path[-1], 30) if s.path else '(no heading)'}' ({z})"
+                          for s, z in zip(g.sections, sizes))
+        detail = f"{where}; sections merged until {minimum} chars: {names}"
+        if n == 0:
+            return Boundary(Reason.DOCUMENT_START, f"first chunk, {detail}")
+        return Boundary(Reason.MERGED_SMALL, detail)
+    if n == 0:
+        return Boundary(Reason.DOCUMENT_START, f"first chunk, {where}")
+    return Boundary(Reason.HEADING, where)
+
+
+def _group_path(g: _Group) -> tuple[str, ...]:
+    """The deepest path all merged sections share, else the first section's path."""
+    paths = [s.path for s in g.sections]
+    common: list[str] = []
+    for parts in zip(*paths):
+        if any(p != parts[0] for p in parts):
+            break
+        common.append(parts[0])
+    return tuple(common) if common else paths[0]
+
+
+class _Builder:
+    """Turns groups (or fallback paragraph runs) into Chunks: split, overlap, prefix, positions."""
+
+    def __init__(self, doc: Document, ct: ContentText, maximum: int, overlap: int, parents: bool,
+                 sections: list[_Section]):
+        self.doc, self.ct, self.maximum, self.overlap, self.parents = doc, ct, maximum, overlap, parents
+        self.key = document_key(doc)
+        self.chunks: list[Chunk] = []
+        self.packer = Packer(ct.text, maximum)
+        self.use_src = all("src_start" in e.attrs for e in ct.elements)
+        # section of each content element, for the breadcrumb of chunks that start mid-section
+        self.section_of: list[_Section] = []
+        for s in sections:
+            self.section_of.extend([s] * (s.last - s.first + 1))
+
+    def add_group(self, n: int, g: _Group) -> None:
+        start, end = _span(self.ct, g.sections)
+        path = _group_path(g)
+        extra = {"header_paths": [" > ".join(s.path) for s in g.sections]}
+        heading = g.sections[0].heading.text if g.sections[0].heading is not None else None
+        self._emit(n, start, end, g.boundary, path, heading, "section", extra)
+
+    def add_fallback(self) -> None:
+        """No headings: pack paragraphs up to the maximum; a paragraph above it is split alone."""
+        ct = self.ct
+        units = [u for i in range(len(ct.elements)) for u in ct.element_units(i)]
+        groups: list[list[Unit]] = []
+        for u in units:
+            if groups and groups[-1][-1].end - groups[-1][0].start <= self.maximum \
+                    and u.end - groups[-1][0].start <= self.maximum:
+                groups[-1].append(u)
+            else:
+                groups.append([u])
+        for n, g in enumerate(groups):
+            if n == 0:
+                b = Boundary(Reason.DOCUMENT_START, "first chunk; no headings, so chunked by paragraphs")
+            else:
+                prev = groups[n - 1][-1].end - groups[n - 1][0].start
+                added = g[0].end - groups[n - 1][-1].end
+                b = Boundary(Reason.FALLBACK_PARAGRAPHS,
+                             f"no headings: paragraph boundary, {prev} + {added} chars > {self.maximum}")
+            self._emit(n, g[0].start, g[-1].end, b, (), None, "text", {})
+
+    def _emit(self, n: int, start: int, end: int, boundary: Boundary, path: tuple[str, ...],
+              heading: str | None, ctype: str, extra: dict) -> None:
+        base_id = f"{self.key}_chunk_{n}"
+        if end - start <= self.maximum:
+            self._add(base_id, _Piece(start, end, HEADING), boundary, path, heading, ctype, extra, None)
+            return
+        first = self.ct.index_at(start)
+        last = self.ct.index_at(end, end=True)
+        units = []
+        for i in range(first, last + 1):
+            units += self.ct.element_units(i, HEADING if is_heading(self.ct.elements[i]) else "paragraph")
+        pieces = [_Piece(p[0].start, p[-1].end, p[0].kind) for p in self.packer.pack(units)]
+        label = " > ".join(path) if path else "(text before the first heading)"
+        prev: _Piece | None = None
+        for k, piece in enumerate(pieces):
+            if prev is not None and self.overlap > 0:
+                piece.overlap = _tail(prev, self.ct.text, self.overlap)
+            ov = sum(len(t) for t, _ in piece.overlap)
+            if k == 0:
+                b = boundary
+            else:
+                why = {SENTENCE: (Reason.SENTENCE_SPLIT, "at a sentence boundary"),
+                       HARD: (Reason.SIZE_LIMIT, "hard cut at a line break or space: one sentence exceeds "
+                                                 f"{self.maximum} chars")}.get(piece.kind,
+                                                                           (Reason.PARAGRAPH_SPLIT, "at a paragraph boundary"))
+                b = Boundary(why[0], f"split of '{one_line(label, 80)}' (part {k + 1} of {len(pieces)}) {why[1]}, "
+                                     f"{ov}-char overlap")
+            sub_extra = {**extra, "parent_chunk_id": base_id, "split_part": k + 1, "split_parts": len(pieces)}
+            self._add(f"{base_id}_sub_{k}", piece, b, path, heading, ctype, sub_extra, ov)
+            prev = piece
+
+    def _add(self, chunk_id: str, piece: _Piece, boundary: Boundary, path: tuple[str, ...],
+             heading: str | None, ctype: str, extra: dict, overlap_len: int | None) -> None:
+        ct = self.ct
+        starts = [o for _, o in piece.overlap if o is not None] + [piece.start]
+        c_start = starts[0]
+        prefix = self._prefix(piece) if self.parents else ""
+        text = prefix + piece.content(ct.text)
+        start_pos = ct.source_offset(c_start) if self.use_src else None
+        end_pos = ct.source_offset(piece.end, end=True) if self.use_src else None
+        start_char, end_char = ct.canonical(c_start), ct.canonical(piece.end, end=True)
+        fields = {
+            "header_path": " > ".join(path),
+            "chunk_index": len(self.chunks),
+            "start_pos": start_char if start_pos is None else start_pos,
+            "end_pos": end_char if end_pos is None else end_pos,
+            "header_prefix": prefix,
+            "overlap_chars": overlap_len or 0,
+            **extra,
+        }
+        self.chunks.append(build_chunk(
+            self.doc, index=len(self.chunks), chunk_id=chunk_id, type=ctype, text=text,
+            elements=ct.elements_in(c_start, piece.end), boundary=boundary, section_path=path,
+            heading=heading, start_char=start_char, end_char=end_char, extra=fields,
+        ))
+
+    def _prefix(self, piece: _Piece) -> str:
+        """Breadcrumb of the headers above the chunk's first content line, not already in its text."""
+        i = self.ct.index_at(piece.start)
+        if not self.section_of:
+            return ""
+        sec = self.section_of[i]
+        path = sec.path
+        starts_with_heading = sec.heading is not None and i == sec.first and piece.start == self.ct.offsets[i]
+        if starts_with_heading:
+            path = path[:-1]
+        return " > ".join(path) + SEPARATOR if path else ""
+
+
+def _tail(prev: _Piece, text: str, n: int) -> list[tuple[str, int | None]]:
+    """The last n characters of `prev`'s content (its own overlap included), as (text, offset)
+    segments; the separator between overlap and content has no offset."""
+    segments: list[tuple[str, int | None]] = list(prev.overlap)
+    if segments:
+        segments.append((SEPARATOR, None))
+    segments.append((text[prev.start : prev.end], prev.start))
+    out: list[tuple[str, int | None]] = []
+    need = n
+    for seg_text, off in reversed(segments):
+        if need <= 0:
+            break
+        take = seg_text[-need:] if need < len(seg_text) else seg_text
+        cut = len(seg_text) - len(take)
+        out.append((take, None if off is None else off + cut))
+        need -= len(take)
+    return list(reversed(out))

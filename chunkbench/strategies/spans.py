@@ -1,0 +1,221 @@
+"""Size-bounded packing of text spans, shared by the `headers` and `sections` strategies.
+
+Both strategies cut an oversized section at paragraph boundaries, then at sentence boundaries
+when one paragraph alone is too big, then hard at a line break or whitespace when one sentence
+alone is too big. They work on a `ContentText`: the texts of the elements being chunked (page
+furniture left out) joined by the canonical separator, with a map back to canonical offsets.
+Sizes are measured by a caller-supplied function (characters or cl100k tokens) of a span.
+"""
+
+from __future__ import annotations
+
+import bisect
+import unicodedata
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ..model import SEPARATOR, Element
+from ..text import paragraph_spans, sentence_spans
+
+#: unit kinds, coarsest first; a unit that does not fit is refined into the next finer kind
+HEADING, PARAGRAPH, TABLE, SENTENCE, ROW, HARD = "heading", "paragraph", "table", "sentence", "row", "hard"
+
+SizeFn = Callable[[int, int], int]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A span [start, end) of a ContentText and what kind of boundary starts it."""
+
+    start: int
+    end: int
+    kind: str
+
+
+class ContentText:
+    """The chunked elements' texts joined by SEPARATOR, mapped back to canonical offsets.
+
+    Strategies skip page furniture, whose text sits between content elements in `doc.text`;
+    packing on this text keeps it out of chunk texts while offsets still point into `doc.text`.
+    """
+
+    def __init__(self, elements: Sequence[Element]):
+        self.elements = list(elements)
+        self.offsets: list[int] = []
+        pos = 0
+        for e in self.elements:
+            self.offsets.append(pos)
+            pos += len(e.text) + len(SEPARATOR)
+        self.text = SEPARATOR.join(e.text for e in self.elements)
+
+    def index_at(self, pos: int, *, end: bool = False) -> int:
+        """Index of the element holding offset `pos` (for an exclusive end: holding pos - 1)."""
+        return max(0, bisect.bisect_right(self.offsets, pos - 1 if end else pos) - 1)
+
+    def canonical(self, pos: int, *, end: bool = False) -> int:
+        """The canonical (`doc.text`) offset of content offset `pos`."""
+        i = self.index_at(pos, end=end)
+        return self.elements[i].char_start + min(pos - self.offsets[i], len(self.elements[i].text))
+
+    def source_offset(self, pos: int, *, end: bool = False) -> int | None:
+        """Offset in the original source file when the loader kept element spans (`src_start`)."""
+        i = self.index_at(pos, end=end)
+        src = self.elements[i].attrs.get("src_start")
+        if src is None:
+            return None
+        return int(src) + min(pos - self.offsets[i], len(self.elements[i].text))
+
+    def elements_in(self, start: int, end: int) -> list[Element]:
+        """The elements a span [start, end) touches, in reading order."""
+        if end <= start:
+            return [self.elements[self.index_at(start)]]
+        return self.elements[self.index_at(start) : self.index_at(end, end=True) + 1]
+
+    def element_units(self, i: int, kind: str = PARAGRAPH) -> list[Unit]:
+        """Element i as units: its paragraphs (blank-line separated), or one unit of `kind`."""
+        base = self.offsets[i]
+        text = self.elements[i].text
+        if kind != PARAGRAPH:
+            a, b = _strip(text, 0, len(text))
+            return [Unit(base + a, base + b, kind)] if b > a else []
+        return [Unit(base + a, base + b, PARAGRAPH) for a, b in paragraph_spans(text)]
+
+
+def char_size(start: int, end: int) -> int:
+    return end - start
+
+
+class Packer:
+    """Greedy packing of units into pieces whose `size` is at most `limit`.
+
+    Units are taken in order while the piece still fits; a unit too big on its own is refined:
+    a paragraph (or heading) into sentences, a table into rows, a sentence or row into hard cuts
+    at a line break, else whitespace, else any character that does not separate a combining mark.
+    A piece holding only headings refines the next paragraph (or table) into sentences (rows)
+    instead of ending there, so a heading is not left alone when what follows is just too big.
+    """
+
+    def __init__(self, text: str, limit: int, size: SizeFn = char_size):
+        self.text = text
+        self.limit = limit
+        self.size = size
+
+    def pack(self, units: Sequence[Unit]) -> list[list[Unit]]:
+        queue = deque(units)
+        pieces: list[list[Unit]] = []
+        cur: list[Unit] = []
+        while queue:
+            u = queue.popleft()
+            if not cur:
+                if self.size(u.start, u.end) <= self.limit:
+                    cur = [u]
+                else:
+                    queue.extendleft(reversed(self.refine(u)))
+                continue
+            if self.size(cur[0].start, u.end) <= self.limit:
+                cur.append(u)
+                continue
+            if all(c.kind == HEADING for c in cur) and u.kind in (PARAGRAPH, TABLE):
+                finer = self._sentences(u) if u.kind == PARAGRAPH else self._lines(u)
+                if len(finer) > 1:
+                    queue.extendleft(reversed(finer))
+                    continue
+            pieces.append(cur)
+            cur = []
+            queue.appendleft(u)
+        if cur:
+            pieces.append(cur)
+        return pieces
+
+    def rebalance(self, pieces: list[list[Unit]], minimum: int) -> list[list[Unit]]:
+        """Move whole units from the second-last piece into a last piece smaller than `minimum`,
+        as long as the second-last stays at or above `minimum` and the last within the limit."""
+        if len(pieces) < 2 or minimum <= 0:
+            return pieces
+        prev, last = list(pieces[-2]), list(pieces[-1])
+        while self.size(last[0].start, last[-1].end) < minimum and len(prev) > 1:
+            moved = prev[-1]
+            if (self.size(prev[0].start, prev[-2].end) < minimum
+                    or self.size(moved.start, last[-1].end) > self.limit):
+                break
+            prev.pop()
+            last.insert(0, moved)
+        return pieces[:-2] + [prev, last]
+
+    def refine(self, u: Unit) -> list[Unit]:
+        """Finer units covering `u`; each hard cut fits the limit, so packing always progresses."""
+        if u.kind in (PARAGRAPH, HEADING):
+            sentences = self._sentences(u)
+            if len(sentences) > 1:
+                return sentences
+        elif u.kind == TABLE:
+            rows = self._lines(u)
+            if len(rows) > 1:
+                return rows
+        return self.hard_split(u.start, u.end)
+
+    def _sentences(self, u: Unit) -> list[Unit]:
+        return [Unit(u.start + a, u.start + b, SENTENCE) for a, b in sentence_spans(self.text[u.start : u.end])]
+
+    def _lines(self, u: Unit) -> list[Unit]:
+        out, pos = [], u.start
+        for line in self.text[u.start : u.end].split("\n"):
+            a, b = _strip(self.text, pos, pos + len(line))
+            if b > a:
+                out.append(Unit(a, b, ROW))
+            pos += len(line) + 1
+        return out
+
+    def hard_split(self, start: int, end: int) -> list[Unit]:
+        """Cut [start, end) into pieces within the limit, preferring line breaks, then spaces."""
+        out = []
+        pos = start
+        while pos < end:
+            if self.size(pos, end) <= self.limit:
+                out.append(Unit(pos, end, HARD))
+                break
+            fit = self._longest_fit(pos, end)
+            cut = self._cut_point(pos, fit)
+            a, b = _strip(self.text, pos, cut)
+            if b > a:
+                out.append(Unit(a, b, HARD))
+            pos = cut
+            while pos < end and self.text[pos].isspace():
+                pos += 1
+        return out
+
+    def _longest_fit(self, pos: int, end: int) -> int:
+        """The largest c in (pos, end] with size(pos, c) <= limit (at least pos + 1)."""
+        lo, hi = pos + 1, end
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.size(pos, mid) <= self.limit:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def _cut_point(self, pos: int, fit: int) -> int:
+        """Where to cut within (pos, fit]: after the last line break or whitespace in the second
+        half of the window, else at `fit` moved back off a combining mark."""
+        text = self.text
+        half = pos + (fit - pos) // 2
+        nl = text.rfind("\n", half, fit)
+        if nl > pos:
+            return nl + 1
+        for i in range(fit - 1, half, -1):
+            if text[i].isspace():
+                return i + 1
+        cut = fit
+        while cut - 1 > pos and cut < len(text) and unicodedata.combining(text[cut]):
+            cut -= 1
+        return cut
+
+
+def _strip(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
