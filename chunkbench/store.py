@@ -190,16 +190,17 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
              chunks.params_hash, __version__, doc.parser.name, doc.parser.version, chunks.ruleset,
              _canonical(man), _canonical(dict(chunks.skipped)), len(rows), created, notice, amendment),
         )
-        for n, row in enumerate(rows):
-            conn.execute(
-                "INSERT INTO chunks (run_id, chunk_id, idx, type, text, tokens_est, page_start, page_end, "
-                "section_path, heading, reason, reason_detail, start_char, end_char, boundary_key, data, "
-                "is_latest_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-                (run_id, *row),
-            )
-            if pause and n == len(rows) // 2:
-                print(PAUSE_MARKER, file=sys.stderr, flush=True)
-                time.sleep(pause)
+        insert = (
+            "INSERT INTO chunks (run_id, chunk_id, idx, type, text, tokens_est, page_start, page_end, "
+            "section_path, heading, reason, reason_detail, start_char, end_char, boundary_key, data, "
+            "is_latest_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
+        )
+        half = len(rows) // 2
+        conn.executemany(insert, ((run_id, *row) for row in rows[:half]))
+        if pause:
+            print(PAUSE_MARKER, file=sys.stderr, flush=True)
+            time.sleep(pause)
+        conn.executemany(insert, ((run_id, *row) for row in rows[half:]))
         if notice is not None:
             _relabel_latest(conn, notice)
     log.info("saved run %s (%d chunks) to %s", run_id, len(rows), workspace_path(workspace))
@@ -210,8 +211,14 @@ def _chunk_row(c: Chunk) -> tuple:
     return (
         c.chunk_id, c.index, c.type, c.text, c.tokens_est, c.page_start, c.page_end,
         _canonical(list(c.section_path)), c.heading, c.boundary.reason.value, c.boundary.detail,
-        c.start_char, c.end_char, boundary_key(c), _canonical(c.to_dict()),
+        c.start_char, c.end_char, boundary_key(c), _canonical(_without_text(c.to_dict())),
     )
+
+
+def _without_text(d: dict) -> dict:
+    """The chunk dict minus its text, which has a column of its own (not stored twice)."""
+    d.pop("text", None)
+    return d
 
 
 def _relabel_latest(conn: sqlite3.Connection, notice: str) -> None:
@@ -274,18 +281,18 @@ def load(run_id: str, workspace: str | os.PathLike | None = None) -> ChunkSet:
 
     Chunks carry the stored `amendment_number` / `is_latest_version` when their strategy has them."""
     with open_workspace(workspace) as conn:
-        row = _run_row(conn, run_id, workspace)
-        chunk_rows = conn.execute(
-            "SELECT data, is_latest_version FROM chunks WHERE run_id = ? ORDER BY idx", (run_id,)
-        ).fetchall()
-    return _chunkset(row, chunk_rows)
+        return _load(conn, run_id, workspace)
 
 
-def _chunkset(row: sqlite3.Row, chunk_rows) -> ChunkSet:
+def _load(conn: sqlite3.Connection, run_id: str, workspace) -> ChunkSet:
+    row = _run_row(conn, run_id, workspace)
+    chunk_rows = conn.execute(
+        "SELECT data, text, is_latest_version FROM chunks WHERE run_id = ? ORDER BY idx", (run_id,)
+    ).fetchall()
     doc = Document.from_dict(json.loads(row["document_json"]))
     out = []
     for cr in chunk_rows:
-        d = json.loads(cr["data"])
+        d = {**json.loads(cr["data"]), "text": cr["text"]}
         if "is_latest_version" in d:
             d["is_latest_version"] = bool(cr["is_latest_version"])
         if "amendment_number" in d and row["amendment_number"] is not None:
@@ -311,7 +318,7 @@ def get_chunk(chunk_id: str, *, run_id: str | None = None, all_versions: bool = 
     """The full stored chunk (chunks.json fields plus run_id, notice_key, amendment_number,
     is_latest_version). Chunk ids repeat across runs of the same input: the latest-version row of
     the most recent run wins unless `run_id` says which; `all_versions` allows non-latest rows."""
-    sql = ("SELECT c.data, c.run_id, c.is_latest_version, r.notice_key, r.amendment_number "
+    sql = ("SELECT c.data, c.text, c.run_id, c.is_latest_version, r.notice_key, r.amendment_number "
            "FROM chunks c JOIN runs r ON r.run_id = c.run_id WHERE c.chunk_id = ?")
     args: list = [chunk_id]
     if run_id is not None:
@@ -325,7 +332,7 @@ def get_chunk(chunk_id: str, *, run_id: str | None = None, all_versions: bool = 
     if row is None:
         which = f" in run {run_id!r}" if run_id else ("" if all_versions else " among latest-version chunks")
         raise InputError(f"no chunk {chunk_id!r}{which}", workspace_path(workspace))
-    d = json.loads(row["data"])
+    d = {**json.loads(row["data"]), "text": row["text"]}
     d.update(run_id=row["run_id"], notice_key=row["notice_key"], amendment_number=row["amendment_number"],
              is_latest_version=bool(row["is_latest_version"]))
     return d
@@ -442,13 +449,9 @@ def ensure(doc: Document, strategy: str, *, workspace: str | os.PathLike | None 
         ).fetchall()
         for row in candidates:
             if json.loads(row["manifest"]) == want:
-                found = _run_row(conn, row["run_id"], workspace)
-                chunk_rows = conn.execute(
-                    "SELECT data, is_latest_version FROM chunks WHERE run_id = ? ORDER BY idx", (row["run_id"],)
-                ).fetchall()
                 reason = f"manifest unchanged: reusing run {row['run_id']}"
                 log.info(reason)
-                return Ensured(row["run_id"], _chunkset(found, chunk_rows), False, (), reason)
+                return Ensured(row["run_id"], _load(conn, row["run_id"], workspace), False, (), reason)
     if candidates:
         changes = manifest_changes(json.loads(candidates[0]["manifest"]), want)
         reason = f"re-chunked: changed since run {candidates[0]['run_id']}: " + "; ".join(map(str, changes))

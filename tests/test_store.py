@@ -371,3 +371,24 @@ def test_sections_strategy_amendment_params_are_used(ws):
     first = store.load(df.loc[0, "run_id"], ws)  # the strategy's own fields follow the store
     assert {c.extra["is_latest_version"] for c in first} == {False}
     assert {c.extra["is_latest_version"] for c in store.load(df.loc[2, "run_id"], ws)} == {True}
+
+
+def test_parallel_writers_on_a_fresh_database(tmp_path, elements_json):
+    """Two processes create, migrate and write one notice at once: every save lands, the amendment
+    numbers they take are distinct, and exactly one run ends up latest."""
+    ws = tmp_path / "fresh" / "w.db"
+    script = (
+        "import sys, chunkbench as cb\n"
+        "doc = cb.load(sys.argv[1])\n"
+        "for i in range(5):\n"
+        "    cb.store.save(cb.chunk(doc, 'elements', max_chunk_size=60 + i), notice_id='P', workspace=sys.argv[2])\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(elements_json), str(ws)], cwd=ROOT,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    df = store.runs(ws)
+    assert len(df) == 10 and sorted(df["amendment_number"]) == list(range(10))
+    assert df["latest"].sum() == 1 and df.loc[df["amendment_number"].idxmax(), "latest"]
+    assert len(store.search("deadline", k=50, workspace=ws)) == 1
