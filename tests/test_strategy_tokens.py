@@ -8,7 +8,9 @@ from hypothesis import given, strategies as st
 import chunkbench
 from chunkbench.chunkset import chunk
 from chunkbench.errors import InputError, ParamError
-from chunkbench.strategies.tokens import token_windows, window_starts
+import numpy as np
+
+from chunkbench.strategies.tokens import encode_ids, safe_cuts, token_windows, window_starts
 from chunkbench.tokens import get_encoding
 
 from conftest import SAMPLE_PDFS, make_doc, shared_pdf
@@ -112,6 +114,23 @@ def test_offsets_exact_on_random_unicode(text, chunk_size, data):
         assert prev.token_end - prev.token_start == chunk_size, "only the last window is short"
         assert w.start_char <= prev.end_char, "consecutive windows touch or overlap in the text"
     assert all(0 < w.token_end - w.token_start <= chunk_size for w in windows)
+
+
+@given(st.lists(st.one_of(UNICODE_TEXT, st.sampled_from(["\n", "\nA", "\n\nword", " \n", "'s", "\r\n", "\n1",
+                                                        "\n日", "\t\n", ".\n", "\n\u0301"])), max_size=40).map("".join),
+       st.integers(2, 6))
+def test_parallel_encoding_at_safe_cuts_equals_encoding_the_whole_text(text, threads):
+    whole = get_encoding().encode_ordinary(text)
+    assert encode_ids(text, min_parallel=0, threads=threads).tolist() == whole
+    for cut in safe_cuts(text, threads):
+        assert text[cut - 1] == "\n" and text[cut].isalpha()
+
+
+def test_parallel_encoding_splits_long_texts():
+    text = "".join(f"Line {i} of a long text, with words.\n" for i in range(4000))
+    cuts = safe_cuts(text, 4)
+    assert len(cuts) == 3
+    assert np.array_equal(encode_ids(text, min_parallel=0, threads=4), np.asarray(get_encoding().encode_ordinary(text)))
 
 
 @given(element_documents(), st.sampled_from([(8, 0), (16, 3), (64, 10), (512, 50)]))

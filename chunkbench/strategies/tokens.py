@@ -12,7 +12,9 @@ first byte, its end forward past its last byte.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
+import os
 import threading
 
 import numpy as np
@@ -157,6 +159,47 @@ def window_starts(n_tokens: int, chunk_size: int, overlap: int) -> range:
     return range(0, last + 1, stride)
 
 
+#: texts shorter than this are tokenized in one call; longer ones in parallel pieces
+PARALLEL_MIN_CHARS = 1 << 20
+#: at most this many threads tokenize one text (tiktoken releases the GIL while encoding)
+MAX_THREADS = 4
+
+
+def safe_cuts(text: str, parts: int) -> list[int]:
+    """Positions splitting `text` into about `parts` pieces that cl100k tokenizes independently.
+
+    A cut sits right after a newline that is followed by a letter: cl100k's pre-tokenizer never
+    lets a piece cross that spot (whitespace pieces end at the newline, letter pieces cannot start
+    with one), and BPE never merges across pieces, so the pieces' tokens concatenate to exactly
+    the tokens of the whole text. Where no such spot lies near a target position, no cut is made."""
+    cuts = []
+    for k in range(1, parts):
+        pos = text.find("\n", k * len(text) // parts, (k + 1) * len(text) // parts)
+        while pos != -1 and not text[pos + 1 : pos + 2].isalpha():
+            pos = text.find("\n", pos + 1, (k + 1) * len(text) // parts)
+        if pos != -1 and (not cuts or pos + 1 > cuts[-1]):
+            cuts.append(pos + 1)
+    return cuts
+
+
+def encode_ids(text: str, min_parallel: int = PARALLEL_MIN_CHARS, threads: int | None = None) -> np.ndarray:
+    """cl100k token ids of `text` (special-token text as ordinary text), as a numpy array.
+
+    Long texts are cut at `safe_cuts` and the pieces encoded on several threads; the result is
+    identical to encoding the whole text at once."""
+    enc = get_encoding()
+    threads = threads or min(os.cpu_count() or 1, MAX_THREADS)
+    cuts = safe_cuts(text, threads) if threads > 1 and len(text) >= min_parallel else []
+    if not cuts:
+        return enc.encode_to_numpy(text, allowed_special=set(), disallowed_special=())
+    bounds = [0, *cuts, len(text)]
+    pieces = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    with concurrent.futures.ThreadPoolExecutor(len(pieces)) as pool:
+        arrays = list(pool.map(lambda t: enc.encode_to_numpy(t, allowed_special=set(), disallowed_special=()),
+                               pieces))
+    return np.concatenate(arrays)
+
+
 def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source: str = "") -> list[Window]:
     """The windows of `text` with exact, character-aligned offsets (see the module docstring)."""
     if not text:
@@ -166,8 +209,7 @@ def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source
     except UnicodeEncodeError as exc:
         raise InputError(f"text is not valid Unicode (unpaired surrogate at character {exc.start})",
                          source or None) from None
-    enc = get_encoding()
-    ids = enc.encode_to_numpy(text, allowed_special=set(), disallowed_special=())  # == encode_ordinary
+    ids = encode_ids(text)
     n = len(ids)
     starts = window_starts(n, chunk_size, overlap)
     tok_start = np.asarray(starts, dtype=np.int64)
