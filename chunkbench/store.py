@@ -262,7 +262,12 @@ def runs(workspace: str | os.PathLike | None = None, *, notice_id: str | None = 
     for row in rows:
         row["params"] = json.loads(row["params"])
         row["latest"] = bool(row["latest"])
-    return pd.DataFrame(rows, columns=columns)
+    return _nullable_ints(pd.DataFrame(rows, columns=columns), "n_chunks", "amendment_number")
+
+
+def _nullable_ints(df, *columns: str):
+    """Integer columns that may hold None as pandas' nullable Int64 (not float with NaN)."""
+    return df.astype({c: "Int64" for c in columns})
 
 
 def _run_row(conn: sqlite3.Connection, run_id: str, workspace) -> sqlite3.Row:
@@ -381,7 +386,7 @@ def search(text: str, k: int = 10, *, all_versions: bool = False, notice_id: str
         row["is_latest_version"] = bool(row["is_latest_version"])
     columns = ["rank", "score", "chunk_id", "run_id", "source", "strategy", "notice_key", "amendment_number",
                "is_latest_version", "page_start", "page_end", "type", "heading", "section_path", "snippet"]
-    return pd.DataFrame(rows, columns=columns)
+    return _nullable_ints(pd.DataFrame(rows, columns=columns), "rank", "amendment_number", "page_start", "page_end")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import shutil
 import signal
@@ -302,6 +303,12 @@ def test_cli_save_runs_search(ws, elements_json, capsys):
     assert "document_start" in capsys.readouterr().out
     assert main(["store", "save", str(elements_json), "--amendment", "1", "--workspace", str(ws)]) == 2
     assert "--notice-id" in capsys.readouterr().err
+    assert main(["store", "save", str(elements_json), "--workspace", str(ws)]) == 0  # no notice key
+    capsys.readouterr()
+    assert main(["store", "runs", "--json", "--workspace", str(ws)]) == 0
+    lines = [json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+             for line in capsys.readouterr().out.splitlines()]
+    assert [(r["notice_key"], r["amendment_number"]) for r in lines] == [("T-9", 0), (None, None)]
 
 
 def test_two_processes_saving_at_once_both_land(ws, elements_json):

@@ -73,12 +73,17 @@ def _print_table(df, columns) -> None:
     if df.empty:
         print("(none)")
         return
-    print(df[columns].to_string(index=False, max_colwidth=60))
+    shown = df[columns].astype(object)
+    print(shown.where(shown.notna(), "-").to_string(index=False, max_colwidth=60))
 
 
 def _print_json_lines(df) -> None:
+    """One JSON object per row; missing values are null."""
+    import pandas as pd
+
     for row in df.to_dict(orient="records"):
-        print(json.dumps(row, ensure_ascii=False, default=str))
+        clean = {k: None if not isinstance(v, (list, dict)) and pd.isna(v) else v for k, v in row.items()}
+        print(json.dumps(clean, ensure_ascii=False, default=str))
 
 
 def run_runs(args) -> int:
