@@ -24,7 +24,7 @@ from .palette import (
     CHUNK_PALETTE, ELEMENT_COLORS, FILL_ALPHA, NOISE_GREY, OVERLAP_COLOR, chunk_color, darker, label_color,
 )
 from .pdfpages import page_raster, page_size, pdf_path_of
-from .regions import chunk_regions, span_regions
+from .regions import chunk_regions, elements_overlapping, span_regions
 
 LAYERS = ("chunks", "elements", "reasons", "overlap", "noise")
 DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise")
@@ -91,7 +91,7 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
         _draw_overlaps(img, doc, all_chunks, on_page, page)
     if "chunks" in layers or "reasons" in layers:
         for c in on_page:
-            _label_chunk(img, c, regions[c.index], page, with_reason="reasons" in layers)
+            _label_chunk(img, doc, c, regions[c.index], page, with_reason="reasons" in layers)
     return img
 
 
@@ -123,7 +123,19 @@ def _draw_overlaps(img: PageImage, doc: Document, all_chunks: list[Chunk], on_pa
             img.add_region(Region(c.index, page, x0, y0, x1, y1, "overlap", f"overlap of {prev.index} and {c.index}"))
 
 
-def _label_chunk(img: PageImage, c: Chunk, boxes: list[BBox], page: int, with_reason: bool) -> None:
+def _text_left(doc: Document, c: Chunk, first: BBox) -> float:
+    """Left edge (points) of the text column where chunk `c` starts: its start element's bbox."""
+    if c.start_char is not None:
+        for e in elements_overlapping(doc, c.start_char, c.start_char + 1):
+            if e.bbox is not None and e.page_idx is not None and e.page_idx + 1 == first.page:
+                return min(e.bbox[0], first.x0)
+    return first.x0
+
+
+def _label_chunk(img: PageImage, doc: Document, c: Chunk, boxes: list[BBox], page: int, with_reason: bool) -> None:
+    """The chunk's tag (number, and reason where it starts) left of its first box, in the margin
+    when there is room; the start marker bar (tag → end of the first line) and a tick at the exact
+    start; "from p.N" / "p.N" where it continues from / onto another page."""
     if not boxes:
         return
     color = chunk_color(c.index)
@@ -132,25 +144,29 @@ def _label_chunk(img: PageImage, c: Chunk, boxes: list[BBox], page: int, with_re
     text = f"{c.index}"
     if starts_here and with_reason:
         text += f" {c.boundary.reason.value}"
-        # the start marker: a bar along the top of the first box and a tick at the exact start
-        img.draw_hline(first.x0 - 6, first.x1, first.y0, stroke=darker(color, 0.8), width=3)
-        img.draw_rect((first.x0 - 1.2, first.y0, first.x0 + 0.8, min(first.y1, first.y0 + 12)),
-                      stroke=None, fill=(*darker(color, 0.8), 255))
     size = LABEL_SIZE
     h = size * 1.15 + size * 0.4
     w = PageImage.text_width(text, size) + size * 0.4
-    x = first.x0 - w - 2 if first.x0 - w - 2 >= 2 else first.x0 + 1
-    y = first.y0 - h / 2 if x < first.x0 else first.y0 + 1
-    img.draw_text(text, (x, max(y, 0)), color=label_color(color), size=size, background=(*color, 235))
-    x0, y0, x1, y1 = img.to_pixels((x, max(y, 0), x + w, max(y, 0) + h))
+    left = _text_left(doc, c, first)
+    if left - w - 2 >= 1:
+        x, y = left - w - 2, max(first.y0 - h / 2, 0)
+    else:
+        x, y = first.x0 + 1, first.y0 + 1
+    if starts_here and with_reason:
+        bar = darker(color, 0.8)
+        img.draw_hline(min(x + w, first.x0), first.x1, first.y0, stroke=bar, width=3)
+        img.draw_rect((first.x0 - 1.2, first.y0, first.x0 + 0.8, min(first.y1, first.y0 + 12)),
+                      stroke=None, fill=(*bar, 255))
+    img.draw_text(text, (x, y), color=label_color(color), size=size, background=(*color, 235))
+    x0, y0, x1, y1 = img.to_pixels((x, y, x + w, y + h))
     img.add_region(Region(c.index, page, x0, y0, x1, y1, "chunk", "label"))
     if c.page_start is not None and c.page_start < page:
-        img.draw_text(f"from p.{page - 1}", (first.x1 - PageImage.text_width(f"from p.{page - 1}", size) - size * 1.4,
-                                            first.y0 + 1), color=darker(color, 0.7), size=size, arrow="up")
+        label = f"from p.{page - 1}"
+        img.draw_text(label, (first.x1 - PageImage.text_width(label, size) - size * 1.4, first.y0 + 1),
+                      color=darker(color, 0.7), size=size, arrow="up")
     if c.page_end is not None and c.page_end > page:
         label = f"p.{page + 1}"
-        img.draw_text(label, (last.x1 - PageImage.text_width(label, size) - size * 1.4, last.y1 - h - 1),
-                      color=darker(color, 0.7), size=size, arrow="down")
+        img.draw_text(label, (last.x1 + 1, max(last.y1 - h, 0)), color=darker(color, 0.7), size=size, arrow="down")
 
 
 def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
@@ -207,8 +223,8 @@ def _legend(img: PageImage, doc: Document, other: Document | None, page: int) ->
         lines.append((f"solid: {doc.parser.name}, dashed: {other.parser.name}", (0, 0, 0)))
     size = LABEL_SIZE * 0.9
     width_pts = img.width / img.scale
-    wmax = max((PageImage.text_width(t, size) for t, _ in lines), default=0) + size * 2.4
-    x, y = width_pts - wmax - 4, 4.0
+    wmax = max((PageImage.text_width(t, size) for t, _ in lines), default=0) + size * 3.5
+    x, y = width_pts - wmax - 10, 6.0
     img.draw_rect((x - 2, y - 2, x + wmax + 2, y + len(lines) * size * 1.5 + 2), stroke=(90, 90, 90),
                   fill=(255, 255, 255, 230), width=1)
     for n, (t, color) in enumerate(lines):

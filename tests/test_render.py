@@ -1,0 +1,261 @@
+"""Page overlays: pixels show the right chunk colours, sub-element boxes, hatched overlaps, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import chunkbench as cb
+from chunkbench.chunks import Boundary, Reason, build_chunk
+from chunkbench.chunkset import ChunkSet
+from chunkbench.errors import InputError, UsageError
+from chunkbench.render import PageImage, chunk_regions, position_box, render_page, render_text_view
+from chunkbench.render.palette import CHUNK_PALETTE, FILL_ALPHA, chunk_color, luminance
+
+from conftest import SAMPLE_PDFS, make_doc
+
+MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
+
+
+@pytest.fixture(scope="module")
+def manual():
+    return cb.load(MANUAL)
+
+
+def hand_chunks(doc, spans, strategy="hand"):
+    """A ChunkSet from (start_char, end_char) spans, built with build_chunk like a strategy would."""
+    chunks = []
+    for i, (a, b) in enumerate(spans):
+        els = [e for e in doc.elements if e.text and e.char_start < b and e.char_end > a]
+        reason = Reason.DOCUMENT_START if i == 0 else Reason.TOKEN_WINDOW
+        chunks.append(build_chunk(
+            doc, index=i, chunk_id=f"c{i}", type="paragraph", text=doc.text[a:b], elements=els,
+            boundary=Boundary(reason, f"span {a}-{b}"), start_char=a, end_char=b,
+        ))
+    return ChunkSet(doc=doc, strategy=strategy, params={}, chunks=tuple(chunks))
+
+
+def blended(color, alpha=FILL_ALPHA):
+    """What a palette colour's fill looks like over white paper."""
+    return np.array([255 * (1 - alpha) + c * alpha for c in color])
+
+
+def test_each_chunk_region_shows_its_own_palette_colour(manual):
+    chunks = cb.chunk(manual, "elements")
+    page = 2
+    plain = render_page(manual, None, page=page).to_array()
+    img = render_page(manual, chunks, page=page)
+    arr = img.to_array()
+    palette = np.array([blended(c) for c in CHUNK_PALETTE])
+    checked = 0
+    for c in chunks:
+        regions = [r for r in img.regions_of(c.index) if r.kind == "chunk" and r.label != "label"]
+        if not regions:
+            continue
+        votes = []
+        for r in regions:
+            x0, y0, x1, y1 = int(r.x0) + 5, int(r.y0) + 5, int(r.x1) - 5, int(r.y1) - 5
+            if x1 <= x0 or y1 <= y0:
+                continue
+            white = (plain[y0:y1, x0:x1] == 255).all(axis=2)
+            votes.extend(arr[y0:y1, x0:x1][white].tolist())
+        if len(votes) < 50:
+            continue
+        pixel = np.median(np.array(votes), axis=0)
+        nearest = int(np.argmin(((palette - pixel) ** 2).sum(axis=1)))
+        assert nearest == c.index % len(CHUNK_PALETTE), (c.index, pixel)
+        assert np.abs(pixel - blended(chunk_color(c.index))).max() <= 3
+        checked += 1
+    assert checked >= 3
+
+
+def test_page_without_chunks_has_no_overlay(manual):
+    page1 = [e for e in manual.elements if e.page_idx == 0 and e.text]
+    chunks = hand_chunks(manual, [(page1[0].char_start, page1[-1].char_end)])
+    plain = render_page(manual, None, page=3).to_array()
+    overlaid = render_page(manual, chunks, page=3)
+    assert overlaid.regions == ()
+    assert np.array_equal(overlaid.to_array(), plain)
+    # ...while the page that has the chunk does change
+    assert not np.array_equal(render_page(manual, chunks, page=1).to_array(), render_page(manual, None, page=1).to_array())
+
+
+def test_chunk_ending_mid_paragraph_covers_only_part_of_it(manual):
+    para = max((e for e in manual.elements if e.type == "paragraph" and e.page_idx == 0), key=lambda e: len(e.text))
+    half = para.char_start + len(para.text) // 2
+    chunks = hand_chunks(manual, [(para.char_start, half), (half, para.char_end)])
+    first, second = (chunk_regions(manual, c) for c in chunks)
+    ex0, ey0, ex1, ey1 = para.bbox
+    area = (ex1 - ex0) * (ey1 - ey0)
+    for boxes in (first, second):
+        assert boxes
+        for b in boxes:
+            assert b.page == para.page_idx + 1
+            assert ex0 - 0.01 <= b.x0 < b.x1 <= ex1 + 0.01 and ey0 - 0.01 <= b.y0 < b.y1 <= ey1 + 0.01
+        assert sum((b.x1 - b.x0) * (b.y1 - b.y0) for b in boxes) < 0.8 * area
+    # the first half starts at the top of the paragraph, the second half ends at its bottom
+    assert min(b.y0 for b in first) == pytest.approx(ey0, abs=0.5)
+    assert max(b.y1 for b in second) == pytest.approx(ey1, abs=0.5)
+    assert max(b.y1 for b in first) <= max(b.y1 for b in second)
+    # the start of the second half is the word at that character
+    word = manual.text[half:].split()[0]
+    start = position_box(manual, half)
+    assert start is not None and start.y0 >= ey0 - 0.01 and word
+
+
+def test_token_chunks_lie_within_their_elements(manual):
+    chunks = cb.chunk(manual, "tokens", chunk_size=120, overlap=20)
+    partial = 0
+    for c in chunks:
+        els = [manual.element(e) for e in c.source_blocks]
+        for b in chunk_regions(manual, c):
+            assert any(
+                e.bbox is not None and e.page_idx + 1 == b.page and e.bbox[0] - 0.01 <= b.x0 and b.x1 <= e.bbox[2] + 0.01
+                and e.bbox[1] - 0.01 <= b.y0 and b.y1 <= e.bbox[3] + 0.01 for e in els
+            ), (c.index, b)
+        e0 = manual.element(c.source_blocks[0])
+        if e0.char_start < c.start_char:
+            partial += 1
+    assert partial >= 5  # token windows mostly start inside an element
+
+
+def test_overlap_is_hatched(manual):
+    chunks = cb.chunk(manual, "tokens", chunk_size=120, overlap=20)
+    with_overlap = render_page(manual, chunks, page=1)
+    without = render_page(manual, chunks, page=1, show=("chunks", "reasons", "noise"))
+    overlaps = [r for r in with_overlap.regions if r.kind == "overlap"]
+    assert overlaps and all(r.chunk_index > 0 for r in overlaps)
+    assert not any(r.kind == "overlap" for r in without.regions)
+    a, b = with_overlap.to_array().astype(int), without.to_array().astype(int)
+    r = max(overlaps, key=lambda r: r.area)
+    ys, xs = slice(int(r.y0) + 2, int(r.y1) - 2), slice(int(r.x0) + 2, int(r.x1) - 2)
+    changed = (np.abs(a[ys, xs] - b[ys, xs]).sum(axis=2) > 30).mean()
+    assert 0.1 < changed < 0.6  # diagonal stripes, not a solid fill
+    # no hatching when the windows do not overlap
+    no_overlap = cb.chunk(manual, "tokens", chunk_size=120, overlap=0)
+    assert not any(r.kind == "overlap" for r in render_page(manual, no_overlap, page=1).regions)
+
+
+def test_noise_elements_are_drawn_and_clickable(manual):
+    chunks = cb.chunk(manual, "elements")
+    img = render_page(manual, chunks, page=1)
+    noise = [r for r in img.regions if r.kind == "noise"]
+    skipped_on_page = [e for e in chunks.skipped if manual.element(e).page_idx == 0]
+    assert len(noise) == len(skipped_on_page) > 0
+    r = noise[0]
+    assert img.region_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2).kind == "noise"
+    plain = render_page(manual, chunks, page=1, show=("chunks",))
+    assert not any(r.kind == "noise" for r in plain.regions)
+
+
+def test_region_at_maps_a_click_to_the_chunk(manual):
+    chunks = cb.chunk(manual, "elements")
+    img = render_page(manual, chunks, page=1)
+    for c in chunks:
+        regions = [r for r in img.regions_of(c.index) if r.kind == "chunk" and r.label != "label"]
+        for r in regions:
+            hit = img.region_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2)
+            assert hit is not None and hit.chunk_index == c.index
+    assert all(r.kind in {"chunk", "overlap", "element", "noise"} for r in img.regions)
+
+
+def test_selected_chunk_has_a_thicker_outline(manual):
+    chunks = cb.chunk(manual, "elements")
+    base = render_page(manual, chunks, page=1).to_array().astype(int)
+    sel = render_page(manual, chunks, page=1, selected=1).to_array().astype(int)
+    changed = np.abs(base - sel).sum(axis=2) > 0
+    r = [r for r in render_page(manual, chunks, page=1).regions_of(1) if r.kind == "chunk"]
+    ys, xs = np.nonzero(changed)
+    assert len(ys) > 500
+    assert min(r.x0 for r in r) - 10 <= xs.min() and xs.max() <= max(r.x1 for r in r) + 10
+
+
+def test_page_image_api(manual, tmp_path):
+    img = render_page(manual, None, page=1, dpi=72)
+    assert (img.width, img.height) == (612, 792) and img.scale == pytest.approx(1.0) and img.page == 1
+    png = img.png()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and img._repr_png_() == png
+    before = img.to_array()
+    out = img.draw_rect((10, 10, 50, 50), stroke="#ff0000", fill=(0, 0, 255, 255), width=2) \
+             .draw_line([(60, 60), (120, 60)], stroke="#00ff00", width=3) \
+             .draw_text("hello <b>", (200, 200), size=12)
+    assert out is img
+    arr = img.to_array()
+    assert tuple(arr[30, 30]) == (0, 0, 255)
+    assert tuple(arr[10, 30]) == (255, 0, 0)
+    assert tuple(arr[60, 90]) == (0, 255, 0)
+    assert (arr[200:215, 200:240] != before[200:215, 200:240]).any()
+    path = tmp_path / "sub" / "p1.png"
+    img.save(path)
+    assert path.read_bytes() == img.png() and not list(path.parent.glob(".*tmp"))
+    crop = img.crop((10, 10, 50, 50))
+    assert (crop.width, crop.height) == (40, 40) and tuple(crop.to_array()[20, 20]) == (0, 0, 255)
+
+
+def test_outline_chunk_and_chainable_calls(manual):
+    chunks = cb.chunk(manual, "elements")
+    img = render_page(manual, None, page=1)
+    before = img.to_array()
+    assert img.outline_chunk(chunks[1]).draw_rects([(0, 0, 5, 5)]) is img
+    assert (img.to_array() != before).any()
+
+
+def test_elements_layer_and_second_parser():
+    from conftest import MINERU_FIXTURES
+
+    folder = MINERU_FIXTURES / "naacl-long-122"
+    if not folder.exists():
+        pytest.skip("MinerU fixture not available")
+    mineru = cb.load(folder / "naacl-long-122_content_list.json")
+    pymu = cb.load(folder / "naacl-long-122.pdf")
+    one = render_page(pymu, None, page=2, show=("elements",))
+    two = render_page(pymu, None, page=2, show=("elements",), elements_of=mineru)
+    n_pymu = sum(1 for e in pymu.elements if e.page_idx == 1 and e.bbox)
+    n_mineru = sum(1 for e in mineru.elements if e.page_idx == 1 and e.bbox)
+    assert len([r for r in one.regions if r.kind == "element"]) == n_pymu
+    assert len([r for r in two.regions if r.kind == "element"]) == n_pymu + n_mineru
+    assert sum(r.label.startswith("other:") for r in two.regions) == n_mineru
+
+
+def test_no_pdf_raises_and_points_to_the_text_view():
+    doc = make_doc([{"type": "paragraph", "text": "hello"}])
+    with pytest.raises(InputError, match="render_text_view"):
+        render_page(doc, None, page=1)
+
+
+def test_bad_arguments(manual):
+    with pytest.raises(UsageError, match="unknown overlay layer"):
+        render_page(manual, None, page=1, show=("chunks", "glitter"))
+    with pytest.raises(InputError, match="page 99"):
+        render_page(manual, None, page=99)
+    other = make_doc([{"type": "paragraph", "text": "x"}])
+    with pytest.raises(UsageError, match="belong to"):
+        render_page(manual, hand_chunks(other, [(0, 1)]), page=1)
+
+
+def test_text_view_escapes_and_marks_overlap_and_gaps():
+    doc = make_doc([
+        {"type": "header", "text": "Running header"},
+        {"type": "paragraph", "text": "<script>alert(1)</script> first paragraph"},
+        {"type": "paragraph", "text": "second <img src=x onerror=alert(2)> paragraph"},
+    ])
+    e = doc.elements
+    chunks = hand_chunks(doc, [(e[1].char_start, e[2].char_start + 7), (e[2].char_start, e[2].char_end)])
+    html = render_text_view(doc, chunks)
+    assert "<script>alert" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "&lt;img src=x onerror=alert(2)&gt;" in html
+    assert html.count('class="cbtv-row"') == 3  # the header before the first chunk + two chunks
+    assert "cbtv-ov" in html and "also in chunk 0" in html
+    assert "cbtv-gap" in html and "token_window" in html
+    page = render_text_view(doc, chunks, standalone=True)
+    assert page.startswith("<!DOCTYPE html>") and "http" not in page
+
+
+def test_palette_separates_neighbours_in_lightness():
+    for a, b in zip(CHUNK_PALETTE, CHUNK_PALETTE[1:] + CHUNK_PALETTE[:1]):
+        assert abs(luminance(a) - luminance(b)) >= 50
+        assert a != b
+
+
+def test_lazy_public_names():
+    assert cb.render_page is render_page and cb.PageImage is PageImage
