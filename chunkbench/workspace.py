@@ -132,7 +132,10 @@ def connect(path: str | os.PathLike | None = None, *, migrate: bool = True) -> s
     db = workspace_path(path)
     if db.exists() and db.is_dir():
         raise InputError("the workspace path is a folder, not a database file", db)
-    db.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the workspace folder: {exc.strerror or exc}", db.parent) from None
     try:
         conn = sqlite3.connect(os.fspath(db), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:

@@ -129,7 +129,8 @@ def test_migrates_version_1_fixture(tmp_path):
 
 def test_save_load_round_trip(ws):
     chunks = cb.chunk(notice_doc("1 May").with_metadata(company="Acme"), "elements", max_chunk_size=60)
-    run_id = store.save(chunks, workspace=ws)
+    assert cb.store is store  # the lazy public name
+    run_id = cb.store.save(chunks, workspace=ws)
     loaded = store.load(run_id, ws)
     assert loaded.to_dict("t") == chunks.to_dict("t")
     assert loaded.doc == chunks.doc and loaded.params == chunks.params
@@ -399,3 +400,12 @@ def test_parallel_writers_on_a_fresh_database(tmp_path, elements_json):
     assert len(df) == 10 and sorted(df["amendment_number"]) == list(range(10))
     assert df["latest"].sum() == 1 and df.loc[df["amendment_number"].idxmax(), "latest"]
     assert len(store.search("deadline", k=50, workspace=ws)) == 1
+
+
+def test_workspace_under_a_file_is_an_input_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(InputError, match="cannot create the workspace folder"):
+        connect(blocker / "sub" / "w.db")
+    with pytest.raises(InputError, match="folder, not a database"):
+        connect(tmp_path)
