@@ -369,15 +369,9 @@ def search(text: str, k: int = 10, *, all_versions: bool = False, notice_id: str
         "JOIN runs r ON r.run_id = c.run_id JOIN documents d ON d.doc_key = r.doc_key "
         "WHERE chunks_fts MATCH ?"
     )
-    args: list = [query]
-    if not all_versions:
-        sql += " AND c.is_latest_version = 1"
-    for column, value in (("r.notice_key", notice_id), ("r.strategy", strategy), ("c.run_id", run_id)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(str(value))
-    sql += " ORDER BY bm25(chunks_fts), r.rowid, c.idx LIMIT ?"
-    args.append(k)
+    where, args = _chunk_filters(all_versions, notice_id, strategy, run_id)
+    sql += where + " ORDER BY bm25(chunks_fts), r.rowid, c.idx LIMIT ?"
+    args = [query, *args, k]
     with open_workspace(workspace) as conn:
         rows = [dict(r) for r in conn.execute(sql, args)]
     for rank, row in enumerate(rows, 1):
@@ -387,6 +381,44 @@ def search(text: str, k: int = 10, *, all_versions: bool = False, notice_id: str
     columns = ["rank", "score", "chunk_id", "run_id", "source", "strategy", "notice_key", "amendment_number",
                "is_latest_version", "page_start", "page_end", "type", "heading", "section_path", "snippet"]
     return _nullable_ints(pd.DataFrame(rows, columns=columns), "rank", "amendment_number", "page_start", "page_end")
+
+
+def _chunk_filters(all_versions: bool, notice_id, strategy, run_id) -> tuple[str, list]:
+    """SQL `AND …` conditions on chunks `c` / runs `r`: latest versions only unless asked."""
+    where, args = "", []
+    if not all_versions and run_id is None:
+        where += " AND c.is_latest_version = 1"
+    for column, value in (("r.notice_key", notice_id), ("r.strategy", strategy), ("c.run_id", run_id)):
+        if value is not None:
+            where += f" AND {column} = ?"
+            args.append(str(value))
+    return where, args
+
+
+def find_chunks(*, notice_id: str | None = None, strategy: str | None = None, run_id: str | None = None,
+                all_versions: bool = False, workspace: str | os.PathLike | None = None):
+    """Stored chunks as a DataFrame (one row per chunk, with text), oldest run first, in reading
+    order. Latest-version chunks only unless `all_versions` or a `run_id` is given."""
+    import pandas as pd
+
+    where, args = _chunk_filters(all_versions, notice_id, strategy, run_id)
+    sql = (
+        "SELECT c.run_id, c.chunk_id, c.idx AS \"index\", d.source, r.strategy, r.notice_key, r.amendment_number, "
+        "c.is_latest_version, c.type, c.page_start, c.page_end, c.section_path, c.heading, c.reason, "
+        "c.reason_detail, c.start_char, c.end_char, c.tokens_est, c.text "
+        "FROM chunks c JOIN runs r ON r.run_id = c.run_id JOIN documents d ON d.doc_key = r.doc_key "
+        "WHERE 1" + where + " ORDER BY r.rowid, c.idx"
+    )
+    with open_workspace(workspace) as conn:
+        rows = [dict(r) for r in conn.execute(sql, args)]
+    for row in rows:
+        row["section_path"] = json.loads(row["section_path"])
+        row["is_latest_version"] = bool(row["is_latest_version"])
+    columns = ["run_id", "chunk_id", "index", "source", "strategy", "notice_key", "amendment_number",
+               "is_latest_version", "type", "page_start", "page_end", "section_path", "heading", "reason",
+               "reason_detail", "start_char", "end_char", "tokens_est", "text"]
+    return _nullable_ints(pd.DataFrame(rows, columns=columns), "amendment_number", "page_start", "page_end",
+                          "start_char", "end_char")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -179,6 +179,12 @@ def test_amendment_sequence_latest_only(ws):
         assert set(every["run_id"]) == set(run_ids)
         assert every.loc[~every["is_latest_version"], "run_id"].isin(run_ids[:-1]).all()
 
+    latest = store.find_chunks(notice_id="T-77", workspace=ws)
+    assert set(latest["run_id"]) == {run_ids[-1]} and "30 May" in "".join(latest["text"])
+    everything = store.find_chunks(notice_id="T-77", all_versions=True, workspace=ws)
+    assert everything["run_id"].drop_duplicates().tolist() == run_ids
+    assert len(store.find_chunks(run_id=run_ids[0], workspace=ws)) == store.runs(ws).loc[0, "n_chunks"]
+
     df = store.runs(ws, notice_id="T-77")
     assert df["amendment_number"].tolist() == [0, 1, 2]
     assert df["latest"].tolist() == [False, False, True]
