@@ -2,8 +2,8 @@
 
 - `save` / `runs` / `load` / `compare`: keep yesterday's runs and today's side by side.
 - Amendments (specs/4 phase 3): runs saved under a notice key form versions 0, 1, 2, …; only the
-  chunks of a key's latest amendment have `is_latest_version` true, and `search` / `get_chunk`
-  return latest-version chunks unless asked for all.
+  chunks of a key's latest amendment have `is_latest_version` true, and `search`, `find_chunks`
+  and `get_chunk` return latest-version chunks unless asked for all.
 - Rebuild on change (specs/3 §8.8): every run records a manifest (document, strategy, params,
   ruleset, parser and chunkbench versions); `ensure` returns the stored run whose manifest matches
   and re-chunks (and saves) when anything in it changed, naming what changed.
