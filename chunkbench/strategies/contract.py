@@ -60,6 +60,8 @@ class _Unit:
     ref: ClauseRef | None = None
     level: int | None = None
     run: int = 0  # items: length of the list run this item begins (0 when it begins none)
+    cont: bool = False  # items: continues the list items before it (not the first of its run)
+    contained: bool = False  # items: in a list introduced by a lead-in ending with ":"
     tail: int = 0  # chars from this unit to the next heading or table (the next hard boundary)
 
 
@@ -222,12 +224,22 @@ def _item_spans(e: Element) -> list[tuple[int, int]]:
 
 
 def _mark_list_runs(units: list[_Unit], min_items: int) -> None:
-    """Set `run` on each item that begins a run of at least `min_items` consecutive items."""
+    """Mark list runs: `run` on an item beginning at least `min_items` consecutive items, `cont`
+    on items after the first, `contained` on the items of a list whose lead-in ends with ":"."""
     run = 0
     for i in range(len(units) - 1, -1, -1):
         run = run + 1 if units[i].kind == ITEM else 0
         begins = units[i].kind == ITEM and (i == 0 or units[i - 1].kind != ITEM)
         units[i].run = run if begins and run >= min_items else 0
+    contained = False
+    for i, u in enumerate(units):
+        if u.kind != ITEM:
+            contained = False
+            continue
+        u.cont = i > 0 and units[i - 1].kind == ITEM
+        if not u.cont:
+            contained = i > 0 and units[i - 1].text.endswith(":")
+        u.contained = contained
 
 
 def _mark_tails(units: list[_Unit]) -> None:
@@ -258,23 +270,32 @@ class _Walker:
         for u in units:
             ref = within(u.ref, self.context) if u.ref is not None else None
             u.ref = ref
+            if u.contained and ref is not None and ref.numeric and self._continues_numbering(ref):
+                u.contained = False  # "6.3" typed as a list item after "6.2 ...: (a) (b)"
             boundary = self._boundary(u)
             if boundary is not None:
                 self._start(u, boundary)
             self._add(u)
             if u.kind == HEADING:
                 self.context = ref if ref is not None and ref.numeric else None
-            elif ref is not None and ref.numeric:
+            elif ref is not None and ref.numeric and not u.contained:
                 self.context = ref
         if self.open is not None:
             self.chunks.append(self.open)
         return self.chunks
 
+    def _continues_numbering(self, ref: ClauseRef) -> bool:
+        """A numbered list item that carries on the clause numbering (6.3 after 6.2) rather than
+        numbering items inside the clause (1. 2. 3. under 2.3, or under no numbered clause)."""
+        c = self.context
+        return c is not None and len(ref.segments) >= len(c.segments) and not is_descendant(ref, c)
+
     def _start(self, u: _Unit, boundary: Boundary) -> None:
         if self.open is not None:
             self.chunks.append(self.open)
         o = _Open(boundary, u.path)
-        if u.ref is not None:
+        in_list = u.contained or (u.cont and u.ref is not None and u.ref.kind == "lettered")
+        if u.ref is not None and not (in_list and self.context is not None):
             o.clause, o.clause_source = u.ref, "text"
         elif u.kind != HEADING and self.context is not None:
             o.clause, o.clause_source = self.context, "inherited"
@@ -286,7 +307,7 @@ class _Walker:
         o.length += len(o.sep(u)) + len(u.text)
         o.units.append(u)
         o.items += u.kind == ITEM
-        if u.ref is not None:
+        if u.ref is not None and not u.contained:
             o.cur = u.ref
 
     def _boundary(self, u: _Unit) -> Boundary | None:
@@ -314,7 +335,7 @@ class _Walker:
             return Boundary(Reason.SIZE_LIMIT, f"{o.length} + {added} chars > {self.max}")
         if u.kind == ITEM and o.items + 1 > self.max_items:
             return Boundary(Reason.LIST_LIMIT, f"list item {o.items + 1} > max_list_items {self.max_items}; split at an item boundary")
-        hard = self._new_clause(u.ref, o)
+        hard = None if u.contained else self._new_clause(u.ref, o)
         if hard:
             return Boundary(Reason.CLAUSE_CHANGE, hard)
         page, last_page = u.el.page_idx, o.units[-1].el.last_page_idx
@@ -324,7 +345,11 @@ class _Walker:
                 f"page {last_page + 1} → {page + 1} with the chunk at {o.length} chars "
                 f"(≥ {self.page_ratio:.0%} of {self.max})",
             )
-        if o.has_body and o.length >= self.soft_min and o.length + u.tail > self.max:
+        if not o.has_body or o.length + u.tail <= self.max:
+            return None  # everything up to the next hard boundary fits: no soft cut needed
+        if u.ref is not None and u.ref.numeric and o.cur is None and not u.contained:
+            return Boundary(Reason.CLAUSE_CHANGE, f"clause {u.ref.display} begins after unnumbered text")
+        if o.length >= self.soft_min:
             return self._soft(u, o)
         return None
 
@@ -343,13 +368,11 @@ class _Walker:
         """Soft boundaries: preferred cut points, taken only once the chunk has soft_min_chars
         and when the text up to the next hard boundary would not fit in the chunk anyway."""
         size = f"(chunk at {o.length} chars ≥ {self.soft_min})"
-        ref, cur = u.ref, o.cur
+        ref, cur = (None if u.contained else u.ref), o.cur
         if ref is not None and cur is not None and numbering_restarts(ref, cur):
             return Boundary(Reason.CLAUSE_CHANGE, f"clause numbering restarts: {ref.display} after {cur.display} {size}")
         if ref is not None and cur is not None and is_sibling(ref, cur):
             return Boundary(Reason.CLAUSE_CHANGE, f"new sub-clause {ref.display} after {cur.display} {size}")
-        if ref is not None and ref.numeric and cur is None:
-            return Boundary(Reason.CLAUSE_CHANGE, f"clause {ref.display} begins after unnumbered text {size}")
         if u.run and not o.units[-1].text.endswith(":"):
             return Boundary(Reason.LIST_RUN, f"a run of {u.run} list items begins {size}")
         return None

@@ -189,12 +189,14 @@ def looks_like_heading(text: str, max_chars: int = 120) -> bool:
 
 
 def heading_level(text: str, text_level: int | None, *, indented: bool, open_levels: Sequence[int]) -> int:
-    """Heading level by the spec's numbering rules, then layout, then position in the stack.
+    """Heading level: the spec's numbering rules first, then layout, then all caps.
 
     1. "1 "/"1." at far left → 1 (indented → 2); "1.1" → 2; "1.1.1" → 3 (one per segment, max 6);
-       "A.1" (schedule paragraphs) → 2;
-    2. a division word (Article, Part, Schedule, Appendix, Annex, Exhibit) or all caps → 1;
-    3. the layout `text_level` (1–6) when the element has one;
+       "A.1" (schedule paragraphs) → 2; a division word (Article, Part, Schedule, Appendix, Annex,
+       Exhibit) → 1;
+    2. the layout `text_level` (1–6) when the element has one: font-size levels are more reliable
+       than letter case ("UCB/LBL" under "Berkeley-based copyrights" is not a top section);
+    3. all caps → 1 (the spec's rule, decisive for headings found by the fallback heuristics);
     4. otherwise one below the top level open (2 under any heading, 1 at the start).
     """
     m = _HEADING_NUMBER.match(text)
@@ -204,10 +206,12 @@ def heading_level(text: str, text_level: int | None, *, indented: bool, open_lev
     m = _LETTER_NUMBER.match(text)
     if m:
         return min(6, m.group(1).count(".") + 2)
-    if _DIVISION.match(text) or is_all_caps(text):
+    if _DIVISION.match(text):
         return 1
     if text_level is not None and 1 <= text_level <= 6:
         return int(text_level)
+    if is_all_caps(text):
+        return 1
     return 2 if open_levels else 1
 
 
