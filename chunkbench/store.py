@@ -163,10 +163,13 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
         raise UsageError("the notice id must not be empty")
 
     doc = chunks.doc
-    doc_json = doc.to_dict()
-    doc_key = document_content_key(doc)
-    man = manifest(chunks)
-    rows = [_chunk_row(c) for c in chunks.chunks]
+    try:  # everything stored is JSON: fail before the transaction, saying what is wrong
+        doc_json = _canonical(doc.to_dict())
+        doc_key = document_content_key(doc)
+        man = _canonical(manifest(chunks))
+        rows = [_chunk_row(c) for c in chunks.chunks]
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"cannot store {doc.source}: metadata and params must be plain JSON values ({exc})") from None
     run_id = f"{chunks.strategy}-{_dt.datetime.now(_dt.timezone.utc):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
     created = _now()
     pause = float(os.environ.get(PAUSE_ENV) or 0)
@@ -177,7 +180,7 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
             "document_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT(doc_key) DO UPDATE SET document_json = excluded.document_json",
             (doc_key, doc.doc_id, doc.source, len(doc.pages), doc.parser.name, doc.parser.version,
-             _canonical(doc_json), created),
+             doc_json, created),
         )
         if notice is not None and amendment is None:
             top = conn.execute("SELECT MAX(amendment_number) FROM runs WHERE notice_key = ?", (notice,)).fetchone()[0]
@@ -188,7 +191,7 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
             "amendment_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (run_id, doc_key, doc.doc_id, chunks.strategy, _canonical(jsonable_params(chunks.params)),
              chunks.params_hash, __version__, doc.parser.name, doc.parser.version, chunks.ruleset,
-             _canonical(man), _canonical(dict(chunks.skipped)), len(rows), created, notice, amendment),
+             man, _canonical(dict(chunks.skipped)), len(rows), created, notice, amendment),
         )
         insert = (
             "INSERT INTO chunks (run_id, chunk_id, idx, type, text, tokens_est, page_start, page_end, "

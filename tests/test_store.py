@@ -155,6 +155,8 @@ def test_bad_save_and_search_arguments(ws):
         store.save(chunks, amendment=1, workspace=ws)
     with pytest.raises(UsageError, match="amendment"):
         store.save(chunks, notice_id="T", amendment=-1, workspace=ws)
+    with pytest.raises(UsageError, match="plain JSON values"):
+        store.save(cb.chunk(notice_doc("1 May").with_metadata(when=object()), "elements"), workspace=ws)
     with pytest.raises(UsageError, match="no words"):
         store.search("  ?! ", workspace=ws)
     assert store.runs(ws).empty  # nothing half-saved by the refusals
