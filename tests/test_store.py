@@ -285,6 +285,18 @@ def test_compare_boundary_fallback(ws, monkeypatch):
     assert set(result.common) | set(result.only_b) == {cb.chunks.boundary_key(c) for c in store.load(b, ws)}
 
 
+def test_compare_uses_boundary_diff_for_one_document(ws):
+    pytest.importorskip("chunkbench.diff")
+    doc = notice_doc("1 May")
+    a = store.save(cb.chunk(doc, "elements"), workspace=ws)
+    b = store.save(cb.chunk(doc, "elements", max_chunk_size=60), workspace=ws)
+    result = store.compare(a, b, ws)
+    assert type(result).__name__ == "BoundaryDiff"
+    assert result.counts["vanished"] == 0 and result.counts["appeared"] == 1
+    other = store.save(cb.chunk(notice_doc("2 May", source="other.json"), "elements"), workspace=ws)
+    assert isinstance(store.compare(a, other, ws), store.BoundaryComparison)  # amendments: different docs
+
+
 # --- CLI, concurrency and crashes (subprocesses) ------------------------------------------------
 
 
