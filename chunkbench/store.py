@@ -85,15 +85,17 @@ def chunk_from_dict(d: Mapping[str, Any]) -> Chunk:
     )
 
 
-def manifest(chunks: ChunkSet) -> dict:
-    """What a run was made from (specs/3 §8.8): if any of it changes, the chunks may change."""
-    return _manifest(chunks.doc, chunks.strategy, chunks.params, chunks.ruleset)
+def manifest(chunks: ChunkSet, doc_key: str | None = None) -> dict:
+    """What a run was made from (specs/3 §8.8): if any of it changes, the chunks may change.
+    `doc_key`: the document's `document_content_key` when already computed."""
+    return _manifest(chunks.doc, chunks.strategy, chunks.params, chunks.ruleset, doc_key)
 
 
-def _manifest(doc: Document, strategy: str, params: Mapping[str, Any], ruleset: str) -> dict:
+def _manifest(doc: Document, strategy: str, params: Mapping[str, Any], ruleset: str,
+              doc_key: str | None = None) -> dict:
     return {
         "doc_id": doc.doc_id,
-        "document": document_content_key(doc),
+        "document": doc_key or document_content_key(doc),
         "strategy": strategy,
         "params": jsonable_params(params),
         "ruleset": ruleset,
@@ -166,7 +168,7 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
     try:  # everything stored is JSON: fail before the transaction, saying what is wrong
         doc_json = _canonical(doc.to_dict())
         doc_key = document_content_key(doc)
-        man = _canonical(manifest(chunks))
+        man = _canonical(manifest(chunks, doc_key))
         rows = [_chunk_row(c) for c in chunks.chunks]
     except (TypeError, ValueError) as exc:
         raise UsageError(f"cannot store {doc.source}: metadata and params must be plain JSON values ({exc})") from None
