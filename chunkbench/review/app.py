@@ -272,7 +272,8 @@ class ReviewApp:
         self.comment = pn.widgets.TextInput(placeholder="optional comment, saved with the verdict", width=520)
         self._comment_text = ""
         # what is typed counts even before Enter (value_input), and so does a value set from Python
-        self.comment.param.watch(lambda e: setattr(self, "_comment_text", e.new or ""), ["value", "value_input"])
+        self.comment.param.watch(lambda *events: setattr(self, "_comment_text", events[-1].new or ""),
+                                 ["value", "value_input"])
         self.prev_b = pn.widgets.Button(label="← p previous", width=120, css_classes=["cb-prev"])
         self.next_b = pn.widgets.Button(label="n next →", width=120, css_classes=["cb-next"])
         self.prev_b.on_click(lambda _e: self.previous())

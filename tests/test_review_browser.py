@@ -1,0 +1,191 @@
+"""The review app in a real browser: Debian's chromium driven by Playwright (never a downloaded browser).
+
+Skipped when /usr/bin/chromium is missing (`make browser` installs it). Each test serves the app
+in-process on a free loopback port with a workspace of its own.
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+import chunkbench as cb
+from chunkbench.review import verdicts as vs
+from chunkbench.workspace import connect
+from tests.conftest import SAMPLE_PDFS
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)"),
+]
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("panel")
+
+TIMEOUT = 20_000  # ms for one UI update to arrive (generous: two shared cores)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """serve(chunkset) → base URL of a review app over a fresh workspace (stopped after the test)."""
+    from chunkbench.review.app import serve_app
+
+    servers = []
+
+    def start(cs):
+        port = _free_port()
+        servers.append(serve_app(cs, workspace=tmp_path / "ws.db", port=port, threaded=True))
+        return f"http://127.0.0.1:{port}/"
+
+    start.workspace = tmp_path / "ws.db"
+    yield start
+    for s in servers:
+        s.stop()
+
+
+def _open(browser, url: str, reviewer: str):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = ctx.new_page()
+    page.goto(f"{url}?reviewer={reviewer}")
+    page.wait_for_selector("text=/\\d+ of \\d+ reviewed/", timeout=TIMEOUT)
+    return ctx, page
+
+
+def _progress(page, n: int, total: int) -> None:
+    page.wait_for_selector(f"text=/^{n} of {total} reviewed/", timeout=TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def contract():
+    return cb.chunk(cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf"), "elements")
+
+
+def test_keyboard_verdict_survives_reload(browser, serve, contract):
+    url = serve(contract)
+    ctx, page = _open(browser, url, "alice")
+    m = len(contract)
+    _progress(page, 0, m)
+    img = page.locator(".cb-page img")
+    img.wait_for(timeout=TIMEOUT)
+    assert page.evaluate("e => e.naturalWidth", img.element_handle()) > 300  # the page overlay is shown
+    page.keyboard.press("2")  # should merge, then the app moves on
+    _progress(page, 1, m)
+    # typing into the comment box is text, not shortcuts
+    page.locator("input[placeholder^='optional comment']").click()
+    page.keyboard.type("too short, merge 2")
+    page.locator(".cb-title").click()  # focus leaves the box
+    _progress(page, 1, m)
+    page.keyboard.press("o")  # ok, with the typed comment
+    _progress(page, 2, m)
+    stored = {v.chunk_index: (v.verdict, v.comment) for v in vs.query(connect(serve.workspace), reviewer="alice")}
+    assert stored == {0: ("should_merge", ""), 1: ("ok", "too short, merge 2")}
+
+    page.reload()
+    _progress(page, 2, m)
+    page.keyboard.press("p")
+    page.wait_for_selector("text=Your verdict: ok", timeout=TIMEOUT)
+    page.keyboard.press("p")
+    page.wait_for_selector("text=Your verdict: should merge", timeout=TIMEOUT)
+    ctx.close()
+
+
+def test_two_reviewers_at_once_lose_nothing(browser, serve, contract):
+    url = serve(contract)
+    (ca, a), (cb_, b) = _open(browser, url, "ann"), _open(browser, url, "bob")
+    m = len(contract)
+    n = 6
+    for _ in range(n):  # interleaved, without waiting for the server in between
+        a.keyboard.press("1")
+        b.keyboard.press("3")
+    _progress(a, n, m)
+    _progress(b, n, m)
+    rows = vs.query(connect(serve.workspace))
+    assert sorted((v.reviewer, v.chunk_index, v.verdict) for v in rows) == sorted(
+        [("ann", i, "ok") for i in range(n)] + [("bob", i, "should_split_elsewhere") for i in range(n)])
+    # each sees the other's verdicts on a boundary
+    b.keyboard.press("p")
+    b.wait_for_selector("text=ann: ok", timeout=TIMEOUT)
+    ca.close()
+    cb_.close()
+
+
+def test_filters_in_the_browser(browser, serve, contract):
+    url = serve(contract)
+    ctx, page = _open(browser, url, "fay")
+    page.keyboard.press("1")
+    page.keyboard.press("4")
+    _progress(page, 2, len(contract))
+    page.get_by_role("button", name="flagged", exact=True).click()
+    page.wait_for_selector("text=/1 of 1 shown/", timeout=TIMEOUT)
+    page.wait_for_selector("text=Your verdict: wrong type", timeout=TIMEOUT)
+    ctx.close()
+
+
+def _evil_pdf(path: Path) -> Path:
+    import pymupdf
+
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    y = 72
+    for line in ["1. Payload <script>alert('xss')</script>", "",
+                 "The image <img src=x onerror=alert(1)> must show as text.",
+                 "Terms & conditions \"quoted\" apply.", "",
+                 "2. Second <b>section</b>", "", "Closing paragraph with <iframe src=x></iframe> in it."]:
+        page.insert_text((72, y), line, fontsize=11)
+        y += 18
+    pdf.save(path)
+    return path
+
+
+#: script elements anywhere in the page (shadow roots included) whose text mentions xss
+_SCRIPTS_MENTIONING_XSS = """() => {
+  let n = 0;
+  const walk = (root) => root.querySelectorAll('*').forEach(el => {
+    if (el.tagName === 'SCRIPT' && el.textContent.includes('xss')) n += 1;
+    if (el.shadowRoot) walk(el.shadowRoot);
+  });
+  walk(document);
+  return n;
+}"""
+
+
+def test_document_text_is_shown_literally_and_never_runs(browser, serve, tmp_path):
+    doc = cb.load(_evil_pdf(tmp_path / "evil.pdf"), cache=False)
+    assert all(t in doc.text for t in ("<script>", "<img src=x onerror", "<iframe src=x>"))
+    cs = cb.chunk(doc, "elements", max_chunk_size=60)
+    url = serve(cs)
+    dialogs, errors = [], []
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}?reviewer=<img src=x onerror=alert(7)>")
+    page.wait_for_selector("text=/\\d+ of \\d+ reviewed/", timeout=TIMEOUT)
+    after = page.locator(".cb-after pre")
+    for c in cs:  # step through every boundary with the keyboard: each chunk's text, literally
+        sync_api.expect(after).to_have_text(c.text, timeout=TIMEOUT)
+        page.keyboard.press("n")
+    assert page.locator("img[src='x'], iframe[src='x']").count() == 0
+    assert page.evaluate(_SCRIPTS_MENTIONING_XSS) == 0
+    assert page.get_by_text("<img src=x onerror=alert(7)>").count() == 1  # the reviewer name, as text
+    assert dialogs == [] and errors == []
+    ctx.close()
