@@ -1,0 +1,165 @@
+"""Sweeps: grid expansion, a 2×2 papermill sweep end to end, failures recorded, the Dask path, the CLI."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pandas as pd
+import pytest
+
+from chunkbench import sweep
+from chunkbench.cli import main
+from chunkbench.errors import UsageError
+
+from conftest import SAMPLE_PDFS
+
+PDF = SAMPLE_PDFS / "technical_manual.pdf"
+
+# executing notebooks starts kernels: keep these tests on one xdist worker
+pytestmark = pytest.mark.xdist_group("notebooks")
+
+
+def test_parse_grid():
+    assert sweep.parse_grid(["chunk_size=256, 512", "strategy=tokens"]) == {
+        "chunk_size": ["256", "512"], "strategy": ["tokens"]}
+    for bad in (["chunk_size"], ["=1,2"], ["chunk_size="], ["a=1", "a=2"]):
+        with pytest.raises(UsageError):
+            sweep.parse_grid(bad)
+
+
+def test_points_cover_inputs_times_grid_with_coerced_values(tmp_path):
+    pts = sweep.make_points([PDF, SAMPLE_PDFS / "rfp_it_services.pdf"],
+                            {"chunk_size": ["256", "512"], "overlap": ["0", "50"]}, tmp_path, strategy="tokens")
+    assert len(pts) == 8
+    assert [p.params for p in pts[:4]] == [
+        {"chunk_size": 256, "overlap": 0}, {"chunk_size": 256, "overlap": 50},
+        {"chunk_size": 512, "overlap": 0}, {"chunk_size": 512, "overlap": 50}]
+    assert pts[0].questions == str(SAMPLE_PDFS / "technical_manual.questions.json")
+    assert len({p.out_dir for p in pts}) == 8
+    assert pts[1].out_dir.endswith("points/technical_manual/tokens__chunk_size=256__overlap=50")
+
+
+def test_several_strategies_take_only_their_own_keys(tmp_path):
+    pts = sweep.make_points([PDF], {"strategy": ["elements", "tokens"], "chunk_size": ["256", "512"]}, tmp_path)
+    assert [(p.strategy, dict(p.params)) for p in pts] == [
+        ("elements", {}), ("tokens", {"chunk_size": 256}), ("tokens", {"chunk_size": 512})]
+    with pytest.raises(UsageError, match="no swept strategy has a parameter 'chunk_sise'"):
+        sweep.make_points([PDF], {"chunk_sise": ["1"]}, tmp_path, strategy="tokens")
+
+
+def test_a_rejected_value_fails_its_point_before_running(tmp_path):
+    pts = sweep.make_points([PDF], {"max_chunk_size": ["10", "900"]}, tmp_path)
+    assert pts[0].error.startswith("ParamError:") and ">= 50" in pts[0].error
+    assert pts[1].error is None
+    row = sweep.run_point(pts[0])
+    assert row["status"] == "failed" and row["error"] == pts[0].error and row["notebook"] is None
+
+
+def test_pareto_front_and_best_settings_by_hand():
+    pts = [(10, 0.2), (20, 0.5), (15, 0.1), (30, 0.5), (40, 0.7), (5, 0.05)]
+    assert sorted(sweep.pareto_front(pts)) == [0, 1, 4, 5]
+    df = pd.DataFrame([
+        {"document": "a", "strategy": "tokens", "status": "ok", "chunks": 20, "ret_chunks_token_iou": 0.3, "params": "x"},
+        {"document": "a", "strategy": "tokens", "status": "ok", "chunks": 10, "ret_chunks_token_iou": 0.3, "params": "y"},
+        {"document": "a", "strategy": "tokens", "status": "failed", "chunks": None, "ret_chunks_token_iou": None, "params": "z"},
+        {"document": "b", "strategy": "elements", "status": "ok", "chunks": 5, "ret_chunks_token_iou": None,
+         "ret_chunks_mrr": None, "targets_passed": 2, "params": "p"},
+        {"document": "b", "strategy": "elements", "status": "ok", "chunks": 7, "ret_chunks_token_iou": None,
+         "ret_chunks_mrr": None, "targets_passed": 4, "params": "q"},
+    ])
+    best = sweep.best_settings(df).set_index("document")
+    assert best.loc["a", "params"] == "y"  # tie on IoU → fewer chunks
+    assert (best.loc["b", "objective"], best.loc["b", "params"]) == ("targets_passed", "q")
+
+
+def test_exit_status():
+    ok = pd.DataFrame({"status": ["ok", "failed"], "error": [None, "ParamError: x"]})
+    assert sweep.exit_status(ok)[0] == 0 and "1 of 2" in sweep.exit_status(ok)[1]
+    assert sweep.exit_status(pd.DataFrame({"status": ["ok"], "error": [None]})) == (0, None)
+    assert sweep.exit_status(pd.DataFrame({"status": ["failed"] * 2, "error": ["ParamError: a", "ParamError: b"]}))[0] == 2
+    assert sweep.exit_status(pd.DataFrame({"status": ["failed"] * 2, "error": ["InputError: a", "InputError: b"]}))[0] == 3
+    assert sweep.exit_status(pd.DataFrame({"status": ["failed"] * 2, "error": ["InputError: a", "KeyError: b"]}))[0] == 1
+
+
+def test_the_notebook_ships_inside_the_package_and_is_the_repo_copy():
+    from conftest import ROOT
+
+    assert sweep.notebook_path().read_bytes() == (ROOT / "notebooks" / sweep.NOTEBOOK_NAME).read_bytes()
+    assert "notebooks/*.ipynb" in (ROOT / "pyproject.toml").read_text()
+
+
+@pytest.fixture(scope="module")
+def two_by_two(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sweep")
+    df = sweep.run_sweep([PDF], {"max_chunk_size": [800, 1600], "heading_level": [1, 2]}, out, jobs=2, progress=False)
+    return out, df
+
+
+def test_a_2x2_sweep_end_to_end(two_by_two):
+    out, df = two_by_two
+    assert len(df) == 4 and list(df["status"]) == ["ok"] * 4, df["error"].tolist()
+    assert list(df.columns[:5]) == ["input", "document", "strategy", "max_chunk_size", "heading_level"]
+    assert list(zip(df["max_chunk_size"], df["heading_level"])) == [(800, 1), (800, 2), (1600, 1), (1600, 2)]
+    # sensible values: a smaller limit never gives fewer chunks, and chunks respect the limit
+    by = df.set_index(["max_chunk_size", "heading_level"])
+    for level in (1, 2):
+        assert by.loc[(800, level), "chunks"] >= by.loc[(1600, level), "chunks"]
+        assert by.loc[(800, level), "chars_max"] <= 800
+    assert (df["text_lost_chars"] == 0).all() and (df["share_with_pages"] == 1.0).all()
+    assert (df["ret_questions"] == 12).all() and df["ret_chunks_mrr"].between(0, 1).all()
+    assert (df["ret_chunks_mrr"] > df["ret_elements_mrr"]).all()
+    for _, row in df.iterrows():
+        point = json.loads((sweep.Path(row["point_dir"]) / "metrics.json").read_text())
+        assert point["python"] == sys.executable  # the kernel is this interpreter
+        assert point["metrics"]["chunks"] == row["chunks"]
+        assert len(json.loads((sweep.Path(row["point_dir"]) / "chunks.json").read_text())["chunks"]) == row["chunks"]
+        nb = json.loads(sweep.Path(row["notebook"]).read_text())
+        assert any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")  # executed, kept
+
+
+def test_sweep_results_files(two_by_two):
+    out, df = two_by_two
+    csv = pd.read_csv(out / "results.csv")
+    parquet = pd.read_parquet(out / "results.parquet")
+    assert len(csv) == len(parquet) == 4
+    assert list(csv.columns) == list(df.columns) == list(parquet.columns)
+    html = (out / "summary.html").read_text()
+    assert html.count("<img") >= 3  # metric vs each swept parameter, and the Pareto front
+    assert "Best setting per input" in html and "technical_manual" in html
+    assert "<script" not in html
+
+
+def test_a_point_that_raises_inside_the_notebook_is_recorded(tmp_path):
+    bad = tmp_path / "broken.questions.json"
+    bad.write_text("[{")
+    (point,) = sweep.make_points([PDF], {"max_chunk_size": [900]}, tmp_path / "out", questions=bad)
+    row = sweep.run_point(point)
+    assert row["status"] == "failed"
+    assert row["error"].startswith("InputError:") and "broken.questions.json" in row["error"]
+    assert sweep.Path(row["notebook"]).exists()  # the failed notebook is kept to look at
+
+
+def test_the_dask_path_on_a_local_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        df = sweep.run_sweep([PDF], {"max_chunk_size": ["900", "10"]}, tmp_path, dask=cluster.scheduler_address,
+                             progress=False)
+    assert list(df["status"]) == ["ok", "failed"]
+    assert df.loc[0, "chunks"] > 0 and "ParamError" in df.loc[1, "error"]
+    assert (tmp_path / "results.parquet").exists()
+
+
+def test_cli_exit_codes_without_running_notebooks(tmp_path, capsys):
+    code = main(["sweep", str(PDF), "--grid", "max_chunk_size=10,20", "-o", str(tmp_path / "a"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and "all 2 sweep points failed" in err and "ParamError" in err
+    assert len(pd.read_csv(tmp_path / "a" / "results.csv")) == 2
+    code = main(["sweep", str(PDF), "--grid", "nope=1", "-o", str(tmp_path / "b")])
+    assert code == 2 and "no swept strategy has a parameter 'nope'" in capsys.readouterr().err
+    code = main(["sweep", str(tmp_path / "missing.pdf"), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "c"),
+                 "--no-progress"])
+    assert code == 3 and "missing.pdf" in capsys.readouterr().err
+    code = main(["sweep", str(PDF), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "d"), "--jobs", "0"])
+    assert code == 2
