@@ -159,6 +159,7 @@ def test_table_is_one_chunk_with_its_heading_linked_and_rows_kept():
     assert table.heading == "A.1 Monthly service charges"
     assert table.section_path == ("SCHEDULE A – FEES", "A.1 Monthly service charges")
     assert table.source_blocks == ("e2", "e3")
+    assert table.boundary.detail == "heading level 2 'A.1 Monthly service charges', titling table e3 (3 rows)"
     assert cs[2].boundary.reason.value == "after_table" and cs[2].text == "Charges are subject to indexation."
     assert cs[3].type == "table" and cs[3].boundary.reason.value == "table"
     assert cs[3].boundary.detail == "table e5 (no row data) is a chunk of its own"
@@ -439,6 +440,76 @@ def test_properties_on_random_element_streams(doc, max_chars, max_items, split):
             assert c.extra["clause_level"] >= 1
         if c.type == "table":
             assert sum(doc.element(b).type == "table" for b in c.source_blocks) == 1
+
+
+_CLAUSE = st.tuples(st.integers(1, 4), st.integers(0, 4), st.integers(0, 2)).map(
+    lambda t: ".".join(str(n) for n in t if n) or "1"
+)
+_TEXT = st.sampled_from([A, A * 3, A * 9, "the Customer shall pay-\nment on time", "as follows:", "“Fee” means the fee."])
+
+
+@st.composite
+def _contract_element(draw, page):
+    kind = draw(st.sampled_from(["heading", "clause", "definition", "lettered", "plain", "list", "list_text",
+                                 "table", "caption", "image", "header", "footer", "watermark", "page_no"]))
+    base = {"page_idx": page}
+    if kind == "heading":
+        text = draw(st.sampled_from(["{} DEFINITIONS", "{} Fees and Payment", "SCHEDULE {}", "Definitions", "Annex {}"]))
+        return {**base, "type": "heading", "text": text.format(draw(_CLAUSE)),
+                "text_level": draw(st.one_of(st.none(), st.integers(1, 4)))}
+    if kind == "clause":
+        return {**base, "type": "paragraph", "text": f"{draw(_CLAUSE)} {draw(_TEXT)}"}
+    if kind == "definition":
+        return {**base, "type": "paragraph", "text": f"“Term {draw(st.integers(1, 9))}” means {draw(_TEXT)}"}
+    if kind == "lettered":
+        return {**base, "type": "paragraph", "text": f"({draw(st.sampled_from('abcd'))}) {draw(_TEXT)}"}
+    if kind in ("list", "list_text"):
+        items = [f"({chr(97 + i)}) {t}" for i, t in enumerate(draw(st.lists(_TEXT, min_size=1, max_size=16)))]
+        el = {**base, "type": "list", "text": "\n".join(items)}
+        return {**el, "blocks": [{"type": "list_item", "text": t} for t in items]} if kind == "list" else el
+    if kind == "table":
+        rows = draw(st.lists(st.lists(st.sampled_from(["a", "b|c", "", "9,750"]), min_size=2, max_size=2), min_size=1, max_size=4))
+        return {**base, "type": "table", "text": "a b", **({"rows": rows} if draw(st.booleans()) else {})}
+    if kind == "caption":
+        return {**base, "type": "caption", "text": "Table 1: Charges"}
+    if kind == "image":
+        return {**base, "type": "image", "text": draw(st.sampled_from(["", "[logo]"]))}
+    if kind in ("header", "footer"):
+        return {**base, "type": kind, "text": draw(st.sampled_from(["Agreement ABC-123", "Confidential"]))}
+    if kind == "watermark":
+        return {**base, "type": "paragraph", "text": "DRAFT"}
+    if kind == "page_no":
+        return {**base, "type": "paragraph", "text": f"Page {page + 1}"}
+    return {**base, "type": "paragraph", "text": draw(_TEXT)}
+
+
+@st.composite
+def _contracts(draw):
+    n = draw(st.integers(0, 30))
+    pages = sorted(draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)))
+    return make_doc([draw(_contract_element(p)) for p in pages])
+
+
+@given(
+    doc=_contracts(),
+    max_chars=st.sampled_from([150, 400, 2000]),
+    infer=st.sampled_from(["auto", "always", "never"]),
+    ratio=st.sampled_from([0.0, 0.8]),
+)
+def test_properties_on_random_contracts(doc, max_chars, infer, ratio):
+    params = {"max_chars": max_chars, "soft_min_chars": max_chars // 2, "infer_headings": infer,
+              "page_break_ratio": ratio, "max_list_items": 5}
+    cs = chunk(doc, "contract", **params)
+    check_common_invariants(doc, cs, params)
+    assert " ".join(c.text for c in cs).split() == _expected_words(doc, cs.skipped)
+    for c in cs:
+        assert c.char_len <= max_chars or c.extra["oversize"]
+        assert c.extra["list_items"] <= 5
+        if c.boundary.reason.value == "page_break":
+            assert ratio == 0.0 or c.boundary.detail.endswith(f"(≥ 80% of {max_chars})")
+        if c.extra["clause_ref_source"] == "text":
+            assert clause_ref(c.text) is not None
+        assert c.heading == (c.section_path[-1] if c.section_path else None)
 
 
 # --- real documents -----------------------------------------------------------------------------

@@ -319,7 +319,9 @@ class _Walker:
             return Boundary(Reason.HEADING, f"heading level {u.level} {_quote(u.text)}")
         if u.kind == TABLE:
             if not o.is_table and all(x.kind in (HEADING, CAPTION) for x in o.units):
-                return None  # the heading (or caption) just before the table titles it
+                # the heading (or caption) just before the table titles it: one chunk
+                o.boundary = Boundary(o.boundary.reason, f"{o.boundary.detail}, titling table {u.el.id} ({_rows(u.el)})")
+                return None
             return Boundary(Reason.TABLE, f"table {u.el.id} ({_rows(u.el)}) is a chunk of its own")
         if o.is_table:
             if u.kind == CAPTION and o.units[-1].kind == TABLE:
