@@ -8,6 +8,10 @@ and byte offsets are turned into character offsets only at window edges. Chunk t
 Where a window edge falls inside a character (cl100k splits some multi-byte characters across
 tokens), the window grows to include the whole character: its start moves back to the character's
 first byte, its end forward past its last byte.
+
+Pages and boxes come from the elements a window overlaps. This is the spec's page-break rule with
+each page break placed just after the previous page's last element: a window that starts in the
+"\n\n" before a page's first element is cited to that page, where its text is.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import threading
 
 import numpy as np
 
-from ..chunks import Boundary, Reason, build_chunk, document_key
+from ..chunks import Boundary, Reason, build_chunk, document_key, element_bboxes
 from ..errors import InputError, ParamError
 from ..model import Document, Element
 from ..registry import Param, StrategyResult, strategy
@@ -57,13 +61,19 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
     located = [e for e in doc.elements if e.text]
     starts = np.fromiter((e.char_start for e in located), dtype=np.int64, count=len(located))
     ends = np.fromiter((e.char_end for e in located), dtype=np.int64, count=len(located))
+    # elements overlapping each window [start_char, end_char): element spans are sorted and disjoint
+    lows = np.searchsorted(ends, [w.start_char for w in spans], side="right").tolist()
+    highs = np.searchsorted(starts, [w.end_char for w in spans], side="left").tolist()
+    boxes = element_bboxes(located)  # one box per element, built once and sliced per window
+    boxed = len(boxes) == len(located)
+    page_sets = [_element_pages(e) for e in located]
     total = spans[-1].token_end
     key = document_key(doc)
     chunks = []
-    for n, w in enumerate(spans):
-        # elements overlapping [start_char, end_char): spans are sorted and disjoint
-        lo = int(np.searchsorted(ends, w.start_char, side="right"))
-        hi = int(np.searchsorted(starts, w.end_char, side="left"))
+    for n, (w, lo, hi) in enumerate(zip(spans, lows, highs)):
+        if hi <= lo:  # the window lies inside a separator: cite the element that follows it
+            lo = min(lo, len(located) - 1)
+            hi = lo + 1
         els = located[lo:hi]
         if n == 0:
             boundary = Boundary(Reason.DOCUMENT_START, f"tokens 0–{w.token_end - 1} of {total}")
@@ -71,7 +81,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
             boundary = Boundary(
                 Reason.TOKEN_WINDOW, f"tokens {w.token_start}–{w.token_end - 1} (overlap {w.overlap_tokens})"
             )
-        pages = _pages(els)
+        pages = sorted(set().union(*page_sets[lo:hi])) if hi - lo > 1 else list(page_sets[lo])
         chunks.append(
             build_chunk(
                 doc,
@@ -83,6 +93,8 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
                 boundary=boundary,
                 start_char=w.start_char,
                 end_char=w.end_char,
+                bbox=boxes[lo:hi] if boxed else element_bboxes(els),
+                pages=(pages[0], pages[-1]) if pages else (None, None),
                 extra={
                     "tokens": w.token_end - w.token_start,
                     "overlap_tokens": w.overlap_tokens,
@@ -96,16 +108,9 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
-def _pages(elements: list[Element]) -> list[int]:
-    """1-based pages of the elements a window overlaps, ascending; the first is the window's page.
-
-    This is the spec's page-break rule with breaks at the first character of each page's first
-    element: a window starting in the gap before an element belongs to that element's page."""
-    pages: set[int] = set()
-    for e in elements:
-        if e.page_idx is not None:
-            pages.update(range(e.page_idx + 1, e.last_page_idx + 2))
-    return sorted(pages)
+def _element_pages(e: Element) -> tuple[int, ...]:
+    """1-based pages an element covers (several for an element spanning pages)."""
+    return tuple(range(e.page_idx + 1, e.last_page_idx + 2)) if e.page_idx is not None else ()
 
 
 class Window:
