@@ -272,3 +272,13 @@ def test_cli_review_export_and_errors(ws, tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     r = subprocess.run([*cmd, "--set", "nope=1"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "nope" in r.stderr
+
+
+def test_notebook_03_review_runs_headless(tmp_path, monkeypatch):
+    from tests.test_explore import run_notebook
+
+    run_notebook("03_review.ipynb", tmp_path, monkeypatch)
+    rows = list(csv.DictReader((tmp_path / "verdicts.csv").open(encoding="utf-8")))
+    assert [(r["chunk_index"], r["verdict"], r["reviewer"]) for r in rows] == [
+        ("0", "ok", "demo"), ("1", "should_merge", "demo"), ("2", "ok", "demo")]
+    assert len(json.loads((tmp_path / "verdicts.json").read_text(encoding="utf-8"))) == 3
