@@ -2,12 +2,12 @@
 is the drawable result; `render_text_view` is the HTML view for inputs without a PDF."""
 
 from .image import PageImage, Region
-from .overlay import DEFAULT_SHOW, LAYERS, chunks_on_page, render_page
+from .overlay import DEFAULT_SHOW, LAYERS, check_show, chunks_on_page, render_page
 from .palette import CHUNK_PALETTE, chunk_color
-from .regions import chunk_regions, position_box, span_regions
+from .regions import chunk_regions, element_at, position_box, span_regions
 from .textview import render_text_view
 
 __all__ = [
-    "CHUNK_PALETTE", "DEFAULT_SHOW", "LAYERS", "PageImage", "Region", "chunk_color", "chunk_regions",
-    "chunks_on_page", "position_box", "render_page", "render_text_view", "span_regions",
+    "CHUNK_PALETTE", "DEFAULT_SHOW", "LAYERS", "PageImage", "Region", "check_show", "chunk_color", "chunk_regions",
+    "chunks_on_page", "element_at", "position_box", "render_page", "render_text_view", "span_regions",
 ]

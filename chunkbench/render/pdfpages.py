@@ -71,7 +71,9 @@ def page_raster(path: str, page: int, dpi: float) -> np.ndarray:
             _RASTER_CACHE.move_to_end(key)
             return arr
         pdf = open_pdf(path)
-        pix = _page(pdf, page, path).get_pixmap(dpi=dpi, alpha=False, colorspace=pymupdf.csRGB)
+        zoom = float(dpi) / 72.0
+        pix = _page(pdf, page, path).get_pixmap(
+            matrix=pymupdf.Matrix(zoom, zoom), alpha=False, colorspace=pymupdf.csRGB)
         arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, :3]
         arr = np.ascontiguousarray(arr)
         arr.setflags(write=False)

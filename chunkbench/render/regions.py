@@ -107,7 +107,17 @@ def _partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, f
     sel = words.char_word[a:b]
     sel = np.unique(sel[sel >= 0])
     if sel.size == 0:
-        return _proportional(e, a, b)
+        # only whitespace selected (a token window starting at a space): the next word, else the previous
+        after = words.char_word[b:]
+        before = words.char_word[:a]
+        nxt = after[after >= 0]
+        prv = before[before >= 0]
+        if nxt.size:
+            sel = nxt[:1]
+        elif prv.size:
+            sel = prv[-1:]
+        else:
+            return _proportional(e, a, b)
     chosen = set(sel.tolist())
     line_order: list[tuple[int, int]] = []
     line_words: dict[tuple[int, int], list[int]] = {}
@@ -210,16 +220,24 @@ def elements_overlapping(doc: Document, start: int, end: int) -> list[Element]:
     return out
 
 
-def position_box(doc: Document, char: int) -> BBox | None:
-    """The box of the word at canonical offset `char` (the next element's first word when `char`
-    falls on a separator), or None when that element has no bbox."""
+def element_at(doc: Document, char: int) -> Element | None:
+    """The non-empty element containing canonical offset `char`, or the next one when `char` falls
+    on a separator; None past the end."""
     starts, els = _starts(doc)
     i = max(bisect.bisect_right(starts, char) - 1, 0)
     if i < len(els) and els[i].char_end <= char:
         i += 1
-    if i >= len(els):
+    return els[i] if i < len(els) else None
+
+
+def position_box(doc: Document, char: int) -> BBox | None:
+    """The box of the word at canonical offset `char` (the next element's first word when `char`
+    falls on a separator), or None when that element has no bbox."""
+    e = element_at(doc, char)
+    if e is None:
         return None
-    e = els[i]
     pos = max(char, e.char_start)
+    while pos < e.char_end - 1 and e.text[pos - e.char_start].isspace():
+        pos += 1
     boxes = span_regions(doc, pos, min(pos + 1, e.char_end), [e])
     return boxes[0] if boxes else None

@@ -1,0 +1,348 @@
+"""Boundary diff: which chunk boundaries stayed, moved, appeared or vanished between two configurations.
+
+A boundary is where a chunk starts: its `start_char` in the document's canonical text (the
+position `chunks.boundary_key` is built on). Matching, in this order:
+
+1. **stayed** – a and b both have a boundary at exactly the same position (reasons may differ).
+2. **moved** – of the boundaries left, an a-boundary and a b-boundary are paired when they are at
+   most `window` characters apart (default 200) or start in the same element; closest pairs first,
+   each boundary used once, and pairs never cross (the k-th moved boundary of a pairs with a later
+   one of b than the (k-1)-th did), so a moved boundary is "the same cut, shifted".
+3. **vanished** – an a-boundary left unpaired; **appeared** – a b-boundary left unpaired.
+
+So stayed + moved + vanished = the boundaries of a, and stayed + moved + appeared = those of b.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from .chunks import Chunk, boundary_key
+from .chunkset import ChunkSet, chunk
+from .errors import UsageError
+from .model import Document
+
+STATUSES = ("stayed", "moved", "appeared", "vanished")
+COLUMNS = ["position", "position_b", "shift", "page", "page_b", "status", "reason_a", "reason_b",
+           "detail_a", "detail_b", "chunk_a", "chunk_b", "key_a", "key_b"]
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """'strategy=tokens,chunk_size=512' → ('tokens', {'chunk_size': '512'}).
+
+    A piece without '=' continues the previous value (so list values keep their commas:
+    'strategy=elements,noise=header,footer'); 'strategy' defaults to elements."""
+    params: dict[str, str] = {}
+    last = None
+    for piece in spec.split(","):
+        if "=" in piece:
+            key, _, value = piece.partition("=")
+            key = key.strip()
+            if not key:
+                raise UsageError(f"bad configuration {spec!r}: empty name before '='")
+            params[key] = value.strip()
+            last = key
+        elif piece.strip():
+            if last is None:
+                raise UsageError(f"bad configuration {spec!r}: expected key=value pieces like strategy=tokens,chunk_size=512")
+            params[last] += "," + piece.strip()
+    strategy = params.pop("strategy", "elements")
+    return strategy, params
+
+
+def as_chunkset(doc: Document, value: Any) -> ChunkSet:
+    """A ChunkSet as given, or chunked from a 'strategy=...,k=v' spec string / a mapping."""
+    if isinstance(value, ChunkSet):
+        if value.doc.doc_id != doc.doc_id:
+            raise UsageError(f"a ChunkSet of {value.doc.source} cannot be compared on {doc.source}")
+        return value
+    if isinstance(value, str):
+        strategy, params = parse_spec(value)
+        return chunk(doc, strategy, **params)
+    if isinstance(value, Mapping):
+        params = dict(value)
+        return chunk(doc, params.pop("strategy", "elements"), **params)
+    raise UsageError(f"expected a ChunkSet or a spec like 'strategy=tokens,chunk_size=512', got {type(value).__name__}")
+
+
+def describe(cs: ChunkSet) -> str:
+    """'tokens chunk_size=512 overlap=50': a configuration in one line."""
+    return " ".join([cs.strategy, *(f"{k}={v}" for k, v in cs.params.items())])
+
+
+@dataclass(frozen=True)
+class BoundaryDiff:
+    """The result of `diff`: a row per boundary (`table`), counts per page, and page drawings."""
+
+    doc: Document
+    a: ChunkSet
+    b: ChunkSet
+    window: int
+    rows: tuple[Mapping[str, Any], ...]
+
+    @property
+    def table(self):
+        """pandas DataFrame, one row per boundary, sorted by position (see COLUMNS)."""
+        import pandas as pd
+
+        df = pd.DataFrame([dict(r) for r in self.rows], columns=COLUMNS)
+        for col in ("position", "position_b", "shift", "page", "page_b", "chunk_a", "chunk_b"):
+            df[col] = df[col].astype("Int64")
+        return df
+
+    @property
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(STATUSES, 0)
+        for r in self.rows:
+            out[r["status"]] += 1
+        return out
+
+    @property
+    def counts_per_page(self):
+        """pandas DataFrame indexed by page: stayed, moved, appeared, vanished, boundaries of a and b.
+
+        A row counts on the page of a's boundary, or b's for appeared ones."""
+        import pandas as pd
+
+        pages: dict[int, dict[str, int]] = {}
+        for r in self.rows:
+            page = r["page"] if r["status"] != "appeared" else r["page_b"]
+            if page is None:
+                page = 0
+            row = pages.setdefault(int(page), {**dict.fromkeys(STATUSES, 0), "a": 0, "b": 0})
+            row[r["status"]] += 1
+            row["a"] += r["status"] != "appeared"
+            row["b"] += r["status"] != "vanished"
+        df = pd.DataFrame.from_dict(pages, orient="index", columns=[*STATUSES, "a", "b"]).sort_index()
+        df.index.name = "page"
+        return df
+
+    def changed_pages(self) -> list[int]:
+        """Pages with at least one boundary that did not stay."""
+        df = self.counts_per_page
+        return [int(p) for p, row in df.iterrows() if p and (row["moved"] + row["appeared"] + row["vanished"]) > 0]
+
+    def render(self, page: int, dpi: float = 100):
+        """The page with a's boundaries in blue and b's in orange (see `render_diff`)."""
+        return render_diff(self, page, dpi)
+
+
+def _row(status: str, ca: Chunk | None, cb: Chunk | None) -> dict[str, Any]:
+    pa = ca.start_char if ca is not None else None
+    pb = cb.start_char if cb is not None else None
+    return {
+        "position": pa if pa is not None else pb,
+        "position_b": pb,
+        "shift": (pb - pa) if pa is not None and pb is not None else None,
+        "page": ca.page_start if ca is not None else None,
+        "page_b": cb.page_start if cb is not None else None,
+        "status": status,
+        "reason_a": ca.boundary.reason.value if ca is not None else None,
+        "reason_b": cb.boundary.reason.value if cb is not None else None,
+        "detail_a": ca.boundary.detail if ca is not None else None,
+        "detail_b": cb.boundary.detail if cb is not None else None,
+        "chunk_a": ca.index if ca is not None else None,
+        "chunk_b": cb.index if cb is not None else None,
+        "key_a": boundary_key(ca) if ca is not None else None,
+        "key_b": boundary_key(cb) if cb is not None else None,
+    }
+
+
+def _first_element(c: Chunk) -> str | None:
+    return c.source_blocks[0] if c.source_blocks else None
+
+
+def diff(doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
+    """Compare the chunk boundaries of configurations `a` and `b` of `doc` (ChunkSets or spec strings
+    such as 'strategy=tokens,chunk_size=512'); see the module docstring for the matching rules."""
+    if window < 0:
+        raise UsageError(f"window must be >= 0, got {window}")
+    ca, cb = as_chunkset(doc, a), as_chunkset(doc, b)
+    A = sorted((c for c in ca.chunks if c.start_char is not None), key=lambda c: (c.start_char, c.index))
+    B = sorted((c for c in cb.chunks if c.start_char is not None), key=lambda c: (c.start_char, c.index))
+    # 1. exact positions (first come first served when a configuration repeats a position)
+    by_pos: dict[int, list[int]] = {}
+    for j, c in enumerate(B):
+        by_pos.setdefault(c.start_char, []).append(j)
+    pair: dict[int, int] = {}
+    used_b: set[int] = set()
+    for i, c in enumerate(A):
+        js = by_pos.get(c.start_char)
+        if js:
+            j = js.pop(0)
+            pair[i] = j
+            used_b.add(j)
+    stayed = set(pair)
+    # 2. near or same-element pairs among the rest, closest first, without crossing
+    rest_b = [j for j in range(len(B)) if j not in used_b]
+    rest_pos = [B[j].start_char for j in rest_b]
+    first_el_b: dict[str, list[int]] = {}
+    for j in rest_b:
+        first_el_b.setdefault(_first_element(B[j]) or "", []).append(j)
+    candidates = []
+    for i, c in enumerate(A):
+        if i in pair:
+            continue
+        lo = bisect.bisect_left(rest_pos, c.start_char - window)
+        hi = bisect.bisect_right(rest_pos, c.start_char + window)
+        near = set(rest_b[lo:hi])
+        el = _first_element(c)
+        if el:
+            near.update(first_el_b.get(el, ()))
+        for j in near:
+            candidates.append((abs(B[j].start_char - c.start_char), c.start_char, i, j))
+    candidates.sort()
+    paired = sorted(pair.items())
+    for _, _, i, j in candidates:
+        if i in pair or j in used_b or _crosses(paired, i, j):
+            continue
+        pair[i] = j
+        used_b.add(j)
+        bisect.insort(paired, (i, j))
+    rows = []
+    for i, c in enumerate(A):
+        if i in pair:
+            rows.append(_row("stayed" if i in stayed else "moved", c, B[pair[i]]))
+        else:
+            rows.append(_row("vanished", c, None))
+    rows.extend(_row("appeared", None, B[j]) for j in range(len(B)) if j not in used_b)
+    rows.sort(key=lambda r: (r["position"], STATUSES.index(r["status"])))
+    return BoundaryDiff(doc=doc, a=ca, b=cb, window=window, rows=tuple(rows))
+
+
+def _crosses(paired: list[tuple[int, int]], i: int, j: int) -> bool:
+    """Would pairing a[i] with b[j] cross an existing pair? `paired` is sorted by i and its pairs do
+    not cross, so only the neighbours of i need checking (binary search)."""
+    k = bisect.bisect_left(paired, (i, -1))
+    if k > 0 and paired[k - 1][1] >= j:
+        return True
+    if k < len(paired) and paired[k][1] <= j:
+        return True
+    return False
+
+
+def render_diff(d: BoundaryDiff, page: int, dpi: float = 100):
+    """Page `page` with every boundary on it: a's tagged in blue in the left margin, b's in orange
+    in the right margin, shared ones in green ("a3 vanished", "b4 appeared", "a5 moved to p.3");
+    each with a bar along the top of its line and a tick at the exact character; a moved pair is joined by a grey line. Regions of kind "boundary" carry
+    the chunk index of a (of b for appeared boundaries)."""
+    from .render import render_page
+    from .render.image import PageImage, Region
+    from .render.palette import DIFF_A, DIFF_B, DIFF_SAME
+    from .render.regions import element_at, position_box
+
+    img = render_page(d.doc, None, page=page, dpi=dpi)
+    size = 7.0
+    page_w = img.width / img.scale
+
+    def mark(pos, box, color, tag, side, index, label):
+        e = element_at(d.doc, pos)
+        left = min(e.bbox[0], box.x0) if e is not None and e.bbox else box.x0
+        right = max(e.bbox[2], box.x1) if e is not None and e.bbox else box.x1
+        w = PageImage.text_width(tag, size) + size * 0.4
+        h = size * 1.55
+        top = box.y0 + 0.12 * (box.y1 - box.y0)  # word boxes include the line gap above the glyphs
+        if side == "left":
+            x = max(left - w - 3, 1)
+            img.draw_hline(x + w, max(box.x1, box.x0 + 24), top, stroke=color, width=2)
+        else:
+            x = min(right + 3, page_w - w - 1)
+            img.draw_hline(box.x0, x, top, stroke=color, width=2)
+        img.draw_rect((box.x0 - 1.2, top, box.x0 + 0.8, box.y1), stroke=None, fill=(*color, 255))
+        y = max(top - h / 2, 0)
+        img.draw_text(tag, (x, y), color=(255, 255, 255), size=size, background=(*color, 235))
+        img.add_region(Region(index, page, *img.to_pixels((x, y, x + w, y + h)), "boundary", label))
+
+    for r in d.rows:
+        pa = r["position"] if r["status"] != "appeared" else None
+        pb = r["position_b"]
+        box_a = position_box(d.doc, pa) if pa is not None else None
+        box_b = position_box(d.doc, pb) if pb is not None else None
+        if r["status"] == "stayed":
+            if box_a is not None and box_a.page == page:
+                mark(pa, box_a, DIFF_SAME, f"= a{r['chunk_a']} b{r['chunk_b']}", "left", r["chunk_a"], "stayed")
+            continue
+        if box_a is not None and box_a.page == page:
+            where = f" to p.{box_b.page}" if box_b is not None and box_b.page != page else ""
+            mark(pa, box_a, DIFF_A, f"a{r['chunk_a']} {r['status']}{where}", "left",
+                 r["chunk_a"], r["status"])
+        if box_b is not None and box_b.page == page:
+            where = f" from p.{box_a.page}" if box_a is not None and box_a.page != page else ""
+            mark(pb, box_b, DIFF_B, f"b{r['chunk_b']} {r['status']}{where}", "right",
+                 r["chunk_b"] if r["status"] == "appeared" else r["chunk_a"], r["status"])
+        if r["status"] == "moved" and box_a is not None and box_b is not None and box_a.page == box_b.page == page:
+            img.draw_line([(box_a.x0, box_a.y1), (box_b.x0, box_b.y1)], stroke=(90, 90, 90), width=1)
+    return img
+
+
+def _missing(value) -> bool:
+    """None, NaN or pandas NA (cells of absent a- or b- boundaries)."""
+    import pandas as pd
+
+    return value is None or bool(pd.isna(value))
+
+
+def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float = 100) -> Path:
+    """Write diff.csv, one PNG per page with changed boundaries, and index.html (last) into `out_dir`."""
+    from .atomic import write_text
+    from .report import _esc, html_page
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table = d.table
+    write_text(out / "diff.csv", table.to_csv(index=False))
+    counts = d.counts
+    per_page = d.counts_per_page
+    head = (f"<h1>{_esc(d.doc.source)}: boundary diff</h1><div class=\"meta\">"
+            f"<b style=\"color:#1f5ab4\">a</b> <code>{_esc(describe(d.a))}</code> ({len(d.a)} chunks) · "
+            f"<b style=\"color:#dc5a00\">b</b> <code>{_esc(describe(d.b))}</code> ({len(d.b)} chunks) · "
+            + " · ".join(f"{k} {v}" for k, v in counts.items())
+            + f" · moved = within {d.window} chars or same element</div>")
+    rows = "".join(
+        f"<tr><td>{p}</td>" + "".join(f"<td>{int(r[c])}</td>" for c in (*STATUSES, "a", "b")) + "</tr>"
+        for p, r in per_page.iterrows()
+    )
+    summary = (f'<section style="padding:8px 20px"><table class="reasons"><tr><th>page</th>'
+               + "".join(f"<th>{c}</th>" for c in (*STATUSES, "a", "b")) + f"</tr>{rows}</table>"
+               f'<p class="meta">Full table: <a href="diff.csv">diff.csv</a></p></section>')
+    sections = []
+    for page in d.changed_pages():
+        img = d.render(page, dpi=dpi)
+        name = f"diff-page-{page:03d}.png"
+        img.save(out / name)
+        here = (table["page"] == page).fillna(False) | (
+            (table["status"] == "appeared") & (table["page_b"] == page).fillna(False))
+        page_rows = table[here.astype(bool)]
+        page_rows = page_rows[page_rows["status"] != "stayed"]
+        lines = "".join(
+            "<tr>" + "".join(f"<td>{_esc('' if _missing(v) else v)}</td>" for v in (
+                r.status, r.position, r.shift, r.chunk_a, r.reason_a, r.detail_a, r.chunk_b, r.reason_b, r.detail_b))
+            + "</tr>"
+            for r in page_rows.astype(object).itertuples()
+        )
+        changes = (f'<table class="reasons"><tr><th>status</th><th>pos</th><th>shift</th><th>a</th><th>reason a</th>'
+                   f"<th>detail a</th><th>b</th><th>reason b</th><th>detail b</th></tr>{lines}</table>")
+        sections.append(
+            f'<section class="page" id="page-{page}"><figure style="width:620px"><img src="{name}" '
+            f'width="{img.width}" height="{img.height}" alt="page {page}"><figcaption>page {page}</figcaption>'
+            f'</figure><div class="cards"><h2>Page {page}</h2>{changes}</div></section>'
+        )
+    if not sections:
+        sections.append('<p class="meta" style="padding:0 20px">No boundary changed.</p>')
+    return write_text(out / "index.html", html_page(f"{d.doc.source} boundary diff", head, summary + "".join(sections)))
+
+
+class _CallableModule(types.ModuleType):
+    """`chunkbench.diff` resolves lazily to this module; calling it runs `diff` (cb.diff(doc, a, b))."""
+
+    def __call__(self, doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
+        return diff(doc, a, b, window=window)
+
+
+sys.modules[__name__].__class__ = _CallableModule
