@@ -575,3 +575,23 @@ def test_xorg_licenses():
     lens = sorted(c.char_len for c in cs)
     assert 700 <= statistics.median(lens) <= 1500 and max(lens) <= 2000
     assert all(c.page_start and c.source_blocks for c in cs)
+
+
+def test_bare_numbers_are_page_numbers_only_in_the_margin():
+    top = [0.0, 20.0, 50.0, 35.0]
+    body = [0.0, 400.0, 50.0, 415.0]
+    els = []
+    for page in range(3):
+        els += [_p(str(page + 1), page=page, bbox=top), _p(str(page + 3), page=page, bbox=body),
+                _p(f"Clause text on page {page + 1}.", page=page, bbox=[0.0, 420.0, 500.0, 440.0])]
+    cs = chunk(_doc(els), "contract")
+    assert set(cs.skipped) == {"e0", "e3", "e6"}
+    assert cs.skipped["e3"] == "repeated page number '2'"
+    no_boxes = chunk(_doc([{k: v for k, v in e.items() if k != "bbox"} for e in els]), "contract")
+    assert set(no_boxes.skipped) == {"e0", "e3", "e6"}
+
+
+def test_boundary_reasons_can_be_printed_in_logs(caplog):
+    with caplog.at_level("DEBUG", logger="chunkbench.strategies.contract"):
+        _chunks([_h("1. TERM"), _p("1.1 x"), _h("2. FEES"), _p("2.1 y")])
+    assert "chunk 1 (clause, 14 chars) heading: heading level 1 '2. FEES'" in caplog.text

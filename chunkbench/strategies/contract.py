@@ -10,6 +10,7 @@ the spec leaves open are listed in docs/strategy-contract.md.
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -45,6 +46,8 @@ TEXT_TYPES = frozenset({"paragraph", "list", "footnote", "caption", "code", "hea
 _ITEM_LINE = re.compile(r"^[ \t]*(?:[-*•▪◦‣·–]|\(?[a-zA-Z0-9]{1,4}[.)])[ \t]+\S", re.M)
 
 HEADING, TABLE, ITEM, BODY, CAPTION = "heading", "table", "item", "body", "caption"
+#: `logging.getLogger("chunkbench.strategies.contract").setLevel("DEBUG")` prints every boundary
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -133,6 +136,10 @@ def contract(doc: Document, **params) -> StrategyResult:
     opens = _Walker(params).walk(units)
     salt = params_hash(params)
     chunks = [_finish(doc, i, o, salt, params["max_chars"]) for i, o in enumerate(opens)]
+    if log.isEnabledFor(logging.DEBUG):
+        for c in chunks:
+            log.debug("%s chunk %d (%s, %d chars) %s: %s", doc.source, c.index, c.type, c.char_len,
+                      c.boundary.reason.value, c.boundary.detail)
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 

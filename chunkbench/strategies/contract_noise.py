@@ -25,6 +25,8 @@ _PAGE_NUMBER = re.compile(
 _CODE = re.compile(r"\b[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)+\b")
 #: a number introduced by a reference word: "Contract No. 4471", "Ref: 88-A"
 _REFERENCE = re.compile(r"\b(?:no|number|ref|reference|contract|agreement|order|po)\b\.?\s*[:#]?\s*(\w[\w/-]{3,})", re.I)
+#: share of the page height at the top and bottom where running headers and page numbers sit
+MARGIN_BAND = 0.12
 #: longest text that can be a watermark; anything longer is content, however often it repeats
 WATERMARK_MAX_CHARS = 80
 #: share of the pages a text must be on to count as a watermark
@@ -43,6 +45,20 @@ def identifiers(text: str) -> list[str]:
         if any(c.isdigit() for c in tok) and tok not in out:
             out.append(tok)
     return out
+
+
+def _is_page_number(doc: Document, e: Element) -> bool:
+    """Page-number text ("Page 3 of 6", "- 3 -", "3"). A bare number counts only in the top or
+    bottom margin band of its page, or, without a box, when it is that page's number: a clause
+    number parsed apart from its text ("3") is content."""
+    if not _PAGE_NUMBER.match(e.text):
+        return False
+    if not e.text.strip().isdigit():
+        return True
+    page = doc.page(e.page_idx) if e.page_idx is not None else None
+    if e.bbox is not None and page is not None and page.height > 0:
+        return e.bbox[1] < MARGIN_BAND * page.height or e.bbox[3] > (1 - MARGIN_BAND) * page.height
+    return e.page_idx is not None and int(e.text) == e.page_idx + 1
 
 
 def _key(text: str) -> str:
@@ -64,7 +80,7 @@ def find_noise(
             skipped[e.id] = "empty text"
     content = [e for e in doc.elements if e.id not in skipped and e.type not in noise_types]
 
-    numbers = [e for e in content if e.type != "table" and _PAGE_NUMBER.match(e.text)]
+    numbers = [e for e in content if e.type != "table" and _is_page_number(doc, e)]
     if len({e.page_idx for e in numbers if e.page_idx is not None}) >= 2:
         for e in numbers:
             skipped[e.id] = f"repeated page number {' '.join(e.text.split())!r}"
