@@ -508,6 +508,55 @@ def plot_metric_vs_param(df, param: str, metrics: Sequence[str] = PLOT_METRICS):
     return fig
 
 
+def plot_metric_by_strategy(df, metrics: Sequence[str] = PLOT_METRICS):
+    """Figure: each metric's mean over inputs and parameters, one bar per strategy."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    ok = df[df["status"] == "ok"]
+    metrics = [m for m in metrics if m in ok.columns and ok[m].notna().any()]
+    cols = 4
+    nrows = max(1, -(-len(metrics) // cols))
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.2 * cols, 2.6 * nrows), squeeze=False)
+    for ax, metric in zip(axes.flat, metrics):
+        means = ok.groupby("strategy", sort=True)[metric].mean()
+        ax.bar([str(s) for s in means.index], means.values, color="tab:blue")
+        ax.set_title(metric, fontsize=9)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def plot_retrieval_systems(df, measures: Sequence[str] = ("recall_at_1", "recall_at_5", "mrr", "token_iou")):
+    """Figure: chunks vs raw elements vs the plain-text baseline (mean per strategy), one panel per measure."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    ok = df[df["status"] == "ok"]
+    systems = ("chunks", "elements", "baseline")
+    measures = [m for m in measures if f"ret_chunks_{m}" in ok.columns and ok[f"ret_chunks_{m}"].notna().any()]
+    fig, axes = plt.subplots(1, max(1, len(measures)), figsize=(3.4 * max(1, len(measures)), 2.8), squeeze=False)
+    strategies = sorted(ok["strategy"].unique())
+    x = np.arange(len(strategies))
+    for ax, measure in zip(axes.flat, measures):
+        for n, system in enumerate(systems):
+            means = ok.groupby("strategy")[f"ret_{system}_{measure}"].mean().reindex(strategies)
+            ax.bar(x + (n - 1) * 0.27, means.values, width=0.27, label=system)
+        ax.set_xticks(x, strategies, fontsize=7)
+        ax.set_title(measure, fontsize=9)
+    if measures:
+        axes.flat[0].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
 def plot_pareto(df, x: str = "chunks", y: str = "ret_chunks_token_iou"):
     """Figure: `y` vs `x` per input, every point coloured by strategy, the Pareto front joined."""
     import matplotlib
@@ -560,6 +609,14 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",)) -> str:
             if key in df.columns and key != "strategy" and df[key].nunique(dropna=True) > 1:
                 parts += [f"<h2>Metrics vs {html.escape(key)}</h2>",
                           f"<img alt='metrics vs {html.escape(key)}' src='{_figure_png(plot_metric_vs_param(df, key))}'>"]
+        if df["strategy"].nunique() > 1:
+            parts += ["<h2>Metrics per strategy</h2>",
+                      f"<img alt='metrics per strategy' src='{_figure_png(plot_metric_by_strategy(df))}'>"]
+        if "ret_chunks_mrr" in df.columns and df["ret_chunks_mrr"].notna().any():
+            parts += ["<h2>Retrieval: chunks vs raw elements vs plain-text splitter</h2>",
+                      "<p>BM25 over each; the baseline is LangChain's RecursiveCharacterTextSplitter at the chunks' "
+                      "mean size (specs/2: search should improve over raw blocks).</p>",
+                      f"<img alt='retrieval systems' src='{_figure_png(plot_retrieval_systems(df))}'>"]
         parts += ["<h2>Pareto front: retrieval IoU vs chunk count</h2>",
                   f"<img alt='pareto' src='{_figure_png(plot_pareto(df))}'>"]
     failed = df[df["status"] != "ok"] if len(df) else df
@@ -584,3 +641,14 @@ def exit_status(df) -> tuple[int, str | None]:
     names = {str(e).split(":", 1)[0] for e in failed["error"]}
     code = _EXIT_CODES.get(names.pop(), 1) if len(names) == 1 else 1
     return code, f"all {len(df)} sweep points failed; first error: {failed['error'].iloc[0]}"
+
+
+def format_results(df) -> str:
+    """The results table for a terminal: document, strategy, swept parameters, status, key metrics."""
+    cols = list(df.columns)
+    grid = cols[cols.index("strategy") + 1 : cols.index("status")] if {"strategy", "status"} <= set(cols) else []
+    wanted = ["document", "strategy", *grid, "status", "chunks", "chars_median", "mid_sentence_share",
+              "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr", "ret_baseline_mrr",
+              "ret_chunks_token_iou"]
+    shown = [c for c in dict.fromkeys(wanted) if c in df.columns]
+    return df[shown].to_string(index=False, na_rep="-")

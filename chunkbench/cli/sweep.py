@@ -40,7 +40,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from ..sweep import exit_status, parse_grid, run_sweep
+    from ..sweep import exit_status, format_results, parse_grid, run_sweep
 
     if args.cache_dir:
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
@@ -61,20 +61,3 @@ def run(args: argparse.Namespace) -> int:
     if message:
         print(f"chunkbench: {message}", file=sys.stderr)
     return code
-
-
-def format_results(df) -> str:
-    """The results table a terminal can show: identifying columns and a few key metrics."""
-    wanted = ["document", "strategy", *[c for c in df.columns if c in _grid_columns(df)], "status", "chunks",
-              "chars_median", "mid_sentence_share", "tables_split", "targets_passed",
-              "ret_chunks_mrr", "ret_elements_mrr", "ret_baseline_mrr", "ret_chunks_token_iou"]
-    cols = [c for c in dict.fromkeys(wanted) if c in df.columns]
-    return df[cols].to_string(index=False, na_rep="-")
-
-
-def _grid_columns(df) -> list[str]:
-    """Columns between `strategy` and `status`: the swept parameters."""
-    cols = list(df.columns)
-    if "strategy" in cols and "status" in cols:
-        return cols[cols.index("strategy") + 1 : cols.index("status")]
-    return []
