@@ -1,0 +1,76 @@
+"""Benchmark 3: parsing with the default backend vs `pymupdf4llm.to_json` alone, cores, cache, memory.
+
+Each parse runs in a fresh process (`benchmarks.worker`) whose process tree's RSS is sampled, so
+peak memory includes the worker pool.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+
+from .common import BENCH_DIR, SHARED_PDFS, Row, run_worker
+from .pdfgen import long_pdf, pdf_slice
+
+SECTION = "3. parsing"
+LONG_PDF = os.path.join(SHARED_PDFS, "long_gnuplot-5.4.pdf")
+GIB = 2**30
+
+
+def _median_worker(args: list[str], runs: int) -> tuple[float, dict, int]:
+    answers = [run_worker(args) for _ in range(runs)]
+    return statistics.median(a[0]["seconds"] for a in answers), answers[-1][0], max(a[1] for a in answers)
+
+
+def run(runs: int = 3, quick: bool = False) -> tuple[list[Row], list[str], dict]:
+    """Rows, notes, and facts later sections use (`long_parse_seconds`, `long_cache_dir`)."""
+    rows: list[Row] = []
+    notes: list[str] = []
+    facts: dict = {}
+    if not os.path.exists(LONG_PDF):
+        return rows, [f"{LONG_PDF} not found: parsing benchmarks skipped"], facts
+
+    # overhead at equal cores: one process each, the same 24-page file
+    small = pdf_slice(LONG_PDF, 0, 24)
+    t_json, a_json, _ = _median_worker(["to_json", small], runs)
+    t_cb, a_cb, _ = _median_worker(["chunkbench", small, "--workers", "1"], runs)
+    pages = a_cb["pages"]
+    overhead = t_cb / t_json - 1
+    rows.append(Row(SECTION, f"parse, 1 core ({pages} pages of the 311-page PDF)", pages / t_cb, "pages/s",
+                    "pymupdf4llm.to_json", pages / t_json, t_json / t_cb, "overhead ≤ 5%", overhead <= 0.05,
+                    f"overhead {overhead * 100:+.1f}%"))
+
+    # both cores on a long-enough file
+    mid = pdf_slice(LONG_PDF, 0, 48)
+    t1, a1, _ = _median_worker(["chunkbench", mid, "--workers", "1"], runs)
+    t2, _, _ = _median_worker(["chunkbench", mid, "--workers", str(max(2, os.cpu_count() or 2))], runs)
+    rows.append(Row(SECTION, f"parse, all cores ({a1['pages']} pages)", a1["pages"] / t2, "pages/s",
+                    "same, 1 core", a1["pages"] / t1, t1 / t2, "≥ 1.7×", t1 / t2 >= 1.7,
+                    f"{os.cpu_count()} cores"))
+
+    # the whole 311-page PDF: parse time (used by section 2), cached reload, peak memory
+    cache = os.path.join(BENCH_DIR, "parse-cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    (answer, peak) = run_worker(["chunkbench", LONG_PDF, "--cache-dir", cache])
+    t_long = answer["seconds"]
+    facts.update(long_parse_seconds=t_long, long_cache_dir=cache, long_pdf=LONG_PDF)
+    rows.append(Row(SECTION, f"parse {answer['pages']}-page PDF (default workers)", answer["pages"] / t_long,
+                    "pages/s", note=f"{t_long:.1f} s, {answer['elements']:,} elements, single run"))
+    rows.append(Row(SECTION, f"peak RSS, {answer['pages']}-page PDF", peak / GIB, "GiB", target="≤ 2 GB",
+                    met=peak <= 2e9, note="process tree incl. workers"))
+    reload, _ = run_worker(["reload", LONG_PDF, "--cache-dir", cache, "--runs", "5"])
+    share = reload["seconds"] / t_long
+    rows.append(Row(SECTION, "cached reload, 311-page PDF", reload["seconds"], "s", "parse", t_long, share,
+                    "≤ 2% of parse", share <= 0.02, "median of 5"))
+
+    if quick:
+        notes.append("--quick: the generated 2,400-page PDF was not parsed")
+        return rows, notes, facts
+    big = long_pdf(2400)
+    (answer, peak) = run_worker(["chunkbench", big], timeout=1800)
+    rows.append(Row(SECTION, f"parse generated {answer['pages']}-page PDF", answer["pages"] / answer["seconds"],
+                    "pages/s", note=f"{answer['seconds']:.0f} s, single run"))
+    rows.append(Row(SECTION, f"peak RSS, generated {answer['pages']}-page PDF", peak / GIB, "GiB",
+                    target="≤ 2 GB", met=peak <= 2e9, note="process tree incl. workers"))
+    return rows, notes, facts

@@ -1,0 +1,57 @@
+"""One parse measurement in a fresh process (so peak memory is its own); prints one JSON line.
+
+    python -m benchmarks.worker chunkbench PDF [--workers N] [--cache-dir DIR]
+    python -m benchmarks.worker to_json PDF
+    python -m benchmarks.worker reload PDF --cache-dir DIR [--runs N]
+
+Times cover the parse call only (imports excluded); `--cache-dir` stores the parse there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="benchmarks.worker")
+    ap.add_argument("mode", choices=("chunkbench", "to_json", "reload"))
+    ap.add_argument("pdf")
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--cache-dir")
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args(argv)
+    if args.cache_dir:
+        os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
+    from chunkbench.loaders import pdf as pdf_loader
+    from chunkbench.loaders import pdf_layout
+
+    out: dict = {}
+    if args.mode == "chunkbench":
+        t0 = time.perf_counter()
+        doc = pdf_loader.load_pdf(args.pdf, cache=bool(args.cache_dir), workers=args.workers, progress=False)
+        out = {"seconds": time.perf_counter() - t0, "pages": len(doc.pages), "elements": len(doc.elements)}
+    elif args.mode == "to_json":
+        import pymupdf
+        import pymupdf4llm
+
+        options = pdf_layout._ocr_options(pdf_loader.ocr_available())  # the options chunkbench passes
+        t0 = time.perf_counter()
+        with pymupdf.open(args.pdf) as doc:
+            raw = pymupdf4llm.to_json(doc, **options)
+        out = {"seconds": time.perf_counter() - t0, "pages": len(json.loads(raw)["pages"])}
+    else:
+        times = []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            doc = pdf_loader.load_pdf(args.pdf, cache=True, progress=False)
+            times.append(time.perf_counter() - t0)
+        out = {"seconds": statistics.median(times), "runs": times, "pages": len(doc.pages)}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
