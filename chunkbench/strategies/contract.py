@@ -11,7 +11,6 @@ the spec leaves open are listed in docs/strategy-contract.md.
 from __future__ import annotations
 
 import logging
-import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -20,52 +19,26 @@ from ..chunks import Boundary, Chunk, Reason, build_chunk
 from ..errors import ParamError
 from ..model import Document, Element
 from ..registry import Param, StrategyResult, params_hash, strategy
-from ..text import one_line, pipe_table
+from ..text import one_line
 from .contract_noise import find_noise
 from .contract_rules import (
     ClauseRef,
-    clause_ref,
     defined_term,
-    heading_level,
     in_definitions_section,
     in_schedule,
     is_descendant,
     is_sibling,
-    looks_like_heading,
-    normalize,
     numbering_restarts,
     within,
 )
+from .contract_units import CAPTION, HEADING, ITEM, TABLE, Unit, build_units, sep
 
-#: a heading whose box starts this far (points) right of the page's text margin is indented
-INDENT_PT = 36.0
 #: element types whose text is prose; a chunk with none of them (images, equations, kept page
 #: furniture, other) is typed `unknown`
 TEXT_TYPES = frozenset({"paragraph", "list", "footnote", "caption", "code", "heading", "table"})
-#: a line starting a list item in a list element that has no `blocks`: bullets, 1. a) (iv) ...
-_ITEM_LINE = re.compile(r"^[ \t]*(?:[-*•▪◦‣·–]|\(?[a-zA-Z0-9]{1,4}[.)])[ \t]+\S", re.M)
 
-HEADING, TABLE, ITEM, BODY, CAPTION = "heading", "table", "item", "body", "caption"
 #: `logging.getLogger("chunkbench.strategies.contract").setLevel("DEBUG")` prints every boundary
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class _Unit:
-    """One piece the walk places: a heading, a table, one list item or one other element."""
-
-    kind: str
-    el: Element
-    a: int  # span inside el.text
-    b: int
-    text: str  # normalized
-    path: tuple[str, ...]
-    ref: ClauseRef | None = None
-    level: int | None = None
-    run: int = 0  # items: length of the list run this item begins (0 when it begins none)
-    cont: bool = False  # items: continues the list items before it (not the first of its run)
-    contained: bool = False  # items: in a list introduced by a lead-in ending with ":"
-    tail: int = 0  # chars from this unit to the next heading or table (the next hard boundary)
 
 
 @dataclass
@@ -74,7 +47,7 @@ class _Open:
 
     boundary: Boundary
     path: tuple[str, ...]
-    units: list[_Unit] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)
     length: int = 0
     items: int = 0
     clause: ClauseRef | None = None
@@ -89,8 +62,8 @@ class _Open:
     def is_table(self) -> bool:
         return any(u.kind == TABLE for u in self.units)
 
-    def sep(self, u: _Unit) -> str:
-        return _sep(self.units[-1], u) if self.units else ""
+    def sep(self, u: Unit) -> str:
+        return sep(self.units[-1], u) if self.units else ""
 
 
 def _check(params: dict) -> None:
@@ -132,7 +105,7 @@ def contract(doc: Document, **params) -> StrategyResult:
         keep_identifiers=params["keep_identifiers"],
         watermark_min_pages=params["watermark_min_pages"],
     )
-    units = _units(doc, skipped, params)
+    units = build_units(doc, skipped, params)
     opens = _Walker(params).walk(units)
     salt = params_hash(params)
     chunks = [_finish(doc, i, o, salt, params["max_chars"]) for i, o in enumerate(opens)]
@@ -144,119 +117,6 @@ def contract(doc: Document, **params) -> StrategyResult:
 
 
 # --- elements → units ---------------------------------------------------------------------------
-
-
-def _units(doc: Document, skipped: dict[str, str], params: dict) -> list[_Unit]:
-    """Units in reading order with their section path; headings keep the section stack."""
-    content = [e for e in doc.elements if e.id not in skipped]
-    infer = params["infer_headings"] == "always" or (
-        params["infer_headings"] == "auto" and not any(_layout_heading(e) for e in content)
-    )
-    margins = _left_margins(content)
-    stack: list[tuple[int, str]] = []
-    units: list[_Unit] = []
-    for e in content:
-        if _layout_heading(e) or (infer and e.type == "paragraph" and looks_like_heading(e.text, params["heading_max_chars"])):
-            title = " ".join(e.text.split())
-            indented = e.bbox is not None and e.bbox[0] - margins.get(e.page_idx, e.bbox[0]) > INDENT_PT
-            level = heading_level(title, e.text_level, indented=indented, open_levels=[lv for lv, _ in stack])
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, title))
-            path = tuple(t for _, t in stack)
-            units.append(_Unit(HEADING, e, 0, len(e.text), normalize(e.text), path, clause_ref(title), level))
-            continue
-        path = tuple(t for _, t in stack)
-        if e.type == "table":
-            text = pipe_table(e.rows) if e.rows else normalize(e.text)
-            units.append(_Unit(TABLE, e, 0, len(e.text), text or normalize(e.text), path))
-        elif e.type == "list":
-            for a, b in _item_spans(e):
-                text = normalize(e.text[a:b])
-                units.append(_Unit(ITEM, e, a, b, text, path, clause_ref(text)))
-        else:
-            kind = CAPTION if e.type == "caption" else BODY
-            units.append(_Unit(kind, e, 0, len(e.text), normalize(e.text), path, clause_ref(e.text)))
-    _mark_list_runs(units, params["list_run_min_items"])
-    _mark_tails(units)
-    return units
-
-
-def _layout_heading(e: Element) -> bool:
-    """The primary signal: a heading element, or a paragraph the layout gave a heading level."""
-    return e.type == "heading" or (e.type == "paragraph" and e.text_level is not None)
-
-
-def _left_margins(elements: Sequence[Element]) -> dict[int | None, float]:
-    """Per page, the leftmost x0 of its content: where "far left" is."""
-    out: dict[int | None, float] = {}
-    for e in elements:
-        if e.bbox is not None:
-            out[e.page_idx] = min(out.get(e.page_idx, e.bbox[0]), e.bbox[0])
-    return out
-
-
-def _item_spans(e: Element) -> list[tuple[int, int]]:
-    """A list element's items as spans of its text that partition it (nothing between is lost).
-
-    Items come from `blocks` when each block's text is found in order in the element text, else
-    from lines that start with a bullet or a number/letter marker, else the element is one item.
-    """
-    text = e.text
-    starts: list[int] = []
-    pos = 0
-    for block in e.blocks:
-        t = str(block.get("text") or "").strip() if isinstance(block, dict) else ""
-        if not t:
-            continue
-        i = text.find(t, pos)
-        if i < 0:
-            starts = []
-            break
-        starts.append(i)
-        pos = i + len(t)
-    if not starts:
-        starts = [m.start() for m in _ITEM_LINE.finditer(text)]
-    starts = [0] + [s for s in starts if s > 0]
-    bounds = starts + [len(text)]
-    spans = []
-    for a, b in zip(bounds, bounds[1:]):
-        while a < b and text[a].isspace():
-            a += 1
-        while b > a and text[b - 1].isspace():
-            b -= 1
-        if b > a:
-            spans.append((a, b))
-    return spans
-
-
-def _mark_list_runs(units: list[_Unit], min_items: int) -> None:
-    """Mark list runs: `run` on an item beginning at least `min_items` consecutive items, `cont`
-    on items after the first, `contained` on the items of a list whose lead-in ends with ":"."""
-    run = 0
-    for i in range(len(units) - 1, -1, -1):
-        run = run + 1 if units[i].kind == ITEM else 0
-        begins = units[i].kind == ITEM and (i == 0 or units[i - 1].kind != ITEM)
-        units[i].run = run if begins and run >= min_items else 0
-    contained = False
-    for i, u in enumerate(units):
-        if u.kind != ITEM:
-            contained = False
-            continue
-        u.cont = i > 0 and units[i - 1].kind == ITEM
-        if not u.cont:
-            contained = i > 0 and units[i - 1].text.endswith(":")
-        u.contained = contained
-
-
-def _mark_tails(units: list[_Unit]) -> None:
-    """Set `tail`: the size of the run from each unit up to the next heading or table."""
-    tail = 0
-    for u in reversed(units):
-        tail = 0 if u.kind in (HEADING, TABLE) else tail + 2 + len(u.text)
-        u.tail = tail
-
-
 # --- units → chunks -----------------------------------------------------------------------------
 
 
@@ -273,7 +133,7 @@ class _Walker:
         self.open: _Open | None = None
         self.context: ClauseRef | None = None  # the numeric clause the walk is in
 
-    def walk(self, units: list[_Unit]) -> list[_Open]:
+    def walk(self, units: list[Unit]) -> list[_Open]:
         for u in units:
             ref = within(u.ref, self.context) if u.ref is not None else None
             u.ref = ref
@@ -297,7 +157,7 @@ class _Walker:
         c = self.context
         return c is not None and len(ref.segments) >= len(c.segments) and not is_descendant(ref, c)
 
-    def _start(self, u: _Unit, boundary: Boundary) -> None:
+    def _start(self, u: Unit, boundary: Boundary) -> None:
         if self.open is not None:
             self.chunks.append(self.open)
         o = _Open(boundary, u.path)
@@ -309,7 +169,7 @@ class _Walker:
         o.cur = o.clause
         self.open = o
 
-    def _add(self, u: _Unit) -> None:
+    def _add(self, u: Unit) -> None:
         o = self.open
         o.length += len(o.sep(u)) + len(u.text)
         o.units.append(u)
@@ -317,7 +177,7 @@ class _Walker:
         if u.ref is not None and not u.contained:
             o.cur = u.ref
 
-    def _boundary(self, u: _Unit) -> Boundary | None:
+    def _boundary(self, u: Unit) -> Boundary | None:
         """Why `u` starts a new chunk, or None when it joins the open one."""
         o = self.open
         if o is None:
@@ -373,7 +233,7 @@ class _Walker:
             return None
         return f"clause {ref.display} after {cur.display}"
 
-    def _soft(self, u: _Unit, o: _Open) -> Boundary | None:
+    def _soft(self, u: Unit, o: _Open) -> Boundary | None:
         """Soft boundaries: preferred cut points, taken only once the chunk has soft_min_chars
         and when the text up to the next hard boundary would not fit in the chunk anyway."""
         size = f"(chunk at {o.length} chars ≥ {self.soft_min})"
@@ -387,7 +247,7 @@ class _Walker:
         return None
 
 
-def _what(u: _Unit) -> str:
+def _what(u: Unit) -> str:
     if u.kind == HEADING:
         return f"heading {_quote(u.text)}"
     if u.kind == ITEM:
@@ -408,7 +268,7 @@ def _rows(e: Element) -> str:
 
 def _finish(doc: Document, index: int, o: _Open, salt: str, max_chars: int) -> Chunk:
     """The Chunk for an open chunk: text, type, clause fields and evidence."""
-    text = o.units[0].text + "".join(_sep(p, u) + u.text for p, u in zip(o.units, o.units[1:]))
+    text = o.units[0].text + "".join(sep(p, u) + u.text for p, u in zip(o.units, o.units[1:]))
     elements: list[Element] = []
     for u in o.units:
         if not elements or elements[-1].id != u.el.id:
@@ -445,12 +305,7 @@ def _finish(doc: Document, index: int, o: _Open, salt: str, max_chars: int) -> C
     )
 
 
-def _sep(prev: _Unit, u: _Unit) -> str:
-    """Items of one list element are joined by a line break, everything else by a blank line."""
-    return "\n" if u.kind == ITEM and prev.kind == ITEM and prev.el.id == u.el.id else "\n\n"
-
-
-def _chunk_type(o: _Open, body: Sequence[_Unit], terms: Sequence[str]) -> str:
+def _chunk_type(o: _Open, body: Sequence[Unit], terms: Sequence[str]) -> str:
     """table > heading (no body) > definition > schedule > clause > unknown > paragraph."""
     if o.is_table:
         return "table"

@@ -1,0 +1,160 @@
+"""Elements → units for the `contract` strategy: headings with their section stack, tables,
+list items (a list element split at its items) and other elements, each normalized.
+
+A unit is what the walk in `contract.py` places into chunks; list-run and tail marks let it
+apply the soft boundaries without looking ahead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..model import Document, Element
+from ..text import pipe_table
+from .contract_rules import ClauseRef, clause_ref, heading_level, looks_like_heading, normalize
+
+#: a heading whose box starts this far (points) right of the page's text margin is indented
+INDENT_PT = 36.0
+#: a line starting a list item in a list element that has no `blocks`: bullets, 1. a) (iv) ...
+_ITEM_LINE = re.compile(r"^[ \t]*(?:[-*•▪◦‣·–]|\(?[a-zA-Z0-9]{1,4}[.)])[ \t]+\S", re.M)
+HEADING, TABLE, ITEM, BODY, CAPTION = "heading", "table", "item", "body", "caption"
+
+
+@dataclass
+class Unit:
+    """One piece the walk places: a heading, a table, one list item or one other element."""
+
+    kind: str
+    el: Element
+    a: int  # span inside el.text
+    b: int
+    text: str  # normalized
+    path: tuple[str, ...]
+    ref: ClauseRef | None = None
+    level: int | None = None
+    run: int = 0  # items: length of the list run this item begins (0 when it begins none)
+    cont: bool = False  # items: continues the list items before it (not the first of its run)
+    contained: bool = False  # items: in a list introduced by a lead-in ending with ":"
+    tail: int = 0  # chars from this unit to the next heading or table (the next hard boundary)
+
+
+
+
+
+def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
+    """Units in reading order with their section path; headings keep the section stack."""
+    content = [e for e in doc.elements if e.id not in skipped]
+    infer = params["infer_headings"] == "always" or (
+        params["infer_headings"] == "auto" and not any(_layout_heading(e) for e in content)
+    )
+    margins = _left_margins(content)
+    stack: list[tuple[int, str]] = []
+    units: list[Unit] = []
+    for e in content:
+        if _layout_heading(e) or (infer and e.type == "paragraph" and looks_like_heading(e.text, params["heading_max_chars"])):
+            title = " ".join(e.text.split())
+            indented = e.bbox is not None and e.bbox[0] - margins.get(e.page_idx, e.bbox[0]) > INDENT_PT
+            level = heading_level(title, e.text_level, indented=indented, open_levels=[lv for lv, _ in stack])
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, title))
+            path = tuple(t for _, t in stack)
+            units.append(Unit(HEADING, e, 0, len(e.text), normalize(e.text), path, clause_ref(title), level))
+            continue
+        path = tuple(t for _, t in stack)
+        if e.type == "table":
+            text = pipe_table(e.rows) if e.rows else normalize(e.text)
+            units.append(Unit(TABLE, e, 0, len(e.text), text or normalize(e.text), path))
+        elif e.type == "list":
+            for a, b in item_spans(e):
+                text = normalize(e.text[a:b])
+                units.append(Unit(ITEM, e, a, b, text, path, clause_ref(text)))
+        else:
+            kind = CAPTION if e.type == "caption" else BODY
+            units.append(Unit(kind, e, 0, len(e.text), normalize(e.text), path, clause_ref(e.text)))
+    _mark_list_runs(units, params["list_run_min_items"])
+    _mark_tails(units)
+    return units
+
+
+def _layout_heading(e: Element) -> bool:
+    """The primary signal: a heading element, or a paragraph the layout gave a heading level."""
+    return e.type == "heading" or (e.type == "paragraph" and e.text_level is not None)
+
+
+def _left_margins(elements: Sequence[Element]) -> dict[int | None, float]:
+    """Per page, the leftmost x0 of its content: where "far left" is."""
+    out: dict[int | None, float] = {}
+    for e in elements:
+        if e.bbox is not None:
+            out[e.page_idx] = min(out.get(e.page_idx, e.bbox[0]), e.bbox[0])
+    return out
+
+
+def item_spans(e: Element) -> list[tuple[int, int]]:
+    """A list element's items as spans of its text that partition it (nothing between is lost).
+
+    Items come from `blocks` when each block's text is found in order in the element text, else
+    from lines that start with a bullet or a number/letter marker, else the element is one item.
+    """
+    text = e.text
+    starts: list[int] = []
+    pos = 0
+    for block in e.blocks:
+        t = str(block.get("text") or "").strip() if isinstance(block, dict) else ""
+        if not t:
+            continue
+        i = text.find(t, pos)
+        if i < 0:
+            starts = []
+            break
+        starts.append(i)
+        pos = i + len(t)
+    if not starts:
+        starts = [m.start() for m in _ITEM_LINE.finditer(text)]
+    starts = [0] + [s for s in starts if s > 0]
+    bounds = starts + [len(text)]
+    spans = []
+    for a, b in zip(bounds, bounds[1:]):
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            spans.append((a, b))
+    return spans
+
+
+def _mark_list_runs(units: list[Unit], min_items: int) -> None:
+    """Mark list runs: `run` on an item beginning at least `min_items` consecutive items, `cont`
+    on items after the first, `contained` on the items of a list whose lead-in ends with ":"."""
+    run = 0
+    for i in range(len(units) - 1, -1, -1):
+        run = run + 1 if units[i].kind == ITEM else 0
+        begins = units[i].kind == ITEM and (i == 0 or units[i - 1].kind != ITEM)
+        units[i].run = run if begins and run >= min_items else 0
+    contained = False
+    for i, u in enumerate(units):
+        if u.kind != ITEM:
+            contained = False
+            continue
+        u.cont = i > 0 and units[i - 1].kind == ITEM
+        if not u.cont:
+            contained = i > 0 and units[i - 1].text.endswith(":")
+        u.contained = contained
+
+
+def _mark_tails(units: list[Unit]) -> None:
+    """Set `tail`: the size of the run from each unit up to the next heading or table."""
+    tail = 0
+    for u in reversed(units):
+        tail = 0 if u.kind in (HEADING, TABLE) else tail + 2 + len(u.text)
+        u.tail = tail
+
+
+
+def sep(prev: Unit, u: Unit) -> str:
+    """Items of one list element are joined by a line break, everything else by a blank line."""
+    return "\n" if u.kind == ITEM and prev.kind == ITEM and prev.el.id == u.el.id else "\n\n"
