@@ -21,7 +21,7 @@ from chunkbench.strategies.contract_rules import (
 )
 from chunkbench.text import pipe_table
 
-from conftest import SAMPLE_PDFS, make_doc, shared_pdf
+from conftest import ROOT, SAMPLE_PDFS, make_doc, shared_pdf
 from element_streams import check_common_invariants, element_documents
 
 A = "The Supplier shall provide the Services with reasonable skill and care at all times. "
@@ -595,3 +595,17 @@ def test_boundary_reasons_can_be_printed_in_logs(caplog):
     with caplog.at_level("DEBUG", logger="chunkbench.strategies.contract"):
         _chunks([_h("1. TERM"), _p("1.1 x"), _h("2. FEES"), _p("2.1 y")])
     assert "chunk 1 (clause, 14 chars) heading: heading level 1 '2. FEES'" in caplog.text
+
+
+def test_specs2_document_json():
+    doc = chunkbench.load(ROOT / "tests" / "data" / "docjson" / "document.json")
+    cs = chunk(doc, "contract")
+    check_common_invariants(doc, cs)
+    assert [c.type for c in cs] == [
+        "paragraph", "definition", "heading", "clause", "table", "clause", "heading", "clause", "table", "unknown"
+    ]
+    assert cs[1].extra["defined_terms"] == ["Affiliate", "Confidential Information", "Services"]
+    assert cs[4].source_blocks == ("b-0013", "b-0014") and cs[4].text.endswith("\n\nTable 1: Fee schedule")
+    assert cs[4].extra["clause_ref"] == "2.1" and cs[4].section_path == ("2. FEES AND PAYMENT", "2.1 Fees")
+    assert cs[9].boundary.reason.value == "after_table"
+    assert {"p1-hdr", "p2-ftr", "p3-num", "b-0022"} <= set(cs.skipped)

@@ -306,7 +306,8 @@ def _finish(doc: Document, index: int, o: _Open, salt: str, max_chars: int) -> C
 
 
 def _chunk_type(o: _Open, body: Sequence[Unit], terms: Sequence[str]) -> str:
-    """table > heading (no body) > definition > schedule > clause > unknown > paragraph."""
+    """table > heading (no body) > definition > schedule > clause > paragraph; `unknown` when no
+    body element is prose (unless it starts with a clause number)."""
     if o.is_table:
         return "table"
     if not body:
@@ -315,8 +316,7 @@ def _chunk_type(o: _Open, body: Sequence[Unit], terms: Sequence[str]) -> str:
         return "definition"
     if in_schedule(o.path):
         return "schedule"
-    if o.clause is not None:
+    prose = any(u.el.type in TEXT_TYPES for u in body)
+    if o.clause is not None and (prose or o.clause_source == "text"):
         return "clause"
-    if not any(u.el.type in TEXT_TYPES for u in body):
-        return "unknown"
-    return "paragraph"
+    return "paragraph" if prose else "unknown"
