@@ -18,6 +18,7 @@ import re
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from . import stats
+from .strategies.contract_rules import clause_ref
 
 if TYPE_CHECKING:
     from .chunks import Chunk
@@ -37,10 +38,6 @@ FUNCTION_WORDS = frozenset(
 MIN_SENTENCE_WORDS = 10
 #: element types whose text is expected to end a sentence with punctuation
 PROSE_TYPES = frozenset({"paragraph", "footnote", "caption", "other"})
-#: an element starting with a numbered clause ("2.1 The Supplier", "3. Term", "4.2(a) Fees")
-CLAUSE_START = re.compile(r"^\s*(\d{1,3}(?:\.\d+)*)\.?(?:\([A-Za-z0-9]+\))*\s+[A-Z(\"“]")
-#: specs/2's clause_ref regexes, applied to a chunk's text start
-SPEC_CLAUSE_REF = re.compile(r"^\s*(?:\d+(?:\.\d+)*\b(?:\([a-zA-Z0-9]+\))*|\(?[a-z]\)\s+)")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
 #: metric groups in display order (for tables in the notebook and the summary)
 STRUCTURE_KEYS = (
@@ -186,14 +183,22 @@ def list_runs(elements: Sequence["Element"]) -> list[tuple[int, int]]:
     return runs
 
 
+def starts_numbered_clause(text: str) -> bool:
+    """Whether text starts with a numbered clause ref ("2.1", "3.", "4.2(a)", "A.1"; not "(a)"),
+    by the contract strategy's specs/2 regexes."""
+    ref = clause_ref(text)
+    return ref is not None and ref.numeric
+
+
 def clause_spans(elements: Sequence["Element"]) -> list[tuple[int, int]]:
-    """Spans of numbered clauses: from an element starting "2.1 …" up to the next clause or heading."""
+    """Spans of numbered clauses: from an element starting "2.1 …" up to the next clause or heading
+    (lettered items "(a)" belong to the clause above them)."""
     spans: list[tuple[int, int]] = []
     open_clause = False
     for e in elements:
         if e.type == "heading" or e.text_level is not None:
             open_clause = False
-        elif e.type in ("paragraph", "list", "other") and CLAUSE_START.match(e.text):
+        elif e.type in ("paragraph", "list", "other") and starts_numbered_clause(e.text):
             spans.append((e.char_start, e.char_end))
             open_clause = True
         elif open_clause:
@@ -289,7 +294,7 @@ def structure_metrics(doc: "Document", chunkset: "ChunkSet") -> dict:
             c.page_start is not None and c.page_end is not None and c.page_end > c.page_start for c in chunks
         ),
         "clause_ref_rate": stats.clause_ref_rate(chunkset),
-        "clause_ref_text_rate": _share(sum(bool(SPEC_CLAUSE_REF.match(c.text)) for c in chunks), n),
+        "clause_ref_text_rate": _share(sum(clause_ref(c.text) is not None for c in chunks), n),
         "section_path_coverage": _share(sum(bool(c.section_path) for c in chunks), n),
         "skipped_elements": len(chunkset.skipped),
         "text_lost_chars": lost,

@@ -468,7 +468,7 @@ def retrieval_metrics(doc: "Document", chunkset: "ChunkSet", questions: Sequence
     flat: dict = {
         "ret_questions": len(questions),
         "ret_evidence_located": _mean(r.located for r in resolved if any(e.text for e in r.question.evidence)),
-        "ret_baseline_chunk_size": base_size,
+        "baseline_chunk_chars": base_size,
     }
     details: dict = {"questions": [
         {"id": r.question.id, "question": r.question.question, "spans": [list(s) for s in r.spans],

@@ -401,7 +401,12 @@ def results_frame(rows: Sequence[Mapping], grid_keys: Sequence[str] = ()):
     head = ["input", "document", "strategy", *[k for k in grid_keys if k != "strategy"],
             "status", "error", "seconds", "params", "point_dir", "notebook"]
     ordered = [c for c in dict.fromkeys(head) if c in df.columns]
-    return df[ordered + [c for c in df.columns if c not in ordered]]
+    df = df[ordered + [c for c in df.columns if c not in ordered]]
+    for col in df.columns:  # counts stay integers when failed rows leave holes (nullable Int64)
+        values = [r[col] for r in rows if r.get(col) is not None]
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values) and len(values) < len(df):
+            df[col] = df[col].astype("Int64")
+    return df
 
 
 def write_results(df, out_dir: str | os.PathLike, grid_keys: Sequence[str] = ("strategy",)) -> dict[str, Path]:
@@ -420,11 +425,15 @@ def write_results(df, out_dir: str | os.PathLike, grid_keys: Sequence[str] = ("s
 
 def _parquet_safe(df):
     """Grid columns can mix numbers and text across strategies: store such columns as text."""
+    import pandas as pd
+
     df = df.copy()
     for col in df.columns:
-        kinds = {type(v) for v in df[col] if v is not None and v == v}
+        if df[col].dtype != object:
+            continue
+        kinds = {type(v) for v in df[col] if not pd.isna(v)}
         if len(kinds) > 1 and not kinds <= {int, float, bool}:
-            df[col] = [None if v is None or v != v else str(v) for v in df[col]]
+            df[col] = [None if pd.isna(v) else str(v) for v in df[col]]
     return df
 
 
