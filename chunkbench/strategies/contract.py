@@ -53,14 +53,8 @@ class _Open:
     clause: ClauseRef | None = None
     clause_source: str | None = None
     cur: ClauseRef | None = None  # the most recent clause seen in the chunk (merge-rule context)
-
-    @property
-    def has_body(self) -> bool:
-        return any(u.kind != HEADING for u in self.units)
-
-    @property
-    def is_table(self) -> bool:
-        return any(u.kind == TABLE for u in self.units)
+    has_body: bool = False  # holds anything but headings
+    is_table: bool = False  # holds a table
 
     def sep(self, u: Unit) -> str:
         return sep(self.units[-1], u) if self.units else ""
@@ -174,6 +168,8 @@ class _Walker:
         o.length += len(o.sep(u)) + len(u.text)
         o.units.append(u)
         o.items += u.kind == ITEM
+        o.has_body = o.has_body or u.kind != HEADING
+        o.is_table = o.is_table or u.kind == TABLE
         if u.ref is not None and not u.contained:
             o.cur = u.ref
 

@@ -25,6 +25,8 @@ _PAGE_NUMBER = re.compile(
 _CODE = re.compile(r"\b[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)+\b")
 #: a number introduced by a reference word: "Contract No. 4471", "Ref: 88-A"
 _REFERENCE = re.compile(r"\b(?:no|number|ref|reference|contract|agreement|order|po)\b\.?\s*[:#]?\s*(\w[\w/-]{3,})", re.I)
+#: a word of body text as identifiers are looked up in it (codes keep their dashes and slashes)
+_TOKEN = re.compile(r"[\w/-]+")
 #: share of the page height at the top and bottom where running headers and page numbers sit
 MARGIN_BAND = 0.12
 #: longest text that can be a watermark; anything longer is content, however often it repeats
@@ -47,7 +49,7 @@ def identifiers(text: str) -> list[str]:
     return out
 
 
-def _is_page_number(doc: Document, e: Element) -> bool:
+def _is_page_number(e: Element, heights: dict[int, float]) -> bool:
     """Page-number text ("Page 3 of 6", "- 3 -", "3"). A bare number counts only in the top or
     bottom margin band of its page, or, without a box, when it is that page's number: a clause
     number parsed apart from its text ("3") is content."""
@@ -55,9 +57,9 @@ def _is_page_number(doc: Document, e: Element) -> bool:
         return False
     if not e.text.strip().isdigit():
         return True
-    page = doc.page(e.page_idx) if e.page_idx is not None else None
-    if e.bbox is not None and page is not None and page.height > 0:
-        return e.bbox[1] < MARGIN_BAND * page.height or e.bbox[3] > (1 - MARGIN_BAND) * page.height
+    height = heights.get(e.page_idx, 0.0) if e.page_idx is not None else 0.0
+    if e.bbox is not None and height > 0:
+        return e.bbox[1] < MARGIN_BAND * height or e.bbox[3] > (1 - MARGIN_BAND) * height
     return e.page_idx is not None and int(e.text) == e.page_idx + 1
 
 
@@ -80,7 +82,8 @@ def find_noise(
             skipped[e.id] = "empty text"
     content = [e for e in doc.elements if e.id not in skipped and e.type not in noise_types]
 
-    numbers = [e for e in content if e.type != "table" and _is_page_number(doc, e)]
+    heights = {p.index: p.height for p in doc.pages}
+    numbers = [e for e in content if e.type != "table" and _is_page_number(e, heights)]
     if len({e.page_idx for e in numbers if e.page_idx is not None}) >= 2:
         for e in numbers:
             skipped[e.id] = f"repeated page number {' '.join(e.text.split())!r}"
@@ -106,7 +109,7 @@ def find_noise(
                     f"watermark: {' '.join(e.text.split())!r} repeated on {len(pages)} of {n_pages} pages"
                 )
 
-    body = "\n".join(e.text for e in content if e.id not in skipped)
+    body = {tok for e in content if e.id not in skipped for tok in _TOKEN.findall(e.text)}
     kept_first: dict[str, str] = {}
     for e in doc.elements:
         if e.id in skipped or e.type not in noise_types:
