@@ -5,8 +5,10 @@
    "A > B > C". Text before the first heading is a section with an empty path.
 2. Adjacent sections below `min_chunk_chars` are merged into the next until the merged chunk
    reaches the minimum (`merged_small`); a small last section stays as it is (nothing follows
-   it, and the one before already met the minimum). A merged chunk's `header_path` is the deepest path shared by all
-   its sections, or the first section's path when they share none; `header_paths` lists them all.
+   it, and the one before already met the minimum). A merged chunk's `header_path` is the
+   deepest path shared by its sections that have text besides their heading (so a bare chapter
+   heading merged into its first subsection gives the subsection's path), or the first such
+   section's path when they share none; `header_paths` lists every merged section's path.
 3. A chunk above `max_chunk_chars` is split into sub-chunks `{id}_sub_{n}` at paragraph
    boundaries (element boundaries and blank lines), then at sentence boundaries when one
    paragraph is too big, then hard at a line break or whitespace when one sentence is.
@@ -199,8 +201,9 @@ def _group_boundary(ct: ContentText, n: int, g: _Group, minimum: int) -> Boundar
 
 
 def _group_path(g: _Group) -> tuple[str, ...]:
-    """The deepest path all merged sections share, else the first section's path."""
-    paths = [s.path for s in g.sections]
+    """The deepest path shared by the merged sections that have text besides their heading (a
+    bare heading merged into its first subsection adds nothing), else the first one's path."""
+    paths = [s.path for s in g.sections if s.last > s.first or s.heading is None] or [g.sections[0].path]
     common: list[str] = []
     for parts in zip(*paths):
         if any(p != parts[0] for p in parts):

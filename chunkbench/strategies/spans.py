@@ -92,8 +92,9 @@ class Packer:
     Units are taken in order while the piece still fits; a unit too big on its own is refined:
     a paragraph (or heading) into sentences, a table into rows, a sentence or row into hard cuts
     at a line break, else whitespace, else any character that does not separate a combining mark.
-    A piece holding only headings refines the next paragraph (or table) into sentences (rows)
-    instead of ending there, so a heading is not left alone when what follows is just too big.
+    A piece holding only headings refines the next paragraph (or table) into sentences (rows),
+    or the next oversized unit however it is refined, instead of ending there: a heading is not
+    left alone when what follows is just too big.
     """
 
     def __init__(self, text: str, limit: int, size: SizeFn = char_size):
@@ -116,8 +117,11 @@ class Packer:
             if self.size(cur[0].start, u.end) <= self.limit:
                 cur.append(u)
                 continue
-            if all(c.kind == HEADING for c in cur) and u.kind in (PARAGRAPH, TABLE):
-                finer = self._sentences(u) if u.kind == PARAGRAPH else self._lines(u)
+            if all(c.kind == HEADING for c in cur) and u.kind != HEADING:
+                if self.size(u.start, u.end) > self.limit:  # refined anyway: fill the heading's piece
+                    finer = self.refine(u, anchor=cur[0].start)
+                else:
+                    finer = self._sentences(u) if u.kind == PARAGRAPH else self._lines(u) if u.kind == TABLE else []
                 if len(finer) > 1:
                     queue.extendleft(reversed(finer))
                     continue
@@ -143,8 +147,9 @@ class Packer:
             last.insert(0, moved)
         return pieces[:-2] + [prev, last]
 
-    def refine(self, u: Unit) -> list[Unit]:
-        """Finer units covering `u`; each hard cut fits the limit, so packing always progresses."""
+    def refine(self, u: Unit, anchor: int | None = None) -> list[Unit]:
+        """Finer units covering `u`; each hard cut fits the limit, so packing always progresses.
+        With `anchor`, the first hard cut fits together with the text from `anchor` on."""
         if u.kind in (PARAGRAPH, HEADING):
             sentences = self._sentences(u)
             if len(sentences) > 1:
@@ -153,7 +158,7 @@ class Packer:
             rows = self._lines(u)
             if len(rows) > 1:
                 return rows
-        return self.hard_split(u.start, u.end)
+        return self.hard_split(u.start, u.end, anchor)
 
     def _sentences(self, u: Unit) -> list[Unit]:
         return [Unit(u.start + a, u.start + b, SENTENCE) for a, b in sentence_spans(self.text[u.start : u.end])]
@@ -167,15 +172,17 @@ class Packer:
             pos += len(line) + 1
         return out
 
-    def hard_split(self, start: int, end: int) -> list[Unit]:
-        """Cut [start, end) into pieces within the limit, preferring line breaks, then spaces."""
+    def hard_split(self, start: int, end: int, anchor: int | None = None) -> list[Unit]:
+        """Cut [start, end) into pieces within the limit, preferring line breaks, then spaces;
+        the first piece measured from `anchor` when given (it joins the text before it)."""
         out = []
         pos = start
         while pos < end:
-            if self.size(pos, end) <= self.limit:
+            origin = anchor if anchor is not None and not out else pos
+            if self.size(origin, end) <= self.limit:
                 out.append(Unit(pos, end, HARD))
                 break
-            fit = self._longest_fit(pos, end)
+            fit = self._longest_fit(origin, pos, end)
             cut = self._cut_point(pos, fit)
             a, b = _strip(self.text, pos, cut)
             if b > a:
@@ -185,12 +192,12 @@ class Packer:
                 pos += 1
         return out
 
-    def _longest_fit(self, pos: int, end: int) -> int:
-        """The largest c in (pos, end] with size(pos, c) <= limit (at least pos + 1)."""
+    def _longest_fit(self, origin: int, pos: int, end: int) -> int:
+        """The largest c in (pos, end] with size(origin, c) <= limit (at least pos + 1)."""
         lo, hi = pos + 1, end
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if self.size(pos, mid) <= self.limit:
+            if self.size(origin, mid) <= self.limit:
                 lo = mid
             else:
                 hi = mid - 1

@@ -1,0 +1,299 @@
+"""Strategy `headers` (specs/3): header paths, merge below min, _sub_N split with the spec's sibling
+overlap, fallback, source positions on Markdown, real PDFs and properties on random documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+import chunkbench
+from chunkbench.chunkset import chunk
+from chunkbench.errors import ParamError
+from chunkbench.loaders.markdown import read_source_text
+from chunkbench.strategies.elements import is_noise
+
+from conftest import ROOT, SAMPLE_PDFS, make_doc, shared_pdf
+from element_streams import check_common_invariants, element_documents
+
+GUIDE = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
+
+
+def _h(text, level):
+    return {"type": "heading", "text": text, "text_level": level}
+
+
+def _p(text):
+    return {"type": "paragraph", "text": text}
+
+
+def _own(c) -> str:
+    """The chunk's own content: its text without the parent-header prefix and the sibling overlap."""
+    body = c.text[len(c.extra["header_prefix"]):]
+    return body[c.extra["overlap_chars"] + 2:] if c.extra["overlap_chars"] else body
+
+
+# --- the spec's _apply_overlap, verbatim, as the reference for the overlap semantics -------------
+class _SpecChunk:
+    def __init__(self, chunk_id, content):
+        self.chunk_id, self.content = chunk_id, content
+
+
+def _apply_overlap(chunks, overlap_chars):
+    if overlap_chars <= 0:
+        return chunks
+    result = []
+    for i, chunk in enumerate(chunks):
+        if i == 0:
+            result.append(chunk)
+            continue
+        prev_chunk = chunks[i - 1]
+        current_is_subchunk = "_sub_" in chunk.chunk_id
+        prev_is_subchunk = "_sub_" in prev_chunk.chunk_id
+        if current_is_subchunk and prev_is_subchunk:
+            current_parent = chunk.chunk_id.rsplit("_sub_", 1)[0]
+            prev_parent = prev_chunk.chunk_id.rsplit("_sub_", 1)[0]
+            if current_parent == prev_parent:
+                overlap_text = prev_chunk.content[-overlap_chars:]
+                chunk.content = overlap_text + "\n\n" + chunk.content
+        result.append(chunk)
+    return result
+
+
+def test_header_path_follows_the_heading_levels():
+    doc = make_doc([_h("Architecture", 1), _p("a" * 300), _h("Components", 2), _p("b" * 300),
+                    _h("Detail", 3), _p("c" * 300), _h("Interfaces", 2), _p("d" * 300), _h("Ops", 1), _p("e" * 300)],
+                   metadata={"document_id": "doc1"})
+    cs = chunk(doc, "headers", include_parent_headers=False)
+    assert [c.extra["header_path"] for c in cs] == [
+        "Architecture", "Architecture > Components", "Architecture > Components > Detail",
+        "Architecture > Interfaces", "Ops"]
+    assert [c.chunk_id for c in cs] == [f"doc1_chunk_{i}" for i in range(5)]
+    assert [c.extra["chunk_index"] for c in cs] == list(range(5))
+    assert [c.boundary.reason.value for c in cs] == ["document_start"] + ["heading"] * 4
+    assert cs[2].boundary.detail == "heading level 3 'Detail'"
+    assert cs[2].section_path == ("Architecture", "Components", "Detail") and cs[2].heading == "Detail"
+    for c in cs:  # header chunks never overlap and their text is the canonical span
+        assert c.extra["overlap_chars"] == 0 and c.text == doc.text[c.start_char:c.end_char]
+
+
+def test_parent_headers_are_prepended_as_a_breadcrumb_outside_the_canonical_span():
+    doc = make_doc([_h("Architecture", 1), _p("a" * 300), _h("Components", 2), _p("b" * 300)])
+    cs = chunk(doc, "headers")  # include_parent_headers defaults to true (the spec's config)
+    assert cs[0].extra["header_prefix"] == "" and cs[0].text.startswith("Architecture\n\n")
+    assert cs[1].extra["header_prefix"] == "Architecture\n\n"
+    assert cs[1].text == "Architecture\n\nComponents\n\n" + "b" * 300
+    assert doc.text[cs[1].start_char:cs[1].end_char] == "Components\n\n" + "b" * 300
+
+
+def test_small_sections_merge_until_the_minimum_and_keep_their_shared_path():
+    doc = make_doc([_h("Guide", 1), _p("x" * 400), _h("Setup", 2), _p("short one"), _h("Install", 3),
+                    _p("short two"), _h("Configure", 3), _p("y" * 300), _h("Run", 2), _p("z" * 300)])
+    cs = chunk(doc, "headers", include_parent_headers=False)
+    assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2", "e3", "e4", "e5", "e6", "e7"), ("e8", "e9")]
+    merged = cs[1]
+    assert merged.boundary.reason.value == "merged_small"
+    assert "'Setup' (16), 'Install' (18), 'Configure' (311)" in merged.boundary.detail
+    # the merged chunk keeps the deepest path its sections share, and lists them all
+    assert merged.extra["header_path"] == "Guide > Setup"
+    assert merged.extra["header_paths"] == ["Guide > Setup", "Guide > Setup > Install", "Guide > Setup > Configure"]
+    assert merged.text == "Setup\n\nshort one\n\nInstall\n\nshort two\n\nConfigure\n\n" + "y" * 300
+    assert len(merged.text) >= 200
+    # merging stops once the minimum is met: 'Run' stays a chunk of its own
+    assert cs[2].boundary.reason.value == "heading"
+
+
+def test_merge_across_top_level_sections_keeps_the_first_path_and_a_small_last_section_stays():
+    doc = make_doc([_h("A", 1), _h("B", 2), _p("tiny"), _h("C", 1), _p("q" * 250), _h("D", 1), _p("end")])
+    cs = chunk(doc, "headers", include_parent_headers=False)
+    # "A" has no text of its own; "A > B" and "C" share nothing: the first of them is kept
+    assert cs[0].extra["header_path"] == "A > B"
+    assert cs[0].extra["header_paths"] == ["A", "A > B", "C"]
+    assert cs[0].boundary.reason.value == "document_start" and "merged" in cs[0].boundary.detail
+    assert cs[1].text == "D\n\nend" and cs[1].boundary.reason.value == "heading"
+
+
+def test_large_section_splits_into_sub_chunks_with_the_specs_sibling_overlap():
+    paras = ["First " + "a" * 894, "Second " + "b" * 893, "Third " + "c" * 894]
+    doc = make_doc([_h("Deployment", 1), _h("Steps", 2), *map(_p, paras), _h("Next", 2), _p("n" * 400)],
+                   metadata={"document_id": "doc1"})
+    cs = chunk(doc, "headers", include_parent_headers=False)
+    assert [c.chunk_id for c in cs] == ["doc1_chunk_0_sub_0", "doc1_chunk_0_sub_1", "doc1_chunk_1"]
+    sub0, sub1, nxt = cs
+    assert sub0.text == "Deployment\n\nSteps\n\n" + paras[0] + "\n\n" + paras[1]
+    assert sub1.text == sub0.text[-50:] + "\n\n" + paras[2]
+    assert sub1.extra["overlap_chars"] == 50 and sub1.extra["parent_chunk_id"] == "doc1_chunk_0"
+    assert sub1.boundary.reason.value == "paragraph_split"
+    assert sub1.boundary.detail == ("split of 'Deployment > Steps' (part 2 of 2) at a paragraph boundary, "
+                                    "50-char overlap")
+    # the overlap is drawn as [start_char, previous.end_char)
+    assert sub1.start_char == sub0.end_char - 50 and sub1.source_blocks == ("e3", "e4")
+    # no overlap between header-based chunks
+    assert nxt.text == "Next\n\n" + "n" * 400 and nxt.extra["overlap_chars"] == 0
+    assert all(len(_own(c)) <= 2000 for c in cs)
+
+
+def test_overlap_matches_the_spec_function_even_when_a_sibling_is_shorter_than_the_overlap():
+    # sub_1 is a 30-char paragraph, so sub_2's overlap reaches back into sub_1's own overlap
+    paras = ["p" * 1990, "short paragraph of thirty ch.", "q" * 1990, "r" * 500]
+    doc = make_doc([_h("H", 1), *map(_p, paras), _h("Other", 1), _p("o" * 300)])
+    plain = chunk(doc, "headers", include_parent_headers=False, overlap_chars=0)
+    expected = _apply_overlap([_SpecChunk(c.chunk_id, c.text) for c in plain], 50)
+    cs = chunk(doc, "headers", include_parent_headers=False, overlap_chars=50)
+    assert [c.chunk_id for c in cs] == [c.chunk_id for c in expected]
+    assert [c.text for c in cs] == [c.content for c in expected]
+    assert [c.chunk_id.split("_chunk_")[1] for c in cs] == ["0_sub_0", "0_sub_1", "0_sub_2", "0_sub_3", "1"]
+    assert cs[2].text.startswith(cs[1].text[-50:])
+
+
+def test_paragraph_too_long_splits_at_sentences_and_a_sentence_too_long_is_cut_at_whitespace():
+    sentence = "This sentence is about forty characters. "
+    long_para = (sentence * 80).strip()  # ~3300 chars, 80 sentences
+    words = " ".join(["word"] * 700)  # 3499 chars without any sentence end
+    doc = make_doc([_h("Long", 1), _p(long_para), _h("Words", 1), _p(words)])
+    cs = chunk(doc, "headers", include_parent_headers=False, overlap_chars=0)
+    reasons = [c.boundary.reason.value for c in cs]
+    assert reasons == ["document_start", "sentence_split", "heading", "size_limit"]
+    assert all(len(c.text) <= 2000 for c in cs)
+    assert cs[1].text.startswith("This sentence") and cs[0].text.endswith("characters.")
+    assert "hard cut" in cs[3].boundary.detail
+    assert cs[2].text.endswith("word") and cs[3].text.startswith("word")
+    # nothing lost: the pieces rebuild the words exactly
+    assert (cs[2].text.removeprefix("Words\n\n") + " " + cs[3].text).split() == words.split()
+
+
+def test_no_headers_falls_back_to_paragraphs_and_one_paragraph_is_one_chunk():
+    one = chunk(make_doc([_p("Just one paragraph.")]), "headers")
+    assert len(one) == 1 and one[0].text == "Just one paragraph." and one[0].type == "text"
+    doc = make_doc([_p("a" * 900), _p("b" * 900), _p("c" * 900), _p("d" * 100)])
+    cs = chunk(doc, "headers")
+    assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2", "e3")]
+    assert [c.boundary.reason.value for c in cs] == ["document_start", "fallback_paragraphs"]
+    assert cs[1].boundary.detail == "no headings: paragraph boundary, 1802 + 902 chars > 2000"
+    assert all(c.extra["header_path"] == "" and c.extra["overlap_chars"] == 0 for c in cs)
+
+
+def test_noise_is_skipped_and_declared():
+    doc = make_doc([{"type": "header", "text": "Running head"}, _h("Title", 1), _p("body " * 50),
+                    {"type": "page_number", "text": "1"}, _p("more body " * 20), {"type": "paragraph", "text": ""}])
+    cs = chunk(doc, "headers")
+    assert set(cs.skipped) == {"e0", "e3", "e5"}
+    assert "Running head" not in cs[0].text and "\n\n1\n\n" not in cs[0].text
+    assert cs[0].source_blocks == ("e1", "e2", "e4")
+
+
+def test_bad_parameters_are_rejected():
+    doc = make_doc([_p("x")])
+    with pytest.raises(ParamError, match="min_chunk_chars"):
+        chunk(doc, "headers", min_chunk_chars=3000, max_chunk_chars=2000)
+    with pytest.raises(ParamError, match="overlap_chars"):
+        chunk(doc, "headers", overlap_chars=500, max_chunk_chars=500)
+
+
+@pytest.mark.parametrize("params", [{}, {"max_chunk_chars": 120, "min_chunk_chars": 50, "overlap_chars": 0},
+                                    {"max_chunk_chars": 120, "min_chunk_chars": 0, "overlap_chars": 30}])
+def test_markdown_positions_are_offsets_in_the_original_file(params):
+    source = read_source_text(GUIDE)
+    doc = chunkbench.load(GUIDE)
+    cs = chunk(doc, "headers", **params)
+    check_common_invariants(doc, cs, {**dict(cs.params)})
+    assert len(cs) > 3
+    for c in cs:
+        a, b = c.extra["start_pos"], c.extra["end_pos"]
+        region = source[a:b]
+        # each source element's part of the region, Markdown markup between elements left out
+        pieces = []
+        for bid in c.source_blocks:
+            el = doc.element(bid)
+            s, e = el.attrs["src_start"], el.attrs["src_end"]
+            pieces.append(source[max(s, a):min(e, b)])
+        assert region.startswith(pieces[0]) and region.endswith(pieces[-1])
+        if not c.extra["overlap_chars"]:
+            assert "\n\n".join(pieces) == _own(c)
+        else:  # the overlap starts at start_pos
+            assert c.text[len(c.extra["header_prefix"]):].startswith(pieces[0][:10])
+        tail = _own(c)[-min(len(_own(c)), len(pieces[-1])):]
+        assert region.endswith(tail)  # the own text ends at end_pos
+    first = cs[0]
+    assert source[first.extra["start_pos"]:].startswith("Deployment Guide\n\nThis guide")
+    assert first.extra["header_path"] == "Deployment Guide"
+    paths = {c.extra["header_path"] for c in cs}
+    assert "Deployment Guide > Building the image > Build options" in paths
+
+
+def test_markdown_default_chunks_of_the_deployment_guide():
+    doc = chunkbench.load(GUIDE)
+    cs = chunk(doc, "headers")
+    got = [(c.extra["header_path"], c.boundary.reason.value) for c in cs]
+    assert got == [
+        ("Deployment Guide", "document_start"),  # intro (165 chars) merged with Prerequisites
+        ("Deployment Guide > Building the image", "heading"),
+        ("Deployment Guide > Building the image > Build options", "heading"),
+        ("Deployment Guide > Rollback procedure", "merged_small"),  # + Step-by-step
+        ("Monitoring", "heading"),
+    ]
+    assert cs[2].text.startswith("Deployment Guide > Building the image\n\nBuild options\n\n| Option |")
+    assert "## This line is a shell comment" in cs[1].text  # fenced code is not a heading
+
+
+def test_technical_manual_pdf():
+    doc = chunkbench.load(SAMPLE_PDFS / "technical_manual.pdf")
+    cs = chunk(doc, "headers")
+    check_common_invariants(doc, cs)
+    by_heading = {c.heading: c for c in cs}
+    sampling = by_heading["3.2.1 The sampling section"]
+    assert sampling.extra["header_path"] == ("TX-200 Environmental Data Logger > 3 Configuration > "
+                                             "3.2 The configuration file > 3.2.1 The sampling section")
+    assert sampling.text.startswith("TX-200 Environmental Data Logger > 3 Configuration > "
+                                    "3.2 The configuration file\n\n3.2.1 The sampling section\n\n")
+    # a chapter heading without text of its own is merged with its first subsection
+    install = by_heading["2 Installation"]
+    assert install.boundary.reason.value == "merged_small" and "2.1 Package contents" in install.text
+    assert not any("Page 1 of 5" in c.text or "fictional sample manual" in c.text for c in cs)
+    assert all(c.page_start and c.bbox and c.source_blocks for c in cs)
+    assert all(len(_own(c)) <= 2000 for c in cs)
+    assert all(c.extra["start_pos"] == c.start_char for c in cs)  # PDFs: canonical offsets
+
+
+def test_shared_pdf_federal_register():
+    doc = chunkbench.load(shared_pdf("req_federal-register-2020-17221.pdf"))
+    cs = chunk(doc, "headers")
+    check_common_invariants(doc, cs)
+    _check_coverage(doc, cs)
+    assert len(cs) > 20
+    assert {c.boundary.reason.value for c in cs} >= {"heading", "merged_small", "paragraph_split"}
+    assert all(len(_own(c)) <= 2000 for c in cs)
+    subs = [c for c in cs if "_sub_" in c.chunk_id and not c.chunk_id.endswith("_sub_0")]
+    assert subs and all(c.extra["overlap_chars"] == 50 for c in subs)
+
+
+def _check_coverage(doc, cs):
+    """Every content character in exactly one chunk's own text, in order (whitespace aside)."""
+    own = "".join("".join(_own(c).split()) for c in cs)
+    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
+    assert own == content
+
+
+@given(element_documents(), st.sampled_from([(0, 60, 0), (100, 300, 30), (200, 2000, 50), (50, 120, 10)]),
+       st.booleans())
+def test_properties_on_random_element_streams(doc, sizes, parents):
+    mn, mx, ov = sizes
+    params = {"min_chunk_chars": mn, "max_chunk_chars": mx, "overlap_chars": ov, "include_parent_headers": parents}
+    cs = chunk(doc, "headers", **params)
+    check_common_invariants(doc, cs, params)
+    _check_coverage(doc, cs)
+    for prev, c in zip([None, *cs.chunks], cs.chunks):
+        assert len(_own(c)) <= mx, "size limit (own text; prefix and overlap are declared)"
+        assert (c.extra["header_prefix"] != "") <= parents
+        sibling = (prev is not None and "_sub_" in c.chunk_id and "_sub_" in prev.chunk_id
+                   and c.chunk_id.rsplit("_sub_", 1)[0] == prev.chunk_id.rsplit("_sub_", 1)[0])
+        if sibling and ov:
+            prev_content = prev.text[len(prev.extra["header_prefix"]):]
+            assert c.text[len(c.extra["header_prefix"]):].startswith(prev_content[-ov:] + "\n\n")
+            assert c.extra["overlap_chars"] == len(prev_content[-ov:])
+        else:
+            assert c.extra["overlap_chars"] == 0, "overlap only between siblings"
+            head, tail = _own(c).split("\n\n")[0], _own(c).split("\n\n")[-1]  # skipped noise may sit between
+            assert doc.text[c.start_char:].startswith(head) and doc.text[:c.end_char].endswith(tail)
+        assert c.chunk_id.startswith(f"{cs.doc.doc_id[:16]}_chunk_")
