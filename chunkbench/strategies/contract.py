@@ -110,7 +110,6 @@ def contract(doc: Document, **params) -> StrategyResult:
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
-# --- elements → units ---------------------------------------------------------------------------
 # --- units → chunks -----------------------------------------------------------------------------
 
 
@@ -270,8 +269,7 @@ def _finish(doc: Document, index: int, o: _Open, salt: str, max_chars: int) -> C
         if not elements or elements[-1].id != u.el.id:
             elements.append(u.el)
     first, last = o.units[0], o.units[-1]
-    start = first.el.char_start + (first.a if first.kind != TABLE else 0)
-    end = last.el.char_start + (last.b if last.kind != TABLE else len(last.el.text))
+    start, end = first.el.char_start + first.a, last.el.char_start + last.b
     body = [u for u in o.units if u.kind != HEADING]
     terms = [t for t in (defined_term(u.text) for u in body) if t]
     table = next((u for u in o.units if u.kind == TABLE), None)
