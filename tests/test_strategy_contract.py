@@ -609,3 +609,22 @@ def test_specs2_document_json():
     assert cs[4].extra["clause_ref"] == "2.1" and cs[4].section_path == ("2. FEES AND PAYMENT", "2.1 Fees")
     assert cs[9].boundary.reason.value == "after_table"
     assert {"p1-hdr", "p2-ftr", "p3-num", "b-0022"} <= set(cs.skipped)
+
+
+def test_lettered_numbering_restart_is_a_soft_boundary():
+    els = [_p("1.1 The Supplier shall, first:")] + [_p(f"({x}) " + A * 3) for x in "abcd"]
+    els += [_p("and then, second:")] + [_p(f"({x}) " + A * 3) for x in "abcd"]
+    cs = _chunks(els)
+    restart = [c for c in cs if c.boundary.detail.startswith("clause numbering restarts")]
+    assert len(restart) == 1 and restart[0].text.startswith("(a) ")
+    assert restart[0].boundary.detail.startswith("clause numbering restarts: (a) after (d)")
+    assert restart[0].extra["clause_ref"] == "(a)" and restart[0].extra["clause_level"] == 3
+
+
+def test_an_indented_single_number_heading_nests():
+    left, indented = [72.0, 100.0, 300.0, 115.0], [180.0, 300.0, 400.0, 315.0]
+    cs = _chunks([
+        {**_h("1. SERVICES"), "bbox": left}, {**_p("Body text.", bbox=[72.0, 120.0, 500.0, 140.0])},
+        {**_h("1. Scope", level=None), "bbox": indented}, {**_p("Scope text.", bbox=[72.0, 320.0, 500.0, 340.0])},
+    ])
+    assert cs[1].section_path == ("1. SERVICES", "1. Scope")
