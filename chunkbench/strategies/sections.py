@@ -80,8 +80,13 @@ def heading_kind(text: str) -> str | None:
     words = t.split()
     if len(words) > 15:
         return None
-    if _NUMBERED.match(t) and not _SENTENCE_INSIDE.search(t):
-        return "numbered section"
+    numbered = _NUMBERED.match(t)
+    if numbered:
+        rest = t[numbered.end():]
+        if not _SENTENCE_INSIDE.search(rest) and not (rest.rstrip()[-1:] in (".", "!", "?") and
+                                                        any(c.islower() for c in rest)):
+            return "numbered section"
+        return None
     if len(words) <= 12 and not any(c.islower() for c in t) and any(
             w.isupper() for w in _CAPS_WORD.findall(t)):
         return "all caps"
@@ -92,13 +97,15 @@ def heading_kind(text: str) -> str | None:
 
 
 def is_text_table(text: str) -> bool:
-    """Column text (two or more lines with `|` or a tab), or a run of CLIN / line item lines."""
+    """Column text (two or more lines with `|` or a tab), or text whose lines are mostly (at
+    least half, and two or more) CLIN / line item / pricing lines: a price list without columns."""
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if len(lines) < 2:
         return False
     if sum(1 for ln in lines if _COLUMNS.search(ln)) >= 2:
         return True
-    return 2 * sum(1 for ln in lines if PRICING.search(ln)) >= len(lines)
+    keyed = sum(1 for ln in lines if PRICING.search(ln))
+    return keyed >= 2 and 2 * keyed >= len(lines)
 
 
 def classify(name: str, ancestors: list[str], body: str) -> tuple[str, str]:
