@@ -340,6 +340,7 @@ def test_normalization_is_exactly_the_spec_list():
         ("Limitation of Liability", True), ("3 Payment terms", True),
         ("The Supplier shall provide the Services.", False), ("2.3 In providing the Services, the Supplier shall:", False),
         ("each a “party” and together the “parties”.", False), ("x" * 130, False), ("in this agreement", False),
+        ("11.4 Termination shall not affect rights accrued up to the date of", False),
     ],
 )
 def test_fallback_heading_heuristics(text, expected):
@@ -628,3 +629,14 @@ def test_an_indented_single_number_heading_nests():
         {**_h("1. Scope", level=None), "bbox": indented}, {**_p("Scope text.", bbox=[72.0, 320.0, 500.0, 340.0])},
     ])
     assert cs[1].section_path == ("1. SERVICES", "1. Scope")
+
+
+def test_a_sentence_cut_by_a_page_break_is_joined_with_a_space_and_not_cut():
+    els = [_p("11.4 Termination shall not affect rights accrued up to the date of"), _p("termination. Clauses survive.", page=1),
+           _p("7.2 notify within forty-eight", page=1), _p("(48) hours of a breach.", page=2), _p("(a) new item", page=3)]
+    cs = _chunks(els, clause_split_level=3)
+    texts = [c.text for c in cs]
+    assert texts[0] == "11.4 Termination shall not affect rights accrued up to the date of termination. Clauses survive."
+    assert texts[1] == "7.2 notify within forty-eight (48) hours of a breach.\n\n(a) new item"
+    big = _chunks([_p("1.1 " + A * 20 + "up to the date of"), _p("termination.", page=1)])
+    assert len(big) == 1 and big[0].char_len <= 2000

@@ -31,7 +31,7 @@ from .contract_rules import (
     numbering_restarts,
     within,
 )
-from .contract_units import CAPTION, HEADING, ITEM, TABLE, Unit, build_units, sep
+from .contract_units import CAPTION, HEADING, ITEM, TABLE, Unit, build_units, continues, sep
 
 #: element types whose text is prose; a chunk with none of them (images, equations, kept page
 #: furniture, other) is typed `unknown`
@@ -203,7 +203,13 @@ class _Walker:
         if hard:
             return Boundary(Reason.CLAUSE_CHANGE, hard)
         page, last_page = u.el.page_idx, o.units[-1].el.last_page_idx
-        if page is not None and last_page is not None and page > last_page and o.length >= self.page_ratio * self.max:
+        if (
+            page is not None
+            and last_page is not None
+            and page > last_page
+            and o.length >= self.page_ratio * self.max
+            and not continues(o.units[-1], u)
+        ):
             return Boundary(
                 Reason.PAGE_BREAK,
                 f"page {last_page + 1} → {page + 1} with the chunk at {o.length} chars "

@@ -146,6 +146,9 @@ _SECTION_NAME = re.compile(
 )
 _WORD = re.compile(r"[^\W\d_][\w'’&.\-]*")
 _SMALL_WORDS = frozenset("a an the and or of in on to for by with at from as per vs nor but".split())
+#: a numbered line longer than this (in words, number included) is a clause cut short, not a
+#: heading: "11.4 Termination shall not affect rights accrued up to the date of"
+NUMBERED_HEADING_MAX_WORDS = 8
 #: terminal punctuation that makes a line a sentence or a lead-in rather than a heading
 _SENTENCE_END = (".", ";", ",", ":")
 
@@ -174,7 +177,7 @@ def is_all_caps(text: str) -> bool:
 def looks_like_heading(text: str, max_chars: int = 120) -> bool:
     """The spec's fallback heuristics for a paragraph: short (< max_chars), one line, no final
     period (nor `;`, `,` or a lead-in `:`), and at least one of: all caps, title case, a common
-    section name, a numbered heading (`^\\s*\\d+(?:\\.\\d+)*\\s+[A-Z]`)."""
+    section name, a numbered heading (`^\\s*\\d+(?:\\.\\d+)*\\s+[A-Z]`) of at most 8 words."""
     s = text.strip()
     if not s or len(s) >= max_chars or "\n" in s or s.endswith(_SENTENCE_END):
         return False
@@ -184,7 +187,7 @@ def looks_like_heading(text: str, max_chars: int = 120) -> bool:
         is_all_caps(s)
         or title_ratio(s) >= 0.75
         or bool(_SECTION_NAME.match(s))
-        or bool(NUMBERED_HEADING.match(s))
+        or (bool(NUMBERED_HEADING.match(s)) and len(s.split()) <= NUMBERED_HEADING_MAX_WORDS)
     )
 
 

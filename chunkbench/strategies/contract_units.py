@@ -156,5 +156,23 @@ def _mark_tails(units: list[Unit]) -> None:
 
 
 def sep(prev: Unit, u: Unit) -> str:
-    """Items of one list element are joined by a line break, everything else by a blank line."""
-    return "\n" if u.kind == ITEM and prev.kind == ITEM and prev.el.id == u.el.id else "\n\n"
+    """Items of one list element are joined by a line break, a sentence cut by a page break by a
+    space, everything else by a blank line."""
+    if u.kind == ITEM and prev.kind == ITEM and prev.el.id == u.el.id:
+        return "\n"
+    return " " if continues(prev, u) else "\n\n"
+
+
+def continues(prev: Unit, u: Unit) -> bool:
+    """`u` carries on a sentence the parser cut at a page break: the text before ends in a word
+    ("… accrued up to the date of") and `u`, on a later page, starts in lower case ("termination.")
+    or with a parenthesis that is no clause reference ("(48) hours")."""
+    return (
+        prev.kind in (BODY, ITEM)
+        and u.kind == BODY
+        and prev.el.last_page_idx is not None
+        and u.el.page_idx is not None
+        and u.el.page_idx > prev.el.last_page_idx
+        and (prev.text[-1:].isalnum() or prev.text.endswith(","))
+        and (u.text[:1].islower() or (u.text.startswith("(") and u.ref is None))
+    )
