@@ -183,6 +183,15 @@ def test_noise_is_skipped_and_declared():
     assert cs[0].source_blocks == ("e1", "e2", "e4")
 
 
+def test_chunks_inherit_document_metadata_and_list_their_wikilinks(tmp_path):
+    md = tmp_path / "note.md"
+    md.write_text("---\ntags: [ops]\naliases: [n]\nowner: team-a\n---\n# Note\n\nSee [[Runbook#Alerts|alerts]] "
+                  "and [[Oncall]]. " + "y " * 120 + "\n\n## Other\n\n" + "x " * 150 + "[[Runbook]]\n", encoding="utf-8")
+    cs = chunk(chunkbench.load(md), "headers")
+    assert [c.extra["links"] for c in cs] == [["Runbook", "Oncall"], ["Runbook"]]
+    assert all(dict(c.metadata) == {"tags": ["ops"], "aliases": ["n"], "owner": "team-a"} for c in cs)
+
+
 def test_bad_parameters_are_rejected():
     doc = make_doc([_p("x")])
     with pytest.raises(ParamError, match="min_chunk_chars"):
@@ -297,3 +306,13 @@ def test_properties_on_random_element_streams(doc, sizes, parents):
             head, tail = _own(c).split("\n\n")[0], _own(c).split("\n\n")[-1]  # skipped noise may sit between
             assert doc.text[c.start_char:].startswith(head) and doc.text[:c.end_char].endswith(tail)
         assert c.chunk_id.startswith(f"{cs.doc.doc_id[:16]}_chunk_")
+
+
+def test_a_table_above_the_maximum_is_split_at_rows():
+    rows = [f"| row {i} | value {i} |" for i in range(40)]
+    doc = make_doc([_h("Table", 1), {"type": "table", "text": "\n".join(rows)}])
+    cs = chunk(doc, "headers", max_chunk_chars=300, min_chunk_chars=0, overlap_chars=0, include_parent_headers=False)
+    assert len(cs) > 2 and all(len(c.text) <= 300 for c in cs)
+    assert [c.boundary.reason.value for c in cs[1:]] == ["size_limit"] * (len(cs) - 1)
+    assert "at a table row" in cs[1].boundary.detail
+    assert all(line in rows for c in cs[1:] for line in c.text.split("\n"))  # whole rows only

@@ -19,10 +19,13 @@
    chunk's first line that its text does not already start with); `header_prefix` holds it, and
    it is not part of the canonical span (`start_char`/`end_char`).
 Without any heading the text is packed by paragraphs up to `max_chunk_chars` (`fallback_paragraphs`).
+Document metadata (front matter: tags, aliases, ...) is inherited through `metadata`; `links` lists
+the wikilink targets in the chunk's text.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
@@ -31,7 +34,11 @@ from ..model import SEPARATOR, Document, Element
 from ..registry import Param, StrategyResult, strategy
 from ..text import one_line
 from .elements import is_noise
-from .spans import HARD, HEADING, SENTENCE, ContentText, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
+
+
+#: Obsidian-style wikilink [[Target]], [[Target|label]], [[Target#heading]]: the target is kept
+WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:[#|][^\[\]\n]*)?\]\]")
 
 
 def _check(params: dict) -> None:
@@ -265,7 +272,8 @@ class _Builder:
         last = self.ct.index_at(end, end=True)
         units = []
         for i in range(first, last + 1):
-            units += self.ct.element_units(i, HEADING if is_heading(self.ct.elements[i]) else "paragraph")
+            el = self.ct.elements[i]
+            units += self.ct.element_units(i, HEADING if is_heading(el) else TABLE if el.type == "table" else PARAGRAPH)
         pieces = [_Piece(p[0].start, p[-1].end, p[0].kind) for p in self.packer.pack(units)]
         label = " > ".join(path) if path else "(text before the first heading)"
         prev: _Piece | None = None
@@ -277,6 +285,7 @@ class _Builder:
                 b = boundary
             else:
                 why = {SENTENCE: (Reason.SENTENCE_SPLIT, "at a sentence boundary"),
+                       ROW: (Reason.SIZE_LIMIT, f"at a table row: the table exceeds {self.maximum} chars"),
                        HARD: (Reason.SIZE_LIMIT, "hard cut at a line break or space: one sentence exceeds "
                                                  f"{self.maximum} chars")}.get(piece.kind,
                                                                            (Reason.PARAGRAPH_SPLIT, "at a paragraph boundary"))
@@ -303,6 +312,7 @@ class _Builder:
             "end_pos": end_char if end_pos is None else end_pos,
             "header_prefix": prefix,
             "overlap_chars": overlap_len or 0,
+            "links": list(dict.fromkeys(m.group(1).strip() for m in WIKILINK.finditer(text))),
             **extra,
         }
         self.chunks.append(build_chunk(
