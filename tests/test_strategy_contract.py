@@ -366,9 +366,11 @@ def test_headings_inferred_only_when_the_document_has_none_unless_asked():
     assert [c.section_path for c in cs] == [("DEFINITIONS",), ("PAYMENT TERMS",)]
     assert [c.type for c in cs] == ["definition", "paragraph"]
     assert len(_chunks(els, infer_headings="never")) == 1
-    with_heading = [_h("Agreement")] + els
-    assert len(_chunks(with_heading)) == 1
-    assert len(_chunks(with_heading, infer_headings="always")) == 3
+    title_only = [_h("Agreement")] + els  # one heading (a title): headings still "missing"
+    assert [c.section_path for c in _chunks(title_only)][1:] == [("DEFINITIONS",), ("PAYMENT TERMS",)]
+    with_headings = [_h("Agreement"), _p("Preamble."), _h("Terms")] + els
+    assert len(_chunks(with_headings)) == 2
+    assert len(_chunks(with_headings, infer_headings="always")) == 4
 
 
 def test_section_stack_pops_and_pushes_by_level():

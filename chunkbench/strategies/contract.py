@@ -75,7 +75,7 @@ PARAMS = [
     Param("page_break_ratio", float, 0.8, "a page break is a hard boundary only when the chunk is at least this share of max_chars", min=0.0, max=1.0, ui_step=0.05),
     Param("clause_split_level", int, 1, "merge rule: a new clause starts a chunk when its number differs in the first N segments (1: 4.x → 5.x; 2: also 4.1 → 4.2)", min=1, max=6, ui_step=1),
     Param("list_run_min_items", int, 2, "consecutive list items that make a list run (soft boundary)", min=2, max=1000, ui_step=1),
-    Param("infer_headings", str, "auto", "fallback heading heuristics for paragraphs: auto (only when the document has no heading elements), always, never", choices=("auto", "always", "never")),
+    Param("infer_headings", str, "auto", "fallback heading heuristics for paragraphs: auto (when the document has fewer than 2 heading elements), always, never", choices=("auto", "always", "never")),
     Param("heading_max_chars", int, 120, "fallback heuristics: a paragraph this long or longer is never a heading", min=10, max=1000, ui_step=10),
     Param("noise_types", tuple, ("header", "footer", "page_number"), "element types skipped as page furniture (kept in the document)"),
     Param("keep_identifiers", bool, True, "keep one header/footer that carries an identifier (e.g. an agreement number) the body never states"),

@@ -46,8 +46,9 @@ class Unit:
 def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
     """Units in reading order with their section path; headings keep the section stack."""
     content = [e for e in doc.elements if e.id not in skipped]
+    # auto: headings are "missing" when the layout marks none, or only one (a title)
     infer = params["infer_headings"] == "always" or (
-        params["infer_headings"] == "auto" and not any(_layout_heading(e) for e in content)
+        params["infer_headings"] == "auto" and sum(_layout_heading(e) for e in content) < 2
     )
     margins = _left_margins(content)
     stack: list[tuple[int, str]] = []
