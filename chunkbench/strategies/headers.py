@@ -33,7 +33,6 @@ from ..errors import ParamError
 from ..model import SEPARATOR, Document, Element
 from ..registry import Param, StrategyResult, strategy
 from ..text import one_line
-from .elements import is_noise
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
 
 
@@ -119,19 +118,10 @@ def chunk_headers(
 ) -> StrategyResult:
     """Chunk at header boundaries, merge small chunks, split large ones, overlap siblings."""
     _check({"min_chunk_chars": min_chunk_chars, "max_chunk_chars": max_chunk_chars, "overlap_chars": overlap_chars})
-    skipped: dict[str, str] = {}
-    content: list[Element] = []
-    for el in doc.elements:
-        if el.is_empty:
-            skipped[el.id] = "empty text"
-        elif is_noise(el):
-            skipped[el.id] = f"noise element ({el.raw_type or el.type})"
-        else:
-            content.append(el)
-    if not content:
+    ct, skipped = ContentText.of(doc)
+    if not ct.elements:
         return StrategyResult(chunks=[], skipped=skipped)
-    ct = ContentText(content)
-    sections = _sections(content)
+    sections = _sections(ct.elements)
     builder = _Builder(doc, ct, max_chunk_chars, overlap_chars, include_parent_headers, sections)
     if any(s.heading is not None for s in sections):
         for n, group in enumerate(_merge(ct, sections, min_chunk_chars)):

@@ -31,7 +31,6 @@ from ..model import Document, Element
 from ..registry import Param, StrategyResult, strategy
 from ..text import one_line
 from ..tokens import count_tokens
-from .elements import is_noise
 from .headers import is_heading
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
 
@@ -180,18 +179,9 @@ def chunk_sections(
 ) -> StrategyResult:
     """Detect and classify sections, then cut them into token-bounded chunks."""
     _check({"min_tokens": min_tokens, "max_tokens": max_tokens})
-    skipped: dict[str, str] = {}
-    content: list[Element] = []
-    for el in doc.elements:
-        if el.is_empty:
-            skipped[el.id] = "empty text"
-        elif is_noise(el):
-            skipped[el.id] = f"noise element ({el.raw_type or el.type})"
-        else:
-            content.append(el)
-    if not content:
+    ct, skipped = ContentText.of(doc)
+    if not ct.elements:
         return StrategyResult(chunks=[], skipped=skipped)
-    ct = ContentText(content)
     items = _items(ct)
     sections = _sections(ct, items)
     builder = _Builder(doc, ct, min_tokens, max_tokens, notice_id or document_key(doc), amendment_number)

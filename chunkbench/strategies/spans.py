@@ -15,8 +15,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..model import SEPARATOR, Element
-from ..text import paragraph_spans, sentence_spans
+from ..model import SEPARATOR, Document, Element
+from ..text import _strip_span, paragraph_spans, sentence_spans
+from .elements import is_noise
 
 #: unit kinds, coarsest first; a unit that does not fit is refined into the next finer kind
 HEADING, PARAGRAPH, TABLE, SENTENCE, ROW, HARD = "heading", "paragraph", "table", "sentence", "row", "hard"
@@ -49,6 +50,20 @@ class ContentText:
             pos += len(e.text) + len(SEPARATOR)
         self.text = SEPARATOR.join(e.text for e in self.elements)
 
+    @classmethod
+    def of(cls, doc: Document) -> tuple["ContentText", dict[str, str]]:
+        """The content of `doc` (no empty elements, no page furniture) and the skipped ids → why."""
+        skipped: dict[str, str] = {}
+        content: list[Element] = []
+        for el in doc.elements:
+            if el.is_empty:
+                skipped[el.id] = "empty text"
+            elif is_noise(el):
+                skipped[el.id] = f"noise element ({el.raw_type or el.type})"
+            else:
+                content.append(el)
+        return cls(content), skipped
+
     def index_at(self, pos: int, *, end: bool = False) -> int:
         """Index of the element holding offset `pos` (for an exclusive end: holding pos - 1)."""
         return max(0, bisect.bisect_right(self.offsets, pos - 1 if end else pos) - 1)
@@ -77,7 +92,7 @@ class ContentText:
         base = self.offsets[i]
         text = self.elements[i].text
         if kind != PARAGRAPH:
-            a, b = _strip(text, 0, len(text))
+            a, b = _strip_span(text, 0, len(text))
             return [Unit(base + a, base + b, kind)] if b > a else []
         return [Unit(base + a, base + b, PARAGRAPH) for a, b in paragraph_spans(text)]
 
@@ -166,7 +181,7 @@ class Packer:
     def _lines(self, u: Unit) -> list[Unit]:
         out, pos = [], u.start
         for line in self.text[u.start : u.end].split("\n"):
-            a, b = _strip(self.text, pos, pos + len(line))
+            a, b = _strip_span(self.text, pos, pos + len(line))
             if b > a:
                 out.append(Unit(a, b, ROW))
             pos += len(line) + 1
@@ -184,7 +199,7 @@ class Packer:
                 break
             fit = self._longest_fit(origin, pos, end)
             cut = self._cut_point(pos, fit)
-            a, b = _strip(self.text, pos, cut)
+            a, b = _strip_span(self.text, pos, cut)
             if b > a:
                 out.append(Unit(a, b, HARD))
             pos = cut
@@ -219,10 +234,3 @@ class Packer:
             cut -= 1
         return cut
 
-
-def _strip(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and text[a].isspace():
-        a += 1
-    while b > a and text[b - 1].isspace():
-        b -= 1
-    return a, b
