@@ -40,9 +40,6 @@ class Unit:
     tail: int = 0  # chars from this unit to the next heading or table (the next hard boundary)
 
 
-
-
-
 def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
     """Units in reading order with their section path; headings keep the section stack."""
     content = [e for e in doc.elements if e.id not in skipped]
@@ -153,7 +150,6 @@ def _mark_tails(units: list[Unit]) -> None:
     for u in reversed(units):
         tail = 0 if u.kind in (HEADING, TABLE) else tail + 2 + len(u.text)
         u.tail = tail
-
 
 
 def sep(prev: Unit, u: Unit) -> str:
