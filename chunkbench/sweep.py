@@ -20,7 +20,7 @@ import os
 import re
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -63,7 +63,8 @@ class Point:
     out_dir: str
     #: set when the point is known to fail before running (bad parameter value)
     error: str | None = None
-    fixed: Mapping[str, Any] = field(default_factory=dict)
+    #: the input's short name in results and under points/ (its stem, numbered if two share one)
+    document: str = ""
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
@@ -108,8 +109,8 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
     keys = list(grid)
     points: list[Point] = []
     seen: set = set()
-    for raw_input in inputs:
-        inp = str(Path(raw_input).resolve())
+    folders = _input_folders([str(Path(i).resolve()) for i in inputs])
+    for inp, folder in folders.items():
         qfile = questions_for(inp, questions)
         for strat in strategies:
             for combo in itertools.product(*(grid[k] for k in keys)):
@@ -127,10 +128,25 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 except UsageError as exc:
                     error = f"{type(exc).__name__}: {exc}"
                 name = "__".join([_slug(strat)] + [f"{_slug(k)}={_slug(v)}" for k, v in values.items()])
-                point_dir = Path(out_dir) / "points" / _slug(Path(inp).stem) / name
+                point_dir = Path(out_dir) / "points" / folder / name
                 points.append(Point(inp, strat, params, {"strategy": strat, **values}, qfile,
-                                    str(point_dir.resolve()), error, fixed))
+                                    str(point_dir.resolve()), error, folder))
     return points
+
+
+def _input_folders(inputs: Sequence[str]) -> dict[str, str]:
+    """input → its folder name under points/: the file stem, numbered when two inputs share one."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for inp in dict.fromkeys(inputs):
+        base = _slug(Path(inp).stem)
+        name, n = base, 1
+        while name in used:
+            n += 1
+            name = f"{base}-{n}"
+        used.add(name)
+        out[inp] = name
+    return out
 
 
 def questions_for(input_path: str | os.PathLike, questions: str | os.PathLike | None = "auto") -> str | None:
@@ -237,7 +253,7 @@ def run_point(point: Point, *, kernel_name: str = "python3", timeout: float | No
     """Execute the sweep notebook for one point; never raises: failures go into the row."""
     started = time.monotonic()
     row: dict[str, Any] = {
-        "input": point.input, "document": Path(point.input).stem, **point.grid_values,
+        "input": point.input, "document": point.document or Path(point.input).stem, **point.grid_values,
         "status": "failed", "error": point.error, "seconds": 0.0, "point_dir": point.out_dir,
         "notebook": None, "params": json.dumps(_jsonable(point.params), sort_keys=True),
     }

@@ -48,6 +48,16 @@ def test_several_strategies_take_only_their_own_keys(tmp_path):
         sweep.make_points([PDF], {"chunk_sise": ["1"]}, tmp_path, strategy="tokens")
 
 
+def test_inputs_sharing_a_stem_get_their_own_folders_and_fixed_parameters_apply(tmp_path):
+    other = tmp_path / "elsewhere" / PDF.name
+    pts = sweep.make_points([PDF, other, PDF], {"max_chunk_size": ["900"]}, tmp_path / "out",
+                            fixed={"heading_level": "1"})
+    assert [p.document for p in pts] == ["technical_manual", "technical_manual-2"]
+    assert pts[0].out_dir != pts[1].out_dir
+    assert pts[1].questions is None  # nothing beside the second input
+    assert all(dict(p.params) == {"heading_level": 1, "max_chunk_size": 900} for p in pts)
+
+
 def test_a_rejected_value_fails_its_point_before_running(tmp_path):
     pts = sweep.make_points([PDF], {"max_chunk_size": ["10", "900"]}, tmp_path)
     assert pts[0].error.startswith("ParamError:") and ">= 50" in pts[0].error
