@@ -51,6 +51,12 @@ def test_spec_worked_example_gives_exactly_its_three_chunks():
         assert doc.text[c.start_char:c.end_char] == c.text
 
 
+def test_raw_mineru_text_level_999_is_not_a_heading():
+    raw = chunk(make_doc(SPEC_EXAMPLE), "elements")
+    assert [c.source_blocks for c in raw] == [("e0", "e1"), ("e2",), ("e3",)]
+    assert raw[0].section_path == () and raw[2].section_path == ("Financial Statements",)
+
+
 def test_without_table_boundary_the_spec_rules_alone_put_the_table_with_its_heading():
     cs = chunk(_doc(SPEC_EXAMPLE), "elements", table_boundary=False)
     assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2", "e3")]

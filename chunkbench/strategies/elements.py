@@ -77,7 +77,7 @@ def chunk_elements(
         if skip_noise and is_noise(el):
             skipped[el.id] = f"noise element ({el.raw_type or el.type})"
             continue
-        if el.text_level is not None:
+        if el.text_level is not None and 1 <= el.text_level <= 6:  # MinerU's 999 means "not a heading"
             while stack and stack[-1][0] >= el.text_level:
                 stack.pop()
             stack.append((el.text_level, one_line(el.text, 200)))
