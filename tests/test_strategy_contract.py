@@ -309,6 +309,7 @@ def test_noise_is_skipped_declared_and_kept_in_the_document():
     stated = chunk(_doc(els), "contract")
     assert all(stated.skipped[i] == "page furniture (header)" for i in ("e0", "e7", "e13", "e19"))
     assert "\n".join(c.text for c in stated).count("MSA-2025-014") == 1
+    assert "MSA-2025-014" not in "\n".join(c.text for c in chunk(doc, "contract", keep_identifiers=False))
     # configurable: nothing is noise
     kept = chunk(doc, "contract", noise_types="", watermark_min_pages=100)
     assert "Pellmore" in "\n".join(c.text for c in kept)
