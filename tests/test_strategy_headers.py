@@ -316,3 +316,10 @@ def test_a_table_above_the_maximum_is_split_at_rows():
     assert [c.boundary.reason.value for c in cs[1:]] == ["size_limit"] * (len(cs) - 1)
     assert "at a table row" in cs[1].boundary.detail
     assert all(line in rows for c in cs[1:] for line in c.text.split("\n"))  # whole rows only
+
+
+def test_hard_cuts_never_separate_a_combining_mark_from_its_letter():
+    text = "e\u0301" * 1500  # 3000 characters, no whitespace, no sentence end
+    cs = chunk(make_doc([_p(text)]), "headers", max_chunk_chars=999, overlap_chars=0)
+    assert [len(c.text) for c in cs] == [998, 998, 998, 6]
+    assert "".join(c.text for c in cs) == text and not any(c.text.startswith("\u0301") for c in cs)

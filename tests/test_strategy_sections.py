@@ -299,3 +299,14 @@ def test_properties_on_random_element_streams(doc, budget):
         assert e["is_latest_version"] is True and e["amendment_number"] == 0
         head = c.text.split("\n\n")[0]
         assert doc.text[c.start_char:].startswith(head)
+
+
+@pytest.mark.parametrize("text", ["a" * 20000, "数据文本" * 3000, "x\n" * 5000, "e\u0301" * 6000])
+def test_text_without_sentences_or_spaces_is_cut_within_the_budget_and_nothing_is_lost(text):
+    doc = make_doc([_h("Blob", 1), _p(text)])
+    cs = chunk(doc, "sections", min_tokens=50, max_tokens=100)
+    assert all(count_tokens(c.text) <= 100 for c in cs)
+    assert "".join("".join(c.text.split()) for c in cs) == "Blob" + "".join(text.split())
+    assert {c.boundary.reason.value for c in cs[1:]} == {"size_limit"}
+    for c in cs:  # never a combining mark cut from its base letter
+        assert not c.text.startswith("\u0301")

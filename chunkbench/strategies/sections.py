@@ -43,6 +43,8 @@ SECTION_KEYWORDS: dict[str, re.Pattern] = {
     "scope_of_work": re.compile(r"\b(?:scope|statement\s+of\s+work|sow)\b", re.I),
 }
 SECTION_TYPES = (*SECTION_KEYWORDS, "other")
+#: the longest cl100k token is 128 bytes, so a span of n tokens has at most 128 n characters
+MAX_TOKEN_CHARS = 128
 CRITICAL_TYPES = frozenset({"requirement", "evaluation_criteria"})
 REQUIREMENT = re.compile(r"\b(?:shall|must|required|requirements?|mandatory)\b", re.I)
 PRICING = re.compile(r"\b(?:pricing|clins?|line[\s-]+items?)\b", re.I)
@@ -269,7 +271,7 @@ class _Builder:
         self.min_tokens, self.max_tokens = min_tokens, max_tokens
         self.notice_id, self.amendment_number = notice_id, amendment_number
         self.filename = Path(doc.source).stem
-        self.packer = Packer(ct.text, max_tokens, self.tokens)
+        self.packer = Packer(ct.text, max_tokens, self.tokens, chars_per_unit=MAX_TOKEN_CHARS)
         self.chunks: list[Chunk] = []
 
     def tokens(self, start: int, end: int) -> int:

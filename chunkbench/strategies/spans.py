@@ -112,10 +112,18 @@ class Packer:
     left alone when what follows is just too big.
     """
 
-    def __init__(self, text: str, limit: int, size: SizeFn = char_size):
+    def __init__(self, text: str, limit: int, size: SizeFn = char_size, chars_per_unit: int = 1):
         self.text = text
         self.limit = limit
         self.size = size
+        #: upper bound of characters per size unit (1 for characters, 128 for cl100k tokens): a
+        #: longer span cannot fit, so huge spans are never measured whole
+        self.max_chars = limit * chars_per_unit
+
+    def fits(self, start: int, end: int, origin: int | None = None) -> bool:
+        """Whether [origin or start, end) is within the limit."""
+        a = start if origin is None else origin
+        return end - a <= self.max_chars and self.size(a, end) <= self.limit
 
     def pack(self, units: Sequence[Unit]) -> list[list[Unit]]:
         queue = deque(units)
@@ -124,16 +132,16 @@ class Packer:
         while queue:
             u = queue.popleft()
             if not cur:
-                if self.size(u.start, u.end) <= self.limit:
+                if self.fits(u.start, u.end):
                     cur = [u]
                 else:
                     queue.extendleft(reversed(self.refine(u)))
                 continue
-            if self.size(cur[0].start, u.end) <= self.limit:
+            if self.fits(cur[0].start, u.end):
                 cur.append(u)
                 continue
             if all(c.kind == HEADING for c in cur) and u.kind != HEADING:
-                if self.size(u.start, u.end) > self.limit:  # refined anyway: fill the heading's piece
+                if not self.fits(u.start, u.end):  # refined anyway: fill the heading's piece
                     finer = self.refine(u, anchor=cur[0].start)
                 else:
                     finer = self._sentences(u) if u.kind == PARAGRAPH else self._lines(u) if u.kind == TABLE else []
@@ -155,8 +163,7 @@ class Packer:
         prev, last = list(pieces[-2]), list(pieces[-1])
         while self.size(last[0].start, last[-1].end) < minimum and len(prev) > 1:
             moved = prev[-1]
-            if (self.size(prev[0].start, prev[-2].end) < minimum
-                    or self.size(moved.start, last[-1].end) > self.limit):
+            if self.size(prev[0].start, prev[-2].end) < minimum or not self.fits(moved.start, last[-1].end):
                 break
             prev.pop()
             last.insert(0, moved)
@@ -194,10 +201,10 @@ class Packer:
         pos = start
         while pos < end:
             origin = anchor if anchor is not None and not out else pos
-            if self.size(origin, end) <= self.limit:
+            fit = self._longest_fit(origin, pos, end)
+            if fit == end:
                 out.append(Unit(pos, end, HARD))
                 break
-            fit = self._longest_fit(origin, pos, end)
             cut = self._cut_point(pos, fit)
             a, b = _strip_span(self.text, pos, cut)
             if b > a:
@@ -208,11 +215,21 @@ class Packer:
         return out
 
     def _longest_fit(self, origin: int, pos: int, end: int) -> int:
-        """The largest c in (pos, end] with size(origin, c) <= limit (at least pos + 1)."""
-        lo, hi = pos + 1, end
+        """The largest c in (pos, end] with size(origin, c) <= limit (at least pos + 1).
+
+        Galloping then binary search, so the cost is proportional to the piece, not to `end`."""
+        good, step = pos + 1, max(1, self.limit)
+        bad = min(end, pos + step)
+        while self.fits(pos, bad, origin):
+            good = bad
+            if bad == end:
+                return end
+            step *= 2
+            bad = min(end, pos + step)
+        lo, hi = good, bad - 1
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if self.size(origin, mid) <= self.limit:
+            if self.fits(pos, mid, origin):
                 lo = mid
             else:
                 hi = mid - 1
