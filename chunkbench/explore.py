@@ -66,15 +66,24 @@ def param_control(p: Param, value: Any) -> w.Widget:
 def _label(c: Chunk) -> str:
     pages = "" if c.page_start is None else (
         f"p{c.page_start}" if c.page_end in (None, c.page_start) else f"p{c.page_start}-{c.page_end}")
-    head = c.text.strip().replace("\n", " ")[:48]
-    return f"#{c.index:<3} {pages:<6} {c.boundary.reason.value:<16} {c.char_len:>5} ch  {head}"
+    head = c.text.strip().replace("\n", " ")[:40]
+    return f"#{c.index:<3} {pages:<5} {c.boundary.reason.value:<14} {c.char_len:>5}  {head}"
+
+
+def _field_row(key: str, value: Any, limit: int = 140) -> str:
+    """One escaped `key: value` table row; long values (a strategy's copy of the text) are cut."""
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) > limit:
+        text = text[:limit] + f"… ({len(text)} chars)"
+    return (f"<tr><td style='color:#555;padding:0 8px 0 0;vertical-align:top'>{html.escape(key)}</td>"
+            f"<td style='padding:0'>{html.escape(text)}</td></tr>")
 
 
 class Explorer:
     """The explorer's state and widgets for one Document (see module docstring)."""
 
     def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
-                 dpi: int = 90, image_width: int = 620):
+                 dpi: int = 90, image_width: int = 560):
         self.doc = doc
         self.dpi = dpi
         self._cache: OrderedDict[tuple[str, str], ChunkSet] = OrderedDict()
@@ -243,10 +252,10 @@ class Explorer:
         self.pages_label = w.HTML(f"of {self.n_pages}")
         self.image_w = w.Image(format="png", layout=w.Layout(width=f"{image_width}px", border="1px solid #ccc"))
         self.textview_w = w.HTML(layout=w.Layout(width=f"{image_width}px", max_height="780px", overflow="auto"))
-        self.list_w = w.Select(options=[], rows=16, layout=w.Layout(width="460px"))
+        self.list_w = w.Select(options=[], rows=14, layout=w.Layout(width="440px"))
         self.list_w.add_class("cb-chunk-list")
         self.list_w.observe(self._on_list, names="value")
-        self.detail_w = w.HTML(layout=w.Layout(width="460px"))
+        self.detail_w = w.HTML(layout=w.Layout(width="440px"))
         self._events = None
         if self.has_pdf:
             try:
@@ -312,15 +321,13 @@ class Explorer:
         c = self._chunkset[self.selected]
         d = c.to_dict()
         fields = {k: v for k, v in d.items() if k not in ("text", "boundary", "bbox", "metadata")}
-        rows = "".join(f"<tr><td style='color:#555;padding-right:8px'>{e(k)}</td><td>{e(json.dumps(v, ensure_ascii=False))}</td></tr>"
-                       for k, v in fields.items())
-        meta = "".join(f"<tr><td style='color:#555;padding-right:8px'>{e(k)}</td><td>{e(json.dumps(v, ensure_ascii=False))}</td></tr>"
-                       for k, v in c.metadata.items())
+        rows = "".join(_field_row(k, v) for k, v in fields.items())
+        meta = "".join(_field_row(k, v) for k, v in c.metadata.items())
         return (
             f'<div style="font-size:14px;margin:4px 0">Chunk <b>#{c.index}</b> starts here because '
             f'<code style="background:#1f5fa8;color:#fff;padding:1px 6px;border-radius:3px">{e(c.boundary.reason.value)}</code> '
             f"{e(c.boundary.detail)}</div>"
-            f'<pre style="white-space:pre-wrap;max-height:260px;overflow:auto;background:#f7f7f5;border:1px solid #ddd;'
+            f'<pre style="white-space:pre-wrap;max-height:220px;overflow:auto;background:#f7f7f5;border:1px solid #ddd;'
             f'padding:6px;font-size:12px;margin:0">{e(c.text)}</pre>'
             f'<table style="font-size:12px;margin-top:4px">{rows}</table>'
             + (f'<div style="margin-top:4px"><b>metadata</b></div><table style="font-size:12px">{meta}</table>' if meta else "")

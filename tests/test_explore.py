@@ -140,7 +140,7 @@ def run_notebook(name: str, out_dir, monkeypatch):
     assert all(not c.get("outputs") and c.get("execution_count") is None
                for c in nb.cells if c.cell_type == "code"), f"{name} must be committed without outputs"
     monkeypatch.setenv("CHUNKBENCH_OUT", str(out_dir))
-    NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(nb, timeout=180, startup_timeout=180, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     return nb
 
 

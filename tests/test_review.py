@@ -156,7 +156,7 @@ def test_two_threads_writing_at_once_lose_nothing(ws):
 
 def test_two_processes_writing_at_once_lose_nothing(ws):
     connect(ws).close()
-    ctx = multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("fork")  # each child opens its own connection
     procs = [ctx.Process(target=_write_many, args=(str(ws), name, 120, start))
              for name, start in (("ann", 0), ("bob", 5000))]
     for p in procs:
@@ -253,25 +253,29 @@ def test_app_escapes_document_text(ws):
     assert "&lt;b&gt;mallory&lt;/b&gt;" in app.title.object
 
 
-def test_cli_review_export_and_errors(ws, tmp_path):
+def test_cli_review_export_and_errors(ws, tmp_path, capsys):
+    from chunkbench.cli import main
+
     pdf = ROOT / "sample_pdfs" / "contract_services_agreement.pdf"
     cs = cb.chunk(cb.load(pdf), "elements")
-    conn = connect(ws)
-    vs.record_for_chunk(conn, cs, 1, "should_merge", reviewer="ann", comment="x")
-    cmd = [sys.executable, "-m", "chunkbench", "review", str(pdf), "--workspace", str(ws)]
+    vs.record_for_chunk(connect(ws), cs, 1, "should_merge", reviewer="ann", comment="x")
+    args = ["review", str(pdf), "--workspace", str(ws)]
     out = tmp_path / "v.csv"
-    r = subprocess.run([*cmd, "--export", str(out)], capture_output=True, text=True, cwd=ROOT)
+    # the installed entry point, once, end to end
+    r = subprocess.run([sys.executable, "-m", "chunkbench", *args, "--export", str(out)],
+                       capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [(x["chunk_index"], x["verdict"], x["reviewer"]) for x in rows] == [("1", "should_merge", "ann")]
     # another parameter set has its own (empty) verdict list
-    r = subprocess.run([*cmd, "--set", "max_chunk_size=900", "--export", str(tmp_path / "v.json")],
-                       capture_output=True, text=True, cwd=ROOT)
-    assert r.returncode == 0 and json.loads((tmp_path / "v.json").read_text()) == []
-    r = subprocess.run([*cmd, "--export", str(tmp_path / "v.txt")], capture_output=True, text=True, cwd=ROOT)
-    assert r.returncode == 2 and r.stderr.count("\n") == 1
-    r = subprocess.run([*cmd, "--set", "nope=1"], capture_output=True, text=True, cwd=ROOT)
-    assert r.returncode == 2 and "nope" in r.stderr
+    assert main([*args, "--set", "max_chunk_size=900", "--export", str(tmp_path / "v.json")]) == 0
+    assert json.loads((tmp_path / "v.json").read_text()) == []
+    capsys.readouterr()
+    assert main([*args, "--export", str(tmp_path / "v.txt")]) == 2
+    assert main([*args, "--set", "nope=1"]) == 2
+    assert main([*args, "--port", "70000"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 and "--export" in err[0] and "nope" in err[1] and "--port" in err[2]
 
 
 def test_notebook_03_review_runs_headless(tmp_path, monkeypatch):

@@ -9,6 +9,7 @@ never taken for a shortcut.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import html
 import io
@@ -52,7 +53,15 @@ class KeyboardShortcuts(pn.custom.JSComponent):
     export function render({ model, el }) {
       const keys = new Set(model.keys);
       const app = () => { let n = el; while (n && n.getRootNode && n.getRootNode().host) n = n.getRootNode().host; return n; };
-      if (model.scoped) { const top = app(); if (top && top.setAttribute) top.setAttribute('data-lm-suppress-shortcuts', 'true'); }
+      if (model.scoped) {
+        // notebook: the app takes focus when clicked, and JupyterLab leaves keys pressed there alone
+        const top = app();
+        if (top && top.setAttribute) {
+          top.setAttribute('data-lm-suppress-shortcuts', 'true');
+          if (!top.hasAttribute('tabindex')) top.setAttribute('tabindex', '0');
+          top.style.outline = 'none';
+        }
+      }
       const handler = (e) => {
         if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
         const path = e.composedPath();
@@ -259,8 +268,8 @@ class ReviewApp:
         self.filter_w.param.watch(lambda e: self.set_filter(e.new, self.reason), "value")
         self.reason_w.param.watch(lambda e: self.set_filter(self.filter, e.new), "value")
         self.position = pn.pane.HTML("", css_classes=["cb-position"])
-        self.image = pn.pane.PNG(None, width=620, css_classes=["cb-page"])
-        self.no_image = pn.pane.HTML("", width=620)
+        # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
+        self.image = pn.pane.HTML("", width=640, css_classes=["cb-page"])
         self.info = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-info"])
         self.before = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-before"])
         self.after = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-after"])
@@ -292,7 +301,7 @@ class ReviewApp:
             pn.Row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w),
             self.position,
             pn.Row(
-                pn.Column(self.image, self.no_image),
+                self.image,
                 pn.Column(self.info, pn.pane.HTML("<b>Before the boundary</b> (end of the previous chunk)"),
                           self.before, pn.pane.HTML("<b>After the boundary</b> (start of this chunk)"),
                           self.after, sizing_mode="stretch_width"),
@@ -333,10 +342,10 @@ class ReviewApp:
         if i not in self._images:
             self._images[i] = boundary_png(cs, i, self.dpi) if self.doc.pdf_path else None
         png = self._images[i]
-        self.image.object = png
-        self.image.visible = png is not None
-        self.no_image.object = "" if png is not None else (
-            "<i>No page image: this input has no PDF. Judge from the text on the right.</i>")
+        self.image.object = (
+            f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" alt="page {c.page_start} '
+            f'around boundary {i + 1}" style="width:100%;height:auto;border:1px solid #ccc;display:block">'
+            if png is not None else "<i>No page image: this input has no PDF. Judge from the text on the right.</i>")
         key = self.keys[i]
         mine = self.mine.get(key)
         for code, b in self.buttons.items():
