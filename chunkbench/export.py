@@ -33,9 +33,25 @@ def chunks_schema() -> dict:
 
 @functools.lru_cache(maxsize=1)
 def _validator():
-    from jsonschema import Draft202012Validator
+    return _import_jsonschema().Draft202012Validator(chunks_schema())
 
-    return Draft202012Validator(chunks_schema())
+
+def _import_jsonschema():
+    """Import jsonschema without `rfc3987_syntax`, whose import alone takes seconds.
+
+    jsonschema imports it (when installed) only to check the "iri" string format, which the
+    chunks schema does not use; it is hidden for the duration of this import only."""
+    import sys
+
+    hide = "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules
+    if hide:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # import raises ImportError
+    try:
+        import jsonschema
+    finally:
+        if hide and sys.modules.get("rfc3987_syntax", 0) is None:
+            del sys.modules["rfc3987_syntax"]
+    return jsonschema
 
 
 def _where(path) -> str:
