@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, strategies as st
 
 import chunkbench as cb
 from chunkbench import metrics as M
@@ -13,6 +14,7 @@ from chunkbench.chunks import Boundary, Reason, build_chunk
 from chunkbench.chunkset import ChunkSet
 
 from conftest import SAMPLE_PDFS, make_doc
+from element_streams import element_documents
 
 BOX = [50.0, 100.0, 500.0, 140.0]
 
@@ -261,3 +263,25 @@ def test_structure_and_retrieval_tables_for_the_notebook():
     table = M.structure_table(m)
     assert "tables_split" in table.index and "targets_passed" in table.index
     assert table.loc["mid_sentence_chunks", "value"] == 0
+
+
+STRATEGIES = ("elements", "contract", "headers", "sections", "tokens")
+
+
+@given(doc=element_documents(), strategy=st.sampled_from(STRATEGIES))
+def test_metrics_hold_together_on_random_documents(doc, strategy):
+    cs = cb.chunk(doc, strategy)
+    m = M.all_metrics(doc, cs)
+    json.dumps(m, allow_nan=False)
+    n = m["chunks"]
+    assert n == len(cs)
+    assert m["text_lost_chars"] == 0, strategy  # no strategy drops text it did not declare skipped
+    for key in ("tables_split", "lists_split", "clauses_split"):
+        assert 0 <= m[key] <= m[key[: -len("_split")]]
+    for key in ("heading_only_chunks", "mid_sentence_chunks", "chunks_spanning_pages"):
+        assert 0 <= m[key] <= n
+    for key in ("mid_sentence_share", "section_path_coverage", "overlap_share", "share_with_pages",
+                "share_with_bbox", "share_with_source_blocks", "clause_ref_text_rate"):
+        assert m[key] is None or 0 <= m[key] <= 1, key
+    assert m["overlap_chars"] >= 0
+    assert sum(M.size_histogram(cs)["counts"]) == n
