@@ -323,3 +323,23 @@ def test_hard_cuts_never_separate_a_combining_mark_from_its_letter():
     cs = chunk(make_doc([_p(text)]), "headers", max_chunk_chars=999, overlap_chars=0)
     assert [len(c.text) for c in cs] == [998, 998, 998, 6]
     assert "".join(c.text for c in cs) == text and not any(c.text.startswith("\u0301") for c in cs)
+
+
+def test_malformed_headers_skipped_levels_missing_levels_and_empty_headings():
+    doc = make_doc([_h("Top", 1), _p("t" * 250), _h("Deep", 4), _p("d" * 250), _h("Mid", 2), _p("m" * 250),
+                    {"type": "heading", "text": "No level"}, _p("n" * 250), {"type": "heading", "text": "  ",
+                                                                            "text_level": 2},
+                    {"type": "paragraph", "text": "Styled", "text_level": 3}, _p("s" * 250)])
+    cs = chunk(doc, "headers", include_parent_headers=False)
+    assert [c.extra["header_path"] for c in cs] == ["Top", "Top > Deep", "Top > Mid", "No level", "No level > Styled"]
+    assert cs.skipped["e8"] == "empty text"
+
+
+def test_mineru_fixture():
+    from conftest import MINERU_FIXTURES
+    doc = chunkbench.load(MINERU_FIXTURES / "naacl-long-107" / "naacl-long-107_content_list.json")
+    cs = chunk(doc, "headers")
+    check_common_invariants(doc, cs)
+    _check_coverage(doc, cs)
+    assert {"heading", "paragraph_split"} <= {c.boundary.reason.value for c in cs}
+    assert all(c.page_start for c in cs) and all(len(_own(c)) <= 2000 for c in cs)  # (no bboxes: no page size)

@@ -310,3 +310,13 @@ def test_text_without_sentences_or_spaces_is_cut_within_the_budget_and_nothing_i
     assert {c.boundary.reason.value for c in cs[1:]} == {"size_limit"}
     for c in cs:  # never a combining mark cut from its base letter
         assert not c.text.startswith("\u0301")
+
+
+def test_mineru_fixture():
+    from conftest import MINERU_FIXTURES
+    doc = chunkbench.load(MINERU_FIXTURES / "naacl-long-122" / "naacl-long-122_content_list.json")
+    cs = chunk(doc, "sections")
+    check_common_invariants(doc, cs)
+    _check_coverage(doc, cs)
+    assert any(c.extra["is_table"] and not c.extra["embed"] for c in cs)
+    assert all(c.page_start and count_tokens(c.text) <= 600 for c in cs)
