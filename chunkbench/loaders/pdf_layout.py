@@ -24,6 +24,9 @@ Mapping rules (one place, documented here):
   breaks; its indentation is rebuilt from the x positions.
 * tables: `rows` are the layout model's cells, whitespace-collapsed, with dot leaders
   (". . . . .") removed, "11,062 .6" closed up to "11,062.6", and empty rows dropped; `text` is the rows as a Markdown pipe table.
+* rotated pages (/Rotate): pymupdf4llm returns boxes of text that runs vertically once the page
+  is shown upright without text lines, so such a box's text is read from its clip rectangle
+  (whitespace-collapsed).
 * pictures: `text` stays empty (the labels inside a chart are noise in a chunk); any text found
   inside the picture is kept in `attrs["image_text"]`.
 """
@@ -103,6 +106,9 @@ def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Do
         raise InputError("empty file, not a PDF", path) from None
     except (pymupdf.FileDataError, RuntimeError) as exc:
         raise InputError(f"not a PDF or damaged beyond repair ({exc})", path) from None
+    if not doc.is_pdf:  # MuPDF sniffs the content: an image named .pdf opens as an image document
+        doc.close()
+        raise InputError("not a PDF (the content is another file type)", path)
     if doc.needs_pass:
         if password is None:
             doc.close()
@@ -124,19 +130,38 @@ def parse_range(
     try:
         pages = list(range(first, stop))
         has_text = [bool(doc[i].get_text("text").strip()) for i in pages]
+        rotated = [i for i in pages if doc[i].rotation]
         try:
             with _captured_messages() as messages:
                 raw = pymupdf4llm.to_json(doc, pages=pages, **_ocr_options(ocr))
         except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:  # MuPDF failing on a damaged page
             raise InputError(f"cannot parse pages {first + 1}-{stop}: {exc}", path) from None
+        raw_pages = json.loads(raw)["pages"]
+        for i, raw_page in zip(pages, raw_pages):
+            if i in rotated:
+                _add_rotated_text(doc[i], raw_page)
     finally:
         doc.close()
     for line in messages.getvalue().splitlines():
         if line.strip():
             log.debug("pymupdf4llm: %s", line.strip())
-    return tuple(
-        _parse_page(page, text_layer) for page, text_layer in zip(json.loads(raw)["pages"], has_text)
-    )
+    return tuple(_parse_page(page, text_layer) for page, text_layer in zip(raw_pages, has_text))
+
+
+def _add_rotated_text(page: pymupdf.Page, raw_page: dict) -> None:
+    """Give the boxes of a page that had a /Rotate the text pymupdf4llm leaves out.
+
+    to_json turns such a page upright in memory (rotation 0, contents transformed as displayed);
+    text that was upright before the rotation now runs vertically, and pymupdf4llm returns its
+    boxes without text lines. The text inside each such box is read directly instead
+    (`rotated_text`, used by `_box_element` when a box has no lines)."""
+    for box in raw_page["boxes"]:
+        if box.get("textlines"):
+            continue
+        clip = pymupdf.Rect(box["x0"], box["y0"], box["x1"], box["y1"])
+        text = " ".join(page.get_text("text", clip=clip).split())
+        if text:
+            box["rotated_text"] = text
 
 
 def _ocr_options(ocr: bool) -> dict[str, Any]:
@@ -180,6 +205,7 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
     boxclass = box["boxclass"]
     kind = _TYPE_OF_CLASS.get(boxclass, ElementType.OTHER)
     lines = box.get("textlines") or []
+    rotated_text = box.get("rotated_text", "")  # a rotated page's text (see _add_rotated_text)
     rows = None
     attrs = {}
     if kind is ElementType.TABLE:
@@ -188,14 +214,14 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         text = pipe_table(rows or ())
     elif kind is ElementType.IMAGE:
         text = ""
-        image_text = flow_text(lines)
+        image_text = flow_text(lines) or rotated_text
         if image_text:
             attrs["image_text"] = image_text
     elif kind is ElementType.CODE or (kind is ElementType.PARAGRAPH and _is_monospaced(lines)):
         kind = ElementType.CODE
-        text = code_text(lines)
+        text = code_text(lines) or rotated_text
     else:
-        text = flow_text(lines)
+        text = flow_text(lines) or rotated_text
         if kind in (ElementType.HEADER, ElementType.FOOTER) and _PAGE_NUMBER.fullmatch(text):
             kind = ElementType.PAGE_NUMBER
     return Element(
