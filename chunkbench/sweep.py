@@ -168,6 +168,18 @@ def questions_for(input_path: str | os.PathLike, questions: str | os.PathLike | 
 # --------------------------------------------------------------------------- one point
 
 
+def collect_params(strategy: str, params: Mapping[str, Any] | None, namespace: Mapping[str, Any]) -> dict:
+    """The notebook's strategy parameters: the `params` dict plus any variable in `namespace` named
+    like a parameter of `strategy` (so `papermill -p max_chunk_size 1200` works); the variable wins."""
+    from .registry import get_strategy
+
+    out = dict(params or {})
+    for p in get_strategy(strategy).params:
+        if p.name in namespace:
+            out[p.name] = namespace[p.name]
+    return out
+
+
 def write_point(out_dir: str | os.PathLike, chunkset, metrics: Mapping, details: Mapping) -> Path:
     """Write `chunks.json` and `metrics.json` of one point (what the notebook calls); returns the folder."""
     out = Path(out_dir)

@@ -96,6 +96,8 @@ def test_notebook_runs_with_small_parameters(path, tmp_path):
     os.symlink(SAMPLE_PDFS, tmp_path / "sample_pdfs")  # relative defaults like ../sample_pdfs/x.pdf still work
     out = tmp_path / "out"
     params = small_parameters(path, out)
+    if path.name == "02_sweep.ipynb":
+        params["max_chunk_size"] = 900  # a strategy parameter passed by name, not in the params dict
     executed = tmp_path / f"executed-{path.name}"
     execute_notebook(path, executed, params, cwd=work, timeout=300, kernel_log=tmp_path / "kernel.log")
     nb = _load(executed)
@@ -104,6 +106,7 @@ def test_notebook_runs_with_small_parameters(path, tmp_path):
     if path.name == "02_sweep.ipynb":
         metrics = json.loads((out / "metrics.json").read_text())
         assert metrics["metrics"]["chunks"] > 0 and (out / "chunks.json").exists()
+        assert metrics["params"]["max_chunk_size"] == 900 and metrics["metrics"]["chars_max"] <= 900
         kinds = {o.get("output_type") for c in _code_cells(nb) for o in c.get("outputs", [])}
         assert "display_data" in kinds or "execute_result" in kinds  # the histogram / tables / page were shown
         images = [o for c in _code_cells(nb) for o in c.get("outputs", []) if "image/png" in o.get("data", {})]

@@ -66,6 +66,13 @@ def test_a_rejected_value_fails_its_point_before_running(tmp_path):
     assert row["status"] == "failed" and row["error"] == pts[0].error and row["notebook"] is None
 
 
+def test_collect_params_takes_strategy_parameters_passed_by_name():
+    namespace = {"max_chunk_size": 900, "chunk_size": 256, "input_path": "x.pdf"}
+    assert sweep.collect_params("elements", {"heading_level": 1, "max_chunk_size": 100}, namespace) == {
+        "heading_level": 1, "max_chunk_size": 900}
+    assert sweep.collect_params("tokens", None, namespace) == {"chunk_size": 256}
+
+
 def test_pareto_front_and_best_settings_by_hand():
     pts = [(10, 0.2), (20, 0.5), (15, 0.1), (30, 0.5), (40, 0.7), (5, 0.05)]
     assert sorted(sweep.pareto_front(pts)) == [0, 1, 4, 5]
