@@ -320,3 +320,13 @@ def test_mineru_fixture():
     _check_coverage(doc, cs)
     assert any(c.extra["is_table"] and not c.extra["embed"] for c in cs)
     assert all(c.page_start and count_tokens(c.text) <= 600 for c in cs)
+
+
+def test_vector_metadata_is_the_specs_minimal_set_and_tables_have_none():
+    from chunkbench.strategies.sections import vector_metadata
+    doc = make_doc([_h("SECTION 2: REQUIREMENTS", 1), _p("The Contractor shall comply."),
+                    {"type": "table", "text": "| CLIN | Price |\n|---|---|\n| 0001 | $1 |"}], source="rfp.pdf")
+    text, table = chunk(doc, "sections", notice_id="N9")
+    assert vector_metadata(text) == {"chunk_id": "N9_rfp_0", "noticeId": "N9", "filename": "rfp",
+                                     "section_type": "requirement", "is_critical": "true", "requirement_flag": "true"}
+    assert vector_metadata(table) is None

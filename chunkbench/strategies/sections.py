@@ -73,6 +73,18 @@ def file_is_relevant(filename: str) -> bool:
     return has(FILE_INCLUDE) and not has(FILE_EXCLUDE)
 
 
+def vector_metadata(chunk: Chunk) -> dict[str, str] | None:
+    """The minimal vector-store metadata of specs/4 (Pinecone style, booleans as "true"/"false"),
+    or None for a chunk that is not embedded (tables)."""
+    e = chunk.extra
+    if not e.get("embed", True):
+        return None
+    flag = {True: "true", False: "false"}
+    return {"chunk_id": chunk.chunk_id, "noticeId": str(e["notice_id"]), "filename": str(e["filename"]),
+            "section_type": str(e["section_type"]), "is_critical": flag[bool(e["is_critical"])],
+            "requirement_flag": flag[bool(e["requirement_flag"])]}
+
+
 def heading_kind(text: str) -> str | None:
     """Which spec heuristic makes one line a heading: numbered section, all caps, trailing colon."""
     t = text.strip()
