@@ -353,8 +353,8 @@ class ReviewApp:
         self.comment.value = mine.comment if mine else ""
         self.info.object = self._info_html(c, key, mine)
         prev = cs.chunks[i - 1].text if i > 0 else ""
-        self.before.object = _pre(prev[-CONTEXT_CHARS:] if prev else "(start of the document)", "cb-text")
-        self.after.object = _pre(c.text[:CONTEXT_CHARS], "cb-text")
+        self.before.object = _pre(_tail(prev) if prev else "(start of the document)", "cb-text")
+        self.after.object = _pre(_head(c.text), "cb-text")
         self.earlier_b.visible = mine is None and key in self.earlier
         self.prev_b.disabled = self._neighbour(-1) is None
         self.next_b.disabled = self._neighbour(+1) is None
@@ -407,6 +407,24 @@ class ReviewApp:
         return self.layout._repr_mimebundle_(include, exclude)
 
 
+def _tail(text: str, n: int = CONTEXT_CHARS) -> str:
+    """The last ~n characters of `text`, starting at a word."""
+    if len(text) <= n:
+        return text
+    cut = text[-n:]
+    space = cut.find(" ")
+    return "…" + (cut[space + 1:] if 0 <= space < 40 else cut)
+
+
+def _head(text: str, n: int = CONTEXT_CHARS) -> str:
+    """The first ~n characters of `text`, ending at a word."""
+    if len(text) <= n:
+        return text
+    cut = text[:n]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > n - 40 else cut) + "…"
+
+
 def _pages(c: Chunk) -> str:
     if c.page_start is None:
         return "no page"
@@ -417,23 +435,44 @@ def _pages(c: Chunk) -> str:
 
 def boundary_png(chunkset: ChunkSet, index: int, dpi: int = 110) -> bytes | None:
     """The page where chunk `index` starts, overlay drawn with that chunk selected, cropped to a
-    band around the boundary (the end of the previous chunk above, the new chunk below)."""
-    from PIL import Image
+    band around the boundary (the end of the previous chunk above, the new chunk below). When the
+    previous chunk ends on an earlier page, the bottom of that page is stacked above the top of
+    this one, with a strip naming both pages."""
+    from PIL import Image, ImageDraw, ImageFont
 
     from ..render import render_page
 
     c = chunkset.chunks[index]
-    if c.page_start is None or not chunkset.doc.pdf_path:
+    doc = chunkset.doc
+    if c.page_start is None or not doc.pdf_path:
         return None
-    img = render_page(chunkset.doc, chunkset, page=c.page_start, dpi=dpi, selected=index)
-    pil = Image.open(io.BytesIO(img.png()))
+    img = render_page(doc, chunkset, page=c.page_start, dpi=dpi, selected=index)
+    pil = Image.open(io.BytesIO(img.png())).convert("RGB")
     width, height = pil.size
     tops = [r.y0 for r in img.regions if r.chunk_index == index and r.kind in ("chunk", "boundary")]
     y = min(tops) if tops else 0
     band = min(height, max(int(height * 0.45), 320))
-    top = int(max(0, min(y - band * 0.4, height - band)))
+    prev = chunkset.chunks[index - 1] if index > 0 else None
+    if prev is None or prev.page_end is None or prev.page_end >= c.page_start:
+        top = int(max(0, min(y - band * 0.4, height - band)))
+        out_img = pil.crop((0, top, width, top + band))
+    else:
+        half = band // 2
+        pimg = render_page(doc, chunkset, page=prev.page_end, dpi=dpi, selected=index)
+        ppil = Image.open(io.BytesIO(pimg.png())).convert("RGB")
+        bottoms = [r.y1 for r in pimg.regions if r.chunk_index == prev.index and r.kind == "chunk"]
+        yb = max(bottoms) if bottoms else ppil.size[1]
+        ptop = int(max(0, min(yb - half * 0.85, ppil.size[1] - half)))
+        ctop = int(max(0, min(y - half * 0.15, height - half)))
+        strip = 18
+        out_img = Image.new("RGB", (width, 2 * half + strip), (235, 235, 235))
+        out_img.paste(ppil.crop((0, ptop, width, ptop + half)), (0, 0))
+        out_img.paste(pil.crop((0, ctop, width, ctop + half)), (0, half + strip))
+        draw = ImageDraw.Draw(out_img)
+        font = ImageFont.load_default(size=13)
+        draw.text((8, half + 2), f"above: end of page {prev.page_end}   |   below: page {c.page_start}", fill=(50, 50, 50), font=font)
     out = io.BytesIO()
-    pil.crop((0, top, width, top + band)).save(out, format="PNG")
+    out_img.save(out, format="PNG")
     return out.getvalue()
 
 
