@@ -324,13 +324,15 @@ class Explorer:
         rows = "".join(_field_row(k, v) for k, v in fields.items())
         meta = "".join(_field_row(k, v) for k, v in c.metadata.items())
         return (
+            '<div style="line-height:1.35">'
             f'<div style="font-size:14px;margin:4px 0">Chunk <b>#{c.index}</b> starts here because '
             f'<code style="background:#1f5fa8;color:#fff;padding:1px 6px;border-radius:3px">{e(c.boundary.reason.value)}</code> '
             f"{e(c.boundary.detail)}</div>"
-            f'<pre style="white-space:pre-wrap;max-height:220px;overflow:auto;background:#f7f7f5;border:1px solid #ddd;'
+            f'<pre style="white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;max-height:220px;overflow:auto;background:#f7f7f5;border:1px solid #ddd;'
             f'padding:6px;font-size:12px;margin:0">{e(c.text)}</pre>'
             f'<table style="font-size:12px;margin-top:4px">{rows}</table>'
             + (f'<div style="margin-top:4px"><b>metadata</b></div><table style="font-size:12px">{meta}</table>' if meta else "")
+            + "</div>"
         )
 
     # ------------------------------------------------------------------ display
