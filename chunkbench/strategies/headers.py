@@ -237,8 +237,7 @@ class _Builder:
         units = [u for i in range(len(ct.elements)) for u in ct.element_units(i)]
         groups: list[list[Unit]] = []
         for u in units:
-            if groups and groups[-1][-1].end - groups[-1][0].start <= self.maximum \
-                    and u.end - groups[-1][0].start <= self.maximum:
+            if groups and u.end - groups[-1][0].start <= self.maximum:
                 groups[-1].append(u)
             else:
                 groups.append([u])
@@ -265,7 +264,7 @@ class _Builder:
             el = self.ct.elements[i]
             units += self.ct.element_units(i, HEADING if is_heading(el) else TABLE if el.type == "table" else PARAGRAPH)
         pieces = [_Piece(p[0].start, p[-1].end, p[0].kind) for p in self.packer.pack(units)]
-        label = " > ".join(path) if path else "(text before the first heading)"
+        label = " > ".join(path) if path else "(no headings)" if ctype == "text" else "(text before the first heading)"
         prev: _Piece | None = None
         for k, piece in enumerate(pieces):
             if prev is not None and self.overlap > 0:
