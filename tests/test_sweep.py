@@ -147,11 +147,25 @@ def test_sweep_results_files(two_by_two):
     assert "<script" not in html
 
 
-def test_a_point_that_raises_inside_the_notebook_is_recorded(tmp_path):
+def test_a_point_that_raises_inside_the_notebook_is_recorded_run_from_a_clean_environment(tmp_path):
+    """The CLI in an environment without the venv on PATH: the kernel is still this interpreter (the
+    notebook gets as far as chunkbench's own InputError, not a ModuleNotFoundError), the failing
+    point keeps its notebook and its error, and with every point failed the exit code is 3."""
+    import os
+    import subprocess
+
     bad = tmp_path / "broken.questions.json"
     bad.write_text("[{")
-    (point,) = sweep.make_points([PDF], {"max_chunk_size": [900]}, tmp_path / "out", questions=bad)
-    row = sweep.run_point(point)
+    out = tmp_path / "out"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CHUNKBENCH_CACHE_DIR": os.environ["CHUNKBENCH_CACHE_DIR"]}
+    proc = subprocess.run(
+        [sys.executable, "-m", "chunkbench", "sweep", str(PDF), "--grid", "max_chunk_size=900", "--questions", str(bad),
+         "-o", str(out), "--jobs", "1", "--no-progress"],
+        env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert "all 1 sweep points failed" in proc.stderr and "broken.questions.json" in proc.stderr
+    row = pd.read_csv(out / "results.csv").iloc[0]
     assert row["status"] == "failed"
     assert row["error"].startswith("InputError:") and "broken.questions.json" in row["error"]
     assert sweep.Path(row["notebook"]).exists()  # the failed notebook is kept to look at
