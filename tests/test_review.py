@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import multiprocessing
 import subprocess
 import sys
 import threading
@@ -154,19 +153,36 @@ def test_two_threads_writing_at_once_lose_nothing(ws):
     assert all(v.comment == "149" for v in rows if v.boundary_key == "shared")
 
 
+_WRITER = """
+import sys
+from chunkbench.review import verdicts as vs
+from chunkbench.workspace import connect
+path, reviewer, n, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+conn = connect(path)
+sys.stdout.write("ready\\n"); sys.stdout.flush(); sys.stdin.readline()   # start together
+for i in range(n):
+    vs.record(conn, doc_id="d", strategy="elements", params_hash="p", boundary_key=f"k{start + i}",
+              verdict=vs.VERDICTS[i % 4], reviewer=reviewer)
+    vs.record(conn, doc_id="d", strategy="elements", params_hash="p", boundary_key="shared",
+              verdict="ok", reviewer=reviewer, comment=str(i))
+"""
+
+
 def test_two_processes_writing_at_once_lose_nothing(ws):
     connect(ws).close()
-    ctx = multiprocessing.get_context("fork")  # each child opens its own connection
-    procs = [ctx.Process(target=_write_many, args=(str(ws), name, 120, start))
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(ws), name, "120", str(start)], cwd=ROOT,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
              for name, start in (("ann", 0), ("bob", 5000))]
     for p in procs:
-        p.start()
-    for p in procs:
-        p.join(120)
-    assert [p.exitcode for p in procs] == [0, 0]
+        assert p.stdout.readline().strip() == "ready"
+    for p in procs:  # both are connected and waiting: let them write at the same time
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    assert [p.wait(120) for p in procs] == [0, 0]
     rows = vs.query(connect(ws))
     assert len(rows) == 2 * 120 + 2
     assert len({(v.boundary_key, v.reviewer) for v in rows}) == len(rows)
+    assert {v.reviewer: v.comment for v in rows if v.boundary_key == "shared"} == {"ann": "119", "bob": "119"}
 
 
 # ------------------------------------------------------------------ the app, driven from Python
@@ -306,3 +322,49 @@ def test_boundary_image_is_cut_around_the_boundary():
     assert abs(two.width - page_w) <= 1
     assert two.getpixel((2, half + 9)) == (235, 235, 235)
     assert boundary_png(cb.chunk(_doc(), "elements"), 1) is None  # no PDF, no picture
+
+
+def test_app_on_a_chunking_without_chunks(ws):
+    from chunkbench.review.app import ReviewApp
+
+    cs = cb.chunk(make_doc([{"type": "footer", "text": "page furniture only"}]), "elements")
+    assert len(cs) == 0
+    app = ReviewApp(cs, reviewer="ann", workspace=ws)
+    assert app.progress_text == "0 of 0 reviewed" and "no chunks" in app.position.object
+    with pytest.raises(UsageError, match="no chunks"):
+        app.give("ok")
+    app.next()
+    app.set_filter("flagged")
+    assert app.visible() == []
+
+
+def test_cli_serves_the_app_on_loopback(tmp_path):
+    """`chunkbench review INPUT --port N` serves the app; the page loads over HTTP."""
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    md = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunkbench", "review", str(md), "--port", str(port), "--reviewer", "cli",
+         "--workspace", str(tmp_path / "ws.db")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        body = ""
+        for _ in range(240):  # up to ~60 s on a loaded machine; normally a few seconds
+            if proc.poll() is not None:
+                break
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    body = r.read().decode("utf-8", "replace")
+                break
+            except OSError:
+                time.sleep(0.25)
+        assert proc.poll() is None, proc.stderr.read()
+        assert "chunkbench review" in body and "deployment_guide.md" in body  # the page title
+    finally:
+        proc.terminate()
+        proc.wait(30)

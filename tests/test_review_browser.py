@@ -19,6 +19,7 @@ from tests.conftest import SAMPLE_PDFS
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.xdist_group("review_browser"),  # one worker, one chromium (make test uses --dist loadgroup)
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)"),
 ]
 sync_api = pytest.importorskip("playwright.sync_api")

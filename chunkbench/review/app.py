@@ -21,6 +21,7 @@ import param
 
 from ..chunks import Chunk, boundary_key
 from ..chunkset import ChunkSet
+from ..errors import UsageError
 from ..workspace import connect
 from . import verdicts as vstore
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
@@ -151,6 +152,8 @@ class ReviewApp:
     # ---------------------------------------------------------------- actions
     def give(self, verdict: str, comment: str | None = None, *, advance: bool = True) -> Verdict:
         """Save `verdict` on the current boundary (with the comment box's text), then move on."""
+        if not self.keys:
+            raise UsageError("this chunking has no chunks, so there is no boundary to judge")
         if comment is None:
             comment = self._comment_text
         with self._conn() as conn:
