@@ -1,9 +1,10 @@
 """`make bench`: run the benchmarks, print the table, write `benchmarks/results.md`.
 
-    python -m benchmarks.run [--quick] [--only tokens,parse,structure] [-o benchmarks/results.md]
+    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore] [-o benchmarks/results.md]
 
 Sections (issue 8): 1. tokens strategy vs raw encode and peer splitters; 2. structure strategies
-as a share of parse time and their scaling; 3. parsing vs pymupdf4llm, cores, cache, memory.
+as a share of parse time and their scaling; 3. parsing vs pymupdf4llm, cores, cache, memory;
+4. overlay rendering vs pdfplumber (`bench_render`); 5. explorer and sweep (`bench_explore`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from chunkbench.atomic import write_text
 
 from .common import ROOT, Row, machine, markdown_table, plain_table
 
-SECTIONS = ("tokens", "parse", "structure")
+SECTIONS = ("tokens", "parse", "structure", "render", "explore")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,6 +54,16 @@ def main(argv: list[str] | None = None) -> int:
 
         r, n = bench_structure.run(facts, runs=2 if args.quick else 3)
         _report(rows, notes, bench_structure.SECTION, r, n)
+    if "render" in only:
+        from . import bench_render
+
+        r, n = bench_render.run(runs=2 if args.quick else 3)
+        _report(rows, notes, bench_render.SECTION, r, n)
+    if "explore" in only:
+        from . import bench_explore
+
+        r, n = bench_explore.run(runs=2 if args.quick else 3)
+        _report(rows, notes, bench_explore.SECTION, r, n)
     elapsed = time.perf_counter() - started
     rows.sort(key=lambda r: r.section)
     write_text(args.output, results_markdown(header, rows, notes, elapsed, args))
