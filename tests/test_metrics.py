@@ -285,3 +285,7 @@ def test_metrics_hold_together_on_random_documents(doc, strategy):
         assert m[key] is None or 0 <= m[key] <= 1, key
     assert m["overlap_chars"] >= 0
     assert sum(M.size_histogram(cs)["counts"]) == n
+
+
+def test_cb_metrics_is_this_module():
+    assert cb.metrics is M and callable(cb.metrics.all_metrics)
