@@ -1,10 +1,11 @@
 """PageImage: a rendered page you can draw on (chainable, like pdfplumber's `page.to_image()`).
 
-Shapes are blended straight into the page's pixel array with numpy (fills, outlines, dashes,
-hatching): exact, deterministic and fast. Text labels are queued and drawn in one go on a blank
-overlay page by PyMuPDF (real fonts, no other imaging library), rasterised with alpha at the same
-scale and blended into the label boxes only. Coordinates given to drawing calls are PDF points
-(origin top-left, as element and chunk bboxes); `Region`s are pixels, for mapping clicks.
+Drawing calls do not touch pixels: they record vector operations (in points, origin top-left).
+The page is rasterised lazily and the operations are painted onto the same MuPDF draw device right
+after it (`pdfpages.rasterise`, `painter.py`): fills with transparency, outlines, dashes, hatching and
+label text are all done by MuPDF's C rasteriser, so an overlay costs little beyond the page itself. Widths in
+drawing calls are in PIXELS (as pdfplumber's); positions and boxes in PDF points; `Region`s in
+pixels of this image, for mapping clicks.
 """
 
 from __future__ import annotations
@@ -14,21 +15,24 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 import numpy as np
-import pymupdf
 
 from ..atomic import write_bytes
 from ..chunks import BBox
+from . import glyphs
 from .palette import chunk_color, parse_color
+from . import painter
+from .pdfpages import pixel_box, png_bytes, rasterise
 
-REGION_KINDS = ("chunk", "overlap", "element", "noise", "boundary")
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
 class Region:
     """A drawn area in PIXELS of its PageImage: what a click at (x, y) hits.
 
-    `kind` is chunk, overlap, element, noise or boundary; `chunk_index` is the chunk's index
-    (None for element and noise regions); `label` names the element id / type or the reason."""
+    `kind` is chunk, overlap, element, noise (render_page) or boundary (diff drawings);
+    `chunk_index` is the chunk's index (None for element and noise regions); `label` names the
+    reason, the element ("type id") or the skip reason ("id: why")."""
 
     chunk_index: int | None
     page: int
@@ -47,18 +51,7 @@ class Region:
         return max(self.x1 - self.x0, 0.0) * max(self.y1 - self.y0, 0.0)
 
 
-@dataclass
-class _Text:
-    text: str
-    x: float  # points
-    y: float
-    size: float
-    color: tuple[int, int, int, int]
-    background: tuple[int, int, int, int] | None
-    arrow: str = ""  # "up" / "down": a small triangle before the text
-
-
-def _as_box(bbox: Any) -> tuple[float, float, float, float]:
+def _as_box(bbox: Any) -> Box:
     """(x0, y0, x1, y1) in points from a BBox, a dict, a pymupdf.Rect or a 4-sequence."""
     if isinstance(bbox, BBox):
         return (bbox.x0, bbox.y0, bbox.x1, bbox.y1)
@@ -68,199 +61,176 @@ def _as_box(bbox: Any) -> tuple[float, float, float, float]:
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-def _disjoint(rects: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """The union of integer rectangles as disjoint rectangles (horizontal bands of merged x-runs),
-    so a union is blended exactly once."""
+def _disjoint(rects: Sequence[Box]) -> list[Box]:
+    """The union of rectangles as disjoint rectangles: horizontal bands of merged x-runs, with
+    consecutive bands of the same runs joined (so a union is filled once, in few rectangles)."""
     ys = sorted({y for r in rects for y in (r[1], r[3])})
-    out = []
+    rows: list[tuple[float, float, list[tuple[float, float]]]] = []
     for top, bottom in zip(ys, ys[1:]):
-        runs = sorted((r[0], r[2]) for r in rects if r[1] <= top and r[3] >= bottom)
-        cur = None
-        for x0, x1 in runs:
-            if cur is not None and x0 <= cur[1]:
-                cur[1] = max(cur[1], x1)
+        runs: list[tuple[float, float]] = []
+        for x0, x1 in sorted((r[0], r[2]) for r in rects if r[1] <= top and r[3] >= bottom):
+            if runs and x0 <= runs[-1][1]:
+                runs[-1] = (runs[-1][0], max(runs[-1][1], x1))
             else:
-                if cur is not None:
-                    out.append((cur[0], top, cur[1], bottom))
-                cur = [x0, x1]
-        if cur is not None:
-            out.append((cur[0], top, cur[1], bottom))
+                runs.append((x0, x1))
+        if not runs:
+            continue
+        if rows and rows[-1][1] == top and rows[-1][2] == runs:
+            rows[-1] = (rows[-1][0], bottom, runs)
+        else:
+            rows.append((top, bottom, runs))
+    return [(x0, top, x1, bottom) for top, bottom, runs in rows for x0, x1 in runs]
+
+
+def _band_edges(bands: Sequence[Box], w: float) -> list[Box]:
+    """Outline of a union given as disjoint bands (from `_disjoint`): `w`-wide strips along every
+    run's left and right side, and along the parts of its top / bottom that no touching band covers."""
+    rows: dict[tuple[float, float], list[tuple[float, float]]] = {}
+    for x0, y0, x1, y1 in bands:
+        rows.setdefault((y0, y1), []).append((x0, x1))
+    keys = sorted(rows)
+    out = []
+    for k, (top, bottom) in enumerate(keys):
+        above = rows[keys[k - 1]] if k and keys[k - 1][1] == top else []
+        below = rows[keys[k + 1]] if k + 1 < len(keys) and keys[k + 1][0] == bottom else []
+        for x0, x1 in rows[(top, bottom)]:
+            out.append((x0, top, min(x0 + w, x1), bottom))
+            out.append((max(x1 - w, x0), top, x1, bottom))
+            out.extend((a, top, b, min(top + w, bottom)) for a, b in _subtract(x0, x1, above))
+            out.extend((a, max(bottom - w, top), b, bottom) for a, b in _subtract(x0, x1, below))
     return out
 
 
-def _latin1(text: str) -> str:
-    """Base-14 Helvetica covers Latin-1; other characters become '?' so a label never breaks."""
-    return text.encode("latin-1", "replace").decode("latin-1")
+def _subtract(x0: float, x1: float, runs: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Parts of [x0, x1) not covered by `runs` (sorted, disjoint)."""
+    out, pos = [], x0
+    for a, b in runs:
+        if b <= pos or a >= x1:
+            continue
+        if a > pos:
+            out.append((pos, a))
+        pos = max(pos, b)
+    if pos < x1:
+        out.append((pos, x1))
+    return out
 
 
 class PageImage:
-    """One rendered page plus what was drawn on it.
+    """One rendered page plus what is drawn on it.
 
     `width`/`height` in pixels, `scale` in pixels per PDF point, `page` 1-based, `regions` the
-    clickable areas. Drawing methods return the PageImage so calls chain; `png()`, `save(path)`
-    and `_repr_png_()` (Jupyter) give the result."""
+    clickable areas. Drawing methods return the PageImage so calls chain; `png()`, `save(path)`,
+    `to_array()` and `_repr_png_()` (Jupyter) rasterise page and drawing together (once, cached
+    until the next drawing call)."""
 
-    def __init__(self, pixels: np.ndarray, *, scale: float, page: int, doc=None,
-                 origin: tuple[float, float] = (0.0, 0.0), regions: Iterable[Region] = ()):
-        self._px = np.array(pixels[:, :, :3], dtype=np.uint8, copy=True, order="C")
-        self.scale = float(scale)
+    def __init__(self, pdf_path: str, page: int, dpi: float, *, doc=None, clip: Box | None = None,
+                 page_size: tuple[float, float] | None = None, regions: Iterable[Region] = ()):
+        self._path = pdf_path
         self.page = int(page)
+        self.scale = float(dpi) / 72.0
         self.doc = doc
-        self.origin = (float(origin[0]), float(origin[1]))
+        if clip is None:
+            from .pdfpages import page_size as _size
+
+            w, h = page_size or _size(pdf_path, page)
+            clip = (0.0, 0.0, w, h)
+        self.clip: Box = tuple(float(v) for v in clip)  # type: ignore[assignment]
+        self._pixbox = pixel_box(self.clip, dpi)
+        self._ops: list[tuple] = []
+        self._pixels: np.ndarray | None = None
         self._regions: list[Region] = list(regions)
-        self._texts: list[_Text] = []
 
     # --- basic properties ------------------------------------------------------------------
     @property
     def width(self) -> int:
-        return int(self._px.shape[1])
+        return int(self._pixbox[2] - self._pixbox[0])
 
     @property
     def height(self) -> int:
-        return int(self._px.shape[0])
+        return int(self._pixbox[3] - self._pixbox[1])
 
     @property
     def dpi(self) -> float:
         return self.scale * 72.0
 
     @property
+    def origin(self) -> tuple[float, float]:
+        """Top-left of this image in points (not 0, 0 for crops)."""
+        return (self._pixbox[0] / self.scale, self._pixbox[1] / self.scale)
+
+    @property
     def regions(self) -> tuple[Region, ...]:
         return tuple(self._regions)
 
     def __repr__(self) -> str:
-        return f"<PageImage page={self.page} {self.width}x{self.height}px scale={self.scale:.3f} regions={len(self._regions)}>"
+        return (f"<PageImage page={self.page} {self.width}x{self.height}px scale={self.scale:.3f} "
+                f"regions={len(self._regions)} ops={len(self._ops)}>")
 
     # --- coordinates -----------------------------------------------------------------------
-    def to_pixels(self, bbox: Any) -> tuple[float, float, float, float]:
+    def to_pixels(self, bbox: Any) -> Box:
         """A box in points → the same box in this image's pixels (float)."""
         x0, y0, x1, y1 = _as_box(bbox)
-        ox, oy = self.origin
         s = self.scale
-        return ((x0 - ox) * s, (y0 - oy) * s, (x1 - ox) * s, (y1 - oy) * s)
+        ox, oy = self._pixbox[0], self._pixbox[1]
+        return (x0 * s - ox, y0 * s - oy, x1 * s - ox, y1 * s - oy)
 
     def to_points(self, x: float, y: float) -> tuple[float, float]:
-        """A pixel position → PDF points (e.g. a click)."""
-        return (x / self.scale + self.origin[0], y / self.scale + self.origin[1])
+        """A pixel position (e.g. a click) → PDF points."""
+        return ((x + self._pixbox[0]) / self.scale, (y + self._pixbox[1]) / self.scale)
 
-    def _ipx(self, bbox: Any) -> tuple[int, int, int, int] | None:
-        x0, y0, x1, y1 = self.to_pixels(bbox)
-        ix0, iy0 = max(int(np.floor(x0)), 0), max(int(np.floor(y0)), 0)
-        ix1, iy1 = min(int(np.ceil(x1)), self.width), min(int(np.ceil(y1)), self.height)
-        if ix1 <= ix0 or iy1 <= iy0:
-            return None
-        return ix0, iy0, ix1, iy1
+    # --- the overlay -------------------------------------------------------------------------
+    def _op(self, *op) -> None:
+        self._ops.append(op)
+        self._pixels = None
 
-    # --- pixel primitives ------------------------------------------------------------------
-    def _blend(self, ys: slice, xs: slice, rgba: tuple[int, int, int, int], mask: np.ndarray | None = None) -> None:
-        """Alpha-blend a colour into a slice of the pixels: the whole slice through per-channel lookup
-        tables, or (sparse `mask`: outlines, hatching, dashes) only the masked pixels."""
-        r, g, b, a = rgba
-        if a <= 0:
-            return
-        view = self._px[ys, xs]
-        if view.size == 0:
-            return
-        color = np.array((r, g, b), dtype=np.uint32)
-        if mask is not None:
-            idx = np.nonzero(mask)
-            if a >= 255:
-                view[idx] = color.astype(np.uint8)
-            else:
-                sel = view[idx].astype(np.uint32)
-                view[idx] = ((sel * (255 - a) + color * a + 127) // 255).astype(np.uint8)
-            return
-        if a >= 255:
-            view[...] = color.astype(np.uint8)
-            return
-        levels = np.arange(256, dtype=np.uint32)
-        for ch in range(3):
-            lut = ((levels * (255 - a) + int(color[ch]) * a + 127) // 255).astype(np.uint8)
-            view[..., ch] = lut[view[..., ch]]
+    def _fill(self, rgba, rects: Sequence[Box]) -> None:
+        if rgba is not None and rgba[3] > 0 and rects:
+            self._op("fill", list(rects), tuple(rgba))
 
-    def _outline(self, box: tuple[int, int, int, int], rgba, width: int, dash: int = 0) -> None:
-        x0, y0, x1, y1 = box
-        w = max(1, min(width, (x1 - x0 + 1) // 2, (y1 - y0 + 1) // 2))
-        edges = [
-            (slice(y0, y0 + w), slice(x0, x1), 1), (slice(y1 - w, y1), slice(x0, x1), 1),
-            (slice(y0 + w, y1 - w), slice(x0, x0 + w), 0), (slice(y0 + w, y1 - w), slice(x1 - w, x1), 0),
-        ]
-        for ys, xs, horizontal in edges:
-            mask = None
-            if dash:
-                if horizontal:
-                    n = xs.stop - xs.start
-                    on = (np.arange(n) // dash) % 2 == 0
-                    mask = np.broadcast_to(on[None, :], (max(ys.stop - ys.start, 0), n))
-                else:
-                    n = max(ys.stop - ys.start, 0)
-                    on = ((np.arange(n) + w) // dash) % 2 == 0
-                    mask = np.broadcast_to(on[:, None], (n, xs.stop - xs.start))
-            self._blend(ys, xs, rgba, mask)
+    def _lines(self, rgba, segments, width_pts: float) -> None:
+        if rgba is not None and rgba[3] > 0 and segments:
+            self._op("lines", list(segments), tuple(rgba), float(width_pts))
 
-    def _hatch(self, box: tuple[int, int, int, int], rgba, spacing: int = 7, thickness: int = 2) -> None:
-        x0, y0, x1, y1 = box
-        yy, xx = np.ogrid[y0:y1, x0:x1]
-        mask = ((xx + yy) % spacing) < thickness
-        self._blend(slice(y0, y1), slice(x0, x1), rgba, mask)
+    def _paint(self, dev, ctm) -> None:
+        """Replay the recorded operations onto a MuPDF draw device (called by `rasterise`)."""
+        for op in self._ops:
+            kind = op[0]
+            if kind == "fill":
+                painter.fill_rects(dev, ctm, op[1], op[2])
+            elif kind == "lines":
+                painter.stroke_lines(dev, ctm, op[1], op[2], op[3])
+            elif kind == "poly":
+                painter.fill_polygon(dev, ctm, op[1], op[2])
+            elif kind == "text":
+                painter.text(dev, ctm, *op[1:])
+
+    def _on_page(self, bbox: Any) -> bool:
+        return not (isinstance(bbox, BBox) and bbox.page != self.page)
 
     # --- public drawing calls (points in, self out) ----------------------------------------
     def draw_rect(self, bbox: Any, stroke: Any = "red", fill: Any = None, width: float = 1,
                   *, dash: float = 0, hatch: Any = None) -> "PageImage":
-        """Outline (`stroke`, `width` px, `dash` px segments) and/or fill (`fill`, with alpha) a box
-        given in points; `hatch` a colour draws diagonal hatching. Colours: '#rrggbb[aa]', a name,
-        (r, g, b) or (r, g, b, a)."""
-        if isinstance(bbox, BBox) and bbox.page != self.page:
+        """Fill (`fill`, with alpha) and/or outline (`stroke`, `width` px, inside the box, `dash`
+        px segments) a box given in points; `hatch` a colour draws diagonal hatching.
+        Colours: '#rrggbb[aa]', a name, (r, g, b) or (r, g, b, a) in 0-255."""
+        if not self._on_page(bbox):
             return self
-        box = self._ipx(bbox)
-        if box is None:
+        x0, y0, x1, y1 = _as_box(bbox)
+        if x1 <= x0 or y1 <= y0:
             return self
-        fill_c = parse_color(fill, default_alpha=60)
-        if fill_c is not None:
-            self._blend(slice(box[1], box[3]), slice(box[0], box[2]), fill_c)
+        self._fill(parse_color(fill, default_alpha=60), [(x0, y0, x1, y1)])
         hatch_c = parse_color(hatch, default_alpha=150)
         if hatch_c is not None:
-            self._hatch(box, hatch_c, spacing=max(5, int(round(7 * self.scale / 1.39))))
+            self._lines(hatch_c, painter.hatch_lines((x0, y0, x1, y1), 5.0), 1.1)
         stroke_c = parse_color(stroke)
         if stroke_c is not None and width > 0:
-            self._outline(box, stroke_c, int(round(width)), int(round(dash)))
-        return self
-
-    def draw_region(self, bboxes: Sequence[Any], stroke: Any = "red", fill: Any = None, width: float = 2,
-                    *, pad: float = 1.5, bridge: float = 24.0) -> "PageImage":
-        """Fill and outline the UNION of boxes (points) as one shape: each box grown by `pad`
-        points, and consecutive boxes of the same column less than `bridge` points apart joined, so
-        a chunk reads as one frame (a text-selection shape when it starts or ends mid-line)."""
-        boxes = [_as_box(b) for b in bboxes if not (isinstance(b, BBox) and b.page != self.page)]
-        if not boxes:
-            return self
-        rects = [(x0 - pad, y0 - pad, x1 + pad, y1 + pad) for x0, y0, x1, y1 in boxes]
-        for a, b in zip(rects, rects[1:]):
-            gap = b[1] - a[3]
-            lo, hi = max(a[0], b[0]), min(a[2], b[2])
-            if 0 < gap <= bridge and hi > lo:
-                rects.append((lo, a[3] - 0.5, hi, b[1] + 0.5))
-        px = [self._ipx(r) for r in rects]
-        px = [p for p in px if p is not None]
-        if not px:
-            return self
-        X0, Y0 = min(p[0] for p in px), min(p[1] for p in px)
-        X1, Y1 = max(p[2] for p in px), max(p[3] for p in px)
-        mask = np.zeros((Y1 - Y0, X1 - X0), dtype=bool)
-        for x0, y0, x1, y1 in px:
-            mask[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = True
-        ys, xs = slice(Y0, Y1), slice(X0, X1)
-        fill_c = parse_color(fill, default_alpha=60)
-        if fill_c is not None:
-            for x0, y0, x1, y1 in _disjoint(px):
-                self._blend(slice(y0, y1), slice(x0, x1), fill_c)
-        stroke_c = parse_color(stroke)
-        if stroke_c is not None and width > 0:
-            inner = mask.copy()
-            for _ in range(max(1, int(round(width)))):
-                shrunk = np.zeros_like(inner)
-                shrunk[1:-1, 1:-1] = inner[1:-1, 1:-1] & inner[:-2, 1:-1] & inner[2:, 1:-1] & inner[1:-1, :-2] & inner[1:-1, 2:]
-                inner = shrunk
-            self._blend(ys, xs, stroke_c, mask & ~inner)
+            w = min(width / self.scale, (x1 - x0) / 2, (y1 - y0) / 2)
+            if dash:
+                inset = (x0 + w / 2, y0 + w / 2, x1 - w / 2, y1 - w / 2)
+                self._lines(stroke_c, painter.dashed(inset, dash / self.scale), w)
+            else:  # four strips inside the box: exact corners, no line joins
+                self._fill(stroke_c, [(x0, y0, x1, y0 + w), (x0, y1 - w, x1, y1),
+                                      (x0, y0 + w, x0 + w, y1 - w), (x1 - w, y0 + w, x1, y1 - w)])
         return self
 
     def draw_rects(self, bboxes: Iterable[Any], stroke: Any = "red", fill: Any = None, width: float = 1,
@@ -270,40 +240,40 @@ class PageImage:
             self.draw_rect(bbox, stroke=stroke, fill=fill, width=width, dash=dash, hatch=hatch)
         return self
 
+    def draw_region(self, bboxes: Sequence[Any], stroke: Any = "red", fill: Any = None, width: float = 2,
+                    *, pad: float = 1.5, bridge: float = 24.0) -> "PageImage":
+        """Fill and outline the UNION of boxes (points) as one shape: each box grown by `pad`
+        points, and consecutive boxes of the same column less than `bridge` points apart joined, so
+        a chunk reads as one frame (a text-selection shape when it starts or ends mid-line)."""
+        boxes = [_as_box(b) for b in bboxes if self._on_page(b)]
+        if not boxes:
+            return self
+        rects = [(x0 - pad, y0 - pad, x1 + pad, y1 + pad) for x0, y0, x1, y1 in boxes]
+        for a, b in zip(rects, rects[1:]):
+            gap = b[1] - a[3]
+            lo, hi = max(a[0], b[0]), min(a[2], b[2])
+            if 0 < gap <= bridge and hi > lo:
+                rects.append((lo, a[3], hi, b[1]))
+        bands = _disjoint(rects)
+        self._fill(parse_color(fill, default_alpha=60), bands)
+        if width > 0:
+            self._fill(parse_color(stroke), _band_edges(bands, width / self.scale))
+        return self
+
     def draw_line(self, points: Sequence[Any], stroke: Any = "red", width: float = 1) -> "PageImage":
-        """A polyline through `points` ((x, y) in points; or one (x0, y0, x1, y1))."""
+        """A polyline through `points` ((x, y) in points; or one (x0, y0, x1, y1)); `width` px."""
         pts = list(points)
         if len(pts) == 4 and all(isinstance(v, (int, float)) for v in pts):
             pts = [(pts[0], pts[1]), (pts[2], pts[3])]
-        rgba = parse_color(stroke)
-        w = max(1, int(round(width)))
-        for (ax, ay), (bx, by) in zip(pts, pts[1:]):
-            px0, py0, px1, py1 = self.to_pixels((ax, ay, bx, by))
-            if ax > bx:
-                px0, px1 = px1, px0
-            if ay > by:
-                py0, py1 = py1, py0
-            n = int(max(abs(px1 - px0), abs(py1 - py0))) + 1
-            xs = np.rint(np.linspace(px0, px1, n)).astype(int)
-            ys = np.rint(np.linspace(py0, py1, n)).astype(int)
-            mask = np.zeros((self.height, self.width), dtype=bool)
-            half = w // 2
-            for dx in range(-half, w - half):
-                for dy in range(-half, w - half):
-                    x = np.clip(xs + dx, 0, self.width - 1)
-                    y = np.clip(ys + dy, 0, self.height - 1)
-                    mask[y, x] = True
-            self._blend(slice(None), slice(None), rgba, mask)
+        if len(pts) < 2:
+            return self
+        self._lines(parse_color(stroke), [[(float(x), float(y)) for x, y in pts]], width / self.scale)
         return self
 
     def draw_hline(self, x0: float, x1: float, y: float, stroke: Any = "red", width: float = 2) -> "PageImage":
         """A horizontal bar from x0 to x1 at y (points), `width` pixels thick, centred on y."""
-        (px0, py, px1, _) = self.to_pixels((x0, y, x1, y))
-        w = max(1, int(round(width)))
-        top = int(round(py)) - w // 2
-        ys = slice(max(top, 0), max(min(top + w, self.height), 0))
-        xs = slice(max(int(px0), 0), max(min(int(np.ceil(px1)), self.width), 0))
-        self._blend(ys, xs, parse_color(stroke))
+        h = width / self.scale
+        self._fill(parse_color(stroke), [(x0, y - h / 2, x1, y + h / 2)])
         return self
 
     def outline_chunk(self, chunk, stroke: Any = None, width: float = 3, fill: Any = None) -> "PageImage":
@@ -313,92 +283,53 @@ class PageImage:
         if self.doc is None:
             raise ValueError("outline_chunk needs a PageImage made by render_page (it knows the document)")
         color = stroke if stroke is not None else chunk_color(chunk.index)
-        for box in chunk_regions(self.doc, chunk):
-            if box.page == self.page:
-                self.draw_rect(box, stroke=color, fill=fill, width=width)
-        return self
+        return self.draw_region(chunk_regions(self.doc, chunk), stroke=color, fill=fill, width=width)
 
     def draw_text(self, text: str, xy: Sequence[float], color: Any = "black", size: float = 8,
                   background: Any = (255, 255, 255, 210), *, arrow: str = "") -> "PageImage":
-        """Text with its top-left at `xy` (points), `size` in points, on an optional background box."""
-        self._texts.append(_Text(_latin1(str(text)), float(xy[0]), float(xy[1]), float(size),
-                                 parse_color(color), parse_color(background, default_alpha=210), arrow))
+        """Text with its top-left at `xy` (points), `size` in points (Helvetica; characters outside
+        Windows-1252 show as '?'), on an optional background box; `arrow` "up"/"down" puts a small
+        triangle before it."""
+        text = glyphs.clean(str(text))
+        x, y = float(xy[0]), float(xy[1])
+        pad = size * 0.2
+        aw = size * 0.8 if arrow else 0.0
+        tw = glyphs.text_width(text, size)
+        rgb = parse_color(color)
+        bg = parse_color(background, default_alpha=210)
+        if bg is not None:
+            self._fill(bg, [(x, y, x + aw + tw + 2 * pad, y + size * 1.15 + 2 * pad)])
+        if arrow:
+            cx, cy, h = x + pad + aw * 0.45, y + pad + size * 0.58, size * 0.35
+            tri = ([(cx - h, cy + h * 0.7), (cx + h, cy + h * 0.7), (cx, cy - h * 0.9)] if arrow == "up"
+                   else [(cx - h, cy - h * 0.7), (cx + h, cy - h * 0.7), (cx, cy + h * 0.9)])
+            self._op("poly", tri, tuple(rgb))
+        self._op("text", x + pad + aw, y + pad + size * 0.9, float(size), text, tuple(rgb))
         return self
 
     @staticmethod
     def text_width(text: str, size: float) -> float:
-        """Width in points of `text` as draw_text sets it (Helvetica)."""
-        return pymupdf.get_text_length(_latin1(text), fontname="helv", fontsize=size)
+        """Width in points of `text` as draw_text sets it (Helvetica at `size` points)."""
+        return glyphs.text_width(glyphs.clean(str(text)), size)
 
     def add_region(self, region: Region) -> "PageImage":
         self._regions.append(region)
         return self
 
-    # --- text labels: one overlay page for all of them -------------------------------------
-    def _flush(self) -> None:
-        if not self._texts:
-            return
-        texts, self._texts = self._texts, []
-        wpt, hpt = self.width / self.scale, self.height / self.scale
-        tmp = pymupdf.open()
-        try:
-            page = tmp.new_page(width=wpt, height=hpt)
-            boxes = []
-            for t in texts:
-                pad = t.size * 0.2
-                aw = t.size * 0.8 if t.arrow else 0.0
-                tw = self.text_width(t.text, t.size) + aw
-                x = t.x - self.origin[0]
-                y = t.y - self.origin[1]
-                rect = pymupdf.Rect(x, y, x + tw + 2 * pad, y + t.size * 1.15 + 2 * pad)
-                col = tuple(c / 255 for c in t.color[:3])
-                if t.background is not None:
-                    page.draw_rect(rect, color=None, fill=tuple(c / 255 for c in t.background[:3]),
-                                   fill_opacity=t.background[3] / 255, width=0)
-                if t.arrow:
-                    cx, cy, h = x + pad + aw * 0.45, y + pad + t.size * 0.58, t.size * 0.35
-                    tri = ([(cx - h, cy + h * 0.7), (cx + h, cy + h * 0.7), (cx, cy - h * 0.9)] if t.arrow == "up"
-                           else [(cx - h, cy - h * 0.7), (cx + h, cy - h * 0.7), (cx, cy + h * 0.9)])
-                    page.draw_polyline(tri + [tri[0]], color=None, fill=col, width=0, closePath=True)
-                page.insert_text((x + pad + aw, y + pad + t.size * 0.9), t.text, fontsize=t.size,
-                                 fontname="helv", color=col)
-                boxes.append(rect)
-            # one display list, rasterised only inside each label's box (not the whole page)
-            dlist = page.get_displaylist()
-            matrix = pymupdf.Matrix(self.scale, self.scale)
-            for rect in boxes:
-                x0, y0 = max(int(rect.x0 * self.scale), 0), max(int(rect.y0 * self.scale), 0)
-                x1 = min(int(np.ceil(rect.x1 * self.scale)) + 1, self.width)
-                y1 = min(int(np.ceil(rect.y1 * self.scale)) + 1, self.height)
-                if x1 <= x0 or y1 <= y0:
-                    continue
-                clip = pymupdf.IRect(x0, y0, x1, y1)
-                pix = dlist.get_pixmap(matrix=matrix, alpha=True, clip=pymupdf.Rect(clip) / self.scale)
-                src = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 4)
-                px0, py0 = pix.x, pix.y
-                sx0, sy0 = max(x0 - px0, 0), max(y0 - py0, 0)
-                h, w = min(pix.height - sy0, y1 - y0), min(pix.width - sx0, x1 - x0)
-                if h <= 0 or w <= 0:
-                    continue
-                src = src[sy0:sy0 + h, sx0:sx0 + w]
-                a = src[:, :, 3:4].astype(np.uint16)
-                # MuPDF's alpha pixmaps are premultiplied: out = src + dst * (1 - a)
-                dst = self._px[y0:y0 + h, x0:x0 + w].astype(np.uint16)
-                self._px[y0:y0 + h, x0:x0 + w] = np.minimum(src[:, :, :3] + (dst * (255 - a) + 127) // 255, 255).astype(np.uint8)
-        finally:
-            tmp.close()
-
     # --- output ----------------------------------------------------------------------------
     def to_array(self) -> np.ndarray:
-        """A copy of the pixels, (height, width, 3) uint8 RGB."""
-        self._flush()
-        return self._px.copy()
+        """The pixels, (height, width, 3) uint8 RGB (a copy)."""
+        return self._render().copy()
+
+    def _render(self) -> np.ndarray:
+        if self._pixels is None:
+            self._pixels = rasterise(self._path, self.page, self.dpi, self._paint if self._ops else None,
+                                     clip=self.clip)
+        return self._pixels
 
     def png(self) -> bytes:
         """The image as PNG bytes."""
-        self._flush()
-        pix = pymupdf.Pixmap(pymupdf.csRGB, self.width, self.height, self._px.tobytes(), False)
-        return pix.tobytes("png")
+        return png_bytes(self._render())
 
     def _repr_png_(self) -> bytes:
         return self.png()
@@ -420,20 +351,23 @@ class PageImage:
     def regions_of(self, chunk_index: int) -> list[Region]:
         return [r for r in self._regions if r.chunk_index == chunk_index]
 
-    def crop(self, bbox: Any, margin: float = 0.0) -> "PageImage":
-        """A new PageImage of the box (points, plus `margin` points around it); regions shifted."""
-        self._flush()
+    def crop(self, bbox: Any, margin: float = 0.0, dpi: float | None = None) -> "PageImage":
+        """A new PageImage of the box (points, plus `margin` points around it), with the drawing so
+        far and the regions moved into it; `dpi` renders the crop sharper (e.g. a zoomed boundary)."""
         x0, y0, x1, y1 = _as_box(bbox)
-        box = self._ipx((x0 - margin, y0 - margin, x1 + margin, y1 + margin))
-        if box is None:
+        c = self.clip
+        clip = (max(x0 - margin, c[0]), max(y0 - margin, c[1]), min(x1 + margin, c[2]), min(y1 + margin, c[3]))
+        if clip[2] <= clip[0] or clip[3] <= clip[1]:
             raise ValueError(f"crop box {bbox!r} is outside the page")
-        ix0, iy0, ix1, iy1 = box
-        regions = []
+        out = PageImage(self._path, self.page, dpi or self.dpi, doc=self.doc, clip=clip)
+        out._ops = list(self._ops)
+        k = out.scale / self.scale
         for r in self._regions:
-            nx0, ny0 = max(r.x0, ix0) - ix0, max(r.y0, iy0) - iy0
-            nx1, ny1 = min(r.x1, ix1) - ix0, min(r.y1, iy1) - iy0
-            if nx1 > nx0 and ny1 > ny0:
-                regions.append(Region(r.chunk_index, r.page, nx0, ny0, nx1, ny1, r.kind, r.label))
-        origin = self.to_points(ix0, iy0)
-        return PageImage(self._px[iy0:iy1, ix0:ix1], scale=self.scale, page=self.page, doc=self.doc,
-                         origin=origin, regions=regions)
+            px0, py0 = self.to_points(r.x0, r.y0)
+            px1, py1 = self.to_points(r.x1, r.y1)
+            nx0, ny0, nx1, ny1 = out.to_pixels((px0, py0, px1, py1))
+            nx0, ny0 = max(nx0, 0.0), max(ny0, 0.0)
+            nx1, ny1 = min(nx1, float(out.width)), min(ny1, float(out.height))
+            if nx1 > nx0 and ny1 > ny0 and k > 0:
+                out._regions.append(Region(r.chunk_index, r.page, nx0, ny0, nx1, ny1, r.kind, r.label))
+        return out

@@ -23,7 +23,7 @@ from .image import PageImage, Region
 from .palette import (
     CHUNK_PALETTE, ELEMENT_COLORS, FILL_ALPHA, NOISE_GREY, OVERLAP_COLOR, chunk_color, darker, label_color,
 )
-from .pdfpages import page_raster, page_size, pdf_path_of
+from .pdfpages import page_size, pdf_path_of
 from .regions import chunk_regions, elements_overlapping, span_regions
 
 LAYERS = ("chunks", "elements", "reasons", "overlap", "noise")
@@ -70,8 +70,7 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
     if chunk_doc is not None and chunk_doc.doc_id != doc.doc_id:
         raise UsageError(f"these chunks belong to {chunk_doc.source}, not to {doc.source}")
     path = pdf_path_of(doc)
-    base = page_raster(path, page, dpi)
-    img = PageImage(base, scale=dpi / 72.0, page=page, doc=doc)
+    img = PageImage(path, page, dpi, doc=doc, page_size=page_size(path, page))
     if "elements" in layers:
         _draw_elements(img, doc, page, dashed=False)
         if elements_of is not None:

@@ -1,9 +1,9 @@
 """Cached access to the PDF behind a Document: open files, page rasters and page words.
 
 PyMuPDF documents are not thread-safe, so every call into them holds one lock (the notebook
-explorer and the review app render from worker threads). Rasters of plain pages are cached
-(a few pages, keyed by file, modification time, page and dpi) so re-rendering an overlay after a
-parameter change does not rasterise the page again.
+explorer and the review app render from worker threads). A page is interpreted once into a MuPDF
+display list (cached); a render replays it and then paints the overlay onto the same draw device
+(`painter.py`), so all pixel work happens in MuPDF's C code.
 """
 
 from __future__ import annotations
@@ -11,17 +11,18 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from collections import OrderedDict
+
+from typing import Callable
 
 import numpy as np
 import pymupdf
+
+mu = pymupdf.mupdf
 
 from ..errors import InputError
 from ..model import Document
 
 LOCK = threading.RLock()
-_RASTER_CACHE: "OrderedDict[tuple, np.ndarray]" = OrderedDict()
-_RASTER_CACHE_SIZE = 12
 
 
 def pdf_path_of(doc: Document) -> str:
@@ -62,25 +63,50 @@ def _page(pdf: pymupdf.Document, page: int, path: str) -> pymupdf.Page:
     return pdf[page - 1]
 
 
-def page_raster(path: str, page: int, dpi: float) -> np.ndarray:
-    """The page rasterised at `dpi` as a read-only (height, width, 3) uint8 array."""
-    key = (*_stamp(path), page, float(dpi))
+@functools.lru_cache(maxsize=16)
+def _display_list(stamp: tuple[str, int, int], page: int):
+    """The page's MuPDF display list: the page interpreted once, replayed for every render."""
+    pdf = _open(stamp)
+    return mu.fz_new_display_list_from_page(_page(pdf, page, stamp[0]).this)
+
+
+def rasterise(path: str, page: int, dpi: float, paint: Callable | None = None,
+              clip: tuple[float, float, float, float] | None = None) -> np.ndarray:
+    """Page `page` at `dpi` as a (height, width, 3) uint8 array; `paint(device, ctm)` then draws
+    the overlay into the same pixmap (see `painter.py`); `clip` (points) crops the page."""
+    stamp = _stamp(path)
     with LOCK:
-        arr = _RASTER_CACHE.get(key)
-        if arr is not None:
-            _RASTER_CACHE.move_to_end(key)
-            return arr
-        pdf = open_pdf(path)
+        pdf = _open(stamp)
+        rect = _page(pdf, page, path).rect
         zoom = float(dpi) / 72.0
-        pix = _page(pdf, page, path).get_pixmap(
-            matrix=pymupdf.Matrix(zoom, zoom), alpha=False, colorspace=pymupdf.csRGB)
-        arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, :3]
-        arr = np.ascontiguousarray(arr)
-        arr.setflags(write=False)
-        _RASTER_CACHE[key] = arr
-        if len(_RASTER_CACHE) > _RASTER_CACHE_SIZE:
-            _RASTER_CACHE.popitem(last=False)
-        return arr
+        ctm = mu.FzMatrix(zoom, 0, 0, zoom, 0, 0)
+        area = mu.FzRect(*(clip if clip is not None else (rect.x0, rect.y0, rect.x1, rect.y1)))
+        bbox = mu.fz_round_rect(mu.fz_transform_rect(area, ctm))
+        pix = mu.fz_new_pixmap_with_bbox(mu.fz_device_rgb(), bbox, mu.FzSeparations(), 0)
+        mu.fz_clear_pixmap_with_value(pix, 255)
+        dev = mu.fz_new_draw_device(mu.FzMatrix(), pix)
+        try:
+            scissor = mu.fz_transform_rect(area, ctm)
+            mu.fz_run_display_list(_display_list(stamp, page), dev, ctm, scissor, mu.FzCookie())
+            if paint is not None:
+                paint(dev, ctm)
+        finally:
+            mu.fz_close_device(dev)
+        samples = mu.fz_pixmap_samples_memoryview(pix)
+        return np.frombuffer(samples, dtype=np.uint8).reshape(pix.h(), pix.w(), 3).copy()
+
+
+def png_bytes(pixels: np.ndarray) -> bytes:
+    """PNG of an RGB pixel array, encoded by MuPDF."""
+    h, w = pixels.shape[:2]
+    return pymupdf.Pixmap(pymupdf.csRGB, w, h, np.ascontiguousarray(pixels).tobytes(), False).tobytes("png")
+
+
+def pixel_box(clip: tuple[float, float, float, float], dpi: float) -> tuple[int, int, int, int]:
+    """The integer pixel box MuPDF renders for `clip` (points) at `dpi` (x0, y0, x1, y1)."""
+    zoom = float(dpi) / 72.0
+    r = mu.fz_round_rect(mu.fz_transform_rect(mu.FzRect(*clip), mu.FzMatrix(zoom, 0, 0, zoom, 0, 0)))
+    return (r.x0, r.y0, r.x1, r.y1)
 
 
 def page_size(path: str, page: int) -> tuple[float, float]:
