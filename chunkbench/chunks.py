@@ -175,8 +175,12 @@ def build_chunk(
     bbox: Sequence[BBox] | None = None,
     pages: tuple[int | None, int | None] | None = None,
     extra: Mapping[str, Any] | None = None,
+    tokens_est: int | None = None,
 ) -> Chunk:
-    """Make a Chunk from its source elements; pages, bboxes and offsets default to theirs."""
+    """Make a Chunk from its source elements; pages, bboxes and offsets default to theirs.
+
+    `tokens_est` defaults to the cl100k count of `text`; a strategy that has already tokenized the
+    document (tokens) passes its own count instead of encoding the text a second time."""
     page_start, page_end = pages if pages is not None else element_pages(elements)
     if start_char is None and elements:
         start_char = elements[0].char_start
@@ -187,7 +191,7 @@ def build_chunk(
         index=index,
         type=type,
         text=text,
-        tokens_est=count_tokens(text),
+        tokens_est=count_tokens(text) if tokens_est is None else tokens_est,
         page_start=page_start,
         page_end=page_end,
         bbox=tuple(bbox) if bbox is not None else element_bboxes(elements),

@@ -20,6 +20,9 @@ def get_encoding() -> tiktoken.Encoding:
         return tiktoken.get_encoding("cl100k_base")
 
 
+@functools.lru_cache(maxsize=16384)
 def count_tokens(text: str) -> int:
-    """Number of cl100k tokens in `text` (special-token text counted as ordinary text)."""
+    """Number of cl100k tokens in `text` (special-token text counted as ordinary text).
+
+    Cached: re-chunking with other parameters (explorer, sweeps) meets the same texts again."""
     return len(get_encoding().encode_ordinary(text)) if text else 0

@@ -95,6 +95,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
                 end_char=w.end_char,
                 bbox=boxes[lo:hi] if boxed else element_bboxes(els),
                 pages=(pages[0], pages[-1]) if pages else (None, None),
+                tokens_est=w.token_end - w.token_start,
                 extra={
                     "tokens": w.token_end - w.token_start,
                     "overlap_tokens": w.overlap_tokens,
