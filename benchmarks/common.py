@@ -47,6 +47,8 @@ class Row:
     target: str = ""
     met: bool | None = None
     note: str = ""
+    #: show the ratio as a percentage (shares of a larger figure) instead of a factor
+    percent: bool = False
 
     def cells(self) -> list[str]:
         status = "" if self.met is None else ("met" if self.met else "NOT met")
@@ -55,7 +57,7 @@ class Row:
             f"{fmt(self.value)} {self.unit}",
             self.peer,
             "" if self.peer_value is None else f"{fmt(self.peer_value)} {self.unit}",
-            "" if self.ratio is None else f"{self.ratio:.2f}×",
+            "" if self.ratio is None else f"{self.ratio * 100:.2f}%" if self.percent else f"{self.ratio:.2f}×",
             self.target,
             status,
             self.note,

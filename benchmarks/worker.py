@@ -1,7 +1,7 @@
 """One parse measurement in a fresh process (so peak memory is its own); prints one JSON line.
 
-    python -m benchmarks.worker chunkbench PDF [--workers N] [--cache-dir DIR]
-    python -m benchmarks.worker to_json PDF
+    python -m benchmarks.worker chunkbench PDF [--workers N] [--cache-dir DIR] [--cpus N]
+    python -m benchmarks.worker to_json PDF [--cpus N]
     python -m benchmarks.worker reload PDF --cache-dir DIR [--runs N]
 
 Times cover the parse call only (imports excluded); `--cache-dir` stores the parse there.
@@ -23,7 +23,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--cache-dir")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--cpus", type=int, default=None, help="pin this process (and its threads and children) to N CPUs")
     args = ap.parse_args(argv)
+    if args.cpus:  # before any import starts a thread pool (ONNX Runtime uses every core by default)
+        os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[: args.cpus])
     if args.cache_dir:
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
     from chunkbench.loaders import pdf as pdf_loader
