@@ -176,7 +176,7 @@ def default_questions_path(input_path: str | Path) -> Path | None:
 class NormalizedText:
     """`text` with whitespace removed and characters folded, mapped back to source offsets.
 
-    Folding: NFKC, casefold, typographic quotes to ASCII; dashes and table pipes dropped (a pipe
+    Folding: NFKD without accents, casefold, typographic quotes to ASCII; dashes and table pipes dropped (a pipe
     table and the same table extracted as lines then compare equal). Built once per document."""
 
     def __init__(self, text: str):
@@ -205,12 +205,16 @@ class NormalizedText:
 
 
 def _fold(s: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", s).casefold().translate(_FOLD).split())
+    """NFKD without combining marks (accents, so composed and decomposed forms agree), casefolded,
+    typographic quotes as ASCII, dashes and pipes dropped, no whitespace."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
+    return "".join(plain.casefold().translate(_FOLD).split())
 
 
 def normalize(s: str) -> str:
-    """Whitespace-free folded form of `s` (what NormalizedText searches)."""
-    return _fold(s)
+    """Whitespace-free folded form of `s`, character by character exactly as NormalizedText folds
+    the document (so a needle and the text it came from always compare equal)."""
+    return "".join(ch.lower() if ch.isascii() else _fold(ch) for ch in s if not ch.isspace() and ch not in _DROP)
 
 
 def page_ranges(doc: "Document") -> dict[int, tuple[int, int]]:

@@ -195,3 +195,12 @@ def test_chunks_retrieve_better_than_raw_elements_on_the_samples():
         assert flat["ret_questions"] == len(questions) == len(details["chunks"])
         better.append(flat["ret_chunks_mrr"] > flat["ret_elements_mrr"])
     assert all(better)
+
+
+def test_combining_marks_and_ligatures_are_found():
+    doc = make_doc([{"type": "paragraph", "text": "The cafe\u0301 serves ﬁne coffee to the naïve.", "page_idx": 0}])
+    norm = R.NormalizedText(doc.text)
+    spans, share = R.locate(norm, "Café serves fine coffee")  # composed é, plain fi
+    assert share == 1.0 and doc.text[spans[0][0]:spans[0][1]] == "cafe\u0301 serves ﬁne coffee"
+    spans, share = R.locate(norm, "cafe\u0301 serves ﬁne")  # the document's own characters
+    assert share == 1.0 and doc.text[spans[0][0]:spans[0][1]] == "cafe\u0301 serves ﬁne"
