@@ -153,3 +153,17 @@ def test_notebook_01_explore_runs_headless(tmp_path, monkeypatch):
     assert len(data["chunks"]) > 5
     mimes = {m for c in nb.cells if c.cell_type == "code" for o in c.outputs for m in o.get("data", {})}
     assert "application/vnd.jupyter.widget-view+json" in mimes and "image/png" in mimes
+
+
+def test_page_clicks_arrive_through_ipyevents(contract):
+    """ipyevents sends image clicks with dataX/dataY in the PNG's own pixels (whatever its display size)."""
+    ipyevents = pytest.importorskip("ipyevents")
+    ex = Explorer(contract)
+    assert isinstance(ex._events, ipyevents.Event)
+    assert ex._events.source is ex.image_w and "click" in ex._events.watched_events
+    r = [r for r in ex.image.regions if r.kind == "chunk"][-1]
+    ex._on_image_event({"type": "click", "dataX": (r.x0 + r.x1) / 2, "dataY": (r.y0 + r.y1) / 2,
+                        "relativeX": 10, "relativeY": 10})
+    assert ex.selected == r.chunk_index
+    ex._on_image_event({"type": "click", "dataX": 1, "dataY": 1})  # the margin: nothing changes
+    assert ex.selected == r.chunk_index
