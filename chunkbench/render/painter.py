@@ -115,19 +115,3 @@ def dashed(box: Box, on: float, off: float | None = None) -> list[list[tuple[flo
             out.append([(ax + (bx - ax) * fa, ay + (by - ay) * fa), (ax + (bx - ax) * fb, ay + (by - ay) * fb)])
             pos += on + off
     return out
-
-
-def hatch_lines(box: Box, step: float) -> list[list[tuple[float, float]]]:
-    """Diagonal (45°) lines `step` apart, clipped to `box`."""
-    x0, y0, x1, y1 = box
-    h = y1 - y0
-    out = []
-    k = x0 - h
-    while k < x1:
-        # the line runs from (k, y1) to (k + h, y0); keep the part with x in [x0, x1]
-        t0 = max(0.0, (x0 - k) / h) if h > 0 else 0.0
-        t1 = min(1.0, (x1 - k) / h) if h > 0 else 1.0
-        if t1 > t0:
-            out.append([(k + t0 * h, y1 - t0 * h), (k + t1 * h, y1 - t1 * h)])
-        k += step
-    return out

@@ -1,9 +1,10 @@
 """Cached access to the PDF behind a Document: open files, page rasters and page words.
 
 PyMuPDF documents are not thread-safe, so every call into them holds one lock (the notebook
-explorer and the review app render from worker threads). A page is interpreted once into a MuPDF
-display list (cached); a render replays it and then paints the overlay onto the same draw device
-(`painter.py`), so all pixel work happens in MuPDF's C code.
+explorer and the review app render from worker threads). A render rasterises the page and then
+paints the overlay onto the same draw device
+(`painter.py`), so all pixel work happens in MuPDF's C code. The plain raster of the last few
+pages is kept, so re-rendering a page with other chunks (explorer, review app) skips the page itself.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from collections import OrderedDict
 
 from typing import Callable
 
@@ -23,6 +25,9 @@ from ..errors import InputError
 from ..model import Document
 
 LOCK = threading.RLock()
+#: plain page rasters (explorer / review re-renders of the same page skip the page's own drawing)
+_BASE_CACHE: "OrderedDict[tuple, np.ndarray]" = OrderedDict()
+_BASE_CACHE_SIZE = 12
 
 
 def pdf_path_of(doc: Document) -> str:
@@ -63,13 +68,6 @@ def _page(pdf: pymupdf.Document, page: int, path: str) -> pymupdf.Page:
     return pdf[page - 1]
 
 
-@functools.lru_cache(maxsize=16)
-def _display_list(stamp: tuple[str, int, int], page: int):
-    """The page's MuPDF display list: the page interpreted once, replayed for every render."""
-    pdf = _open(stamp)
-    return mu.fz_new_display_list_from_page(_page(pdf, page, stamp[0]).this)
-
-
 def rasterise(path: str, page: int, dpi: float, paint: Callable | None = None,
               clip: tuple[float, float, float, float] | None = None) -> np.ndarray:
     """Page `page` at `dpi` as a (height, width, 3) uint8 array; `paint(device, ctm)` then draws
@@ -83,17 +81,29 @@ def rasterise(path: str, page: int, dpi: float, paint: Callable | None = None,
         area = mu.FzRect(*(clip if clip is not None else (rect.x0, rect.y0, rect.x1, rect.y1)))
         bbox = mu.fz_round_rect(mu.fz_transform_rect(area, ctm))
         pix = mu.fz_new_pixmap_with_bbox(mu.fz_device_rgb(), bbox, mu.FzSeparations(), 0)
-        mu.fz_clear_pixmap_with_value(pix, 255)
-        dev = mu.fz_new_draw_device(mu.FzMatrix(), pix)
-        try:
-            scissor = mu.fz_transform_rect(area, ctm)
-            mu.fz_run_display_list(_display_list(stamp, page), dev, ctm, scissor, mu.FzCookie())
-            if paint is not None:
+        samples = np.frombuffer(mu.fz_pixmap_samples_memoryview(pix), dtype=np.uint8)
+        key = (stamp, page, round(zoom, 6), (bbox.x0, bbox.y0, bbox.x1, bbox.y1))
+        base = _BASE_CACHE.get(key)
+        if base is None:
+            mu.fz_clear_pixmap_with_value(pix, 255)
+            dev = mu.fz_new_draw_device(mu.FzMatrix(), pix)
+            try:
+                mu.fz_run_page(_page(pdf, page, path).this, dev, ctm, mu.FzCookie())
+            finally:
+                mu.fz_close_device(dev)
+            _BASE_CACHE[key] = samples.copy()
+            if len(_BASE_CACHE) > _BASE_CACHE_SIZE:
+                _BASE_CACHE.popitem(last=False)
+        else:
+            _BASE_CACHE.move_to_end(key)
+            samples[:] = base
+        if paint is not None:
+            dev = mu.fz_new_draw_device(mu.FzMatrix(), pix)
+            try:
                 paint(dev, ctm)
-        finally:
-            mu.fz_close_device(dev)
-        samples = mu.fz_pixmap_samples_memoryview(pix)
-        return np.frombuffer(samples, dtype=np.uint8).reshape(pix.h(), pix.w(), 3).copy()
+            finally:
+                mu.fz_close_device(dev)
+        return samples.reshape(pix.h(), pix.w(), 3).copy()
 
 
 def png_bytes(pixels: np.ndarray) -> bytes:

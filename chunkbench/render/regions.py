@@ -100,7 +100,17 @@ def _proportional(e: Element, a: int, b: int) -> list[tuple[float, float, float,
 
 
 def _partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
-    """Boxes of characters [a, b) of element `e`'s text (see module docstring)."""
+    """Boxes of characters [a, b) of element `e`'s text (see module docstring), cached."""
+    return list(_partial_boxes_cached(path, e.page_idx, tuple(e.bbox), e.text, a, b))
+
+
+@functools.lru_cache(maxsize=16384)
+def _partial_boxes_cached(path: str, page_idx: int, bbox: tuple, text: str, a: int, b: int) -> tuple:
+    e = Element(id="", type="", text=text, page_idx=page_idx, bbox=bbox)
+    return tuple(_compute_partial_boxes(path, e, a, b))
+
+
+def _compute_partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
     words = _element_words(path, e.page_idx + 1, tuple(e.bbox), e.text)
     if words is None:
         return _proportional(e, a, b)
