@@ -29,7 +29,7 @@ from .errors import InputError
 
 if TYPE_CHECKING:
     from .chunkset import ChunkSet
-    from .model import Document
+    from .model import Document, Element
 
 #: ks reported for recall@k
 KS = (1, 3, 5)
@@ -217,19 +217,29 @@ def normalize(s: str) -> str:
     return "".join(ch.lower() if ch.isascii() else _fold(ch) for ch in s if not ch.isspace() and ch not in _DROP)
 
 
+def pages_of(e: "Element") -> frozenset[int]:
+    """1-based pages an element lies on (empty when it has no page)."""
+    if e.page_idx is None:
+        return frozenset()
+    return frozenset(range(e.page_idx + 1, e.last_page_idx + 2))
+
+
 def page_ranges(doc: "Document") -> dict[int, tuple[int, int]]:
     """1-based page → the character range of `doc.text` its non-empty elements span."""
     out: dict[int, tuple[int, int]] = {}
     for e in doc.elements:
         if e.page_idx is None or e.char_end <= e.char_start:
             continue
-        for p in range(e.page_idx + 1, (e.last_page_idx or e.page_idx) + 2):
+        for p in pages_of(e):
             a, b = out.get(p, (e.char_start, e.char_end))
             out[p] = (min(a, e.char_start), max(b, e.char_end))
     return out
 
 
-def locate(norm: NormalizedText, text: str, window: tuple[int, int] | None = None) -> tuple[list[tuple[int, int]], float]:
+Span = tuple[int, int]
+
+
+def locate(norm: NormalizedText, text: str, window: Span | None = None) -> tuple[list[Span], float]:
     """Character ranges where `text` occurs (whitespace-insensitive) and the share found.
 
     The whole text is looked for first (inside `window`, the evidence page, then anywhere); when
@@ -323,7 +333,7 @@ def _overlap(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]]) -> int:
     return total
 
 
-def token_scores(retrieved: Sequence[tuple[int, int]], evidence: Sequence[tuple[int, int]]) -> tuple[float, float, float]:
+def token_scores(retrieved: Sequence[Span], evidence: Sequence[Span]) -> tuple[float, float, float]:
     """(precision, recall, IoU) of retrieved character ranges against evidence ranges (Chroma's measure)."""
     ev = merge_ranges(evidence)
     ev_len = sum(b - a for a, b in ev)
@@ -378,12 +388,7 @@ def chunk_units(chunkset: "ChunkSet") -> list[Unit]:
 
 def element_units(doc: "Document") -> list[Unit]:
     """Every non-empty element (the raw blocks, page furniture included) as a unit."""
-    return [
-        Unit(e.text, e.char_start, e.char_end,
-             frozenset(range(e.page_idx + 1, (e.last_page_idx or e.page_idx) + 2)) if e.page_idx is not None else frozenset())
-        for e in doc.elements
-        if e.text.strip()
-    ]
+    return [Unit(e.text, e.char_start, e.char_end, pages_of(e)) for e in doc.elements if e.text.strip()]
 
 
 def baseline_units(doc: "Document", chunk_size: int, chunk_overlap: int = 0) -> list[Unit]:
@@ -402,12 +407,7 @@ def baseline_units(doc: "Document", chunk_size: int, chunk_overlap: int = 0) -> 
         b = a + len(piece.page_content)
         lo = max(0, bisect.bisect_right(starts, a) - 1)
         hi = bisect.bisect_left(starts, b)
-        pages = {
-            p
-            for e in spans[lo:hi]
-            if e.page_idx is not None and e.char_end > a
-            for p in range(e.page_idx + 1, (e.last_page_idx or e.page_idx) + 2)
-        }
+        pages = frozenset().union(*(pages_of(e) for e in spans[lo:hi] if e.char_end > a))
         out.append(Unit(piece.page_content, a, b, frozenset(pages)))
     return out
 
@@ -437,7 +437,8 @@ def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[i
             row[f"recall@{k}"] = 1.0 if first is not None and first <= k else 0.0
         if r.spans:
             top = [units[i] for i in ranking[:token_k]]
-            p, rec, iou = token_scores([(u.start, u.end) for u in top if u.start is not None and u.end is not None], r.spans)
+            ranges = [(u.start, u.end) for u in top if u.start is not None and u.end is not None]
+            p, rec, iou = token_scores(ranges, r.spans)
             row.update({"token_precision": p, "token_recall": rec, "token_iou": iou})
         rows.append(row)
     summary: dict = {"questions_used": len(rows), "units": len(units)}

@@ -644,8 +644,9 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",)) -> str:
         parts += ["<h2>Best setting per input</h2>", best.to_html(index=False, escape=True, na_rep="")]
         for key in grid_keys:
             if key in df.columns and key != "strategy" and df[key].nunique(dropna=True) > 1:
+                png = _figure_png(plot_metric_vs_param(df, key))
                 parts += [f"<h2>Metrics vs {html.escape(key)}</h2>",
-                          f"<img alt='metrics vs {html.escape(key)}' src='{_figure_png(plot_metric_vs_param(df, key))}'>"]
+                          f"<img alt='metrics vs {html.escape(key)}' src='{png}'>"]
         if df["strategy"].nunique() > 1:
             parts += ["<h2>Metrics per strategy</h2>",
                       f"<img alt='metrics per strategy' src='{_figure_png(plot_metric_by_strategy(df))}'>"]

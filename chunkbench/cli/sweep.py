@@ -20,7 +20,8 @@ def register(subparsers) -> None:
             "line for the failures), otherwise that of the common error (2 parameters, 3 input, else 1)."
         ),
     )
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help="inputs (.pdf, .md, MinerU output, document.json, elements.json)")
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="inputs (.pdf, .md, MinerU output, document.json, elements.json)")
     add_set_option(p)
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
                    help="swept parameter (repeatable); KEY may be 'strategy'")
