@@ -46,6 +46,19 @@ def test_golden_offsets_pages_and_boxes():
     assert whole[0].text == doc.text
 
 
+def test_pages_of_elements_spanning_pages_or_without_one():
+    doc = make_doc([
+        {"type": "paragraph", "text": "spans two pages", "page_idx": 0, "page_end_idx": 1},
+        {"type": "paragraph", "text": "on page three", "page_idx": 2},
+        {"type": "paragraph", "text": "nowhere", "page_idx": None},
+    ])
+    cs = chunk(doc, "tokens", chunk_size=3, overlap=0)
+    assert [(c.text, c.extra["pages"], c.extra["page"]) for c in cs] == [
+        ("spans two", [1, 2], 1), (" pages\n\non", [1, 2, 3], 1), (" page three\n\n", [3], 3), ("nowhere", [], None),
+    ]
+    assert (cs[0].page_start, cs[0].page_end) == (1, 2) and (cs[1].page_start, cs[1].page_end) == (1, 3)
+
+
 def test_window_edges_inside_a_character_grow_to_the_whole_character():
     # cl100k splits each 🎉 (4 bytes) into tokens of 2, 1 and 1 bytes
     text = "🎉🎉"

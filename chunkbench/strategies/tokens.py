@@ -66,7 +66,10 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
     highs = np.searchsorted(starts, [w.end_char for w in spans], side="left").tolist()
     boxes = element_bboxes(located)  # one box per element, built once and sliced per window
     boxed = len(boxes) == len(located)
-    page_sets = [_element_pages(e) for e in located]
+    # 1-based page of each element; elements without a page or spanning pages take the slow path
+    first_page = [e.page_idx + 1 if e.page_idx is not None else 0 for e in located]
+    simple_pages = all(e.page_idx is not None and e.last_page_idx == e.page_idx for e in located)
+    page_sets = None if simple_pages else [_element_pages(e) for e in located]
     total = spans[-1].token_end
     key = document_key(doc)
     chunks = []
@@ -81,7 +84,10 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
             boundary = Boundary(
                 Reason.TOKEN_WINDOW, f"tokens {w.token_start}–{w.token_end - 1} (overlap {w.overlap_tokens})"
             )
-        pages = sorted(set().union(*page_sets[lo:hi])) if hi - lo > 1 else list(page_sets[lo])
+        if page_sets is None:
+            pages = sorted(set(first_page[lo:hi])) if hi - lo > 1 else [first_page[lo]]
+        else:
+            pages = sorted(set().union(*page_sets[lo:hi]))
         chunks.append(
             build_chunk(
                 doc,
