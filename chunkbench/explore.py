@@ -303,8 +303,12 @@ class Explorer:
 
         cs = self._chunkset
         if self.has_pdf:
-            self.image = render_page(self.doc, cs, page=self.page, dpi=self.dpi, selected=self.selected)
-            self.image_w.value = self.image.png()
+            try:
+                self.image = render_page(self.doc, cs, page=self.page, dpi=self.dpi, selected=self.selected)
+                self.image_w.value = self.image.png()
+            except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed
+                self.image = None
+                self.status_w.value = f'<span style="color:#b00020">no page image: {html.escape(str(exc))}</span>'
         else:
             self.image = None
             self.textview_w.value = render_text_view(self.doc, cs)

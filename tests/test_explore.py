@@ -167,3 +167,12 @@ def test_page_clicks_arrive_through_ipyevents(contract):
     assert ex.selected == r.chunk_index
     ex._on_image_event({"type": "click", "dataX": 1, "dataY": 1})  # the margin: nothing changes
     assert ex.selected == r.chunk_index
+
+
+def test_missing_pdf_file_is_reported_not_raised(contract, tmp_path):
+    import dataclasses
+
+    ex = Explorer(dataclasses.replace(contract, pdf_path=str(tmp_path / "gone.pdf")))
+    assert ex.image is None and "gone.pdf" in ex.status_w.value and len(ex.chunkset) > 0
+    ex.select(1)  # the list and the detail still work
+    assert ex.selected == 1 and "#1</b>" in ex.detail_w.value

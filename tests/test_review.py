@@ -368,3 +368,18 @@ def test_cli_serves_the_app_on_loopback(tmp_path):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_app_without_the_pdf_file_still_reviews_the_text(ws, tmp_path):
+    import dataclasses
+    import shutil
+
+    from chunkbench.review.app import ReviewApp
+
+    pdf = shutil.copy(ROOT / "sample_pdfs" / "contract_services_agreement.pdf", tmp_path / "moved.pdf")
+    doc = cb.load(pdf)
+    cs = cb.chunk(dataclasses.replace(doc, pdf_path=str(tmp_path / "gone.pdf")), "elements")
+    app = ReviewApp(cs, reviewer="ann", workspace=ws)
+    assert "No page image" in app.image.object and "gone.pdf" in app.image.object
+    app.give("ok")
+    assert app.reviewed == 1

@@ -21,7 +21,7 @@ import param
 
 from ..chunks import Chunk, boundary_key
 from ..chunkset import ChunkSet
-from ..errors import UsageError
+from ..errors import ChunkbenchError, UsageError
 from ..workspace import connect
 from . import verdicts as vstore
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
@@ -342,13 +342,7 @@ class ReviewApp:
             f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(self.keys)} ({where}) · chunk #{i} · '
             f'{_pages(c)}</div>'
         )
-        if i not in self._images:
-            self._images[i] = boundary_png(cs, i, self.dpi) if self.doc.pdf_path else None
-        png = self._images[i]
-        self.image.object = (
-            f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" alt="page {c.page_start} '
-            f'around boundary {i + 1}" style="width:100%;height:auto;border:1px solid #ccc;display:block">'
-            if png is not None else "<i>No page image: this input has no PDF. Judge from the text on the right.</i>")
+        self.image.object = self._image_html(i, c)
         key = self.keys[i]
         mine = self.mine.get(key)
         for code, b in self.buttons.items():
@@ -361,6 +355,22 @@ class ReviewApp:
         self.earlier_b.visible = mine is None and key in self.earlier
         self.prev_b.disabled = self._neighbour(-1) is None
         self.next_b.disabled = self._neighbour(+1) is None
+
+    def _image_html(self, i: int, c: Chunk) -> str:
+        """The cropped page image as an <img>, or a line saying why there is none."""
+        if not self.doc.pdf_path:
+            return "<i>No page image: this input has no PDF. Judge from the text on the right.</i>"
+        if i not in self._images:
+            try:
+                self._images[i] = boundary_png(self.chunkset, i, self.dpi)
+            except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed: review the text
+                return f"<i>No page image: {html.escape(str(exc))}</i>"
+        png = self._images[i]
+        if png is None:
+            return "<i>No page image: this chunk has no page.</i>"
+        return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" alt="page '
+                f'{c.page_start} around boundary {i + 1}" style="width:100%;height:auto;border:1px solid #ccc;'
+                'display:block">')
 
     def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
         e = html.escape
