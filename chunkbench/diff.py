@@ -30,7 +30,9 @@ from .model import Document
 
 STATUSES = ("stayed", "moved", "appeared", "vanished")
 COLUMNS = ["position", "position_b", "shift", "page", "page_b", "status", "reason_a", "reason_b",
-           "detail_a", "detail_b", "chunk_a", "chunk_b", "key_a", "key_b"]
+           "detail_a", "detail_b", "chunk_a", "chunk_b", "key_a", "key_b", "context"]
+#: characters of text shown on each side of a boundary in `context` ("… before ‖ after …")
+CONTEXT = 30
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -133,10 +135,18 @@ class BoundaryDiff:
         return render_diff(self, page, dpi)
 
 
-def _row(status: str, ca: Chunk | None, cb: Chunk | None) -> dict[str, Any]:
+def context(text: str, pos: int, width: int = CONTEXT) -> str:
+    """One line of text around offset `pos` with the cut marked: 'end of one ‖ start of next'."""
+    before = " ".join(text[max(0, pos - width):pos].split())
+    after = " ".join(text[pos:pos + width].split())
+    return f"{before} ‖ {after}"
+
+
+def _row(doc: Document, status: str, ca: Chunk | None, cb: Chunk | None) -> dict[str, Any]:
     pa = ca.start_char if ca is not None else None
     pb = cb.start_char if cb is not None else None
     return {
+        "context": context(doc.text, pb if pa is None else pa),
         "position": pa if pa is not None else pb,
         "position_b": pb,
         "shift": (pb - pa) if pa is not None and pb is not None else None,
@@ -208,10 +218,10 @@ def diff(doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
     rows = []
     for i, c in enumerate(A):
         if i in pair:
-            rows.append(_row("stayed" if i in stayed else "moved", c, B[pair[i]]))
+            rows.append(_row(doc, "stayed" if i in stayed else "moved", c, B[pair[i]]))
         else:
-            rows.append(_row("vanished", c, None))
-    rows.extend(_row("appeared", None, B[j]) for j in range(len(B)) if j not in used_b)
+            rows.append(_row(doc, "vanished", c, None))
+    rows.extend(_row(doc, "appeared", None, B[j]) for j in range(len(B)) if j not in used_b)
     rows.sort(key=lambda r: (r["position"], STATUSES.index(r["status"])))
     return BoundaryDiff(doc=doc, a=ca, b=cb, window=window, rows=tuple(rows))
 
@@ -288,6 +298,20 @@ def _missing(value) -> bool:
     return value is None or bool(pd.isna(value))
 
 
+def _changes_table(rows) -> str:
+    """HTML table of diff rows (escaped)."""
+    from .report import _esc
+
+    cols = ("status", "position", "shift", "chunk_a", "reason_a", "detail_a", "chunk_b", "reason_b", "detail_b", "context")
+    head = "".join(f"<th>{c}</th>" for c in ("status", "pos", "shift", "a", "reason a", "detail a", "b", "reason b",
+                                             "detail b", "text at the cut"))
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_esc('' if _missing(v) else v)}</td>" for v in (getattr(r, c) for c in cols)) + "</tr>"
+        for r in rows.astype(object).itertuples()
+    )
+    return f'<table class="reasons"><tr>{head}</tr>{body}</table>'
+
+
 def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float = 100) -> Path:
     """Write diff.csv, one PNG per page with changed boundaries, and index.html (last) into `out_dir`."""
     from .atomic import write_text
@@ -312,22 +336,17 @@ def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float
                + "".join(f"<th>{c}</th>" for c in (*STATUSES, "a", "b")) + f"</tr>{rows}</table>"
                f'<p class="meta">Full table: <a href="diff.csv">diff.csv</a></p></section>')
     sections = []
-    for page in d.changed_pages():
+    if not d.doc.pdf_path:  # Markdown / document.json: no page images, one table of the changes
+        changed = table[table["status"] != "stayed"]
+        sections.append(f'<section style="padding:8px 20px"><h2>Changed boundaries</h2>{_changes_table(changed)}</section>')
+    for page in (d.changed_pages() if d.doc.pdf_path else ()):
         img = d.render(page, dpi=dpi)
         name = f"diff-page-{page:03d}.png"
         img.save(out / name)
         here = (table["page"] == page).fillna(False) | (
             (table["status"] == "appeared") & (table["page_b"] == page).fillna(False))
         page_rows = table[here.astype(bool)]
-        page_rows = page_rows[page_rows["status"] != "stayed"]
-        lines = "".join(
-            "<tr>" + "".join(f"<td>{_esc('' if _missing(v) else v)}</td>" for v in (
-                r.status, r.position, r.shift, r.chunk_a, r.reason_a, r.detail_a, r.chunk_b, r.reason_b, r.detail_b))
-            + "</tr>"
-            for r in page_rows.astype(object).itertuples()
-        )
-        changes = (f'<table class="reasons"><tr><th>status</th><th>pos</th><th>shift</th><th>a</th><th>reason a</th>'
-                   f"<th>detail a</th><th>b</th><th>reason b</th><th>detail b</th></tr>{lines}</table>")
+        changes = _changes_table(page_rows[page_rows["status"] != "stayed"])
         sections.append(
             f'<section class="page" id="page-{page}"><figure style="width:620px"><img src="{name}" '
             f'width="{img.width}" height="{img.height}" alt="page {page}"><figcaption>page {page}</figcaption>'

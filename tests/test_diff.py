@@ -113,3 +113,14 @@ def test_cli_diff(tmp_path, capsys):
     assert "moved" in html and "diff.csv" in html
     assert main(["diff", str(MANUAL), "--a", "strategy=tokens,chunk_size=oops", "--b", "strategy=tokens",
                  "-o", str(tmp_path / "e")]) == 2
+
+
+def test_markdown_diff_report_without_pdf(tmp_path):
+    md = tmp_path / "guide.md"
+    md.write_text("# Guide <x>\n\n" + "\n\n".join(f"## Part {i}\n\n" + "word " * 120 for i in range(6)))
+    out = tmp_path / "d"
+    assert main(["diff", str(md), "--no-cache", "--a", "strategy=tokens,chunk_size=100",
+                 "--b", "strategy=tokens,chunk_size=60", "-o", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["diff.csv", "index.html"]
+    html = (out / "index.html").read_text()
+    assert "Changed boundaries" in html and "‖" in html and "<x>" not in html
