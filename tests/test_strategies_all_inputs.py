@@ -1,0 +1,241 @@
+"""Every registered strategy on every kind of input (issue 3): the sample PDFs, the real PDFs in
+../shared/pdfs, both MinerU fixtures (content_list v1 and v2), a document.json, a Markdown file and
+an elements.json round trip.
+
+Breadth, not depth: the per-strategy files (`test_strategy_*.py`) test each rule; here every
+(input, strategy) pair must satisfy the common invariants, the seed-2 evidence targets where the
+input has pages, the shipped chunks.json schema, and the size/coverage rules each strategy promises
+(reusing the per-strategy files' own checks). Each input is loaded and chunked once per module.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import chunkbench
+from chunkbench.atomic import dumps_json, write_json
+from chunkbench.chunkset import ChunkSet, chunk
+from chunkbench.export import schema_errors
+from chunkbench.model import SEPARATOR
+from chunkbench.registry import all_strategies
+from chunkbench.stats import quality_targets
+from chunkbench.strategies.elements import is_noise
+from chunkbench.tokens import count_tokens
+
+from conftest import MINERU_FIXTURES, ROOT, SAMPLE_PDFS, SHARED_PDFS
+from element_streams import check_common_invariants
+from test_strategy_contract import _expected_words as contract_words
+from test_strategy_headers import _check_coverage as headers_coverage, _own as headers_own
+from test_strategy_sections import _check_coverage as sections_coverage
+
+STRATEGIES = [s.name for s in all_strategies()]
+GNUPLOT = "long_gnuplot-5.4.pdf"
+SCAN = "scan_huckfinn-c03-29.pdf"
+STAMP = "2026-01-01T00:00:00Z"  # a fixed chunked_at, so two chunks.json texts compare byte for byte
+
+
+def _inputs() -> dict[str, Path]:
+    """Input id → path: every input kind a Document can be loaded from (the scan is tested apart)."""
+    found = {f"sample/{p.name}": p for p in sorted(SAMPLE_PDFS.glob("*.pdf"))}
+    found.update({f"shared/{p.name}": p for p in sorted(SHARED_PDFS.glob("*.pdf")) if p.name not in (GNUPLOT, SCAN)})
+    found.update({f"mineru/{p.name}": p for p in sorted(MINERU_FIXTURES.glob("*/*_content_list*.json"))})
+    found["docjson/document.json"] = ROOT / "tests" / "data" / "docjson" / "document.json"
+    found["markdown/deployment_guide.md"] = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
+    return found
+
+
+INPUTS = _inputs()
+
+
+class Chunked:
+    """One loaded Document and its ChunkSet per strategy (default parameters), computed on demand."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self._sets: dict[str, ChunkSet] = {}
+
+    def __getitem__(self, strategy: str) -> ChunkSet:
+        if strategy not in self._sets:
+            self._sets[strategy] = chunk(self.doc, strategy)
+        return self._sets[strategy]
+
+
+@pytest.fixture(scope="module", params=sorted(INPUTS), ids=str)
+def chunked(request) -> Chunked:
+    return Chunked(chunkbench.load(INPUTS[request.param]))
+
+
+# --- the checks every (input, strategy) pair must pass --------------------------------------------
+
+
+def check_chunks_json(cs: ChunkSet, tmp_path: Path) -> dict:
+    """The chunks.json dict validates against the shipped schema, and writes and reads back intact."""
+    path = tmp_path / f"{cs.strategy}.chunks.json"
+    cs.to_json(path, chunked_at=STAMP)
+    back = json.loads(path.read_text("utf-8"))
+    assert schema_errors(back) == []
+    assert back["chunks"] == json.loads(dumps_json([c.to_dict() for c in cs]))
+    return back
+
+
+def check_evidence(doc, cs: ChunkSet, data: dict) -> None:
+    """Seed-2 evidence targets on an input with pages: 100% pages and source_blocks (and boxes when
+    the elements have them)."""
+    targets = {t.name: t for t in quality_targets(data)}
+    if not cs.chunks:
+        return
+    assert targets["share_with_pages"].passed, targets["share_with_pages"]
+    assert targets["share_with_source_blocks"].passed, targets["share_with_source_blocks"]
+    for c in cs:
+        assert 1 <= c.page_start <= c.page_end <= len(doc.pages), c.chunk_id
+        if any(doc.element(b).bbox is not None for b in c.source_blocks):
+            assert c.bbox and all(c.page_start <= b.page <= c.page_end for b in c.bbox), c.chunk_id
+
+
+def check_tokens(doc, cs: ChunkSet) -> None:
+    size = cs.params["chunk_size"]
+    for prev, c in zip([None, *cs.chunks], cs.chunks):
+        assert c.text == doc.text[c.start_char:c.end_char], "exact offsets in the canonical text"
+        assert c.extra["tokens"] <= size and abs(c.tokens_est - c.extra["tokens"]) <= 2
+        if prev is not None:
+            assert prev.start_char < c.start_char <= prev.end_char, "windows advance and touch or overlap"
+    if cs.chunks:
+        assert cs[0].start_char == 0 and cs[-1].end_char == len(doc.text)
+
+
+def check_elements(doc, cs: ChunkSet) -> None:
+    limit, level = cs.params["max_chunk_size"], cs.params["heading_level"]
+    chunked = [b for c in cs for b in c.source_blocks]
+    expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e)]
+    assert chunked == expected, "every content element in exactly one chunk, in reading order"
+    for c in cs:
+        els = [doc.element(b) for b in c.source_blocks]
+        assert c.text == SEPARATOR.join(e.text for e in els)
+        if c.char_len > limit:
+            assert len(els) == 1 and c.extra["oversize"], "only a lone oversize element exceeds the limit"
+        for prev, e in zip(els, els[1:]):
+            assert prev.last_page_idx is None or e.page_idx in (None, prev.last_page_idx), "page change starts a chunk"
+            assert e.text_level is None or e.text_level > level, "top headings start chunks"
+            assert e.type != "table", "tables start chunks"
+
+
+def check_headers(doc, cs: ChunkSet) -> None:
+    headers_coverage(doc, cs)
+    limit = cs.params["max_chunk_chars"]
+    for c in cs:
+        assert len(headers_own(c)) <= limit, "own text within max_chunk_chars (prefix and overlap declared)"
+        assert c.extra["overlap_chars"] <= cs.params["overlap_chars"]
+        if c.extra["overlap_chars"]:
+            assert "_sub_" in c.chunk_id and not c.chunk_id.endswith("_sub_0"), "overlap only between siblings"
+
+
+def check_sections(doc, cs: ChunkSet) -> None:
+    sections_coverage(doc, cs)
+    tables = {e.id for e in doc.elements if e.type == "table" and not e.is_empty}
+    for c in cs:
+        e = c.extra
+        assert count_tokens(c.text) <= cs.params["max_tokens"], "token budget"
+        assert e["is_table"] == (c.type in ("table", "pricing_table")) and e["embed"] is not e["is_table"]
+        if tables & set(c.source_blocks):
+            assert e["is_table"], f"{c.chunk_id} holds a layout table but is not flagged"
+
+
+def check_contract(doc, cs: ChunkSet) -> None:
+    assert " ".join(c.text for c in cs).split() == contract_words(doc, cs.skipped), "text kept exactly once"
+    limit = cs.params["max_chars"]
+    for c in cs:
+        assert c.char_len <= limit or c.extra["oversize"]
+        assert c.extra["list_items"] <= cs.params["max_list_items"]
+        assert c.type in {"heading", "definition", "clause", "schedule", "table", "paragraph", "unknown"}
+        assert c.heading == (c.section_path[-1] if c.section_path else None)
+        if c.type == "table":
+            assert sum(doc.element(b).type == "table" for b in c.source_blocks) == 1, "one table = one chunk"
+
+
+SANITY = {"tokens": check_tokens, "elements": check_elements, "headers": check_headers,
+          "sections": check_sections, "contract": check_contract}
+
+
+def test_every_registered_strategy_has_a_sanity_check_here():
+    assert set(STRATEGIES) == set(SANITY) and len(STRATEGIES) == 5
+
+
+def check_spans(doc, cs: ChunkSet) -> None:
+    """Each chunk's canonical span lies in the text and touches every one of its source elements."""
+    for c in cs:
+        assert 0 <= c.start_char <= c.end_char <= len(doc.text), c.chunk_id
+        for b in c.source_blocks:
+            e = doc.element(b)
+            assert e.char_start < c.end_char and e.char_end > c.start_char, f"{c.chunk_id}: {b} outside its span"
+
+
+def check_all(doc, cs: ChunkSet, tmp_path: Path) -> None:
+    check_common_invariants(doc, cs)
+    assert all(c.text.strip() for c in cs), "no chunk with empty text"
+    check_spans(doc, cs)
+    assert cs.to_debug_markdown().count("\n## Chunk ") == len(cs)
+    data = check_chunks_json(cs, tmp_path)
+    if doc.pages:
+        check_evidence(doc, cs, data)
+    SANITY[cs.strategy](doc, cs)
+
+
+# --- the matrix -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_strategy_on_input(chunked, strategy, tmp_path):
+    doc, cs = chunked.doc, chunked[strategy]
+    assert cs.chunks, "a document with text gives chunks"
+    check_all(doc, cs, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["sample/contract_services_agreement.pdf",
+                                  "mineru/naacl-long-122_content_list_v2.json",
+                                  "docjson/document.json", "markdown/deployment_guide.md"])
+def test_elements_json_round_trip_gives_identical_chunks(name, tmp_path):
+    """parse → write elements.json → load → chunk gives the chunks of the original Document."""
+    doc = chunkbench.load(INPUTS[name])
+    path = write_json(tmp_path / "elements.json", doc.to_dict())
+    again = chunkbench.load(path)
+    assert again == doc
+    for strategy in STRATEGIES:
+        original = chunk(doc, strategy).to_dict(chunked_at=STAMP)
+        reloaded = chunk(again, strategy).to_dict(chunked_at=STAMP)
+        assert dumps_json(reloaded["chunks"]) == dumps_json(original["chunks"]), strategy
+
+
+# --- the scanned PDF (no text layer) -------------------------------------------------------------
+
+
+def test_scanned_pdf_gives_only_what_its_text_allows(tmp_path):
+    path = SHARED_PDFS / SCAN
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    doc = chunkbench.load(path)
+    assert doc.pages
+    content = [e for e in doc.elements if e.text.strip()]
+    for strategy in STRATEGIES:
+        cs = chunk(doc, strategy)
+        if not content:
+            assert cs.chunks == ()
+        check_all(doc, cs, tmp_path)
+
+
+# --- the 311-page manual: one load, every strategy once --------------------------------------------
+
+
+@pytest.mark.slow
+def test_long_manual_every_strategy(tmp_path):
+    """About 10 s of CPU on a warm parse cache (the cold parse of 311 pages takes minutes)."""
+    path = SHARED_PDFS / GNUPLOT
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    doc = chunkbench.load(path)
+    for strategy in STRATEGIES:
+        cs = chunk(doc, strategy)
+        assert len(cs) > 100, strategy
+        check_all(doc, cs, tmp_path)
