@@ -200,6 +200,22 @@ def write_point(out_dir: str | os.PathLike, chunkset, metrics: Mapping, details:
     return out
 
 
+def overlay(doc, chunkset, page: int = 1):
+    """What the notebook shows for one page: the PDF page with the chunk overlay (page clamped to
+    the document), or the coloured text view for inputs without a PDF (Markdown, document.json)."""
+    from .render import render_page, render_text_view
+
+    if doc.pdf_path and os.path.exists(doc.pdf_path):
+        last = max(1, len(doc.pages))
+        return render_page(doc, chunkset, page=min(max(1, int(page)), last))
+    view = render_text_view(doc, chunkset)
+    try:
+        from IPython.display import HTML
+    except ImportError:  # outside Jupyter: the HTML text itself
+        return view
+    return HTML(view)
+
+
 def _jsonable(params: Mapping) -> dict:
     from .registry import jsonable_params
 

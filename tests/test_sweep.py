@@ -194,3 +194,15 @@ def test_cli_exit_codes_without_running_notebooks(tmp_path, capsys):
     assert code == 3 and "missing.pdf" in capsys.readouterr().err
     code = main(["sweep", str(PDF), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "d"), "--jobs", "0"])
     assert code == 2
+
+
+def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():
+    import chunkbench as cb
+    from conftest import ROOT
+
+    md = cb.load(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md")
+    view = sweep.overlay(md, cb.chunk(md, "headers"), page=3)
+    assert "cbtv" in getattr(view, "data", view)  # the coloured text view, as HTML
+    doc = cb.load(PDF)
+    img = sweep.overlay(doc, cb.chunk(doc, "elements"), page=999)  # clamped to the last page
+    assert img.page == len(doc.pages)
