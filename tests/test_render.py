@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import chunkbench as cb
 from chunkbench.chunks import Boundary, Reason, build_chunk
@@ -13,6 +15,7 @@ from chunkbench.render import PageImage, chunk_regions, position_box, render_pag
 from chunkbench.render.palette import CHUNK_PALETTE, FILL_ALPHA, chunk_color, luminance
 
 from conftest import SAMPLE_PDFS, make_doc
+from element_streams import element_documents
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -259,3 +262,55 @@ def test_palette_separates_neighbours_in_lightness():
 
 def test_lazy_public_names():
     assert cb.render_page is render_page and cb.PageImage is PageImage
+
+
+@given(doc=element_documents(max_elements=25), size=st.integers(40, 400), overlap=st.integers(0, 30))
+def test_text_view_shows_the_canonical_text_exactly_once(doc, size, overlap):
+    """Whatever the document and chunking, the text view's text (tags stripped, entities undone) is
+    the canonical text: rows run from each chunk's start to the next one's, nothing lost or doubled."""
+    import html as html_mod
+    import re
+
+    assume(overlap < size)
+    for chunks in (cb.chunk(doc, "elements"), cb.chunk(doc, "tokens", chunk_size=size, overlap=overlap)):
+        view = render_text_view(doc, chunks)
+        body = view.split('<div class="cbtv">', 1)[1]
+        texts = re.findall(r'<div class="cbtv-t">(.*?)</div></div>', body, flags=re.S)
+        shown = html_mod.unescape("".join(re.sub(r"<[^>]+>", "", t) for t in texts))
+        assert shown == doc.text
+        assert "<script" not in view
+
+
+def test_crop_keeps_drawing_and_regions(manual):
+    chunks = cb.chunk(manual, "elements")
+    img = render_page(manual, chunks, page=1)
+    r = max((r for r in img.regions if r.kind == "chunk"), key=lambda r: r.area)
+    x0, y0 = img.to_points(r.x0, r.y0)
+    x1, y1 = img.to_points(r.x1, r.y1)
+    crop = img.crop((x0, y0, x1, y1), margin=10)
+    assert abs(crop.width - (r.x1 - r.x0 + 20 * img.scale)) <= 2
+    assert any(c.chunk_index == r.chunk_index and c.kind == "chunk" for c in crop.regions)
+    full = img.to_array()
+    ox, oy = int(round(r.x0 - 10 * img.scale)), int(round(r.y0 - 10 * img.scale))
+    assert np.abs(crop.to_array().astype(int) - full[oy:oy + crop.height, ox:ox + crop.width]).mean() < 3
+    sharp = img.crop((x0, y0, x1, y1), dpi=200)
+    assert sharp.width == pytest.approx((x1 - x0) * 200 / 72, abs=2)
+
+
+def test_renders_from_threads_match_sequential_ones(manual):
+    from concurrent.futures import ThreadPoolExecutor
+
+    chunks = cb.chunk(manual, "tokens", chunk_size=150, overlap=10)
+    expected = {p: render_page(manual, chunks, page=p).to_array() for p in (1, 2, 3)}
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda p: (p, render_page(manual, chunks, page=p).to_array()), [1, 2, 3, 1, 2, 3]))
+    for p, arr in got:
+        assert np.array_equal(arr, expected[p])
+
+
+def test_text_view_of_a_document_with_only_skipped_elements():
+    doc = make_doc([{"type": "header", "text": "Header <1>"}, {"type": "page_number", "text": "1"}])
+    chunks = cb.chunk(doc, "elements")
+    assert len(chunks) == 0
+    view = render_text_view(doc, chunks)
+    assert "Header &lt;1&gt;" in view and "no chunks" in view

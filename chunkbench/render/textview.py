@@ -39,7 +39,10 @@ def render_text_view(doc: Document, chunks, *, standalone: bool = False) -> str:
     text = doc.text
     cl = list(chunks)
     parts = [f"<style>{STYLE}</style>", '<div class="cbtv">']
-    if cl and all(c.start_char is not None and c.end_char is not None for c in cl):
+    if not cl:
+        parts.append('<div class="cbtv-row" style="--c:#bbb"><div class="cbtv-m">no chunks</div>'
+                     f'<div class="cbtv-t"><span class="cbtv-gap">{html.escape(text)}</span></div></div>')
+    elif all(c.start_char is not None and c.end_char is not None for c in cl):
         order = sorted(cl, key=lambda c: (c.start_char, c.index))
         if order[0].start_char > 0:
             parts.append('<div class="cbtv-row" style="--c:#bbb"><div class="cbtv-m">before the first chunk</div>'
