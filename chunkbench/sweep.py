@@ -706,3 +706,22 @@ def format_results(df) -> str:
               "ret_chunks_token_iou"]
     shown = [c for c in dict.fromkeys(wanted) if c in df.columns]
     return df[shown].to_string(index=False, na_rep="-")
+
+
+#: the small grid `make demo` ends with: two strategies over every sample PDF (8 notebook runs)
+DEMO_GRID = {"strategy": ["elements", "contract"]}
+
+
+def demo_sweep(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike,
+               grid: Mapping[str, Sequence[Any]] = DEMO_GRID, jobs: int | None = None):
+    """Run a small sweep, print its results table and where the files and plots are; return the DataFrame."""
+    df = run_sweep(inputs, grid, out_dir, jobs=jobs)
+    print(format_results(df))
+    out = Path(out_dir)
+    print(f"sweep results: {out / 'results.csv'} (and results.parquet); executed notebooks under {out / 'points'}")
+    print(f"sweep plots:   {out / 'summary.html'}")
+    message = exit_status(df)[1]
+    if message:
+        print(f"chunkbench sweep: {message}", file=sys.stderr)
+    return df
+

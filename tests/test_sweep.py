@@ -206,3 +206,11 @@ def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():
     doc = cb.load(PDF)
     img = sweep.overlay(doc, cb.chunk(doc, "elements"), page=999)  # clamped to the last page
     assert img.page == len(doc.pages)
+
+
+def test_demo_sweep_prints_the_table_and_where_the_plots_are(tmp_path, capsys):
+    df = sweep.demo_sweep([PDF], tmp_path, grid={"max_chunk_size": ["10"]})  # fails before running: no kernel
+    out, err = capsys.readouterr()
+    assert len(df) == 1 and "technical_manual" in out and str(tmp_path / "summary.html") in out
+    assert "all 1 sweep points failed" in err
+    assert sweep.DEMO_GRID == {"strategy": ["elements", "contract"]}
