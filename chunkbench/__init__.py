@@ -9,15 +9,16 @@ from .loaders import load  # noqa: E402
 from .model import Document, Element, Page, ParserInfo  # noqa: E402
 from .registry import all_strategies, get_strategy  # noqa: E402
 
-#: public names that live in modules with heavier imports (rendering, UI, store): imported on use
+#: public names that live in modules with heavier imports (rendering, UI, store): imported on use.
+#: name -> (module, attribute); attribute None means the name is the module itself.
 _LAZY = {
-    "render_page": "chunkbench.render",
-    "PageImage": "chunkbench.render",
-    "explore": "chunkbench.explore",
-    "diff": "chunkbench.diff",
-    "review": "chunkbench.review",
-    "store": "chunkbench.store",
-    "metrics": "chunkbench.metrics",
+    "render_page": ("chunkbench.render", "render_page"),
+    "PageImage": ("chunkbench.render", "PageImage"),
+    "explore": ("chunkbench.explore", "explore"),
+    "diff": ("chunkbench.diff", "diff"),
+    "review": ("chunkbench.review", "review"),
+    "store": ("chunkbench.store", None),
+    "metrics": ("chunkbench.metrics", None),
 }
 
 
@@ -25,11 +26,11 @@ def __getattr__(name: str):
     """Import `cb.render_page`, `cb.explore`, `cb.store`, ... only when first used."""
     import importlib
 
-    target = _LAZY.get(name)
-    if target is None:
+    if name not in _LAZY:
         raise AttributeError(f"module 'chunkbench' has no attribute {name!r}")
-    module = importlib.import_module(target)
-    value = module if target.rsplit(".", 1)[-1] == name else getattr(module, name)
+    module_name, attribute = _LAZY[name]
+    module = importlib.import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
     globals()[name] = value
     return value
 
