@@ -4,7 +4,8 @@ A chunk that covers an element completely uses the element's bbox. A chunk that 
 inside an element (token windows, split paragraphs, long lists) covers only its own words: the
 element's text is aligned to the PyMuPDF words inside the element's bbox (non-space characters
 matched in order, so whitespace, hyphenation and superscript spacing differences do not matter;
-`difflib` resynchronises where the texts differ, e.g. a table's pipe syntax), and the chunk's
+characters only the element has, such as a table's pipe syntax, are skipped, and `difflib`
+resynchronises where the texts really differ), and the chunk's
 characters select words. Selected words are grouped into lines; consecutive lines that are
 selected completely merge into one box, partial first/last lines stay boxes of their own (the
 familiar shape of a text selection). Every box is clipped to the element's bbox. When the page has
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import re
 import functools
 import weakref
 from dataclasses import dataclass
@@ -26,8 +28,8 @@ from ..chunks import BBox, Chunk
 from ..model import Document, Element
 from .pdfpages import page_words
 
-#: alignment through difflib is skipped (proportional fallback) above this many characters
-_MAX_ALIGN = 60_000
+#: word alignment through difflib is skipped (proportional fallback) above this many words
+_MAX_ALIGN = 20_000
 
 
 @dataclass(frozen=True)
@@ -74,12 +76,15 @@ def _element_words(path: str, page: int, bbox: tuple[float, float, float, float]
     if estr == wstr:
         char_word[pos] = own
     else:
-        if len(estr) > _MAX_ALIGN or len(wstr) > _MAX_ALIGN:
-            return None
-        mapped = np.full(len(estr), -1, dtype=np.int64)
-        for blk in difflib.SequenceMatcher(None, estr, wstr, autojunk=False).get_matching_blocks():
-            if blk.size:
-                mapped[blk.a:blk.a + blk.size] = own[blk.b:blk.b + blk.size]
+        mapped = _greedy(estr, wstr, own)
+        if mapped is None:  # the texts differ in more than added characters: align word by word
+            if len(picked) > _MAX_ALIGN:
+                return None
+            char_word = _word_alignment(text, word_chars)
+            if (char_word < 0).all():
+                return None
+            boxes = np.asarray([w[:4] for w in picked], dtype=float)
+            return _Words(boxes, tuple((int(w[5]), int(w[6])) for w in picked), char_word)
         if (mapped < 0).all():
             return None
         # characters the words lack take the word of their nearest mapped predecessor (or successor)
@@ -90,6 +95,39 @@ def _element_words(path: str, page: int, bbox: tuple[float, float, float, float]
         char_word[pos] = mapped[idx]
     boxes = np.asarray([w[:4] for w in picked], dtype=float)
     return _Words(boxes, tuple((int(w[5]), int(w[6])) for w in picked), char_word)
+
+
+def _greedy(estr: str, wstr: str, own: np.ndarray) -> np.ndarray | None:
+    """Map element characters to words when the element text only ADDS characters to the words'
+    (a table's pipes and separator row, superscript spacing): walk both, skipping element
+    characters that do not match. None when words are left unmatched (the texts really differ)."""
+    mapped = np.full(len(estr), -1, dtype=np.int64)
+    j, n = 0, len(wstr)
+    for i, ch in enumerate(estr):
+        if j < n and ch == wstr[j]:
+            mapped[i] = own[j]
+            j += 1
+    return mapped if j == n else None
+
+
+def _word_alignment(text: str, words: list[str]) -> np.ndarray:
+    """Per character of `text`, the index of the PyMuPDF word it belongs to, by aligning the
+    text's tokens (split at whitespace and table pipes) with the words using difflib on whole
+    tokens (fast: a table's cells come in another order than its words, and dot leaders are
+    dropped). Characters of unmatched tokens take the word of the token before them."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\s|]+", text)]
+    tokens = [text[a:b] for a, b in spans]
+    out = np.full(len(text), -1, dtype=np.int64)
+    token_word = [-1] * len(tokens)
+    for blk in difflib.SequenceMatcher(None, tokens, words, autojunk=False).get_matching_blocks():
+        for k in range(blk.size):
+            token_word[blk.a + k] = blk.b + k
+    last = next((w for w in token_word if w >= 0), -1)
+    for (a, b), w in zip(spans, token_word):
+        if w >= 0:
+            last = w
+        out[a:b] = last
+    return out
 
 
 def _proportional(e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
