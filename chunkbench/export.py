@@ -66,7 +66,7 @@ def schema_errors(data: Any) -> list[str]:
     """Every schema violation plus the checks a schema cannot express, as `where: problem` lines.
 
     Ordered by position in the file, so the first line is the first problem."""
-    errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(_validator().iter_errors(data), key=lambda e: [_path_key(p) for p in e.absolute_path])
     out = [f"{_where(e.absolute_path)}: {_shorten(e.message)}" for e in errors]
     if out or not isinstance(data, dict):
         return out
@@ -86,6 +86,11 @@ def schema_errors(data: Any) -> list[str]:
         if sc is not None and ec is not None and ec < sc:
             out.append(f"chunks[{i}].end_char: {ec} is before start_char {sc}")
     return out
+
+
+def _path_key(part) -> tuple:
+    """Sort key of one path element: list indices numerically (chunks[2] before chunks[10])."""
+    return (0, part, "") if isinstance(part, int) else (1, 0, str(part))
 
 
 def _shorten(message: str, limit: int = 200) -> str:

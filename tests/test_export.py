@@ -103,7 +103,16 @@ def test_broken_chunks_fail_validation_with_a_clear_message(mutate, where):
     assert str(err.value).startswith("x/chunks.json: not a valid chunks.json: " + where)
 
 
-def test_strategy_extras_are_allowed_but_not_over_common_fields():
+def test_the_first_problem_is_the_first_in_the_file():
+    data = json.loads(export.chunks_json_text(one_chunk_set([f"t{i}" for i in range(12)]), FIXED))
+    data["chunks"][10]["type"] = 5
+    data["chunks"][2]["type"] = 7
+    assert export.schema_errors(data)[0].startswith("chunks[2].type")
+    with pytest.raises(InputError, match=r"chunks\[2\]\.type: 7 is not of type 'string' \(and 1 more problem\(s\)\)"):
+        export.validate_chunks(data)
+
+
+def test_strategy_extras_are_allowed():
     data = valid_dict()
     data["chunks"][0]["clause_ref"] = "1.1"
     data["chunks"][0]["header_path"] = "A > B"
