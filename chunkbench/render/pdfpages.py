@@ -130,7 +130,17 @@ def page_size(path: str, page: int) -> tuple[float, float]:
 def _words(stamp: tuple[str, int, int], page: int) -> tuple[tuple[float, float, float, float, str, int, int, int], ...]:
     with LOCK:
         pdf = _open(stamp)
-        return tuple(tuple(w) for w in _page(pdf, page, stamp[0]).get_text("words", sort=False))
+        src = _page(pdf, page, stamp[0])
+        words = src.get_text("words", sort=False)
+        if not src.rotation:
+            return tuple(tuple(w) for w in words)
+        # words come in unrotated coordinates; element bboxes (and the picture) are rotated
+        m = src.rotation_matrix
+        out = []
+        for w in words:
+            r = pymupdf.Rect(w[:4]) * m
+            out.append((r.x0, r.y0, r.x1, r.y1, *w[4:]))
+        return tuple(out)
 
 
 def page_words(path: str, page: int):
