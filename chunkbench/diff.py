@@ -52,7 +52,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             last = key
         elif piece.strip():
             if last is None:
-                raise UsageError(f"bad configuration {spec!r}: expected key=value pieces like strategy=tokens,chunk_size=512")
+                raise UsageError(f"bad configuration {spec!r}: expected key=value pieces "
+                                 "like strategy=tokens,chunk_size=512")
             params[last] += "," + piece.strip()
     strategy = params.pop("strategy", "elements")
     return strategy, params
@@ -240,8 +241,9 @@ def _crosses(paired: list[tuple[int, int]], i: int, j: int) -> bool:
 def render_diff(d: BoundaryDiff, page: int, dpi: float = 100):
     """Page `page` with every boundary on it: a's tagged in blue in the left margin, b's in orange
     in the right margin, shared ones in green ("a3 vanished", "b4 appeared", "a5 moved to p.3");
-    each with a bar along the top of its line and a tick at the exact character; a moved pair is joined by a grey line. Regions of kind "boundary" carry
-    the chunk index of a (of b for appeared boundaries)."""
+    each with a bar along the top of its line and a tick at the exact character; a moved pair is
+    joined by a grey line. Regions of kind "boundary" carry the chunk index of a (of b for
+    appeared boundaries)."""
     from .render import render_page
     from .render.image import PageImage, Region
     from .render.palette import DIFF_A, DIFF_B, DIFF_SAME
@@ -302,7 +304,8 @@ def _changes_table(rows) -> str:
     """HTML table of diff rows (escaped)."""
     from .report import _esc
 
-    cols = ("status", "position", "shift", "chunk_a", "reason_a", "detail_a", "chunk_b", "reason_b", "detail_b", "context")
+    cols = ("status", "position", "shift", "chunk_a", "reason_a", "detail_a", "chunk_b", "reason_b", "detail_b",
+            "context")
     head = "".join(f"<th>{c}</th>" for c in ("status", "pos", "shift", "a", "reason a", "detail a", "b", "reason b",
                                              "detail b", "text at the cut"))
     body = "".join(
@@ -338,7 +341,8 @@ def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float
     sections = []
     if not d.doc.pdf_path:  # Markdown / document.json: no page images, one table of the changes
         changed = table[table["status"] != "stayed"]
-        sections.append(f'<section style="padding:8px 20px"><h2>Changed boundaries</h2>{_changes_table(changed)}</section>')
+        sections.append(f'<section style="padding:8px 20px"><h2>Changed boundaries</h2>'
+                        f"{_changes_table(changed)}</section>")
     for page in (d.changed_pages() if d.doc.pdf_path else ()):
         img = d.render(page, dpi=dpi)
         name = f"diff-page-{page:03d}.png"

@@ -314,3 +314,27 @@ def test_text_view_of_a_document_with_only_skipped_elements():
     assert len(chunks) == 0
     view = render_text_view(doc, chunks)
     assert "Header &lt;1&gt;" in view and "no chunks" in view
+
+
+def test_rotated_page_word_boxes_follow_the_rotation(tmp_path):
+    import pymupdf
+
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=595, height=842)
+    for i in range(6):
+        page.insert_text((72, 100 + i * 40), f"Line {i} of a paragraph that is long enough to be cut into token windows.",
+                         fontsize=11)
+    page.set_rotation(90)
+    pdf.save(tmp_path / "rotated.pdf")
+    doc = cb.load(tmp_path / "rotated.pdf")
+    chunks = cb.chunk(doc, "tokens", chunk_size=25, overlap=0)
+    assert len(chunks) >= 3
+    el = next(e for e in doc.elements if e.text)
+    for c in chunks:
+        boxes = chunk_regions(doc, c)
+        assert boxes
+        for b in boxes:  # inside the element, and (text runs vertically) narrower than it
+            assert el.bbox[0] - 0.01 <= b.x0 < b.x1 <= el.bbox[2] + 0.01
+            assert el.bbox[1] - 0.01 <= b.y0 < b.y1 <= el.bbox[3] + 0.01
+    middle = chunks[1]
+    assert sum(b.x1 - b.x0 for b in chunk_regions(doc, middle)) < 0.8 * (el.bbox[2] - el.bbox[0])

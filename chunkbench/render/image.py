@@ -360,7 +360,8 @@ class PageImage:
         return self
 
     # --- regions ---------------------------------------------------------------------------
-    def region_at(self, x: float, y: float, kinds: Sequence[str] = ("chunk", "overlap", "noise", "element")) -> Region | None:
+    def region_at(self, x: float, y: float,
+                  kinds: Sequence[str] = ("chunk", "overlap", "noise", "element")) -> Region | None:
         """The region under pixel (x, y): the first kind in `kinds` that has one, smallest first."""
         for kind in kinds:
             hits = [r for r in self._regions if r.kind == kind and r.contains(x, y)]

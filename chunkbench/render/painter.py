@@ -70,7 +70,8 @@ def _fill(dev, ctm, path, rgba: Sequence[int]) -> None:
         mu.delete_floats(col)
 
 
-def stroke_lines(dev, ctm, segments: Iterable[Sequence[tuple[float, float]]], rgba: Sequence[int], width: float) -> None:
+def stroke_lines(dev, ctm, segments: Iterable[Sequence[tuple[float, float]]], rgba: Sequence[int],
+                 width: float) -> None:
     """Stroke polylines (each a sequence of points) `width` points wide."""
     path = mu.fz_new_path()
     n = 0

@@ -235,7 +235,8 @@ def chunk_regions(doc: Document, chunk: Chunk) -> list[BBox]:
     regions = span_regions(doc, chunk.start_char, chunk.end_char, elements)
     # elements with no text (pictures) inside the chunk's span belong to it as a whole
     for e in elements:
-        if not e.text and e.bbox is not None and e.page_idx is not None and chunk.start_char <= e.char_start <= chunk.end_char:
+        inside = chunk.start_char <= e.char_start <= chunk.end_char
+        if not e.text and e.bbox is not None and e.page_idx is not None and inside:
             regions.append(BBox(e.page_idx + 1, *e.bbox))
     return regions if regions else list(chunk.bbox)
 

@@ -45,8 +45,9 @@ def render_text_view(doc: Document, chunks, *, standalone: bool = False) -> str:
     elif all(c.start_char is not None and c.end_char is not None for c in cl):
         order = sorted(cl, key=lambda c: (c.start_char, c.index))
         if order[0].start_char > 0:
+            before = html.escape(text[:order[0].start_char])
             parts.append('<div class="cbtv-row" style="--c:#bbb"><div class="cbtv-m">before the first chunk</div>'
-                         f'<div class="cbtv-t"><span class="cbtv-gap">{html.escape(text[:order[0].start_char])}</span></div></div>')
+                         f'<div class="cbtv-t"><span class="cbtv-gap">{before}</span></div></div>')
         for i, c in enumerate(order):
             row_end = order[i + 1].start_char if i + 1 < len(order) else max(len(text), c.end_char)
             row_end = max(row_end, c.start_char)
