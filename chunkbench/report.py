@@ -144,15 +144,16 @@ def figure_html(png_name: str, img, hits: Sequence[tuple[str, object]], caption:
         )
     return (
         f'<figure style="width:{display_width}px"><div class="pic"><img src="{_esc(png_name)}" width="{w}" '
-        f'height="{h}" alt="{_esc(caption)}">{"".join(links)}</div><figcaption>{_esc(caption)}</figcaption></figure>'
+        f'height="{h}" loading="lazy" alt="{_esc(caption)}">{"".join(links)}</div><figcaption>{_esc(caption)}</figcaption></figure>'
     )
 
 
 def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Sequence[int] | None = None,
-                 dpi: float = 100, show: Iterable[str] | None = None) -> Path:
+                 dpi: float = 100, show: Iterable[str] | None = None, elements_of: Document | None = None) -> Path:
     """Write page PNGs and index.html for `chunks` of `doc` into `out_dir`; returns index.html's path.
 
-    `pages`: 1-based pages (default all). Documents without a PDF get the text view."""
+    `pages`: 1-based pages (default all); `elements_of`: a second parse of the same PDF drawn as
+    a dashed element layer (adds `elements` to `show`). Documents without a PDF get the text view."""
     from .render import DEFAULT_SHOW, chunks_on_page, render_page, render_text_view
 
     out = Path(out_dir)
@@ -175,7 +176,8 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
     page_list = list(pages) if pages is not None else [p.index + 1 for p in doc.pages]
     sections = []
     for page in page_list:
-        img = render_page(doc, chunks, page=page, dpi=dpi, show=show or DEFAULT_SHOW)
+        layers = tuple(show or DEFAULT_SHOW) + (("elements",) if elements_of is not None else ())
+        img = render_page(doc, chunks, page=page, dpi=dpi, show=layers, elements_of=elements_of)
         name = f"page-{page:03d}.png"
         img.save(out / name)
         on_page = chunks_on_page(chunk_list, page)

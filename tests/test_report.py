@@ -94,3 +94,20 @@ def test_cli_render_markdown_uses_text_view(tmp_path):
     assert main(["render", str(md), "--no-cache", "-o", str(out)]) == 0
     html = (out / "index.html").read_text()
     assert "Title &lt;b&gt;bold&lt;/b&gt;" in html and "&amp; more" in html and "cbtv-row" in html
+
+
+def test_cli_render_with_a_second_parser_layer(tmp_path):
+    from conftest import MINERU_FIXTURES
+
+    folder = MINERU_FIXTURES / "naacl-long-122"
+    if not folder.exists():
+        pytest.skip("MinerU fixture not available")
+    out = tmp_path / "cmp"
+    assert main(["render", str(folder / "naacl-long-122.pdf"), "--pages", "2",
+                 "--elements-of", str(folder / "naacl-long-122_content_list.json"), "-o", str(out)]) == 0
+    html = (out / "index.html").read_text()
+    assert 'src="page-002.png"' in html
+    # the comparison layer is drawn: the page differs from the same report without it
+    plain = tmp_path / "plain"
+    assert main(["render", str(folder / "naacl-long-122.pdf"), "--pages", "2", "-o", str(plain)]) == 0
+    assert (out / "page-002.png").read_bytes() != (plain / "page-002.png").read_bytes()

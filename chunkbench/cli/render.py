@@ -15,6 +15,9 @@ def register(sub) -> None:
     p.add_argument("--show", default=None,
                    help="overlay layers, comma-separated: chunks,reasons,overlap,noise,elements "
                         "(default chunks,reasons,overlap,noise)")
+    p.add_argument("--elements-of", default=None, metavar="INPUT",
+                   help="another parse of the same PDF (e.g. a MinerU output folder) drawn dashed over the "
+                        "parser's own elements, to compare parsers")
     p.add_argument("-o", "--output", required=True, help="output folder")
     p.set_defaults(func=run_render)
 
@@ -42,8 +45,13 @@ def run_render(args) -> int:
         check_show(show)
     doc = load_input(args)
     chunks = chunk(doc, args.strategy, **parse_sets(args.params))
+    other = None
+    if args.elements_of:
+        from ..loaders import load
+
+        other = load(args.elements_of, pdf=doc.pdf_path, cache=not args.no_cache)
     pages = parse_pages(args.pages, len(doc.pages)) if doc.pdf_path else None
-    index = write_report(doc, chunks, args.output, pages=pages, dpi=args.dpi, show=show)
+    index = write_report(doc, chunks, args.output, pages=pages, dpi=args.dpi, show=show, elements_of=other)
     what = f"{len(pages)} page images" if pages is not None else "the text view (no PDF)"
     print(f"wrote {index} ({len(chunks)} chunks, {what})")
     return 0
