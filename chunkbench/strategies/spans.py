@@ -82,10 +82,15 @@ class ContentText:
         return int(src) + min(pos - self.offsets[i], len(self.elements[i].text))
 
     def elements_in(self, start: int, end: int) -> list[Element]:
-        """The elements a span [start, end) touches, in reading order."""
+        """The elements a span [start, end) touches, in reading order.
+
+        A span starting in the separator after an element (an overlap cut there) does not touch it."""
+        first = self.index_at(start)
         if end <= start:
-            return [self.elements[self.index_at(start)]]
-        return self.elements[self.index_at(start) : self.index_at(end, end=True) + 1]
+            return [self.elements[first]]
+        if start - self.offsets[first] >= len(self.elements[first].text) and first + 1 < len(self.elements):
+            first += 1
+        return self.elements[first : self.index_at(end, end=True) + 1]
 
     def element_units(self, i: int, kind: str = PARAGRAPH) -> list[Unit]:
         """Element i as units: its paragraphs (blank-line separated), or one unit of `kind`."""
