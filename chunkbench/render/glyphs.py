@@ -14,9 +14,12 @@ import pymupdf
 @functools.lru_cache(maxsize=1)
 def _advances() -> dict[str, float]:
     """Advance width of each Windows-1252 character at font size 1."""
-    font = pymupdf.Font("helv")
+    from .pdfpages import LOCK
+
     chars = [bytes([b]).decode("cp1252", "ignore") for b in range(32, 256)]
-    return {ch: font.text_length(ch, fontsize=1.0) for ch in chars if ch}
+    with LOCK:
+        font = pymupdf.Font("helv")
+        return {ch: font.text_length(ch, fontsize=1.0) for ch in chars if ch}
 
 
 def clean(text: str) -> str:

@@ -109,14 +109,17 @@ def rasterise(path: str, page: int, dpi: float, paint: Callable | None = None,
 def png_bytes(pixels: np.ndarray) -> bytes:
     """PNG of an RGB pixel array, encoded by MuPDF."""
     h, w = pixels.shape[:2]
-    return pymupdf.Pixmap(pymupdf.csRGB, w, h, np.ascontiguousarray(pixels).tobytes(), False).tobytes("png")
+    data = np.ascontiguousarray(pixels).tobytes()
+    with LOCK:
+        return pymupdf.Pixmap(pymupdf.csRGB, w, h, data, False).tobytes("png")
 
 
 def pixel_box(clip: tuple[float, float, float, float], dpi: float) -> tuple[int, int, int, int]:
     """The integer pixel box MuPDF renders for `clip` (points) at `dpi` (x0, y0, x1, y1)."""
     zoom = float(dpi) / 72.0
-    r = mu.fz_round_rect(mu.fz_transform_rect(mu.FzRect(*clip), mu.FzMatrix(zoom, 0, 0, zoom, 0, 0)))
-    return (r.x0, r.y0, r.x1, r.y1)
+    with LOCK:
+        r = mu.fz_round_rect(mu.fz_transform_rect(mu.FzRect(*clip), mu.FzMatrix(zoom, 0, 0, zoom, 0, 0)))
+        return (r.x0, r.y0, r.x1, r.y1)
 
 
 def page_size(path: str, page: int) -> tuple[float, float]:
