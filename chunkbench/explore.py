@@ -139,6 +139,12 @@ class Explorer:
             self.page_w.value = self.page
         self._render()
 
+    def chunks_on_page(self, n: int | None = None) -> list[int]:
+        """Indices of the chunks that touch 1-based page `n` (default: the page shown)."""
+        n = self.page if n is None else n
+        return [c.index for c in self._chunkset if c.page_start is not None
+                and c.page_start <= n <= (c.page_end or c.page_start)]
+
     def select(self, index: int | None) -> None:
         """Select chunk `index` (None clears): its region is emphasised, its page shown, its text,
         reason and metadata listed."""

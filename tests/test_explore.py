@@ -128,33 +128,6 @@ def test_document_without_pdf_uses_the_text_view_escaped():
     assert "&lt;script&gt;" in ex.detail_w.value and "<script>" not in ex.detail_w.value
 
 
-def run_notebook(name: str, out_dir, monkeypatch):
-    """Execute notebooks/<name> top to bottom in a fresh kernel (outputs go to `out_dir`)."""
-    import nbformat
-    from nbclient import NotebookClient
-
-    from tests.conftest import ROOT
-
-    path = ROOT / "notebooks" / name
-    nb = nbformat.read(path, as_version=4)
-    assert all(not c.get("outputs") and c.get("execution_count") is None
-               for c in nb.cells if c.cell_type == "code"), f"{name} must be committed without outputs"
-    monkeypatch.setenv("CHUNKBENCH_OUT", str(out_dir))
-    NotebookClient(nb, timeout=180, startup_timeout=180, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-    return nb
-
-
-def test_notebook_01_explore_runs_headless(tmp_path, monkeypatch):
-    import json
-
-    nb = run_notebook("01_explore.ipynb", tmp_path, monkeypatch)
-    data = json.loads((tmp_path / "contract.chunks.json").read_text(encoding="utf-8"))
-    assert data["chunking"]["strategy"] == "elements" and data["chunking"]["params"]["max_chunk_size"] == 1200
-    assert len(data["chunks"]) > 5
-    mimes = {m for c in nb.cells if c.cell_type == "code" for o in c.outputs for m in o.get("data", {})}
-    assert "application/vnd.jupyter.widget-view+json" in mimes and "image/png" in mimes
-
-
 def test_page_clicks_arrive_through_ipyevents(contract):
     """ipyevents sends image clicks with dataX/dataY in the PNG's own pixels (whatever its display size)."""
     ipyevents = pytest.importorskip("ipyevents")

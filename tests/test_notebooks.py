@@ -111,3 +111,16 @@ def test_notebook_runs_with_small_parameters(path, tmp_path):
         assert "display_data" in kinds or "execute_result" in kinds  # the histogram / tables / page were shown
         images = [o for c in _code_cells(nb) for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
         assert len(images) >= 2  # size histogram and the overlay page
+    if path.name == "01_explore.ipynb":
+        data = json.loads((out / "explore.chunks.json").read_text(encoding="utf-8"))
+        assert data["chunking"]["strategy"] == "elements" and data["chunking"]["params"]["max_chunk_size"] == 1200
+        assert len(data["chunks"]) > 5
+        mimes = {m for c in _code_cells(nb) for o in c.get("outputs", []) for m in o.get("data", {})}
+        assert "application/vnd.jupyter.widget-view+json" in mimes and "image/png" in mimes
+    if path.name == "03_review.ipynb":
+        import csv
+
+        rows = list(csv.DictReader((out / "verdicts.csv").open(encoding="utf-8")))
+        assert [(r["chunk_index"], r["verdict"], r["reviewer"]) for r in rows] == [
+            ("0", "ok", "demo"), ("1", "should_merge", "demo"), ("2", "ok", "demo")]
+        assert len(json.loads((out / "verdicts.json").read_text(encoding="utf-8"))) == 3

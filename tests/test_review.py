@@ -294,16 +294,6 @@ def test_cli_review_export_and_errors(ws, tmp_path, capsys):
     assert len(err) == 3 and "--export" in err[0] and "nope" in err[1] and "--port" in err[2]
 
 
-def test_notebook_03_review_runs_headless(tmp_path, monkeypatch):
-    from tests.test_explore import run_notebook
-
-    run_notebook("03_review.ipynb", tmp_path, monkeypatch)
-    rows = list(csv.DictReader((tmp_path / "verdicts.csv").open(encoding="utf-8")))
-    assert [(r["chunk_index"], r["verdict"], r["reviewer"]) for r in rows] == [
-        ("0", "ok", "demo"), ("1", "should_merge", "demo"), ("2", "ok", "demo")]
-    assert len(json.loads((tmp_path / "verdicts.json").read_text(encoding="utf-8"))) == 3
-
-
 def test_boundary_image_is_cut_around_the_boundary():
     from PIL import Image
 

@@ -409,6 +409,13 @@ class ReviewApp:
         """`verdicts()` as a pandas DataFrame."""
         return vstore.to_dataframe(self.verdicts(all_reviewers))
 
+    def earlier_dataframe(self):
+        """Verdicts given under other parameters on boundaries this chunking kept, one row each."""
+        import pandas as pd
+
+        rows = [(key, v.verdict, v.reviewer, v.params_hash[:10]) for key, vs in self.earlier.items() for v in vs]
+        return pd.DataFrame(rows, columns=["boundary_key", "earlier verdict", "reviewer", "under params"])
+
     # ---------------------------------------------------------------- display
     def servable(self):
         return self.layout.servable()
