@@ -25,7 +25,7 @@ from chunkbench.stats import quality_targets
 from chunkbench.strategies.elements import is_noise
 from chunkbench.tokens import count_tokens
 
-from conftest import MINERU_FIXTURES, ROOT, SAMPLE_PDFS, SHARED_PDFS
+from conftest import MINERU_FIXTURES, ROOT, SAMPLE_PDFS, SHARED_PDFS, make_doc
 from element_streams import check_common_invariants
 from test_strategy_contract import _expected_words as contract_words
 from test_strategy_headers import _check_coverage as headers_coverage, _own as headers_own
@@ -264,3 +264,14 @@ def test_long_manual_every_strategy(tmp_path):
         cs = chunk(doc, strategy)
         assert len(cs) > 100, strategy
         check_all(doc, cs, tmp_path)
+
+
+def test_an_overlap_starting_in_a_separator_does_not_list_the_element_before_it(tmp_path):
+    """headers: sub-chunk 1's 30-char overlap is "\\n" + the 29-char element ending sub-chunk 0; the
+    element before that separator contributes nothing to sub-chunk 1, so it is not a source block."""
+    doc = make_doc([{"type": "heading", "text": "Title", "text_level": 1}, {"type": "paragraph", "text": "a" * 100},
+                    {"type": "paragraph", "text": "b" * 29}, {"type": "paragraph", "text": "word " * 60}])
+    cs = chunk(doc, "headers", max_chunk_chars=200, min_chunk_chars=0, overlap_chars=30, include_parent_headers=False)
+    assert cs[1].text.startswith("\n" + "b" * 29 + "\n\nword") and cs[1].extra["overlap_chars"] == 30
+    assert cs[1].source_blocks == ("e2", "e3")
+    check_all(doc, cs, tmp_path)
