@@ -101,6 +101,13 @@ def _band_edges(bands: Sequence[Box], w: float) -> list[Box]:
     return out
 
 
+def _outline_strips(box: Box, width: float) -> list[Box]:
+    """A box's outline as four strips inside it (exact corners, no line joins)."""
+    x0, y0, x1, y1 = box
+    w = min(width, (x1 - x0) / 2, (y1 - y0) / 2)
+    return [(x0, y0, x1, y0 + w), (x0, y1 - w, x1, y1), (x0, y0 + w, x0 + w, y1 - w), (x1 - w, y0 + w, x1, y1 - w)]
+
+
 def _subtract(x0: float, x1: float, runs: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     """Parts of [x0, x1) not covered by `runs` (sorted, disjoint)."""
     out, pos = [], x0
@@ -240,20 +247,28 @@ class PageImage:
             self._op("hatch", (x0, y0, x1, y1), tuple(hatch_c))
         stroke_c = parse_color(stroke)
         if stroke_c is not None and width > 0:
-            w = min(width / self.scale, (x1 - x0) / 2, (y1 - y0) / 2)
             if dash:
+                w = min(width / self.scale, (x1 - x0) / 2, (y1 - y0) / 2)
                 inset = (x0 + w / 2, y0 + w / 2, x1 - w / 2, y1 - w / 2)
                 self._lines(stroke_c, painter.dashed(inset, dash / self.scale), w)
-            else:  # four strips inside the box: exact corners, no line joins
-                self._fill(stroke_c, [(x0, y0, x1, y0 + w), (x0, y1 - w, x1, y1),
-                                      (x0, y0 + w, x0 + w, y1 - w), (x1 - w, y0 + w, x1, y1 - w)])
+            else:
+                self._fill(stroke_c, _outline_strips((x0, y0, x1, y1), width / self.scale))
         return self
 
     def draw_rects(self, bboxes: Iterable[Any], stroke: Any = "red", fill: Any = None, width: float = 1,
                    *, dash: float = 0, hatch: Any = None) -> "PageImage":
-        """`draw_rect` for each box."""
-        for bbox in bboxes:
-            self.draw_rect(bbox, stroke=stroke, fill=fill, width=width, dash=dash, hatch=hatch)
+        """`draw_rect` for each box; solid fills and outlines are batched into one path each
+        (overlapping fills of one call are painted once, not darkened)."""
+        boxes = [_as_box(b) for b in bboxes if self._on_page(b)]
+        boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+        if dash or hatch is not None:
+            for box in boxes:
+                self.draw_rect(box, stroke=stroke, fill=fill, width=width, dash=dash, hatch=hatch)
+            return self
+        self._fill(parse_color(fill, default_alpha=60), boxes)
+        stroke_c = parse_color(stroke)
+        if stroke_c is not None and width > 0:
+            self._fill(stroke_c, [s for box in boxes for s in _outline_strips(box, width / self.scale)])
         return self
 
     def draw_region(self, bboxes: Sequence[Any], stroke: Any = "red", fill: Any = None, width: float = 2,
