@@ -355,3 +355,12 @@ def test_more_shared_pdfs(name):
     assert all(c.page_start and c.bbox and c.source_blocks for c in cs), "evidence on every chunk"
     assert all(len(_own(c)) <= 2000 for c in cs)
     assert bool(cs.chunks) == bool(doc.text.strip())  # the scan has no text layer: no chunks
+
+
+def test_fallback_split_of_a_paragraph_inside_an_element_does_not_repeat_its_neighbours():
+    long_para = " ".join(["word"] * 60)  # 299 chars, no sentence end
+    doc = make_doc([_p("First paragraph.\n\n" + long_para + "\n\nLast one.")])
+    cs = chunk(doc, "headers", max_chunk_chars=120, min_chunk_chars=0, overlap_chars=0)
+    assert cs[0].text == "First paragraph." and cs[-1].text.endswith("Last one.")
+    _check_coverage(doc, cs)
+    assert all(c.start_char >= cs[0].end_char for c in cs[1:])

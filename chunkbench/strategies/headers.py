@@ -262,7 +262,9 @@ class _Builder:
         units = []
         for i in range(first, last + 1):
             el = self.ct.elements[i]
-            units += self.ct.element_units(i, HEADING if is_heading(el) else TABLE if el.type == "table" else PARAGRAPH)
+            kind = HEADING if is_heading(el) else TABLE if el.type == "table" else PARAGRAPH
+            # a fallback group may start or end inside an element (at a blank line)
+            units += [u for u in self.ct.element_units(i, kind) if start <= u.start and u.end <= end]
         pieces = [_Piece(p[0].start, p[-1].end, p[0].kind) for p in self.packer.pack(units)]
         label = " > ".join(path) if path else "(no headings)" if ctype == "text" else "(text before the first heading)"
         prev: _Piece | None = None
