@@ -6,12 +6,13 @@ Notebooks, sweeps and the explorer never parse the same PDF twice. The location 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from .atomic import write_text
 from .model import Document
@@ -47,19 +48,56 @@ def cached_parse(
     if not use_cache:
         return parse()
     file = cache_dir() / f"{cache_key(doc_id, backend, version, options)}.json"
-    if file.exists():
-        try:
-            doc = Document.from_dict(json.loads(file.read_text("utf-8")))
-        except (ValueError, KeyError, TypeError):
-            doc = None  # a damaged cache entry is simply re-parsed
+    doc = _read_entry(file, path)
+    if doc is not None:
+        return doc
+    # Processes asking for the same parse at once (test workers, sweep workers, two notebooks)
+    # wait for the first one instead of parsing the same PDF side by side.
+    with _parse_lock(file):
+        doc = _read_entry(file, path)
         if doc is not None:
-            return dataclasses.replace(doc, source=Path(path).name, pdf_path=_pdf_path_now(doc, path))
-    doc = parse()
+            return doc
+        doc = parse()
+        _write_entry(file, doc)
+    return doc
+
+
+def _read_entry(file: Path, path: str | os.PathLike) -> Document | None:
+    """The cached Document in `file`, pointed at where its source is now; None if absent or damaged."""
+    if not file.exists():
+        return None
+    try:
+        doc = Document.from_dict(json.loads(file.read_text("utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # a damaged cache entry is simply re-parsed
+    return dataclasses.replace(doc, source=Path(path).name, pdf_path=_pdf_path_now(doc, path))
+
+
+@contextlib.contextmanager
+def _parse_lock(file: Path) -> Iterator[None]:
+    """An exclusive lock beside a cache entry while it is being made (a no-op where locks fail)."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(file.with_suffix(".lock"), "a+b")
+    except OSError:
+        yield
+        return
+    with fh:
+        try:
+            import fcntl
+
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            pass
+        yield
+
+
+def _write_entry(file: Path, doc: Document) -> None:
+    """Store a parse result atomically; an unwritable cache is not an error."""
     try:
         write_text(file, json.dumps(doc.to_dict(), ensure_ascii=False, separators=(",", ":")))
     except OSError:
         pass  # an unwritable cache must not fail the parse
-    return doc
 
 
 def _pdf_path_now(doc: Document, path: str | os.PathLike) -> str | None:

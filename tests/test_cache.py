@@ -134,3 +134,33 @@ def test_cached_parse_misses_on_changed_options(fresh_cache, tmp_path):
     for options in ({"ocr": False}, {"ocr": False}, {"ocr": True}):
         assert cached_parse(source, doc.doc_id, "test", "1", options, parse).elements == doc.elements
     assert len(calls) == 2
+
+
+def test_concurrent_requests_for_one_parse_run_it_once(fresh_cache, tmp_path):
+    """Workers asking for the same uncached parse at once wait for the first instead of repeating it."""
+    import threading
+    import time
+
+    from chunkbench.cache import cached_parse
+    from chunkbench.model import Document, ParserInfo
+
+    source = tmp_path / "x.pdf"
+    source.write_bytes(b"%PDF")
+    calls = []
+
+    def parse() -> Document:
+        calls.append(1)
+        time.sleep(0.5)
+        return Document("d" * 64, "x.pdf", (), (), ParserInfo("test", "1"))
+
+    results = []
+    threads = [
+        threading.Thread(target=lambda: results.append(cached_parse(source, "d" * 64, "test", "1", {}, parse)))
+        for _ in range(3)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and len(results) == 3
+    assert {r.doc_id for r in results} == {"d" * 64}
