@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import dumps_json, write_text
+from .atomic import atomic_path, dumps_json, write_text
 from .errors import ChunkbenchError, InputError
 from .text import one_line
 
@@ -33,7 +33,11 @@ def chunks_schema() -> dict:
 
 @functools.lru_cache(maxsize=1)
 def _validator():
-    return _import_jsonschema().Draft202012Validator(chunks_schema())
+    jsonschema = _import_jsonschema()
+    base = jsonschema.Draft202012Validator
+    # dicts straight from Chunk.to_dict() may hold tuples in strategy fields: JSON arrays too
+    checker = base.TYPE_CHECKER.redefine("array", lambda _checker, value: isinstance(value, (list, tuple)))
+    return jsonschema.validators.extend(base, type_checker=checker)(chunks_schema())
 
 
 def _import_jsonschema():
@@ -105,30 +109,56 @@ def validate_chunks(data: Any, path: str | os.PathLike | None = None) -> None:
         raise InputError(f"not a valid chunks.json: {errors[0]}{more}", path)
 
 
-def chunks_json_text(chunkset: "ChunkSet", chunked_at: str | None = None) -> str:
-    """The chunks.json text of `chunkset`, validated against the schema.
+def validated_dict(chunkset: "ChunkSet", chunked_at: str | None = None) -> dict:
+    """`chunkset.to_dict()` checked against the schema (validated in memory: no JSON round trip,
+    so a 50 MB document is not held three times over).
 
     A violation here is a bug in a strategy, not bad input, so it raises a ChunkbenchError
     (exit code 1) naming the strategy and the problem."""
-    text = dumps_json(chunkset.to_dict(chunked_at))
-    errors = schema_errors(json.loads(text))
+    data = chunkset.to_dict(chunked_at)
+    errors = schema_errors(data)
     if errors:
         raise ChunkbenchError(
             f"strategy {chunkset.strategy!r} produced chunks that do not match {SCHEMA_NAME}: {errors[0]}"
         )
-    return text
+    return data
+
+
+def _json_text(chunkset: "ChunkSet", dump, value) -> str:
+    try:
+        return dump(value)
+    except (TypeError, ValueError) as exc:  # a set, NaN, an object: not representable in JSON
+        raise ChunkbenchError(f"strategy {chunkset.strategy!r} produced a value JSON cannot hold: {exc}") from None
+
+
+def chunks_json_text(chunkset: "ChunkSet", chunked_at: str | None = None) -> str:
+    """The chunks.json text of `chunkset`, validated against the schema."""
+    return _json_text(chunkset, dumps_json, validated_dict(chunkset, chunked_at))
 
 
 def write_chunks_json(chunkset: "ChunkSet", path: str | os.PathLike, chunked_at: str | None = None) -> Path:
-    """Validate and atomically write chunks.json (the old file or the new one, never a partial one)."""
-    return write_text(path, chunks_json_text(chunkset, chunked_at))
+    """Validate and atomically write chunks.json (the old file or the new one, never a partial one).
+
+    The text is the same as `chunks_json_text` (atomic.dumps_json's layout) but streamed piece
+    by piece: with an indent, json.dumps builds the whole text from millions of small strings,
+    which took 1.2 GB for the chunks of a 50 MB content_list."""
+    data = validated_dict(chunkset, chunked_at)
+    encoder = json.JSONEncoder(ensure_ascii=False, indent=2, allow_nan=False)
+    try:
+        with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+            for piece in encoder.iterencode(data):
+                fh.write(piece)
+            fh.write("\n")
+    except (TypeError, ValueError) as exc:  # a set, NaN, an object: not representable in JSON
+        raise ChunkbenchError(f"strategy {chunkset.strategy!r} produced a value JSON cannot hold: {exc}") from None
+    return Path(path)
 
 
 def write_jsonl(chunkset: "ChunkSet", path: str | os.PathLike) -> Path:
     """One validated chunk dict per line, written atomically (the envelope is not repeated)."""
-    data = json.loads(chunks_json_text(chunkset, chunked_at="1970-01-01T00:00:00Z"))
-    lines = [json.dumps(c, ensure_ascii=False, allow_nan=False) for c in data["chunks"]]
-    return write_text(path, "".join(line + "\n" for line in lines))
+    data = validated_dict(chunkset, chunked_at="1970-01-01T00:00:00Z")
+    dump = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False)
+    return write_text(path, "".join(_json_text(chunkset, dump, c) + "\n" for c in data["chunks"]))
 
 
 def load_chunks_json(path: str | os.PathLike) -> dict:

@@ -51,6 +51,7 @@ def test_every_strategy_writes_valid_deterministic_chunks_json(contract_doc, tmp
     assert data["chunking"]["strategy"] == name and data["chunked_at"] == FIXED
     assert data["doc_id"] == contract_doc.doc_id and data["chunks"]
     assert sorted(tmp_path.iterdir()) == [a, b]  # no temp files left behind
+    assert a.read_text("utf-8") == export.chunks_json_text(cb.chunk(contract_doc, name), FIXED)
 
 
 def test_reloaded_document_gives_byte_identical_chunks(contract_doc, tmp_path):
@@ -128,6 +129,19 @@ def test_invalid_chunk_is_not_written_and_the_old_file_stays(tmp_path):
         bad.to_json(target)
     assert target.read_text() == "old"
     assert list(tmp_path.iterdir()) == [target]
+
+
+def test_values_json_cannot_hold_are_refused_and_tuples_are_arrays(tmp_path):
+    import dataclasses
+
+    cs = one_chunk_set(["alpha"])
+    ok = dataclasses.replace(cs.chunks[0], extra={"page_indices": (0, 1)})
+    text = export.chunks_json_text(ChunkSet(cs.doc, "t", {}, (ok,)), FIXED)
+    assert json.loads(text)["chunks"][0]["page_indices"] == [0, 1]
+    nan = dataclasses.replace(cs.chunks[0], extra={"score": float("nan")})
+    with pytest.raises(ChunkbenchError, match="strategy 'bad' produced a value JSON cannot hold"):
+        ChunkSet(cs.doc, "bad", {}, (nan,)).to_json(tmp_path / "c.json")
+    assert not (tmp_path / "c.json").exists()
 
 
 def test_load_chunks_json_errors_name_the_file(tmp_path):

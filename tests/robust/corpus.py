@@ -337,7 +337,7 @@ def big_content_list(folder: Path, megabytes: float = 50) -> Path:
         if item["text_level"] is None:
             del item["text_level"]
         items.append(item)
-        size += len(text.encode("utf-8")) + 80
+        size += len(json.dumps(item, ensure_ascii=False).encode("utf-8")) + 2  # ", " between items
     return content_list(folder, f"big_{megabytes:g}mb", items)
 
 
