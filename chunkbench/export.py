@@ -1,8 +1,9 @@
 """chunks.json (schema-validated, atomic), chunks.jsonl and chunk_debug.md, and reading chunks.json back.
 
 The JSON Schema ships in the package (`chunkbench/schema/chunks.schema.json`): strict on the common
-chunk fields and the boundary reason codes, open to the fields each strategy adds. What is
-validated is the exact text that gets written, so a file on disk always matches the schema.
+chunk fields and the boundary reason codes, open to the fields each strategy adds. The dict
+that gets written is validated first (tuples count as arrays), so a file chunkbench writes always
+matches the schema; `load_chunks_json` validates what it reads the same way.
 """
 
 from __future__ import annotations
