@@ -20,12 +20,12 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-import pymupdf
 from tqdm import tqdm
 
 from ..cache import cached_parse
 from ..errors import InputError
 from ..model import Document, Element, Page, ParserInfo, make_document, sha256_file
+from ..pdflib import pymupdf
 from . import pdf_layout
 from .pdf_layout import HEADING_CLASSES, ParsedPage
 
@@ -119,6 +119,7 @@ def _parse_pages(
     parallel = workers > 1 and page_count > parallel_min_pages and not multiprocessing.current_process().daemon
     with tqdm(total=page_count, unit="page", desc=path.name, disable=not show, leave=False, file=sys.stderr) as bar:
         if parallel:
+            pdf_layout.layout_engine()  # imported before the fork, so the workers share it
             with concurrent.futures.ProcessPoolExecutor(workers, mp_context=_pool_context()) as pool:
                 futures = {
                     pool.submit(pdf_layout.parse_range, os.fspath(path), password, first, stop, ocr): (first, stop)

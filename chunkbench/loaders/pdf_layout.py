@@ -42,13 +42,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Sequence
 
-import pymupdf
-import pymupdf.layout  # noqa: F401 - the layout model must be present: to_json's format needs it
-import pymupdf4llm
-from pymupdf4llm.ocr import OCRMode
-
 from ..errors import InputError
 from ..model import Element, ElementType, Page
+from ..pdflib import pymupdf
 from ..text import pipe_table
 
 log = logging.getLogger(__name__)
@@ -122,6 +118,16 @@ def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Do
     return doc
 
 
+def layout_engine():
+    """pymupdf4llm with PyMuPDF's layout model loaded: imported on first use (see `pdflib`), as
+    a load served from the parse cache needs neither."""
+    import pymupdf.layout
+    import pymupdf4llm
+
+    pymupdf.layout.activate()  # runs the deferred import; a no-op once the model is active
+    return pymupdf4llm
+
+
 def parse_range(
     path: str, password: str | None, first: int, stop: int, ocr: bool
 ) -> tuple[ParsedPage, ...]:
@@ -133,7 +139,7 @@ def parse_range(
         rotated = [i for i in pages if doc[i].rotation]
         try:
             with _captured_messages() as messages:
-                raw = pymupdf4llm.to_json(doc, pages=pages, **_ocr_options(ocr))
+                raw = layout_engine().to_json(doc, pages=pages, **_ocr_options(ocr))
         except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:  # MuPDF failing on a damaged page
             raise InputError(f"cannot parse pages {first + 1}-{stop}: {exc}", path) from None
         raw_pages = json.loads(raw)["pages"]
@@ -166,6 +172,9 @@ def _add_rotated_text(page: pymupdf.Page, raw_page: dict) -> None:
 
 def _ocr_options(ocr: bool) -> dict[str, Any]:
     """to_json options: OCR with Tesseract where a page needs it, or never OCR at all."""
+    layout_engine()
+    from pymupdf4llm.ocr import OCRMode
+
     if not ocr:
         return {"use_ocr": OCRMode.NEVER}
     from pymupdf4llm.ocr import tesseract_api

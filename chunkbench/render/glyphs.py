@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-import pymupdf
+from ..pdflib import pymupdf
 
 
 @functools.lru_cache(maxsize=1)

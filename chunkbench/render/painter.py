@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Iterable, Sequence
 
-import pymupdf
+from ..pdflib import pymupdf
 
 mu = pymupdf.mupdf
 

@@ -19,12 +19,12 @@ from collections import OrderedDict
 from typing import Callable
 
 import numpy as np
-import pymupdf
-
-mu = pymupdf.mupdf
 
 from ..errors import InputError
 from ..model import Document
+from ..pdflib import pymupdf
+
+mu = pymupdf.mupdf
 
 LOCK = threading.RLock()
 #: plain page rasters (explorer / review re-renders of the same page skip the page's own drawing)

@@ -1,0 +1,67 @@
+"""`pymupdf`, imported with its layout model deferred until a parse needs it.
+
+PyMuPDF 2 imports `pymupdf.layout` (ONNX Runtime and the layout model, ~0.7 s of CPU) and
+`pymupdf4llm` as part of `import pymupdf`. Opening a PDF, rendering a page or loading a parse from
+the cache needs neither, so chunkbench imports pymupdf through this module: both start as
+placeholder modules that run their real import, into the same module object, on the first access
+to a name they do not have yet (`pdf_layout.layout_engine()` before a parse, or any use of
+`pymupdf4llm` by the caller). After that the state is the one a plain `import pymupdf` gives.
+If pymupdf was imported before chunkbench, nothing changes.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import sys
+import threading
+import types
+
+_LOCK = threading.RLock()
+
+
+class _Deferred(types.ModuleType):
+    """A module whose code runs on the first lookup of a missing attribute. Unlike
+    `importlib.util.LazyLoader`, `__spec__` & co. are plain attributes, so the import system's own
+    look at `__spec__` (when another `import` statement finds the module) does not load it."""
+
+    def __getattr__(self, attr: str):
+        with _LOCK:
+            if type(self) is _Deferred:
+                self.__class__ = types.ModuleType
+                self.__spec__.loader.exec_module(self)
+        return getattr(self, attr)
+
+
+def _defer(name: str, path: list[str] | None) -> None:
+    """Register a placeholder for `name` (found on `path`, or top-level) in sys.modules."""
+    if name in sys.modules:
+        return
+    if path is None:
+        spec = importlib.util.find_spec(name)
+    else:
+        spec = importlib.machinery.PathFinder.find_spec(name, path)  # the parent is not imported yet
+    if spec is None or spec.loader is None:
+        return  # not installed: pymupdf's own `import` fails and handles it as usual
+    module = importlib.util.module_from_spec(spec)
+    module.__class__ = _Deferred
+    sys.modules[name] = module
+
+
+def _import_pymupdf():
+    if "pymupdf" not in sys.modules:
+        root = importlib.util.find_spec("pymupdf")
+        if root is not None and root.submodule_search_locations:
+            _defer("pymupdf4llm", None)
+            _defer("pymupdf.layout", list(root.submodule_search_locations))
+    import pymupdf
+
+    layout = sys.modules.get("pymupdf.layout")
+    if layout is not None and "layout" not in vars(pymupdf):
+        pymupdf.layout = layout  # an import that finds the module in sys.modules sets no attribute
+    return pymupdf
+
+
+pymupdf = _import_pymupdf()
+
+__all__ = ["pymupdf"]
