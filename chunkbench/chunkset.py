@@ -25,6 +25,10 @@ class ChunkSet:
     #: element id → why no chunk contains it
     skipped: Mapping[str, str] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        return (f"ChunkSet(source={self.doc.source!r}, strategy={self.strategy!r}, "
+                f"params={dict(self.params)!r}, chunks={len(self.chunks)}, skipped={len(self.skipped)})")
+
     def __len__(self) -> int:
         return len(self.chunks)
 

@@ -168,6 +168,10 @@ class Document:
     #: pass-through document metadata (user_id, company, fiscal_year, ...)
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        return (f"Document(source={self.source!r}, doc_id={self.doc_id[:12]!r}…, pages={len(self.pages)}, "
+                f"elements={len(self.elements)}, parser={self.parser.name!r})")
+
     @functools.cached_property
     def text(self) -> str:
         """The canonical text: non-empty element texts joined by SEPARATOR in reading order."""
