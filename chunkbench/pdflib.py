@@ -5,7 +5,9 @@ PyMuPDF 2 imports `pymupdf.layout` (ONNX Runtime and the layout model, ~0.7 s of
 the cache needs neither, so chunkbench imports pymupdf through this module: both start as
 placeholder modules that run their real import, into the same module object, on the first access
 to a name they do not have yet (`pdf_layout.layout_engine()` before a parse, or any use of
-`pymupdf4llm` by the caller). After that the state is the one a plain `import pymupdf` gives.
+`pymupdf4llm` by the caller). After that the state is the one a plain `import pymupdf` gives;
+the global settings pymupdf4llm's import makes (`TOOLS.unset_quad_corrections`, no MuPDF
+messages) are made here at once.
 If pymupdf was imported before chunkbench, nothing changes.
 """
 
@@ -59,6 +61,12 @@ def _import_pymupdf():
     layout = sys.modules.get("pymupdf.layout")
     if layout is not None and "layout" not in vars(pymupdf):
         pymupdf.layout = layout  # an import that finds the module in sys.modules sets no attribute
+    # the global settings importing pymupdf4llm makes (word boxes without quad corrections, MuPDF
+    # errors and warnings not printed), made at once: page words (render regions) and stderr must
+    # not depend on whether a parse ran in this process
+    pymupdf.TOOLS.unset_quad_corrections(True)
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
     return pymupdf
 
 
