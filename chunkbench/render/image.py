@@ -194,9 +194,9 @@ class PageImage:
         if rgba is not None and rgba[3] > 0 and rects:
             self._op("fill", list(rects), tuple(rgba))
 
-    def _lines(self, rgba, segments, width_pts: float) -> None:
+    def _lines(self, rgba, segments, width_pts: float, dash_pts: float = 0.0) -> None:
         if rgba is not None and rgba[3] > 0 and segments:
-            self._op("lines", list(segments), tuple(rgba), float(width_pts))
+            self._op("lines", list(segments), tuple(rgba), float(width_pts), float(dash_pts))
 
     def _paint(self, dev, ctm) -> None:
         """Replay the recorded operations onto a MuPDF draw device (called by `rasterise`)."""
@@ -205,7 +205,7 @@ class PageImage:
             if kind == "fill":
                 painter.fill_rects(dev, ctm, op[1], op[2])
             elif kind == "lines":
-                painter.stroke_lines(dev, ctm, op[1], op[2], op[3])
+                painter.stroke_lines(dev, ctm, op[1], op[2], op[3], op[4])
             elif kind == "poly":
                 painter.fill_polygon(dev, ctm, op[1], op[2])
             elif kind == "text":
@@ -250,7 +250,7 @@ class PageImage:
             if dash:
                 w = min(width / self.scale, (x1 - x0) / 2, (y1 - y0) / 2)
                 inset = (x0 + w / 2, y0 + w / 2, x1 - w / 2, y1 - w / 2)
-                self._lines(stroke_c, painter.dashed(inset, dash / self.scale), w)
+                self._lines(stroke_c, painter.box_sides(inset), w, dash / self.scale)
             else:
                 self._fill(stroke_c, _outline_strips((x0, y0, x1, y1), width / self.scale))
         return self
