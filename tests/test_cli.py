@@ -66,6 +66,16 @@ def test_errors_are_one_line_without_traceback_and_with_it_under_debug(tmp_path)
     assert_one_line_error(r.stderr, "unknown strategy 'nope'", "elements")
 
 
+def test_info_and_stats_through_the_entry_point(tmp_path):
+    r = run_cli("info", MD)
+    assert r.returncode == 0 and r.stdout.startswith("deployment_guide.md") and "outline" in r.stdout
+    bad = tmp_path / "chunks.json"
+    bad.write_text('{"doc_id": "x"}')
+    r = run_cli("stats", bad)
+    assert r.returncode == 3
+    assert_one_line_error(r.stderr, str(bad), "not a valid chunks.json")
+
+
 def test_strategies_lists_all_five_with_params():
     r = run_cli("strategies", "--json")
     assert r.returncode == 0, r.stderr
