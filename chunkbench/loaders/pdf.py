@@ -31,7 +31,7 @@ from .pdf_layout import HEADING_CLASSES, ParsedPage
 
 BACKEND = "pymupdf"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 1
+LOADER_REVISION = 2  # 2: text of rotated pages read from their boxes
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
 #: pages per unit of work (a worker task, a progress-bar step)
