@@ -7,6 +7,7 @@ name, the same registered offline encoding) and the same 512/50 window parameter
 from __future__ import annotations
 
 import cProfile
+import hashlib
 import io
 import pstats
 
@@ -55,8 +56,10 @@ def run(runs: int = 5, peer_runs: int = 3) -> tuple[list[Row], list[str]]:
     doc = corpus_document(paras)
     text = doc.text
     mb = len(text.encode("utf-8")) / 1e6
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
     notes = [f"corpus: {mb:.2f} MB, {len(paras):,} distinct paragraphs from installed documentation, "
-             f"{len(doc.pages):,} synthetic pages; {sum(not c.isascii() for c in text):,} non-ASCII characters"]
+             f"{len(doc.pages):,} synthetic pages; {sum(not c.isascii() for c in text):,} non-ASCII characters; "
+             f"sha256 {digest} (it changes when the installed packages change)"]
     rows: list[Row] = []
 
     t_raw, c_raw, ids = timed(lambda: enc.encode(text, disallowed_special=()), runs)

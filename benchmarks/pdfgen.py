@@ -17,7 +17,7 @@ from .common import BENCH_DIR
 from .corpus import english_paragraphs
 
 
-LINES_PER_PAGE = 55
+LINES_PER_PAGE = 40
 
 
 def _wrapped_lines() -> list[str]:
@@ -29,8 +29,9 @@ def _wrapped_lines() -> list[str]:
 
 
 def long_pdf(pages: int = 2400) -> str:
-    """A `pages`-page A4 PDF of English corpus text: a heading and a few paragraphs per page."""
-    path = os.path.join(BENCH_DIR, f"generated-{pages}p.pdf")
+    """A `pages`-page A4 PDF of English corpus text: a numbered heading, LINES_PER_PAGE lines of
+    wrapped paragraphs (about 2,500 characters) and a page number on every page."""
+    path = os.path.join(BENCH_DIR, f"generated-{pages}p-{LINES_PER_PAGE}l.pdf")
     if os.path.exists(path):
         return path
     lines = _wrapped_lines()
