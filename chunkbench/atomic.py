@@ -58,5 +58,13 @@ def dumps_json(obj: Any) -> str:
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> Path:
-    """Atomically write `obj` as canonical JSON."""
-    return write_text(path, dumps_json(obj))
+    """Atomically write `obj` as canonical JSON (the text of `dumps_json`).
+
+    Streamed piece by piece: with an indent, json.dumps builds the whole text from millions of
+    small strings, which took over a GB for the elements or chunks of a 50 MB content_list."""
+    encoder = json.JSONEncoder(ensure_ascii=False, indent=2, allow_nan=False)
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        for piece in encoder.iterencode(obj):
+            fh.write(piece)
+        fh.write("\n")
+    return Path(path)

@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import atomic_path, dumps_json, write_text
+from .atomic import dumps_json, write_json, write_text
 from .errors import ChunkbenchError, InputError
 from .text import one_line
 
@@ -140,16 +140,10 @@ def chunks_json_text(chunkset: "ChunkSet", chunked_at: str | None = None) -> str
 def write_chunks_json(chunkset: "ChunkSet", path: str | os.PathLike, chunked_at: str | None = None) -> Path:
     """Validate and atomically write chunks.json (the old file or the new one, never a partial one).
 
-    The text is the same as `chunks_json_text` (atomic.dumps_json's layout) but streamed piece
-    by piece: with an indent, json.dumps builds the whole text from millions of small strings,
-    which took 1.2 GB for the chunks of a 50 MB content_list."""
+    The text is the same as `chunks_json_text`, streamed by `atomic.write_json`."""
     data = validated_dict(chunkset, chunked_at)
-    encoder = json.JSONEncoder(ensure_ascii=False, indent=2, allow_nan=False)
     try:
-        with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-            for piece in encoder.iterencode(data):
-                fh.write(piece)
-            fh.write("\n")
+        write_json(path, data)
     except (TypeError, ValueError) as exc:  # a set, NaN, an object: not representable in JSON
         raise ChunkbenchError(f"strategy {chunkset.strategy!r} produced a value JSON cannot hold: {exc}") from None
     return Path(path)
