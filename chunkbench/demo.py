@@ -2,7 +2,8 @@
 
 For every PDF in the folder it runs the per-document STEPS (parse → `out/<stem>/elements.json` and
 summary; chunk with every registered strategy → `out/<stem>/<strategy>/chunks.json` and
-`chunk_debug.md`), then the FINAL_STEPS over all documents (the document × strategy table).
+`chunk_debug.md`; an overlay report per strategy), then the FINAL_STEPS over all documents (the
+document × strategy table, a small papermill sweep, `out/index.html` linking everything).
 Steps are plain functions, so later features append a step to a list. A failing document or
 strategy is reported on one line and the others go on; the exit code is 1 if anything failed.
 """
@@ -41,6 +42,10 @@ class Demo:
     out: Path
     strategies: list[str] | None = None
     debug: bool = False
+    #: end with a small papermill sweep (elements vs contract over every document)
+    sweep: bool = True
+    #: sweep points that failed (each is reported by the sweep itself)
+    sweep_failures: int = 0
     runs: list[DocRun] = field(default_factory=list)
 
     def fail(self, run: DocRun | None, what: str, exc: BaseException) -> None:
@@ -100,6 +105,19 @@ def step_chunk(demo: Demo, run: DocRun) -> None:
         })
 
 
+def step_report(demo: Demo, run: DocRun) -> None:
+    """Overlay report per strategy: `out/<stem>/<strategy>/report/index.html` and one PNG per page."""
+    from .report import write_report
+
+    for name, chunkset in run.chunksets.items():
+        try:
+            write_report(run.doc, chunkset, run.out / name / "report")
+        except Exception as exc:  # noqa: BLE001 - one report failing must not hide the others
+            demo.fail(run, f"report {name}", exc)
+    if run.chunksets:
+        print(f"  reports  {run.out}/<strategy>/report/index.html")
+
+
 def format_table(rows: list[dict]) -> str:
     """document × strategy → chunks, median chars, p95 chars, targets passed."""
     from .stats import fmt_num
@@ -128,18 +146,49 @@ def final_table(demo: Demo) -> None:
     print(table)
 
 
+def final_sweep(demo: Demo) -> None:
+    """A small papermill sweep over the documents (elements vs contract): results table and plots."""
+    from .sweep import demo_sweep
+
+    inputs = [run.pdf for run in demo.runs if run.doc is not None]
+    if inputs and demo.sweep:
+        print()
+        results = demo_sweep(inputs, demo.out / "sweep")
+        demo.sweep_failures = int((results["status"] != "ok").sum())
+
+
+def final_index(demo: Demo) -> None:
+    """`out/index.html`: one page linking every document × strategy report and the sweep summary."""
+    import html
+
+    rows = []
+    for run in demo.runs:
+        links = " · ".join(
+            f'<a href="{html.escape(f"{run.pdf.stem}/{name}/report/index.html")}">{html.escape(name)}</a>'
+            for name in run.chunksets)
+        rows.append(f"<tr><td>{html.escape(run.pdf.name)}</td><td>{links}</td></tr>")
+    sweep = ('<p><a href="sweep/summary.html">Sweep summary</a> (results.csv, results.parquet)</p>'
+             if (demo.out / "sweep" / "summary.html").exists() else "")
+    write_text(demo.out / "index.html", (
+        '<!doctype html><meta charset="utf-8"><title>chunkbench demo</title>'
+        "<style>body{font:14px sans-serif;margin:24px}td{padding:4px 12px}</style>"
+        "<h1>chunkbench demo</h1><table><tr><th>document</th><th>overlay reports by strategy</th></tr>"
+        + "".join(rows) + "</table>" + sweep))
+    print(f"\nopen {demo.out / 'index.html'} for every report")
+
+
 #: per-document steps, in order; append to extend the demo
-STEPS: list[Step] = [step_parse, step_chunk]
+STEPS: list[Step] = [step_parse, step_chunk, step_report]
 #: steps over all documents after the per-document steps
-FINAL_STEPS: list[FinalStep] = [final_table]
+FINAL_STEPS: list[FinalStep] = [final_table, final_sweep, final_index]
 
 
 def run_demo(folder: str | Path, out: str | Path, *, strategies: list[str] | None = None,
-             debug: bool = False) -> int:
+             debug: bool = False, sweep: bool = True) -> int:
     """Run STEPS on every PDF in `folder`, then FINAL_STEPS; 0 if all succeeded, else 1."""
     from .errors import UsageError
 
-    demo = Demo(Path(folder), Path(out), strategies, debug)
+    demo = Demo(Path(folder), Path(out), strategies, debug, sweep)
     if not demo.folder.is_dir():
         raise UsageError("not a folder", demo.folder)
     pdfs = sorted(p for p in demo.folder.iterdir() if p.suffix.lower() == ".pdf" and p.is_file())
@@ -164,8 +213,9 @@ def run_demo(folder: str | Path, out: str | Path, *, strategies: list[str] | Non
     failed = [run for run in demo.runs if run.errors]
     if failed:
         print(f"chunkbench demo: {len(failed)} of {len(demo.runs)} document(s) had errors", file=sys.stderr)
-        return 1
-    return 0
+    if demo.sweep_failures:
+        print(f"chunkbench demo: {demo.sweep_failures} sweep point(s) failed", file=sys.stderr)
+    return 1 if failed or demo.sweep_failures else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,11 +225,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("folder", nargs="?", default="sample_pdfs", help="folder of PDFs (default sample_pdfs)")
     ap.add_argument("out", nargs="?", default="out", help="output folder (default out)")
     ap.add_argument("--strategies", default=None, help="comma-separated strategies (default: all registered)")
+    ap.add_argument("--no-sweep", action="store_true", help="skip the final small sweep")
     ap.add_argument("--debug", action="store_true", help="show tracebacks")
     args = ap.parse_args(argv)
     names = [s.strip() for s in args.strategies.split(",") if s.strip()] if args.strategies else None
     try:
-        return run_demo(args.folder, args.out, strategies=names, debug=args.debug)
+        return run_demo(args.folder, args.out, strategies=names, debug=args.debug, sweep=not args.no_sweep)
     except ChunkbenchError as exc:
         print(f"chunkbench demo: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -170,13 +170,17 @@ def test_demo_runs_every_strategy_and_reports_failures(tmp_path, capsys):
     folder.mkdir()
     (folder / "a.pdf").symlink_to(SAMPLE_PDFS / "technical_manual.pdf")
     (folder / "b.pdf").write_bytes(b"%PDF-1.7\nnot really\n")
-    assert demo.main([str(folder), str(tmp_path / "out"), "--strategies", "elements,tokens"]) == 1
+    assert demo.main([str(folder), str(tmp_path / "out"), "--strategies", "elements,tokens", "--no-sweep"]) == 1
     captured = capsys.readouterr()
     assert "b.pdf: " in captured.err and "1 of 2 document(s) had errors" in captured.err
     for name in ("elements", "tokens"):
         load_chunks_json(tmp_path / "out" / "a" / name / "chunks.json")
         assert (tmp_path / "out" / "a" / name / "chunk_debug.md").stat().st_size > 0
     assert (tmp_path / "out" / "a" / "elements.json").exists()
+    for name in ("elements", "tokens"):  # an overlay report per strategy, linked from out/index.html
+        report = tmp_path / "out" / "a" / name / "report"
+        assert (report / "index.html").exists() and list(report.glob("*.png"))
+        assert f"a/{name}/report/index.html" in (tmp_path / "out" / "index.html").read_text("utf-8")
     table = (tmp_path / "out" / "summary.txt").read_text("utf-8").splitlines()
     assert table[0].split() == ["document", "strategy", "chunks", "median", "p95", "targets"]
     assert [row.split()[:2] for row in table[1:]] == [["a", "elements"], ["a", "tokens"]]
