@@ -177,7 +177,7 @@ def test_ocr_is_not_attempted_without_tesseract(fresh_cache, monkeypatch):
 
     monkeypatch.setattr(pymupdf4llm, "to_json", spy)
     assert pdf_loader.ocr_available() is False
-    load_pdf(shared_pdf(SCAN))
+    load_pdf(shared_pdf(SCAN), page_timeout=0)  # 0: parsed in this process, where the spy is
     assert calls and all(c["use_ocr"] == OCRMode.NEVER and "ocr_function" not in c for c in calls)
 
 
@@ -195,7 +195,7 @@ def test_ocr_runs_on_pages_without_text_when_available_and_stays_off_stdout(fres
     monkeypatch.setattr(
         pdf_layout, "_ocr_options", lambda ocr: {"use_ocr": OCRMode.SELECT_KEEP_OLD, "ocr_function": fake_ocr}
     )
-    doc = load_pdf(shared_pdf(SCAN))
+    doc = load_pdf(shared_pdf(SCAN), page_timeout=0)  # 0: parsed in this process, where ocr_calls is
     assert capfd.readouterr().out == ""
     assert ocr_calls == [0]
     assert doc.parser.options["ocr"] is True
@@ -232,9 +232,9 @@ def test_a_daemon_process_parses_without_a_pool_of_its_own(monkeypatch):
         raise AssertionError("a daemon process must not start a pool")
 
     monkeypatch.setattr(multiprocessing.current_process(), "daemon", True)
-    monkeypatch.setattr(pdf_loader.concurrent.futures, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(pdf_loader.parse_workers, "run_tasks", no_pool)
     monkeypatch.setattr(pdf_layout, "parse_range", lambda path, pw, first, stop, ocr: parsed.append(first) or ())
-    pdf_loader._parse_pages(shared_pdf(ULTA), None, 9, False, False, 2, 5)
+    pdf_loader._parse_pages(shared_pdf(ULTA), None, 9, False, False, 2, 5, page_timeout=60)
     assert parsed == [0, 4, 8]
 
 

@@ -103,6 +103,11 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mineru-timeout", type=float, default=None, help="seconds before MinerU is killed")
     parser.add_argument("--pdf", default=None, help="source PDF of MinerU output / document.json")
     parser.add_argument("--password", default=None, help="password of an encrypted PDF")
+    parser.add_argument(
+        "--page-timeout", type=float, default=None, metavar="SECONDS",
+        help="PyMuPDF backend: stop with an error when parsing takes longer than this per page "
+        "(default 120, or $CHUNKBENCH_PAGE_TIMEOUT; 0: no limit)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="do not use the parse cache")
     parser.add_argument("--cache-dir", default=None, help="parse cache folder (default ~/.cache/chunkbench)")
 
@@ -124,4 +129,5 @@ def load_input(args: argparse.Namespace):
         mineru_backend=args.mineru_backend,
         mineru_url=args.mineru_url,
         mineru_timeout=args.mineru_timeout,
+        page_timeout=getattr(args, "page_timeout", None),
     )

@@ -67,12 +67,15 @@ def load(
     mineru_url: str | None = None,
     mineru_timeout: float | None = None,
     progress: bool | None = None,
+    page_timeout: float | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> Document:
     """Load any supported INPUT as a Document (PDF parses are cached on disk).
 
     `pdf` names the source PDF of MinerU output (for page sizes and rendering) when it is not
-    found beside the output. `metadata` is passed through to every chunk.
+    found beside the output. `metadata` is passed through to every chunk. `page_timeout` limits
+    the PyMuPDF parse time per page in seconds (None: $CHUNKBENCH_PAGE_TIMEOUT or 120; 0: no
+    limit); a PDF that parses slower fails with an InputError naming the pages.
     """
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
@@ -86,7 +89,7 @@ def load(
     elif kind == "pdf":
         from .pdf import load_pdf
 
-        doc = load_pdf(path, password=password, cache=cache, progress=progress)
+        doc = load_pdf(path, password=password, cache=cache, progress=progress, page_timeout=page_timeout)
     elif kind == "mineru":
         from .mineru import load_mineru
 

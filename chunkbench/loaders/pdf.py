@@ -2,16 +2,19 @@
 
 `load_pdf` checks the file (missing, not a PDF, damaged, no pages, encrypted) before anything
 else, then returns the cached Document or parses the pages in contiguous ranges, in a process
-pool when the PDF is long, and merges them in order. What a page's boxes become is documented in
-`pdf_layout`; heading levels are set here because they need the whole document's font sizes.
+pool when the PDF is long, and merges them in order. Each page range may take `page_timeout`
+seconds per page (default 120 s): parsing then runs in worker processes (`parse_workers`) that
+are killed when a range overruns, and the load fails with an InputError naming the pages. What
+a page's boxes become is documented in `pdf_layout`; heading levels are set here because they need the whole document's font sizes.
 Pages without a text layer are reported in `Document.warnings` and `Page.has_text`; they are
 OCRed only when Tesseract is installed.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
+import logging
+import math
 import multiprocessing
 import os
 import shutil
@@ -23,10 +26,10 @@ from typing import Iterable, Mapping, Sequence
 from tqdm import tqdm
 
 from ..cache import cached_parse
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from ..model import Document, Element, Page, ParserInfo, make_document, sha256_file
 from ..pdflib import pymupdf
-from . import pdf_layout
+from . import parse_workers, pdf_layout
 from .pdf_layout import HEADING_CLASSES, ParsedPage
 
 BACKEND = "pymupdf"
@@ -40,10 +43,16 @@ RANGE_PAGES = 4
 MAX_WORKERS = 4
 #: documents with more pages than this show a progress bar on a terminal
 PROGRESS_MIN_PAGES = 4
+#: default limit on the layout model's time per page, in seconds (0: no limit)
+PAGE_TIMEOUT = 120.0
+#: environment variable that sets the per-page limit when `page_timeout` is not given
+PAGE_TIMEOUT_ENV = "CHUNKBENCH_PAGE_TIMEOUT"
 #: heading levels come from the rank of the heading's font size among all heading sizes
 MAX_HEADING_LEVEL = 6
 #: level of a section header whose font size is unknown (it has no text lines)
 DEFAULT_HEADING_LEVEL = 2
+
+log = logging.getLogger(__name__)
 
 
 def load_pdf(
@@ -54,14 +63,19 @@ def load_pdf(
     progress: bool | None = None,
     workers: int | None = None,
     parallel_min_pages: int = PARALLEL_MIN_PAGES,
+    page_timeout: float | None = None,
 ) -> Document:
     """Load a PDF as a Document with PyMuPDF's layout model (parse results cached on disk).
 
     `progress` None shows a bar on a terminal for documents of more than a few pages.
     `workers` (default: the CPU count, at most MAX_WORKERS) processes parse PDFs of more than
     `parallel_min_pages` pages; the result does not depend on either.
+    `page_timeout` limits the parse time per page in seconds (None: $CHUNKBENCH_PAGE_TIMEOUT or
+    PAGE_TIMEOUT; 0: no limit): a slower page range stops the load with an InputError. It does
+    not change the result, so it is not part of the cache key.
     """
     path = Path(path)
+    page_timeout = page_timeout_setting(page_timeout)
     if not path.is_file():
         raise InputError("not a file" if path.exists() else "no such file", path)
     # Opened before the cache is consulted: a bad file fails the same way every time, and the
@@ -74,7 +88,9 @@ def load_pdf(
     doc_id = sha256_file(path)
 
     def parse() -> Document:
-        pages = _parse_pages(path, password, page_count, ocr, progress, workers, parallel_min_pages)
+        pages = _parse_pages(
+            path, password, page_count, ocr, progress, workers, parallel_min_pages, page_timeout=page_timeout
+        )
         return _build_document(path, doc_id, pages, ParserInfo(BACKEND, version, options), ocr)
 
     return cached_parse(path, doc_id, BACKEND, version, options, parse, use_cache=cache)
@@ -101,6 +117,24 @@ def page_ranges(page_count: int, size: int = RANGE_PAGES) -> list[tuple[int, int
     return [(first, min(first + size, page_count)) for first in range(0, page_count, size)]
 
 
+def page_timeout_setting(value: float | None = None) -> float:
+    """The per-page parse time limit in seconds: `value`, else $CHUNKBENCH_PAGE_TIMEOUT, else
+    PAGE_TIMEOUT; 0 means no limit. UsageError for anything but a finite number >= 0."""
+    source = "page_timeout"
+    if value is None:
+        raw = os.environ.get(PAGE_TIMEOUT_ENV, "").strip()
+        if not raw:
+            return PAGE_TIMEOUT
+        source = PAGE_TIMEOUT_ENV
+        try:
+            value = float(raw)
+        except ValueError:
+            raise UsageError(f"{PAGE_TIMEOUT_ENV} must be a number of seconds, got {raw!r}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise UsageError(f"{source} must be a number of seconds >= 0 (0: no limit), got {value!r}")
+    return float(value)
+
+
 def _parse_pages(
     path: Path,
     password: str | None,
@@ -109,31 +143,54 @@ def _parse_pages(
     progress: bool | None,
     workers: int | None,
     parallel_min_pages: int,
+    *,
+    page_timeout: float = 0.0,
 ) -> list[ParsedPage]:
-    """Parse every page, in a process pool when the document is long; pages in document order."""
+    """Parse every page in document order: in worker processes when the document is long or a
+    time limit is set (a range of n pages may take n × `page_timeout` seconds), else in-process."""
     ranges = page_ranges(page_count)
     workers = min(workers or min(os.cpu_count() or 1, MAX_WORKERS), len(ranges))
     show = progress if progress is not None else sys.stderr.isatty() and page_count > PROGRESS_MIN_PAGES
-    results: dict[tuple[int, int], tuple[ParsedPage, ...]] = {}
-    # a daemon process (a worker of someone else's pool) may not start processes of its own
-    parallel = workers > 1 and page_count > parallel_min_pages and not multiprocessing.current_process().daemon
+    parallel = workers > 1 and page_count > parallel_min_pages
+    if multiprocessing.current_process().daemon:
+        # a daemon process (a worker of someone else's pool) may not start processes of its own
+        if page_timeout:
+            log.debug("%s: parsed without the %g s per-page limit (a daemon process cannot start workers)",
+                      path, page_timeout)
+        parallel = page_timeout = 0
+    tasks = [(os.fspath(path), password, first, stop, ocr) for first, stop in ranges]
     with tqdm(total=page_count, unit="page", desc=path.name, disable=not show, leave=False, file=sys.stderr) as bar:
-        if parallel:
-            pdf_layout.layout_engine()  # imported before the fork, so the workers share it
-            with concurrent.futures.ProcessPoolExecutor(workers, mp_context=_pool_context()) as pool:
-                futures = {
-                    pool.submit(pdf_layout.parse_range, os.fspath(path), password, first, stop, ocr): (first, stop)
-                    for first, stop in ranges
-                }
-                for future in concurrent.futures.as_completed(futures):
-                    first, stop = futures[future]
-                    results[first, stop] = future.result()
-                    bar.update(stop - first)
+        if not (parallel or page_timeout):
+            results = []
+            for task in tasks:
+                results.append(pdf_layout.parse_range(*task))
+                bar.update(task[3] - task[2])
         else:
-            for first, stop in ranges:
-                results[first, stop] = pdf_layout.parse_range(os.fspath(path), password, first, stop, ocr)
-                bar.update(stop - first)
-    return [page for r in ranges for page in results[r]]
+            pdf_layout.layout_engine()  # imported before the fork, so the workers share it
+            budgets = [(stop - first) * page_timeout or None for first, stop in ranges]
+            try:
+                results = parse_workers.run_tasks(
+                    pdf_layout.parse_range, tasks, budgets, workers if parallel else 1, _pool_context(),
+                    on_done=lambda i, _: bar.update(ranges[i][1] - ranges[i][0]),
+                )
+            except parse_workers.Overrun as exc:
+                raise InputError(
+                    f"{_pages_label(*ranges[exc.index])} took longer than {exc.budget:g} s to parse "
+                    f"(limit {page_timeout:g} s per page; raise it with --page-timeout or {PAGE_TIMEOUT_ENV})",
+                    path,
+                ) from None
+            except parse_workers.WorkerDied as exc:
+                raise InputError(
+                    f"the parser process died on {_pages_label(*ranges[exc.index])} "
+                    f"(exit code {exc.exitcode}; killed, or out of memory?)",
+                    path,
+                ) from None
+    return [page for result in results for page in result]
+
+
+def _pages_label(first: int, stop: int) -> str:
+    """0-based `[first, stop)` as 1-based "page 3" or "pages 5-8"."""
+    return f"page {stop}" if stop - first == 1 else f"pages {first + 1}-{stop}"
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:

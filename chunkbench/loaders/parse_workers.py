@@ -1,0 +1,158 @@
+"""Run tasks (page-range parses) in worker processes, each task with its own time limit.
+
+`ProcessPoolExecutor` cannot stop a task once it runs, so a page that makes the layout model run
+for ever would hang the whole load. Here each worker is a process of our own, fed one task at a
+time over a pipe, so the parent knows when each task started; when a task outlives its budget
+every worker is killed (SIGKILL) and reaped, and `Overrun` names the task. The workers are
+always reaped on the way out (normal end, error, Ctrl-C), and on Linux they also die with the
+parent if it is killed itself, so no orphan is left to finish a parse nobody waits for.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import ctypes
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import time
+from typing import Any, Callable, Sequence
+
+#: how long a worker may take to exit after its pipe is closed before it is killed
+_EXIT_GRACE = 5.0
+
+
+class Overrun(Exception):
+    """Task `index` ran longer than its budget of `budget` seconds (its workers are killed)."""
+
+    def __init__(self, index: int, budget: float):
+        super().__init__(f"task {index} took longer than {budget:g} s")
+        self.index = index
+        self.budget = budget
+
+
+class WorkerDied(Exception):
+    """The worker running task `index` ended without an answer (killed, crashed in C code)."""
+
+    def __init__(self, index: int, exitcode: int | None):
+        super().__init__(f"task {index}: worker process ended with exit code {exitcode}")
+        self.index = index
+        self.exitcode = exitcode
+
+
+def run_tasks(
+    fn: Callable[..., Any],
+    tasks: Sequence[tuple],
+    budgets: Sequence[float | None],
+    workers: int,
+    context: multiprocessing.context.BaseContext,
+    on_done: Callable[[int, Any], None] = lambda index, result: None,
+) -> list[Any]:
+    """`[fn(*task) for task in tasks]`, computed by `workers` processes of `context`.
+
+    Task i may run `budgets[i]` seconds (None: no limit) from the moment a worker takes it;
+    `Overrun` is raised when one runs longer. An exception raised by `fn` is raised here (the
+    first in task order among those seen); `on_done(i, result)` is called as each task finishes."""
+    results: list[Any] = [None] * len(tasks)
+    pending = collections.deque(range(len(tasks)))
+    procs: list[multiprocessing.process.BaseProcess] = []
+    idle: list[multiprocessing.connection.Connection] = []
+    busy: dict[multiprocessing.connection.Connection, tuple[int, float | None]] = {}
+    proc_of: dict[multiprocessing.connection.Connection, multiprocessing.process.BaseProcess] = {}
+    ok = False
+    try:
+        for _ in range(max(1, min(workers, len(tasks)))):
+            parent_end, child_end = context.Pipe()
+            proc = context.Process(target=_worker, args=(fn, child_end), daemon=True)
+            proc.start()
+            child_end.close()  # so the parent sees EOF when the worker dies
+            procs.append(proc)
+            proc_of[parent_end] = proc
+            idle.append(parent_end)
+        while pending or busy:
+            while pending and idle:
+                conn = idle.pop()
+                index = pending.popleft()
+                budget = budgets[index]
+                try:
+                    conn.send((index, tasks[index]))
+                except OSError:  # the idle worker is gone (killed from outside)
+                    proc_of[conn].join(_EXIT_GRACE)
+                    raise WorkerDied(index, proc_of[conn].exitcode) from None
+                busy[conn] = (index, None if budget is None else time.monotonic() + budget)
+            deadlines = [d for _, d in busy.values() if d is not None]
+            timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+            ready = multiprocessing.connection.wait(list(busy), timeout)
+            for conn in sorted(ready, key=lambda c: busy[c][0]):
+                index, _ = busy.pop(conn)
+                try:
+                    answer_index, status, value = conn.recv()
+                except EOFError:
+                    proc = proc_of[conn]
+                    proc.join(_EXIT_GRACE)
+                    raise WorkerDied(index, proc.exitcode) from None
+                if status == "error":
+                    raise value
+                results[answer_index] = value
+                on_done(answer_index, value)
+                idle.append(conn)
+            now = time.monotonic()
+            overdue = sorted(i for i, d in busy.values() if d is not None and d <= now)
+            if overdue:
+                raise Overrun(overdue[0], budgets[overdue[0]])
+        ok = True
+        return results
+    finally:
+        for conn in proc_of:
+            if ok:
+                with contextlib.suppress(OSError):
+                    conn.send(None)  # stop (forked workers hold copies of each other's pipe ends: no EOF)
+            conn.close()
+        for proc in procs:
+            if not ok:
+                proc.kill()  # running tasks cannot be stopped any other way
+            proc.join(_EXIT_GRACE)
+            if proc.exitcode is None:
+                proc.kill()
+                proc.join()
+
+
+def _worker(fn: Callable[..., Any], conn: multiprocessing.connection.Connection) -> None:
+    """Worker loop: run each task received, send back `(index, "ok", result)` or
+    `(index, "error", exception)`; stop at None or EOF."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it kills us
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        index, args = task
+        try:
+            answer = (index, "ok", fn(*args))
+        except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it
+            answer = (index, "error", exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:  # noqa: BLE001 - the exception (or result) would not pickle
+            conn.send((index, "error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+def _die_with_parent() -> None:
+    """Linux: have the kernel SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG),
+    so a killed parent leaves no worker behind. Elsewhere the pipe's EOF ends an idle worker."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # the parent died before the prctl
+        os._exit(1)

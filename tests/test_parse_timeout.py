@@ -1,0 +1,173 @@
+"""Per-page parse time limit of the PyMuPDF backend (issue 7: time stays bounded).
+
+A hang is simulated by replacing `pdf_layout.parse_range` in this process: the workers are
+forked, so they run the replacement. The real slow page (about 100k characters, a minute of
+layout model) is stopped by a one-second limit. Every test checks that no worker is left.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import time
+
+import psutil
+import pytest
+
+import chunkbench
+from chunkbench.cli import main
+from chunkbench.errors import InputError, UsageError
+from chunkbench.loaders import parse_workers, pdf_layout
+from chunkbench.loaders import pdf as pdf_loader
+from chunkbench.loaders.pdf import load_pdf, page_timeout_setting
+
+from conftest import shared_pdf
+from tests.robust import corpus
+
+NDA = "legal_ukgov-example-mutual-nda.pdf"  # 2 pages
+FEDERAL_REGISTER = "req_federal-register-2020-17221.pdf"  # 15 pages
+
+
+def children() -> list[psutil.Process]:
+    return psutil.Process().children(recursive=True)
+
+
+@pytest.fixture(autouse=True)
+def no_workers_left():
+    """Every test starts and ends without child processes of this one."""
+    assert children() == []
+    yield
+    assert children() == []
+
+
+def hang_on(first_page: int):
+    """A parse_range that sleeps "for ever" on the range starting at `first_page` (0-based) and
+    returns nothing for the others, at once."""
+
+    def parse_range(path, password, first, stop, ocr):
+        if first == first_page:
+            time.sleep(3600)
+        return ()
+
+    return parse_range
+
+
+def test_a_hanging_range_stops_at_its_limit_naming_the_file_and_pages(monkeypatch):
+    monkeypatch.setattr(pdf_layout, "parse_range", hang_on(4))
+    path = shared_pdf(FEDERAL_REGISTER)
+    with pytest.raises(InputError) as caught:
+        load_pdf(path, cache=False, workers=2, parallel_min_pages=5, progress=False, page_timeout=0.5)
+    assert caught.value.path == os.fspath(path)
+    assert caught.value.message == (
+        "pages 5-8 took longer than 2 s to parse "
+        "(limit 0.5 s per page; raise it with --page-timeout or CHUNKBENCH_PAGE_TIMEOUT)"
+    )
+
+
+def test_a_short_pdf_is_parsed_by_one_worker_under_the_limit(monkeypatch):
+    """Below the parallel threshold a limit still needs a process that can be killed."""
+    monkeypatch.setattr(pdf_layout, "parse_range", hang_on(0))
+    with pytest.raises(InputError, match=r"pages 1-2 took longer than 1 s to parse \(limit 0.5 s per page"):
+        chunkbench.load(shared_pdf(NDA), cache=False, page_timeout=0.5)
+
+
+def test_the_environment_variable_sets_the_limit(monkeypatch):
+    monkeypatch.setattr(pdf_layout, "parse_range", hang_on(0))
+    monkeypatch.setenv("CHUNKBENCH_PAGE_TIMEOUT", "0.25")
+    with pytest.raises(InputError, match=r"pages 1-2 took longer than 0.5 s to parse \(limit 0.25 s per page"):
+        chunkbench.load(shared_pdf(NDA), cache=False)
+
+
+def test_cli_exits_3_with_one_line(monkeypatch, capsys):
+    monkeypatch.setattr(pdf_layout, "parse_range", hang_on(0))
+    path = shared_pdf(NDA)
+    code = main(["info", str(path), "--no-cache", "--page-timeout", "0.5"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 3
+    assert err == [
+        f"chunkbench: error: {path}: pages 1-2 took longer than 1 s to parse "
+        "(limit 0.5 s per page; raise it with --page-timeout or CHUNKBENCH_PAGE_TIMEOUT)"
+    ]
+
+
+def test_a_real_slow_page_is_stopped(tmp_path):
+    """The 100k-character page keeps the layout model busy for about a minute."""
+    path = corpus.dense_page_pdf(tmp_path)
+    with pytest.raises(InputError, match=r"page 1 took longer than 1 s to parse \(limit 1 s per page"):
+        load_pdf(path, cache=False, page_timeout=1)
+
+
+def test_a_normal_parse_under_a_limit_is_identical_to_one_without(monkeypatch):
+    path = shared_pdf(NDA)
+    limited = load_pdf(path, cache=False, progress=False, page_timeout=60)
+    ran_in = []
+    monkeypatch.setattr(parse_workers, "run_tasks", lambda *a, **k: ran_in.append("workers"))
+    unlimited = load_pdf(path, cache=False, progress=False, page_timeout=0)
+    assert ran_in == []  # 0: no limit, parsed in this process as before
+    assert unlimited == limited
+    assert [e.id for e in limited.elements][:3] == ["p1-e1", "p1-e2", "p1-e3"]
+
+
+def test_the_limit_is_not_part_of_the_cache_key(fresh_cache, monkeypatch):
+    path = shared_pdf(NDA)
+    first = chunkbench.load(path, page_timeout=60)
+    monkeypatch.setattr(pdf_loader, "_parse_pages", lambda *a, **k: pytest.fail("parsed again"))
+    assert chunkbench.load(path, page_timeout=30) == first
+    assert chunkbench.load(path, page_timeout=0) == first
+
+
+def test_an_error_in_a_worker_keeps_its_type_message_and_file(monkeypatch):
+    def damaged(path, password, first, stop, ocr):
+        raise InputError(f"cannot parse pages {first + 1}-{stop}: damaged", path)
+
+    monkeypatch.setattr(pdf_layout, "parse_range", damaged)
+    path = shared_pdf(NDA)
+    with pytest.raises(InputError) as caught:
+        load_pdf(path, cache=False, page_timeout=60)
+    assert (caught.value.path, caught.value.message) == (os.fspath(path), "cannot parse pages 1-2: damaged")
+
+
+def test_a_worker_that_dies_is_an_input_error(monkeypatch):
+    """A crash in C code (or the OOM killer) ends the worker without an answer."""
+
+    def crash(path, password, first, stop, ocr):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(pdf_layout, "parse_range", crash)
+    with pytest.raises(InputError, match=r"the parser process died on pages 1-2 \(exit code -9"):
+        load_pdf(shared_pdf(NDA), cache=False, page_timeout=60)
+
+
+def test_a_daemon_process_parses_in_process_without_the_limit(monkeypatch, caplog):
+    parsed = []
+    monkeypatch.setattr(multiprocessing.current_process(), "daemon", True)
+    monkeypatch.setattr(parse_workers, "run_tasks", lambda *a, **k: pytest.fail("a daemon cannot start workers"))
+    monkeypatch.setattr(pdf_layout, "parse_range", lambda path, pw, first, stop, ocr: parsed.append(first) or ())
+    with caplog.at_level(logging.DEBUG, logger="chunkbench.loaders.pdf"):
+        pdf_loader._parse_pages(shared_pdf(NDA), None, 2, False, False, None, 24, page_timeout=5)
+    assert parsed == [0]
+    assert "without the 5 s per-page limit (a daemon process cannot start workers)" in caplog.text
+
+
+@pytest.mark.parametrize("value", [-1, float("nan"), float("inf"), "10"])
+def test_bad_limits_are_usage_errors(value):
+    with pytest.raises(UsageError, match="page_timeout must be a number of seconds >= 0"):
+        page_timeout_setting(value)
+
+
+def test_limit_defaults_and_environment(monkeypatch):
+    monkeypatch.delenv("CHUNKBENCH_PAGE_TIMEOUT", raising=False)
+    assert page_timeout_setting() == 120
+    monkeypatch.setenv("CHUNKBENCH_PAGE_TIMEOUT", "0")
+    assert page_timeout_setting() == 0
+    assert page_timeout_setting(7) == 7
+    monkeypatch.setenv("CHUNKBENCH_PAGE_TIMEOUT", "soon")
+    with pytest.raises(UsageError, match="CHUNKBENCH_PAGE_TIMEOUT must be a number of seconds, got 'soon'"):
+        page_timeout_setting()
+
+
+def test_cli_refuses_a_negative_limit(capsys):
+    assert main(["info", str(shared_pdf(NDA)), "--page-timeout", "-1"]) == 2
+    assert "page_timeout must be a number of seconds >= 0" in capsys.readouterr().err
