@@ -11,6 +11,8 @@ import logging
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import psutil
@@ -23,7 +25,7 @@ from chunkbench.loaders import parse_workers, pdf_layout
 from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders.pdf import load_pdf, page_timeout_setting
 
-from conftest import shared_pdf
+from conftest import ROOT, shared_pdf
 from tests.robust import corpus
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"  # 2 pages
@@ -171,3 +173,43 @@ def test_limit_defaults_and_environment(monkeypatch):
 def test_cli_refuses_a_negative_limit(capsys):
     assert main(["info", str(shared_pdf(NDA)), "--page-timeout", "-1"]) == 2
     assert "page_timeout must be a number of seconds >= 0" in capsys.readouterr().err
+
+
+HANGING_LOAD = """
+import sys, time
+from chunkbench.cli import main
+from chunkbench.loaders import pdf_layout
+pdf_layout.parse_range = lambda *task: time.sleep(3600)
+sys.exit(main(["info", sys.argv[1], "--no-cache"]))
+"""
+
+
+def worker_of(parent: psutil.Process) -> psutil.Process:
+    """The parse worker the parent has started (waits for it)."""
+    for _ in range(600):
+        kids = parent.children()
+        if kids:
+            return kids[0]
+        time.sleep(0.05)
+    raise AssertionError("no worker started")
+
+
+@pytest.mark.parametrize("how", ["interrupted", "killed"])
+def test_no_worker_outlives_an_interrupted_or_killed_parent(how):
+    """Ctrl-C: the parent kills its workers and exits 130; SIGKILL of the parent: the kernel
+    kills the workers (PR_SET_PDEATHSIG), so nothing keeps parsing for nobody."""
+    parent = psutil.Popen(
+        [sys.executable, "-c", HANGING_LOAD, str(shared_pdf(NDA))], cwd=ROOT, stderr=subprocess.PIPE, text=True
+    )
+    worker = worker_of(parent)
+    parent.send_signal(signal.SIGINT if how == "interrupted" else signal.SIGKILL)
+    code = parent.wait(30)
+    assert code == (130 if how == "interrupted" else -signal.SIGKILL)
+    if how == "interrupted":
+        assert parent.stderr.read().strip() == "chunkbench: interrupted"
+    try:
+        psutil.wait_procs([worker], timeout=30)
+        assert not worker.is_running()
+    finally:
+        if worker.is_running():  # the test failed: do not leave the orphan behind either
+            worker.kill()

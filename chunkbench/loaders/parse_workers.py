@@ -21,6 +21,9 @@ import sys
 import time
 from typing import Any, Callable, Sequence
 
+#: longest wait without looking up: Ctrl-C delivered to another thread (ONNX Runtime's) does not
+#: interrupt the main thread's wait, so the KeyboardInterrupt is only raised when it wakes
+_POLL = 0.5
 #: how long a worker may take to exit after its pipe is closed before it is killed
 _EXIT_GRACE = 5.0
 
@@ -84,7 +87,7 @@ def run_tasks(
                     raise WorkerDied(index, proc_of[conn].exitcode) from None
                 busy[conn] = (index, None if budget is None else time.monotonic() + budget)
             deadlines = [d for _, d in busy.values() if d is not None]
-            timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+            timeout = min([_POLL, *(max(0.0, d - time.monotonic()) for d in deadlines)])
             ready = multiprocessing.connection.wait(list(busy), timeout)
             for conn in sorted(ready, key=lambda c: busy[c][0]):
                 index, _ = busy.pop(conn)
