@@ -180,9 +180,10 @@ def _parse_pages(
                     path,
                 ) from None
             except parse_workers.WorkerDied as exc:
+                code = exc.exitcode or 0
+                how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
                 raise InputError(
-                    f"the parser process died on {_pages_label(*ranges[exc.index])} "
-                    f"(exit code {exc.exitcode}; killed, or out of memory?)",
+                    f"the parser process died on {_pages_label(*ranges[exc.index])} ({how}; out of memory?)",
                     path,
                 ) from None
     return [page for result in results for page in result]
