@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := ui,experiments,dev,rag
 
-.PHONY: demo test lab bench fuzz install samples clean browser
+.PHONY: demo test slow lab bench fuzz install samples clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,11 @@ browser:
 	  || echo "chromium could not be installed: browser tests will be skipped"; }
 
 test: install browser
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
+
+# minutes-long soak tests (a generated 2,500-page PDF, 50 MB inputs, a 100k-character page)
+slow: install
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m slow
 
 lab: install
 	$(BIN)/jupyter lab --notebook-dir=notebooks

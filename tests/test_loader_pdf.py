@@ -383,7 +383,6 @@ def gnuplot():
     return load_shared(GNUPLOT)
 
 
-@pytest.mark.slow
 def test_long_manual_parses_completely(gnuplot):
     assert len(gnuplot.pages) == 311
     assert {p.index for p in gnuplot.pages} == set(range(311))

@@ -253,7 +253,6 @@ def test_scanned_pdf_gives_only_what_its_text_allows(tmp_path):
 # --- the 311-page manual: one load, every strategy once --------------------------------------------
 
 
-@pytest.mark.slow
 def test_long_manual_every_strategy(tmp_path):
     """About 10 s of CPU on a warm parse cache (the cold parse of 311 pages takes minutes)."""
     path = SHARED_PDFS / GNUPLOT
