@@ -37,7 +37,12 @@ slow: install
 lab: install
 	$(BIN)/jupyter lab --notebook-dir=notebooks
 
-bench: install
+$(VENV)/.bench-installed: pyproject.toml | $(VENV)/.installed
+	$(BIN)/pip install -q -e '.[$(EXTRAS),bench]'
+	touch $@
+
+# speed and memory against the peers (LangChain, chonkie, semchunk, pdfplumber): the bench extra
+bench: install $(VENV)/.bench-installed
 	$(BIN)/python -m benchmarks.run
 
 fuzz: install

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import gc
 import os
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -109,7 +110,15 @@ def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
     """Chunk `doc` with the named strategy; unknown names or bad values raise ParamError."""
     strat = get_strategy(strategy)
     resolved = strat.resolve(params)
-    result = strat.func(doc, **resolved)
+    # Strategies allocate many small objects and no reference cycles; the cyclic collector's
+    # passes over them made chunking grow faster than linearly (16x input, up to 21x time).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        result = strat.func(doc, **resolved)
+    finally:
+        if paused:
+            gc.enable()
     return ChunkSet(
         doc=doc,
         strategy=strat.name,
