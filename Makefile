@@ -34,8 +34,9 @@ test: install browser
 slow: install
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m slow
 
+# JupyterLab refuses to run as root unless told to (root is the default user in containers)
 lab: install
-	$(BIN)/jupyter lab --notebook-dir=notebooks
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 $(VENV)/.bench-installed: pyproject.toml | $(VENV)/.installed
 	$(BIN)/pip install -q -e '.[$(EXTRAS),bench]'
