@@ -84,10 +84,9 @@ def truncated_pdf(folder: Path) -> Path:
     return path
 
 
-@builder("zero_pages.pdf")
-def zero_pages_pdf(folder: Path) -> Path:
-    """A syntactically valid PDF whose page tree is empty (PyMuPDF refuses to save one)."""
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+def raw_pdf(objs: list[bytes]) -> bytes:
+    """A PDF written by hand from object bodies (object 1 is the catalog), with a correct xref:
+    for files PyMuPDF refuses to make."""
     out = bytearray(b"%PDF-1.7\n")
     offsets = []
     for n, body in enumerate(objs, 1):
@@ -97,8 +96,15 @@ def zero_pages_pdf(folder: Path) -> Path:
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
+@builder("zero_pages.pdf")
+def zero_pages_pdf(folder: Path) -> Path:
+    """A syntactically valid PDF whose page tree is empty (PyMuPDF refuses to save one)."""
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
     path = folder / "zero_pages.pdf"
-    path.write_bytes(bytes(out))
+    path.write_bytes(raw_pdf(objs))
     return path
 
 
@@ -176,17 +182,8 @@ def no_unicode_pdf(folder: Path) -> Path:
     ]
     content = b"BT /F1 14 Tf 72 760 Td (ABCDEFG HIJKLMN OPQRST) Tj 0 -20 Td (UVWXYZ ABC) Tj ET"
     objs[3] = b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for n, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
     path = folder / "no_unicode.pdf"
-    path.write_bytes(bytes(out))
+    path.write_bytes(raw_pdf(objs))
     return path
 
 
