@@ -19,7 +19,7 @@ from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders import pdf_layout
 from chunkbench.loaders.pdf import heading_levels, load_pdf, page_list
 from chunkbench.loaders.pdf_layout import code_text, flow_text, table_rows
-from chunkbench.model import Document, sha256_file
+from chunkbench.model import Document, Element, sha256_file
 
 from conftest import SAMPLE_PDFS, shared_pdf
 
@@ -360,6 +360,49 @@ def test_heading_levels_rank_font_sizes_over_the_whole_document():
     assert heading_levels(sizes) == {"a": 1, "b": 2, "c": 2, "d": 3, "e": 2}
     many = {str(s): s for s in range(30, 22, -1)}  # 8 distinct sizes
     assert [heading_levels(many)[str(s)] for s in range(30, 22, -1)] == [1, 2, 3, 4, 5, 6, 6, 6]
+
+
+def test_a_text_only_picture_becomes_a_paragraph_but_a_figure_stays_an_image():
+    """The layout model's `picture` boxes: one with 200+ characters of text and nothing drawn in
+    it is a misread paragraph; one with a chart path in it, or with little text, stays an image."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    page.draw_rect(page.rect, color=None, fill=(1, 1, 1))  # a page background does not count
+    page.draw_rect(pymupdf.Rect(320, 420, 380, 480), color=(0, 0, 0))  # a chart's frame
+    words = ("lorem ipsum dolor " * 5).split()
+    text_lines = [line(*words, x=72.0)] * 3  # about 250 characters
+    def box(x0, y0, x1, y1, lines):
+        return {"boxclass": "picture", "x0": x0, "y0": y0, "x1": x1, "y1": y1, "textlines": lines}
+    raw_page = {"page_number": 1, "width": 600, "height": 800, "boxes": [
+        box(72, 72, 500, 200, text_lines),  # text only
+        box(300, 400, 500, 500, text_lines),  # the chart with many labels
+        box(72, 600, 200, 700, [line("Figure", "label")]),  # little text
+    ]}
+    pdf_layout._mark_text_pictures(page, raw_page)
+    text_block, chart, small = pdf_layout._parse_page(raw_page, True).elements
+    assert text_block.type == "paragraph" and text_block.raw_type == "picture"
+    assert text_block.text == flow_text(text_lines) and len(text_block.text) >= pdf_layout.PICTURE_TEXT_MIN
+    assert text_block.attrs == {"reclassified": "picture without image or drawing"}
+    for image in (chart, small):
+        assert image.type == "image" and image.text == "" and image.attrs["image_text"]
+        assert "reclassified" not in image.attrs
+
+
+def test_pages_of_unmapped_glyphs_are_warned_about():
+    def element(page, text, **attrs):
+        return Element(id=f"p{page + 1}-e1", type="paragraph", text=text, page_idx=page, attrs=attrs)
+    readable = "An ordinary page of text with a \ue000 icon glyph."
+    elements = [
+        element(0, readable),
+        element(1, "\ufffd" * 20 + " readable words here"),  # half unmapped
+        element(2, "Figure", image_text="\uf0b7\uf0a7 " * 20),  # private use, in a picture
+        element(3, "\ufffd" * 5),  # too few characters to judge
+        element(4, "\ufffd" * 10 + "x" * 30),  # a quarter: below the 30 % share
+    ]
+    assert pdf_loader._garbled_text_warnings(elements) == [
+        "page(s) 2-3: text has no Unicode mapping (garbled); OCR would be needed"
+    ]
+    assert pdf_loader._garbled_text_warnings(elements[:1]) == []
 
 
 def test_page_list_collapses_runs():

@@ -7,7 +7,8 @@ seconds per page (default 120 s): parsing then runs in worker processes (`parse_
 are killed when a range overruns, and the load fails with an InputError naming the pages. What
 a page's boxes become is documented in `pdf_layout`; heading levels are set here because they need the whole document's font sizes.
 Pages without a text layer are reported in `Document.warnings` and `Page.has_text`; they are
-OCRed only when Tesseract is installed.
+OCRed only when Tesseract is installed. Pages whose text is mostly U+FFFD or private-use code points
+(fonts without a Unicode mapping) are named in a warning too.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import logging
 import math
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 from importlib.metadata import version as package_version
@@ -34,7 +36,8 @@ from .pdf_layout import HEADING_CLASSES, ParsedPage
 
 BACKEND = "pymupdf"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 2  # 2: text of rotated pages read from their boxes
+LOADER_REVISION = 3  # 2: text of rotated pages read from their boxes; 3: text-only pictures
+# become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
 #: pages per unit of work (a worker task, a progress-bar step)
@@ -51,6 +54,13 @@ PAGE_TIMEOUT_ENV = "CHUNKBENCH_PAGE_TIMEOUT"
 MAX_HEADING_LEVEL = 6
 #: level of a section header whose font size is unknown (it has no text lines)
 DEFAULT_HEADING_LEVEL = 2
+#: a page is reported as garbled when more than this share of its non-space characters are
+#: U+FFFD or private-use code points (glyphs of a font without a Unicode mapping)
+GARBLED_SHARE = 0.3
+#: ... and it has at least this many non-space characters (a few icon glyphs are no sign)
+GARBLED_MIN_CHARS = 20
+#: U+FFFD and the private-use code points (BMP, planes 15 and 16)
+_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +228,7 @@ def _build_document(
         pages,
         parser,
         pdf_path=path,
-        warnings=_text_layer_warnings(pages, elements, ocr),
+        warnings=_text_layer_warnings(pages, elements, ocr) + _garbled_text_warnings(elements),
         doc_id=doc_id,
     )
 
@@ -256,6 +266,21 @@ def _text_layer_warnings(pages: Sequence[Page], elements: Sequence[Element], ocr
     if unread:
         warnings.append(f"OCR found no text on page(s): {page_list(unread)}")
     return warnings
+
+
+def _garbled_text_warnings(elements: Sequence[Element]) -> list[str]:
+    """Name the pages whose text is mostly unmapped glyphs: fonts without a Unicode mapping
+    extract as U+FFFD or private-use code points, which no chunk can make sense of."""
+    total: dict[int, int] = {}
+    bad: dict[int, int] = {}
+    for e in elements:
+        for text in (e.text, e.attrs.get("image_text") or ""):
+            total[e.page_idx] = total.get(e.page_idx, 0) + len("".join(text.split()))
+            bad[e.page_idx] = bad.get(e.page_idx, 0) + len(_UNMAPPED.findall(text))
+    garbled = [i for i, n in bad.items() if total[i] >= GARBLED_MIN_CHARS and n > GARBLED_SHARE * total[i]]
+    if not garbled:
+        return []
+    return [f"page(s) {page_list(garbled)}: text has no Unicode mapping (garbled); OCR would be needed"]
 
 
 def page_list(indices: Iterable[int]) -> str:

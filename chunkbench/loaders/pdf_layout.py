@@ -28,7 +28,11 @@ Mapping rules (one place, documented here):
   is shown upright without text lines, so such a box's text is read from its clip rectangle
   (whitespace-collapsed).
 * pictures: `text` stays empty (the labels inside a chart are noise in a chunk); any text found
-  inside the picture is kept in `attrs["image_text"]`.
+  inside the picture is kept in `attrs["image_text"]`. Except: a `picture` box with at least
+  200 characters of running text that no raster image or vector path touches (page-sized
+  backgrounds aside) is a text block the model misread (it does so on 14,400 pt pages and on
+  pages of 100k characters): it becomes a paragraph with its text, `raw_type` stays `picture`
+  and `attrs["reclassified"]` says "picture without image or drawing".
 """
 
 from __future__ import annotations
@@ -76,6 +80,10 @@ _PAGE_NUMBER = re.compile(
     r"(?:page\s+)?[-–—(\[]?\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d{1,5})?",
     re.IGNORECASE,
 )
+#: a `picture` box with this much running text and no image or path in it is a paragraph
+PICTURE_TEXT_MIN = 200
+#: a path covering this share of the page is a background, not a figure
+_BACKGROUND_SHARE = 0.9
 #: dot leaders: spaced dots (". . ."), four or more dots, or a stray dot ending a cell
 _DOT_LEADER = re.compile(r"(?:^|(?<=\s))\.(?:\s+\.)+|\.{4,}|\s+\.$")
 #: a decimal point set apart from its integer part ("11,062 .6")
@@ -146,6 +154,7 @@ def parse_range(
         for i, raw_page in zip(pages, raw_pages):
             if i in rotated:
                 _add_rotated_text(doc[i], raw_page)
+            _mark_text_pictures(doc[i], raw_page)
     finally:
         doc.close()
     for line in messages.getvalue().splitlines():
@@ -168,6 +177,43 @@ def _add_rotated_text(page: pymupdf.Page, raw_page: dict) -> None:
         text = " ".join(page.get_text("text", clip=clip).split())
         if text:
             box["rotated_text"] = text
+
+
+def _mark_text_pictures(page: pymupdf.Page, raw_page: dict) -> None:
+    """Flag the `picture` boxes that are really text (`text_picture`, read by `_box_element`).
+
+    At extreme scales (a 14,400 pt page, 100k characters on a page) the layout model calls a
+    plain text block a picture. A box with at least PICTURE_TEXT_MIN characters of running text
+    that no raster image or vector path touches is flagged; page backgrounds (paths covering
+    most of the page) do not count. Charts and figures keep their paths or images, so they
+    stay pictures. The page's drawing log is read only when a page has such a candidate."""
+    candidates = [
+        box for box in raw_page["boxes"]
+        if box["boxclass"] == "picture"
+        and len(flow_text(box.get("textlines") or []) or box.get("rotated_text", "")) >= PICTURE_TEXT_MIN
+    ]
+    if not candidates:
+        return
+    graphics = _graphics_rects(page)
+    for box in candidates:
+        x0, y0, x1, y1 = box["x0"], box["y0"], box["x1"], box["y1"]
+        if not any(r.x0 <= x1 and x0 <= r.x1 and r.y0 <= y1 and y0 <= r.y1 for r in graphics):
+            box["text_picture"] = True
+
+
+def _graphics_rects(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    """Rectangles of the raster images and vector paths painted on a page, in the coordinates
+    of the layout boxes (the page shown upright), without page-sized backgrounds."""
+    page_area = abs(page.rect)
+    rects = []
+    for kind, bbox in page.get_bboxlog():
+        if kind.startswith("clip") or kind.endswith("text"):
+            continue
+        rect = pymupdf.Rect(bbox) * page.rotation_matrix if page.rotation else pymupdf.Rect(bbox)
+        if page_area and abs(rect & page.rect) >= _BACKGROUND_SHARE * page_area:
+            continue
+        rects.append(rect)
+    return rects
 
 
 def _ocr_options(ocr: bool) -> dict[str, Any]:
@@ -221,6 +267,10 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         extract = (box.get("table") or {}).get("extract")
         rows = table_rows(extract) if extract else None  # None: the model found no cell grid
         text = pipe_table(rows or ())
+    elif kind is ElementType.IMAGE and box.get("text_picture"):  # see _mark_text_pictures
+        kind = ElementType.PARAGRAPH
+        text = flow_text(lines) or rotated_text
+        attrs["reclassified"] = "picture without image or drawing"
     elif kind is ElementType.IMAGE:
         text = ""
         image_text = flow_text(lines) or rotated_text

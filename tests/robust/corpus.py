@@ -170,7 +170,8 @@ def dense_page_pdf(folder: Path) -> Path:
 @builder("no_unicode.pdf")
 def no_unicode_pdf(folder: Path) -> Path:
     """A font whose glyph names mean nothing and no ToUnicode map: text extracts as garbage."""
-    glyphs = " ".join(f"/g{i}" for i in range(26))
+    # names MuPDF cannot read (it takes "g12" for a glyph id and maps some of those to ASCII)
+    glyphs = " ".join(f"/x{i}" for i in range(26))
     objs = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
