@@ -152,11 +152,28 @@ def element_pages(elements: Sequence[Element]) -> tuple[int | None, int | None]:
     return min(first) + 1, max(last) + 1
 
 
+def _frozen(cls: type, **fields: Any) -> Any:
+    """An instance of the frozen dataclass `cls` from ALL its field values, equal to `cls(**fields)`.
+
+    The generated `__init__` sets each field through `object.__setattr__`; filling the instance
+    dict directly costs a fraction of that, which matters for the tens of thousands of boxes and
+    chunks a large document yields. Only for classes without `__post_init__` (checked below)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
 def element_bboxes(elements: Sequence[Element]) -> tuple[BBox, ...]:
     """One BBox per source element that has one, in reading order."""
-    return tuple(
-        BBox(e.page_idx + 1, *e.bbox) for e in elements if e.bbox is not None and e.page_idx is not None
-    )
+    out = []
+    new = object.__new__
+    for e in elements:
+        if e.bbox is not None and e.page_idx is not None:
+            x0, y0, x1, y1 = e.bbox
+            box = new(BBox)  # `_frozen(BBox, ...)` inlined: this runs once per element
+            box.__dict__.update(page=e.page_idx + 1, x0=x0, y0=y0, x1=x1, y1=y1)
+            out.append(box)
+    return tuple(out)
 
 
 def build_chunk(
@@ -176,17 +193,20 @@ def build_chunk(
     pages: tuple[int | None, int | None] | None = None,
     extra: Mapping[str, Any] | None = None,
     tokens_est: int | None = None,
+    source_blocks: Sequence[str] | None = None,
 ) -> Chunk:
     """Make a Chunk from its source elements; pages, bboxes and offsets default to theirs.
 
     `tokens_est` defaults to the cl100k count of `text`; a strategy that has already tokenized the
-    document (tokens) passes its own count instead of encoding the text a second time."""
+    document (tokens) passes its own count instead of encoding the text a second time. Likewise
+    `source_blocks` defaults to the elements' ids (tokens passes slices of one precomputed tuple)."""
     page_start, page_end = pages if pages is not None else element_pages(elements)
     if start_char is None and elements:
         start_char = elements[0].char_start
     if end_char is None and elements:
         end_char = elements[-1].char_end
-    return Chunk(
+    return _frozen(
+        Chunk,
         chunk_id=chunk_id,
         index=index,
         type=type,
@@ -195,7 +215,7 @@ def build_chunk(
         page_start=page_start,
         page_end=page_end,
         bbox=tuple(bbox) if bbox is not None else element_bboxes(elements),
-        source_blocks=tuple(e.id for e in elements),
+        source_blocks=tuple(e.id for e in elements) if source_blocks is None else tuple(source_blocks),
         section_path=tuple(section_path),
         heading=heading,
         boundary=boundary,
@@ -204,6 +224,10 @@ def build_chunk(
         metadata=dict(doc.metadata),
         extra=dict(extra or {}),
     )
+
+
+# `_frozen` skips `__init__`: it must stay equivalent (no __post_init__, every field given)
+assert not hasattr(BBox, "__post_init__") and not hasattr(Chunk, "__post_init__")
 
 
 def document_key(doc: Document) -> str:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
 import pytest
 from hypothesis import given, strategies as st
 
 import chunkbench
+from chunkbench.chunks import BBox, Chunk
 from chunkbench.chunkset import chunk
 from chunkbench.errors import InputError, ParamError
 import numpy as np
@@ -44,6 +48,20 @@ def test_golden_offsets_pages_and_boxes():
     whole = chunk(doc, "tokens")
     assert len(whole) == 1 and whole[0].extra["pages"] == [1, 2] and whole[0].page_end == 2
     assert whole[0].text == doc.text
+
+
+def test_chunks_and_boxes_equal_what_their_dataclass_constructors_make():
+    # build_chunk and element_bboxes fill the frozen instances directly (speed); they must stay
+    # the same objects the generated __init__ makes: every field set, nothing else, picklable
+    doc = make_doc(TWO_PAGES, metadata={"document_id": "d7"})
+    for c in chunk(doc, "tokens", chunk_size=4, overlap=1):
+        rebuilt = Chunk(**{f.name: getattr(c, f.name) for f in dataclasses.fields(Chunk)})
+        assert c == rebuilt and vars(c) == vars(rebuilt) and hash(c.bbox) == hash(rebuilt.bbox)
+        assert pickle.loads(pickle.dumps(c)) == c
+        for b in c.bbox:
+            assert vars(b) == vars(BBox(b.page, b.x0, b.y0, b.x1, b.y1))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            c.text = "changed"
 
 
 def test_pages_of_elements_spanning_pages_or_without_one():

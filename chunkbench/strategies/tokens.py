@@ -53,12 +53,17 @@ def _check(params: dict) -> None:
 def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> StrategyResult:
     """Sliding windows of `chunk_size` tokens advancing by `chunk_size - overlap` tokens."""
     _check({"chunk_size": chunk_size, "overlap": overlap})
-    skipped = {e.id: "empty text" for e in doc.elements if not e.text}
+    located: list[Element] = []
+    skipped = {}
+    for e in doc.elements:
+        if e.text:
+            located.append(e)
+        else:
+            skipped[e.id] = "empty text"
     text = doc.text
     spans = token_windows(text, chunk_size, overlap, source=doc.source)
     if not spans:
         return StrategyResult(chunks=[], skipped=skipped)
-    located = [e for e in doc.elements if e.text]
     starts = np.fromiter((e.char_start for e in located), dtype=np.int64, count=len(located))
     ends = np.fromiter((e.char_end for e in located), dtype=np.int64, count=len(located))
     # elements overlapping each window [start_char, end_char): element spans are sorted and disjoint
@@ -66,9 +71,10 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
     highs = np.searchsorted(starts, [w.end_char for w in spans], side="left").tolist()
     boxes = element_bboxes(located)  # one box per element, built once and sliced per window
     boxed = len(boxes) == len(located)
+    ids = tuple(e.id for e in located)  # source blocks, sliced per window like the boxes
     # 1-based page of each element; elements without a page or spanning pages take the slow path
     first_page = [e.page_idx + 1 if e.page_idx is not None else 0 for e in located]
-    simple_pages = all(e.page_idx is not None and e.last_page_idx == e.page_idx for e in located)
+    simple_pages = all(e.page_idx is not None and e.page_end_idx in (None, e.page_idx) for e in located)
     page_sets = None if simple_pages else [_element_pages(e) for e in located]
     total = spans[-1].token_end
     key = document_key(doc)
@@ -77,13 +83,11 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
         if hi <= lo:  # the window lies inside a separator: cite the element that follows it
             lo = min(lo, len(located) - 1)
             hi = lo + 1
-        els = located[lo:hi]
+        ts, te = w.token_start, w.token_end
         if n == 0:
-            boundary = Boundary(Reason.DOCUMENT_START, f"tokens 0–{w.token_end - 1} of {total}")
+            boundary = Boundary(Reason.DOCUMENT_START, f"tokens 0–{te - 1} of {total}")
         else:
-            boundary = Boundary(
-                Reason.TOKEN_WINDOW, f"tokens {w.token_start}–{w.token_end - 1} (overlap {w.overlap_tokens})"
-            )
+            boundary = Boundary(Reason.TOKEN_WINDOW, f"tokens {ts}–{te - 1} (overlap {w.overlap_tokens})")
         if page_sets is None:
             pages = sorted(set(first_page[lo:hi])) if hi - lo > 1 else [first_page[lo]]
         else:
@@ -95,20 +99,21 @@ def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> 
                 chunk_id=f"{key}_chunk_{n}",
                 type="window",
                 text=text[w.start_char : w.end_char],
-                elements=els,
+                elements=located[lo:hi],
                 boundary=boundary,
                 start_char=w.start_char,
                 end_char=w.end_char,
-                bbox=boxes[lo:hi] if boxed else element_bboxes(els),
+                bbox=boxes[lo:hi] if boxed else element_bboxes(located[lo:hi]),
                 pages=(pages[0], pages[-1]) if pages else (None, None),
-                tokens_est=w.token_end - w.token_start,
+                tokens_est=te - ts,
+                source_blocks=ids[lo:hi],
                 extra={
-                    "tokens": w.token_end - w.token_start,
+                    "tokens": te - ts,
                     "overlap_tokens": w.overlap_tokens,
                     "page": pages[0] if pages else None,
                     "pages": pages,
-                    "token_start": w.token_start,
-                    "token_end": w.token_end,
+                    "token_start": ts,
+                    "token_end": te,
                 },
             )
         )
@@ -260,14 +265,14 @@ def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source
 def _chars_at(data: bytes, b_start: np.ndarray, b_end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Character offsets of window edges given as byte offsets, snapped outward to whole characters.
 
-    chars_before[b] counts characters whose first byte lies before byte b; an edge inside a
-    character (b is a UTF-8 continuation byte) belongs to that character."""
+    The characters before byte b are b minus the UTF-8 continuation bytes before it; an edge inside
+    a character (b is a continuation byte) belongs to that character. Only the continuation bytes'
+    positions are kept (few in most text), so no per-byte count array is built."""
     buf = np.frombuffer(data, dtype=np.uint8)
-    is_cont = (buf & 0xC0) == 0x80
-    chars_before = np.zeros(len(buf) + 1, dtype=np.int64)
-    np.cumsum(~is_cont, out=chars_before[1:])
-    inside = np.zeros(len(buf) + 1, dtype=bool)
-    inside[:-1] = is_cont
-    c_start = chars_before[b_start] - inside[b_start]
-    c_end = chars_before[b_end]
+    high = np.flatnonzero(buf >= 0x80)
+    cont = high[(buf[high] & 0xC0) == 0x80]
+    before_start = np.searchsorted(cont, b_start, side="left")
+    inside = np.searchsorted(cont, b_start, side="right") - before_start
+    c_start = b_start - before_start - inside
+    c_end = b_end - np.searchsorted(cont, b_end, side="left")
     return c_start, c_end
