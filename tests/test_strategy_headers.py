@@ -345,18 +345,6 @@ def test_mineru_fixture():
     assert all(c.page_start for c in cs) and all(len(_own(c)) <= 2000 for c in cs)  # (no bboxes: no page size)
 
 
-@pytest.mark.parametrize("name", ["legal_xorg-licenses.pdf", "paper_hotos17-baumann.pdf",
-                                  "table_us-stat-abstract-12s0324.pdf", "scan_huckfinn-c03-29.pdf"])
-def test_more_shared_pdfs(name):
-    doc = chunkbench.load(shared_pdf(name))
-    cs = chunk(doc, "headers")
-    check_common_invariants(doc, cs)
-    _check_coverage(doc, cs)
-    assert all(c.page_start and c.bbox and c.source_blocks for c in cs), "evidence on every chunk"
-    assert all(len(_own(c)) <= 2000 for c in cs)
-    assert bool(cs.chunks) == bool(doc.text.strip())  # the scan has no text layer: no chunks
-
-
 def test_fallback_split_of_a_paragraph_inside_an_element_does_not_repeat_its_neighbours():
     long_para = " ".join(["word"] * 60)  # 299 chars, no sentence end
     doc = make_doc([_p("First paragraph.\n\n" + long_para + "\n\nLast one.")])

@@ -330,15 +330,3 @@ def test_vector_metadata_is_the_specs_minimal_set_and_tables_have_none():
     assert vector_metadata(text) == {"chunk_id": "N9_rfp_0", "noticeId": "N9", "filename": "rfp",
                                      "section_type": "requirement", "is_critical": "true", "requirement_flag": "true"}
     assert vector_metadata(table) is None
-
-
-@pytest.mark.parametrize("name", ["legal_xorg-licenses.pdf", "paper_hotos17-baumann.pdf",
-                                  "table_us-stat-abstract-12s0324.pdf", "scan_huckfinn-c03-29.pdf"])
-def test_more_shared_pdfs(name):
-    doc = chunkbench.load(shared_pdf(name))
-    cs = chunk(doc, "sections")
-    check_common_invariants(doc, cs)
-    _check_coverage(doc, cs)
-    assert all(c.page_start and c.bbox and c.source_blocks for c in cs), "evidence on every chunk"
-    assert all(count_tokens(c.text) <= 600 for c in cs)
-    assert bool(cs.chunks) == bool(doc.text.strip())
