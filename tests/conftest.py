@@ -30,12 +30,24 @@ settings.load_profile("chunkbench")
 os.environ.setdefault("CHUNKBENCH_CACHE_DIR", str(ROOT / ".cache" / "test-parse"))
 
 
-def shared_pdf(name: str) -> Path:
-    """Path of a PDF in ../shared/pdfs, skipping the test when shared/ is not beside the repo."""
-    path = SHARED_PDFS / name
+def shared_path(*parts: str) -> Path:
+    """Path of a file or folder under ../shared, skipping the test (with the path as the reason)
+    when it is missing: a clone without ../shared beside it runs everything else."""
+    path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} not available")
+        pytest.skip(f"{path} not available (../shared is not beside this clone)")
     return path
+
+
+def shared_pdf(name: str) -> Path:
+    """Path of a PDF in ../shared/pdfs (the test skips when it is missing)."""
+    return shared_path("pdfs", name)
+
+
+def mineru_fixture(paper: str, name: str | None = None) -> Path:
+    """A real MinerU output folder in ../shared/fixtures/mineru, or a file in it (the test skips
+    when it is missing)."""
+    return shared_path("fixtures", "mineru", paper, *([name] if name else []))
 
 
 @pytest.fixture

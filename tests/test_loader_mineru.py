@@ -18,7 +18,7 @@ from chunkbench.errors import InputError
 from chunkbench.loaders.mineru import NO_PAGE_SIZES_WARNING, html_table_rows, load_mineru
 from chunkbench.model import Document
 
-from conftest import MINERU_FIXTURES
+from conftest import MINERU_FIXTURES, mineru_fixture
 
 PAPERS = ("naacl-long-122", "naacl-long-107")
 # MinerU's v1 item types in these fixtures -> element types (DESIGN.md); "text" depends on text_level.
@@ -29,10 +29,7 @@ RAW_TO_ELEMENT = {
 
 
 def fixture_dir(paper: str) -> Path:
-    folder = MINERU_FIXTURES / paper
-    if not folder.is_dir():
-        pytest.skip(f"{folder} not available")
-    return folder
+    return mineru_fixture(paper)
 
 
 def v1_file(paper: str) -> Path:

@@ -17,7 +17,7 @@ from chunkbench.errors import ExternalToolError, InputError, UsageError
 from chunkbench.model import sha256_file
 from chunkbench.mineru_runner import STDERR_TAIL_LINES, TIMEOUT_ENV, _timeout, load_with_mineru
 
-from conftest import MINERU_FIXTURES, ROOT
+from conftest import MINERU_FIXTURES, ROOT, mineru_fixture
 
 FAKE_MINERU = Path(__file__).parent / "fake_mineru" / "mineru"
 PAPER = MINERU_FIXTURES / "naacl-long-122"
@@ -26,9 +26,7 @@ PAPER = MINERU_FIXTURES / "naacl-long-122"
 @pytest.fixture
 def pdf(tmp_path) -> Path:
     """The fixture PDF under another name: MinerU names its output after the PDF."""
-    if not PAPER.is_dir():
-        pytest.skip(f"{PAPER} not available")
-    return Path(shutil.copyfile(PAPER / "naacl-long-122.pdf", tmp_path / "paper.pdf"))
+    return Path(shutil.copyfile(mineru_fixture(PAPER.name, f"{PAPER.name}.pdf"), tmp_path / "paper.pdf"))
 
 
 @pytest.fixture

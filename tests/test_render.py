@@ -204,11 +204,9 @@ def test_outline_chunk_and_chainable_calls(manual):
 
 
 def test_elements_layer_and_second_parser():
-    from conftest import MINERU_FIXTURES
+    from conftest import mineru_fixture
 
-    folder = MINERU_FIXTURES / "naacl-long-122"
-    if not folder.exists():
-        pytest.skip("MinerU fixture not available")
+    folder = mineru_fixture("naacl-long-122")
     mineru = cb.load(folder / "naacl-long-122_content_list.json")
     pymu = cb.load(folder / "naacl-long-122.pdf")
     one = render_page(pymu, None, page=2, show=("elements",))

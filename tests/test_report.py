@@ -97,11 +97,9 @@ def test_cli_render_markdown_uses_text_view(tmp_path):
 
 
 def test_cli_render_with_a_second_parser_layer(tmp_path):
-    from conftest import MINERU_FIXTURES
+    from conftest import mineru_fixture
 
-    folder = MINERU_FIXTURES / "naacl-long-122"
-    if not folder.exists():
-        pytest.skip("MinerU fixture not available")
+    folder = mineru_fixture("naacl-long-122")
     out = tmp_path / "cmp"
     assert main(["render", str(folder / "naacl-long-122.pdf"), "--pages", "2",
                  "--elements-of", str(folder / "naacl-long-122_content_list.json"), "-o", str(out)]) == 0

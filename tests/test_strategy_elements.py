@@ -11,7 +11,7 @@ from chunkbench.errors import ParamError
 from chunkbench.model import SEPARATOR
 from chunkbench.strategies.elements import is_noise
 
-from conftest import MINERU_FIXTURES, SAMPLE_PDFS, make_doc, shared_pdf
+from conftest import SAMPLE_PDFS, make_doc, mineru_fixture, shared_pdf
 from element_streams import check_common_invariants, element_documents
 
 SPEC_EXAMPLE = [
@@ -174,7 +174,7 @@ def test_properties_on_random_element_streams(doc, limit, tables, level):
 
 
 def test_mineru_fixture():
-    doc = chunkbench.load(MINERU_FIXTURES / "naacl-long-107" / "naacl-long-107_content_list.json")
+    doc = chunkbench.load(mineru_fixture("naacl-long-107", "naacl-long-107_content_list.json"))
     cs = chunk(doc, "elements")
     assert cs[0].extra["chunk_type"] == "heading"
     assert all(c.page_start is not None and c.source_blocks for c in cs)

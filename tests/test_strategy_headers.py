@@ -336,8 +336,8 @@ def test_malformed_headers_skipped_levels_missing_levels_and_empty_headings():
 
 
 def test_mineru_fixture():
-    from conftest import MINERU_FIXTURES
-    doc = chunkbench.load(MINERU_FIXTURES / "naacl-long-107" / "naacl-long-107_content_list.json")
+    from conftest import mineru_fixture
+    doc = chunkbench.load(mineru_fixture("naacl-long-107", "naacl-long-107_content_list.json"))
     cs = chunk(doc, "headers")
     check_common_invariants(doc, cs)
     _check_coverage(doc, cs)

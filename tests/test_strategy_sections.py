@@ -313,8 +313,8 @@ def test_text_without_sentences_or_spaces_is_cut_within_the_budget_and_nothing_i
 
 
 def test_mineru_fixture():
-    from conftest import MINERU_FIXTURES
-    doc = chunkbench.load(MINERU_FIXTURES / "naacl-long-122" / "naacl-long-122_content_list.json")
+    from conftest import mineru_fixture
+    doc = chunkbench.load(mineru_fixture("naacl-long-122", "naacl-long-122_content_list.json"))
     cs = chunk(doc, "sections")
     check_common_invariants(doc, cs)
     _check_coverage(doc, cs)
