@@ -78,3 +78,44 @@ def make_doc(elements, pages=None, *, source="test.json", metadata=None):
         doc_id=doc_id, source=source, pages=tuple(pages), elements=with_offsets(els),
         parser=ParserInfo("test"), metadata=dict(metadata or {}),
     )
+
+
+#: helpers multiprocessing starts once per process and keeps until that process exits: not leaks
+_MULTIPROCESSING_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
+
+
+def child_processes() -> list:
+    """This process's descendants (psutil.Process), less multiprocessing's own per-process helpers."""
+    import psutil
+
+    found = []
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            cmdline = " ".join(proc.cmdline())
+        except psutil.NoSuchProcess:
+            continue
+        if not any(helper in cmdline for helper in _MULTIPROCESSING_HELPERS):
+            found.append(proc)
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_outlives_the_suite():
+    """No process a test started may outlive the suite (issue 12.2): a child process still alive
+    at the end (a parse worker, a server, a stuck subprocess) is killed, named, and reported as an
+    error of the session, in each xdist worker too."""
+    yield
+    import psutil
+
+    left = child_processes()
+    if not left:
+        return
+    names = []
+    for proc in left:
+        try:
+            names.append(f"{proc.pid} {' '.join(proc.cmdline())[:160]}")
+            proc.kill()
+        except psutil.NoSuchProcess:
+            continue
+    psutil.wait_procs(left, timeout=30)
+    pytest.fail("processes left running by the tests (killed now):\n  " + "\n  ".join(names))

@@ -25,23 +25,21 @@ from chunkbench.loaders import parse_workers, pdf_layout
 from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders.pdf import load_pdf, page_timeout_setting
 
-from conftest import ROOT, shared_pdf
+from conftest import ROOT, child_processes, shared_pdf
 from tests.robust import corpus
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"  # 2 pages
 FEDERAL_REGISTER = "req_federal-register-2020-17221.pdf"  # 15 pages
 
 
-def children() -> list[psutil.Process]:
-    return psutil.Process().children(recursive=True)
 
 
 @pytest.fixture(autouse=True)
 def no_workers_left():
     """Every test starts and ends without child processes of this one."""
-    assert children() == []
+    assert child_processes() == []
     yield
-    assert children() == []
+    assert child_processes() == []
 
 
 def hang_on(first_page: int):
@@ -176,40 +174,62 @@ def test_cli_refuses_a_negative_limit(capsys):
 
 
 HANGING_LOAD = """
-import sys, time
+import pathlib, sys, time
 from chunkbench.cli import main
 from chunkbench.loaders import pdf_layout
-pdf_layout.parse_range = lambda *task: time.sleep(3600)
+
+def hang(*task):
+    pathlib.Path(sys.argv[2]).touch()  # the worker has its task: the parent is waiting for it
+    time.sleep(3600)
+
+pdf_layout.parse_range = hang
 sys.exit(main(["info", sys.argv[1], "--no-cache"]))
 """
 
+#: bound of each wait below: far above the < 1 s these take on an idle machine
+LOADED_MACHINE_WAIT = 120
 
-def worker_of(parent: psutil.Process) -> psutil.Process:
-    """The parse worker the parent has started (waits for it)."""
-    for _ in range(600):
+
+def worker_of(parent: psutil.Popen, started) -> psutil.Process:
+    """The parse worker of `parent`, once it has started its task (waits for the marker file)."""
+    deadline = time.monotonic() + LOADED_MACHINE_WAIT
+    while time.monotonic() < deadline:
         kids = parent.children()
-        if kids:
+        if kids and started.exists():
             return kids[0]
+        if parent.poll() is not None:
+            raise AssertionError(f"the parent ended ({parent.returncode}) before its worker started: "
+                                 f"{parent.stderr.read()}")
         time.sleep(0.05)
-    raise AssertionError("no worker started")
+    raise AssertionError("no worker started its task")
 
 
 @pytest.mark.parametrize("how", ["interrupted", "killed"])
-def test_no_worker_outlives_an_interrupted_or_killed_parent(how):
+def test_no_worker_outlives_an_interrupted_or_killed_parent(how, tmp_path):
     """Ctrl-C: the parent kills its workers and exits 130; SIGKILL of the parent: the kernel
-    kills the workers (PR_SET_PDEATHSIG), so nothing keeps parsing for nobody."""
+    kills the workers (PR_SET_PDEATHSIG), so nothing keeps parsing for nobody.
+
+    The signal goes out only once the worker runs its task (it writes a marker file), so the
+    parent is surely in its wait loop; waits are generous for a loaded machine, stderr is read
+    while waiting (a full pipe cannot block the parent), and whatever the outcome neither the
+    parent nor the worker outlives the test."""
+    started = tmp_path / "task-started"
     parent = psutil.Popen(
-        [sys.executable, "-c", HANGING_LOAD, str(shared_pdf(NDA))], cwd=ROOT, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", HANGING_LOAD, str(shared_pdf(NDA)), str(started)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
-    worker = worker_of(parent)
-    parent.send_signal(signal.SIGINT if how == "interrupted" else signal.SIGKILL)
-    code = parent.wait(30)
-    assert code == (130 if how == "interrupted" else -signal.SIGKILL)
-    if how == "interrupted":
-        assert parent.stderr.read().strip() == "chunkbench: interrupted"
+    worker = None
     try:
-        psutil.wait_procs([worker], timeout=30)
-        assert not worker.is_running()
+        worker = worker_of(parent, started)
+        parent.send_signal(signal.SIGINT if how == "interrupted" else signal.SIGKILL)
+        _, err = parent.communicate(timeout=LOADED_MACHINE_WAIT)
+        assert parent.returncode == (130 if how == "interrupted" else -signal.SIGKILL), err
+        if how == "interrupted":
+            assert err.strip() == "chunkbench: interrupted"
+        _, alive = psutil.wait_procs([worker], timeout=LOADED_MACHINE_WAIT)
+        assert not alive, f"worker {worker.pid} outlived its parent"
     finally:
-        if worker.is_running():  # the test failed: do not leave the orphan behind either
-            worker.kill()
+        for proc in (parent, worker):  # on failure too: leave no process behind
+            if proc is not None and proc.is_running():
+                proc.kill()
+                proc.wait(LOADED_MACHINE_WAIT)
