@@ -57,6 +57,8 @@ class ChunkSet:
                 "params_hash": self.params_hash,
                 "parser": {"name": self.doc.parser.name, "version": self.doc.parser.version},
             },
+            #: why chunks may be missing (pages without a text layer, garbled fonts): the loader's words
+            "warnings": list(self.doc.warnings),
         }
 
     def to_dict(self, chunked_at: str | None = None) -> dict:

@@ -233,6 +233,8 @@ def debug_markdown(chunkset: "ChunkSet", path: str | os.PathLike | None = None) 
     ]
     if doc.metadata:
         lines.append(f"- **metadata**: {_extra_value(dict(doc.metadata))}")
+    for warning in doc.warnings:
+        lines.append(f"- **warning**: {code_span(warning)}")
     if chunkset.skipped:
         lines.append(f"- **skipped elements**: {len(chunkset.skipped)} (listed at the end)")
     for c in chunkset.chunks:

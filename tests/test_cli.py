@@ -185,3 +185,38 @@ def test_demo_runs_every_strategy_and_reports_failures(tmp_path, capsys):
     assert table[0].split() == ["document", "strategy", "chunks", "median", "p95", "targets"]
     assert [row.split()[:2] for row in table[1:]] == [["a", "elements"], ["a", "tokens"]]
     assert demo.main([str(tmp_path / "nothing-here"), str(tmp_path / "out")]) == 2
+
+
+def test_a_scanned_pdf_says_why_it_has_no_chunks_on_every_command(tmp_path):
+    """Issue 12.4: a PDF without a text layer gives 0 chunks, and every command says why (pages,
+    Tesseract) on stderr, naming the file; chunks.json and chunk_debug.md carry the warning."""
+    from chunkbench.loaders.pdf import ocr_available
+    from tests.conftest import shared_pdf
+
+    if ocr_available():
+        pytest.skip("Tesseract is installed here: the scan is OCRed, not left empty")
+    scan = shared_pdf("scan_huckfinn-c03-29.pdf")
+    out, dbg = tmp_path / "chunks.json", tmp_path / "chunk_debug.md"
+    runs = {
+        "chunk": run_cli("chunk", scan, "-o", out, "--debug-md", dbg),
+        "parse": run_cli("parse", scan, "-o", tmp_path / "elements.json"),
+        "render": run_cli("render", scan, "-o", tmp_path / "render"),
+    }
+    runs["stats"] = run_cli("stats", out)
+    for command, r in runs.items():
+        assert r.returncode == 0, (command, r.stderr)
+        warning = [line for line in r.stderr.splitlines() if line.startswith("chunkbench: warning: ")]
+        assert len(warning) == 1, (command, r.stderr)
+        assert f"{scan.name}: 1 page(s) have no text layer: 1" in warning[0], command
+        assert "install Tesseract" in warning[0], command
+    assert "0 chunks" in runs["chunk"].stdout and "see the warnings on stderr" in runs["chunk"].stdout
+    data = load_chunks_json(out)
+    assert data["chunks"] == [] and len(data["warnings"]) == 1 and "no text layer" in data["warnings"][0]
+    assert "- **warning**: `1 page(s) have no text layer: 1;" in dbg.read_text("utf-8")
+
+
+def test_a_pdf_with_text_has_no_warnings(tmp_path):
+    out = tmp_path / "chunks.json"
+    r = run_cli("chunk", CONTRACT, "-o", out)
+    assert r.returncode == 0 and "warning" not in r.stderr and "see the warnings" not in r.stdout
+    assert load_chunks_json(out)["warnings"] == []

@@ -66,7 +66,8 @@ def test_envelope_matches_design(tmp_path):
     cs = one_chunk_set(["alpha", "beta"], metadata={"company": "ACME", "fiscal_year": 2023})
     cs.to_json(tmp_path / "c.json", chunked_at=FIXED)
     data = json.loads((tmp_path / "c.json").read_text("utf-8"))
-    assert list(data) == ["doc_id", "source", "chunked_at", "chunking", "chunks"]
+    assert list(data) == ["doc_id", "source", "chunked_at", "chunking", "warnings", "chunks"]
+    assert data["warnings"] == []
     assert list(data["chunking"]) == ["version", "ruleset", "strategy", "params", "params_hash", "parser"]
     assert data["chunking"]["params_hash"] == cs.params_hash
     c = data["chunks"][1]

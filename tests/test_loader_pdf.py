@@ -157,7 +157,10 @@ def test_scanned_page_is_reported_as_having_no_text():
     doc = load_shared(SCAN)
     assert [p.has_text for p in doc.pages] == [False]
     assert doc.pages_without_text == [0]
-    assert doc.warnings == ("1 page(s) have no text layer: 1; install Tesseract to OCR them",)
+    assert doc.warnings == (
+        "1 page(s) have no text layer: 1; nothing on them can be chunked until they are OCRed: "
+        "install Tesseract (Debian: apt-get install tesseract-ocr) and load the file again",
+    )
     assert not any(e.text for e in doc.elements)
 
 
@@ -353,6 +356,31 @@ def test_code_keeps_line_breaks_and_rebuilds_indentation():
 def test_table_rows_drop_leaders_and_empty_rows():
     extract = [["Total . . . . . .\n  . . .", "11,062 .6\n ."], [". . . .", None], ["U.S.", "1.0"]]
     assert table_rows(extract) == (("Total", "11,062.6"), ("U.S.", "1.0"))
+
+
+def test_table_rows_join_cells_one_word_was_cut_across():
+    """Issue 12.5: the cells named in `joined` are put together in the first cell of the run;
+    the others stay as the parser gave them."""
+    extract = [["", "13 W", "eeks End", "ed", "52 W"], ["a\nb", "c", "yes", "no", "x"]]
+    joined = [(0, 1), (0, 2), (1, 0)]  # (1, 0): cells of several lines are never joined
+    assert table_rows(extract, joined) == (("", "13 Weeks Ended", "", "", "52 W"), ("a b", "c", "yes", "no", "x"))
+    assert table_rows(extract) == (("", "13 W", "eeks End", "ed", "52 W"), ("a b", "c", "yes", "no", "x"))
+
+
+def test_table_header_words_cut_by_column_lines_are_whole_again():
+    """The Ulta earnings tables head their columns "13 Weeks Ended" across three columns; the
+    layout model cut it to "13 W | eeks End | ed". Words the PDF has apart stay apart."""
+    doc = load_shared(ULTA)
+    tables = [e for e in doc.elements if e.type == "table" and e.rows]
+    headers = [cell for e in tables for row in e.rows[:3] for cell in row]
+    assert headers.count("13 Weeks Ended") >= 2 and headers.count("52 Weeks Ended") >= 3
+    assert "(Unaudited)" in headers
+    cut = [cell for cell in headers if cell in {"13 W", "eeks End", "ed", "(Unaudi", "ted)", "52 Wee"}]
+    assert cut == []
+    first = next(e for e in tables if "13 Weeks Ended" in e.rows[0])
+    assert first.rows[0] == ("", "13 Weeks Ended", "", "", "52 Weeks Ended", "", "")
+    assert "| 13 Weeks Ended |" in first.text
+    assert all(len(row) == len(first.rows[0]) for row in first.rows)  # still a rectangular grid
 
 
 def test_heading_levels_rank_font_sizes_over_the_whole_document():

@@ -120,7 +120,7 @@ def load_input(args: argparse.Namespace):
 
     if getattr(args, "cache_dir", None):
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
-    return load(
+    doc = load(
         args.input,
         backend=args.backend,
         cache=not args.no_cache,
@@ -131,3 +131,12 @@ def load_input(args: argparse.Namespace):
         mineru_timeout=args.mineru_timeout,
         page_timeout=getattr(args, "page_timeout", None),
     )
+    print_warnings(doc)
+    return doc
+
+
+def print_warnings(doc) -> None:
+    """The Document's warnings (pages without a text layer, garbled fonts, ...) on stderr, one
+    line each naming the file: every command that loads an input says why chunks may be missing."""
+    for warning in doc.warnings:
+        print(f"chunkbench: warning: {doc.source}: {warning}", file=sys.stderr)

@@ -92,6 +92,7 @@ def run_chunk(args) -> int:
         print(
             f"{doc.source}: {size.count} chunks ({chunkset.strategy}), median {fmt_num(size.chars.median)} chars, "
             f"p95 {fmt_num(size.chars.p95)}, targets {sum(t.passed for t in targets)}/{len(targets)}"
+            + (" (see the warnings on stderr)" if doc.warnings else "")
         )
         for path in wrote:
             print(f"  wrote {path}")
@@ -161,4 +162,6 @@ def run_stats(args) -> int:
         c = data["chunking"]
         title = f"{data['source']}: strategy {c['strategy']} {json.dumps(c['params'], sort_keys=True)}"
         print(format_stats(stats, title=title))
+    for warning in data.get("warnings", ()):
+        print(f"chunkbench: warning: {data['source']}: {warning}", file=sys.stderr)
     return 0

@@ -36,7 +36,7 @@ from .pdf_layout import HEADING_CLASSES, ParsedPage
 
 BACKEND = "pymupdf"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 3  # 2: text of rotated pages read from their boxes; 3: text-only pictures
+LOADER_REVISION = 4  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined
 # become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
@@ -259,7 +259,8 @@ def _text_layer_warnings(pages: Sequence[Page], elements: Sequence[Element], ocr
         return []
     head = f"{len(blank)} page(s) have no text layer: {page_list(blank)}"
     if not ocr:
-        return [f"{head}; install Tesseract to OCR them"]
+        return [f"{head}; nothing on them can be chunked until they are OCRed: install Tesseract "
+                "(Debian: apt-get install tesseract-ocr) and load the file again"]
     with_text = {e.page_idx for e in elements if e.text.strip()}
     unread = [i for i in blank if i not in with_text]
     warnings = [f"{head}; their text comes from OCR (Tesseract)"]

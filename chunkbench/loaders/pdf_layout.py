@@ -44,7 +44,7 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
 from ..model import Element, ElementType, Page
@@ -82,6 +82,8 @@ _PAGE_NUMBER = re.compile(
 )
 #: a `picture` box with this much running text and no image or path in it is a paragraph
 PICTURE_TEXT_MIN = 200
+#: a word must run this far (points) past a column line to count as cut by it
+_STRADDLE = 1.0
 #: a path covering this share of the page is a background, not a figure
 _BACKGROUND_SHARE = 0.9
 #: dot leaders: spaced dots (". . ."), four or more dots, or a stray dot ending a cell
@@ -155,6 +157,7 @@ def parse_range(
             if i in rotated:
                 _add_rotated_text(doc[i], raw_page)
             _mark_text_pictures(doc[i], raw_page)
+            _mark_split_words(doc[i], raw_page)
     finally:
         doc.close()
     for line in messages.getvalue().splitlines():
@@ -199,6 +202,39 @@ def _mark_text_pictures(page: pymupdf.Page, raw_page: dict) -> None:
         x0, y0, x1, y1 = box["x0"], box["y0"], box["x1"], box["y1"]
         if not any(r.x0 <= x1 and x0 <= r.x1 and r.y0 <= y1 and y0 <= r.y1 for r in graphics):
             box["text_picture"] = True
+
+
+def _mark_split_words(page: pymupdf.Page, raw_page: dict) -> None:
+    """Record, per table, the neighbouring cells that one word of the page runs across
+    (`table["joined"]`: `[row, col]` pairs for cells col and col + 1), read by `table_rows`.
+
+    The layout model cuts a header that spans several columns ("13 Weeks Ended") at the column
+    lines, which splits words ("13 W | eeks End | ed"). Two cells are joined only when the PDF
+    has, across the line between them, one word that is the left cell's last word and the right
+    cell's first word put together: "yes | no" and "as | of" stay apart.
+    Rotated pages are skipped (their words are not in the boxes' upright coordinates)."""
+    tables = [box["table"] for box in raw_page["boxes"] if box["boxclass"] == "table" and box.get("table")]
+    tables = [t for t in tables if t.get("cells") and t.get("extract")]
+    if not tables or page.rotation:
+        return
+    words = page.get_text("words")
+    for table in tables:
+        x0, y0, x1, y1 = table["bbox"]
+        inside = [w for w in words if w[0] < x1 and w[2] > x0 and w[1] < y1 and w[3] > y0]
+        joined = []
+        for r, (row, texts) in enumerate(zip(table["cells"], table["extract"])):
+            for c in range(min(len(row), len(texts)) - 1):
+                left, right = row[c], row[c + 1]
+                left_words, right_words = (texts[c] or "").split(), (texts[c + 1] or "").split()
+                if not left or not right or not left_words or not right_words:
+                    continue
+                whole = left_words[-1] + right_words[0]  # the word, if the line cut one
+                line = left[2]  # the column line between the two cells
+                if any(w[4] == whole and w[0] < line - _STRADDLE and w[2] > line + _STRADDLE
+                       and w[1] < min(left[3], right[3]) and w[3] > max(left[1], right[1]) for w in inside):
+                    joined.append([r, c])
+        if joined:
+            table["joined"] = joined
 
 
 def _graphics_rects(page: pymupdf.Page) -> list[pymupdf.Rect]:
@@ -265,7 +301,8 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
     attrs = {}
     if kind is ElementType.TABLE:
         extract = (box.get("table") or {}).get("extract")
-        rows = table_rows(extract) if extract else None  # None: the model found no cell grid
+        joined = (box.get("table") or {}).get("joined", ())
+        rows = table_rows(extract, joined) if extract else None  # None: the model found no cell grid
         text = pipe_table(rows or ())
     elif kind is ElementType.IMAGE and box.get("text_picture"):  # see _mark_text_pictures
         kind = ElementType.PARAGRAPH
@@ -328,11 +365,27 @@ def code_text(lines: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(out).strip("\n")
 
 
-def table_rows(extract: Sequence[Sequence[str | None]]) -> tuple[tuple[str, ...], ...]:
-    """Cleaned table cells: whitespace collapsed, dot leaders removed, empty rows dropped."""
+def table_rows(
+    extract: Sequence[Sequence[str | None]], joined: Iterable[Sequence[int]] = ()
+) -> tuple[tuple[str, ...], ...]:
+    """Cleaned table cells: whitespace collapsed, dot leaders removed, empty rows dropped.
+
+    `joined` holds `(row, col)` pairs whose cells col and col + 1 are one word cut in two (see
+    `_mark_split_words`): their text is put together in the first cell of the run, and the
+    cells it came from stay empty, as a header spanning those columns is drawn. Cells of
+    several lines are left apart (which line holds the cut word is not known)."""
+    joins = {(int(r), int(c)) for r, c in joined}
     rows = []
-    for row in extract:
-        cells = tuple(_table_cell(cell or "") for cell in row)
+    for r, row in enumerate(extract):
+        texts = [cell or "" for cell in row]
+        start = 0
+        for c in range(len(texts) - 1):
+            if (r, c) in joins and "\n" not in texts[start] + texts[c + 1]:  # one line each: no doubt where
+                texts[start] = texts[start].rstrip() + texts[c + 1].lstrip()
+                texts[c + 1] = ""
+            else:
+                start = c + 1
+        cells = tuple(_table_cell(text) for text in texts)
         if any(cells):
             rows.append(cells)
     return tuple(rows)
