@@ -529,6 +529,27 @@ def _numeric(series) -> bool:
     return pd.to_numeric(series, errors="coerce").notna().all()
 
 
+def flat_note(values) -> str | None:
+    """What to say instead of drawing `values` when a chart of them would be empty: all missing,
+    or 0 at every point (a line on the axis reads as "no data"); None when there is something to draw."""
+    import pandas as pd
+
+    numbers = pd.to_numeric(pd.Series(list(values), dtype=object), errors="coerce").dropna()
+    if numbers.empty:
+        return "no value at any point"
+    if (numbers == 0).all():
+        return "0 at every point"
+    return None
+
+
+def _say_instead(ax, title: str, note: str) -> None:
+    """An empty panel that says why it holds no chart."""
+    ax.set_title(title, fontsize=9)
+    ax.text(0.5, 0.5, note, ha="center", va="center", fontsize=9, transform=ax.transAxes, wrap=True)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
 def plot_metric_vs_param(df, param: str, metrics: Sequence[str] = PLOT_METRICS):
     """Figure: each metric (mean over inputs and other parameters) against `param`, a line per strategy."""
     import matplotlib
@@ -546,6 +567,10 @@ def plot_metric_vs_param(df, param: str, metrics: Sequence[str] = PLOT_METRICS):
     if numeric:
         ok[param] = pd.to_numeric(ok[param])
     for ax, metric in zip(axes.flat, metrics):
+        note = flat_note(ok[metric])
+        if note:
+            _say_instead(ax, metric, note)
+            continue
         for strat, g in ok.groupby("strategy", sort=True):
             series = g.groupby(param, sort=True)[metric].mean(numeric_only=False)
             ax.plot([str(x) for x in series.index] if not numeric else series.index, series.values,
@@ -555,8 +580,9 @@ def plot_metric_vs_param(df, param: str, metrics: Sequence[str] = PLOT_METRICS):
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[len(metrics):]:
         ax.axis("off")
-    if metrics:
-        axes.flat[0].legend(fontsize=7)
+    drawn = [ax for ax, metric in zip(axes.flat, metrics) if not flat_note(ok[metric])]
+    if drawn:
+        drawn[0].legend(fontsize=7)
     fig.tight_layout()
     return fig
 
@@ -574,6 +600,10 @@ def plot_metric_by_strategy(df, metrics: Sequence[str] = PLOT_METRICS):
     nrows = max(1, -(-len(metrics) // cols))
     fig, axes = plt.subplots(nrows, cols, figsize=(3.2 * cols, 2.6 * nrows), squeeze=False)
     for ax, metric in zip(axes.flat, metrics):
+        note = flat_note(ok[metric])
+        if note:
+            _say_instead(ax, metric, note)
+            continue
         means = ok.groupby("strategy", sort=True)[metric].mean()
         ax.bar([str(s) for s in means.index], means.values, color="tab:blue")
         ax.set_title(metric, fontsize=9)
@@ -599,13 +629,18 @@ def plot_retrieval_systems(df, measures: Sequence[str] = ("recall_at_1", "recall
     strategies = sorted(ok["strategy"].unique())
     x = np.arange(len(strategies))
     for ax, measure in zip(axes.flat, measures):
+        note = flat_note(v for system in systems for v in ok[f"ret_{system}_{measure}"])
+        if note:
+            _say_instead(ax, measure, f"{note}, for every system")
+            continue
         for n, system in enumerate(systems):
             means = ok.groupby("strategy")[f"ret_{system}_{measure}"].mean().reindex(strategies)
             ax.bar(x + (n - 1) * 0.27, means.values, width=0.27, label=system)
         ax.set_xticks(x, strategies, fontsize=7)
         ax.set_title(measure, fontsize=9)
-    if measures:
-        axes.flat[0].legend(fontsize=7, loc="lower left")
+    drawn = [ax for ax in axes.flat if ax.containers]
+    if drawn:
+        drawn[0].legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     return fig
 
@@ -625,6 +660,10 @@ def plot_pareto(df, x: str = "chunks", y: str = "ret_chunks_token_iou"):
     fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.2 * nrows), squeeze=False)
     for ax, doc in zip(axes.flat, docs):
         g = ok[ok["document"] == doc]
+        note = flat_note(g[y])
+        if note:
+            _say_instead(ax, doc, f"{y}: {note}")
+            continue
         for strat, s in g.groupby("strategy", sort=True):
             ax.scatter(s[x], s[y], label=str(strat), s=22)
         pts = list(zip(g[x].astype(float), g[y].astype(float)))

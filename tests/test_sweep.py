@@ -214,3 +214,39 @@ def test_demo_sweep_prints_the_table_and_where_the_plots_are(tmp_path, capsys):
     assert len(df) == 1 and "technical_manual" in out and str(tmp_path / "summary.html") in out
     assert "all 1 sweep points failed" in err
     assert sweep.DEMO_GRID == {"strategy": ["elements", "contract"]}
+
+
+def _panel_texts(fig) -> dict[str, str]:
+    """Title of each axes -> the text written in it (what a reader sees instead of a chart)."""
+    return {ax.get_title(): " ".join(t.get_text() for t in ax.texts) for ax in fig.axes}
+
+
+def test_an_all_zero_metric_says_so_instead_of_an_empty_chart():
+    """Issue 12.8: a metric that is 0 at every point (or missing everywhere) gets a sentence, not
+    an empty chart; metrics with values are still drawn."""
+    import matplotlib.pyplot as plt
+
+    df = pd.DataFrame({
+        "status": ["ok"] * 4, "document": ["a.pdf"] * 4, "strategy": ["tokens", "tokens", "elements", "elements"],
+        "chunk_size": [100, 200, 100, 200], "chunks": [10, 5, 8, 4],
+        "median_chars": [90.0, 180.0, 85.0, 170.0], "split_tables": [0, 0, 0, 0],
+        **{f"ret_{system}_{m}": [0.0] * 4 for system in ("chunks", "elements", "baseline")
+           for m in ("recall_at_1", "recall_at_5", "mrr", "token_iou")},
+    })
+    for fig in (sweep.plot_metric_vs_param(df, "chunk_size", ["median_chars", "split_tables"]),
+                sweep.plot_metric_by_strategy(df, ["median_chars", "split_tables"])):
+        texts = _panel_texts(fig)
+        assert texts["split_tables"] == "0 at every point"
+        assert texts["median_chars"] == ""
+        drawn = next(ax for ax in fig.axes if ax.get_title() == "median_chars")
+        assert drawn.lines or drawn.patches
+        plt.close(fig)
+    fig = sweep.plot_retrieval_systems(df)
+    assert set(_panel_texts(fig).values()) == {"0 at every point, for every system"}
+    plt.close(fig)
+    fig = sweep.plot_pareto(df)
+    assert _panel_texts(fig)["a.pdf"] == "ret_chunks_token_iou: 0 at every point"
+    plt.close(fig)
+    assert sweep.flat_note([None, float("nan")]) == "no value at any point"
+    assert sweep.flat_note([0, 0.0, None]) == "0 at every point"
+    assert sweep.flat_note([0, 0.5]) is None
