@@ -352,7 +352,7 @@ def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float
         page_rows = table[here.astype(bool)]
         changes = _changes_table(page_rows[page_rows["status"] != "stayed"])
         sections.append(
-            f'<section class="page" id="page-{page}"><figure style="width:620px"><img src="{name}" '
+            f'<section class="page" id="page-{page}"><figure style="max-width:{img.width}px"><img src="{name}" '
             f'width="{img.width}" height="{img.height}" alt="page {page}"><figcaption>page {page}</figcaption>'
             f'</figure><div class="cards"><h2>Page {page}</h2>{changes}</div></section>'
         )

@@ -28,13 +28,13 @@ CSS = """
 header.top{padding:12px 20px;background:#fff;border-bottom:1px solid #ddd;position:sticky;top:0;z-index:5}
 header.top h1{font-size:18px;margin:0 0 4px}header.top nav a{margin-right:6px}
 .meta{color:#444;font-size:13px}code{font-size:12px;background:#eee;padding:0 3px;border-radius:3px}
-section.page{display:flex;gap:18px;padding:16px 20px;border-bottom:1px solid #ddd;align-items:flex-start}
-figure{margin:0;flex:0 0 auto;background:#fff;box-shadow:0 1px 4px #0003}.pic{position:relative}
+section.page{display:flex;flex-wrap:wrap;gap:18px;padding:16px 20px;border-bottom:1px solid #ddd;align-items:flex-start}
+figure{margin:0;flex:1 1 auto;min-width:0;background:#fff;box-shadow:0 1px 4px #0003}.pic{position:relative}
 figure img{display:block;width:100%;height:auto}figure a.hit{position:absolute;display:block}
 section.page,article.card{scroll-margin-top:96px}
 figure a.hit:hover,figure a.hit.on{outline:3px solid #000;background:#0001}
 figcaption{font-size:12px;color:#555;padding:4px}
-.cards{flex:1 1 auto;min-width:320px;display:flex;flex-direction:column;gap:8px}
+.cards{flex:1 1 340px;min-width:320px;display:flex;flex-direction:column;gap:8px}
 article.card{background:#fff;border-left:8px solid var(--c);border-radius:4px;padding:8px 10px;box-shadow:0 1px 2px #0002}
 article.card.on{outline:3px solid var(--c)}
 .num{display:inline-block;min-width:2.2em;text-align:center;font-weight:700;border-radius:3px;background:var(--c);color:var(--f)}
@@ -132,8 +132,11 @@ def html_page(title: str, head: str, body: str) -> str:
     )
 
 
-def figure_html(png_name: str, img, hits: Sequence[tuple[str, object]], caption: str, display_width: int = 620) -> str:
-    """An overlay image with its regions as links (percent positions, so the image can scale)."""
+def figure_html(png_name: str, img, hits: Sequence[tuple[str, object]], caption: str) -> str:
+    """An overlay image with its regions as links (percent positions, so the image can scale).
+
+    The figure is as wide as the window allows, up to the image's own width (labels are drawn at
+    their intended size there); the chunk cards wrap below it when the window is narrow."""
     w, h = img.width, img.height
     links = []
     for card_id, r in hits:
@@ -143,7 +146,7 @@ def figure_html(png_name: str, img, hits: Sequence[tuple[str, object]], caption:
             f'width:{100 * (r.x1 - r.x0) / w:.3f}%;height:{100 * (r.y1 - r.y0) / h:.3f}%"></a>'
         )
     return (
-        f'<figure style="width:{display_width}px"><div class="pic"><img src="{_esc(png_name)}" width="{w}" '
+        f'<figure style="max-width:{w}px"><div class="pic"><img src="{_esc(png_name)}" width="{w}" '
         f'height="{h}" loading="lazy" alt="{_esc(caption)}">{"".join(links)}</div><figcaption>{_esc(caption)}</figcaption></figure>'
     )
 

@@ -14,6 +14,8 @@ Layers, bottom to top (each switched on by a name in `show`):
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import Iterable
 
 from ..chunks import BBox, Chunk
@@ -22,14 +24,19 @@ from ..model import Document
 from .image import PageImage, Region
 from .palette import (
     CHUNK_PALETTE, ELEMENT_COLORS, FILL_ALPHA, NOISE_GREY, OVERLAP_COLOR, chunk_color, darker, label_color,
+    readable_on_white,
 )
 from .pdfpages import page_size, pdf_path_of
 from .regions import chunk_regions, elements_overlapping, span_regions
 
 LAYERS = ("chunks", "elements", "reasons", "overlap", "noise")
 DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise")
-#: label font size in points
-LABEL_SIZE = 7.0
+#: label font size in points (chunk labels sit in gutters beside the page, so they can be this big)
+LABEL_SIZE = 9.0
+#: widest gutter (points) beside the page for chunk labels; longer labels are shortened with "…"
+GUTTER_MAX = 170.0
+#: gap (points) between a gutter label and the page edge, crossed by its leader line
+GUTTER_GAP = 6.0
 
 
 def check_show(show: Iterable[str]) -> frozenset[str]:
@@ -70,7 +77,15 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
     if chunk_doc is not None and chunk_doc.doc_id != doc.doc_id:
         raise UsageError(f"these chunks belong to {chunk_doc.source}, not to {doc.source}")
     path = pdf_path_of(doc)
-    img = PageImage(path, page, dpi, doc=doc, page_size=page_size(path, page))
+    width, height = page_size(path, page)
+    all_chunks = list(chunks) if chunks is not None else []
+    on_page = chunks_on_page(all_chunks, page)
+    regions = {c.index: [b for b in chunk_regions(doc, c) if b.page == page] for c in on_page}
+    labels = (plan_labels(on_page, regions, page, width, with_reason="reasons" in layers)
+              if "chunks" in layers or "reasons" in layers else [])
+    left = _gutter(labels, "left")
+    right = _gutter(labels, "right")
+    img = PageImage(path, page, dpi, doc=doc, page_size=(width, height), clip=(-left, 0.0, width + right, height))
     if "elements" in layers:
         _draw_elements(img, doc, page, dashed=False)
         if elements_of is not None:
@@ -78,19 +93,15 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
         _legend(img, doc, elements_of, page)
     if chunks is None:
         return img
-    all_chunks = list(chunks)
     if "noise" in layers:
         _draw_noise(img, doc, getattr(chunks, "skipped", {}) or {}, page)
-    on_page = chunks_on_page(all_chunks, page)
-    regions = {c.index: [b for b in chunk_regions(doc, c) if b.page == page] for c in on_page}
     if "chunks" in layers:
         for c in on_page:
             _draw_chunk(img, c, regions[c.index], emphasis=c.index == selected)
     if "overlap" in layers:
         _draw_overlaps(img, doc, all_chunks, on_page, page)
-    if "chunks" in layers or "reasons" in layers:
-        for c in on_page:
-            _label_chunk(img, doc, c, regions[c.index], page, with_reason="reasons" in layers)
+    for label in labels:
+        _draw_label(img, label, left, width)
     return img
 
 
@@ -122,50 +133,97 @@ def _draw_overlaps(img: PageImage, doc: Document, all_chunks: list[Chunk], on_pa
             img.add_region(Region(c.index, page, x0, y0, x1, y1, "overlap", f"overlap of {prev.index} and {c.index}"))
 
 
-def _text_left(doc: Document, c: Chunk, first: BBox) -> float:
-    """Left edge (points) of the text column where chunk `c` starts: its start element's bbox."""
-    if c.start_char is not None:
-        for e in elements_overlapping(doc, c.start_char, c.start_char + 1):
-            if e.bbox is not None and e.page_idx is not None and e.page_idx + 1 == first.page:
-                return min(e.bbox[0], first.x0)
-    return first.x0
+@dataclass(frozen=True)
+class GutterLabel:
+    """A chunk's label in the gutter left or right of the page: its text, where it points to on
+    the page (`anchor`, points) and its top `y` after stacking; `start` marks where the chunk starts."""
+
+    chunk: Chunk
+    side: str
+    text: str
+    anchor: tuple[float, float]
+    y: float
+    start: BBox | None = None
+    arrow: str = ""
 
 
-def _label_chunk(img: PageImage, doc: Document, c: Chunk, boxes: list[BBox], page: int, with_reason: bool) -> None:
-    """The chunk's tag (number, and reason where it starts) left of its first box, in the margin
-    when there is room; the start marker bar (tag → end of the first line) and a tick at the exact
-    start; "from p.N" / "p.N" where it continues from / onto another page."""
-    if not boxes:
-        return
-    color = chunk_color(c.index)
-    first, last = boxes[0], boxes[-1]
-    starts_here = c.page_start in (None, page)
-    text = f"{c.index}"
-    if starts_here and with_reason:
-        text += f" {c.boundary.reason.value}"
-    size = LABEL_SIZE
-    h = size * 1.15 + size * 0.4
-    w = PageImage.text_width(text, size) + size * 0.4
-    left = _text_left(doc, c, first)
-    if left - w - 2 >= 1:
-        x, y = left - w - 2, max(first.y0 - h / 2, 0)
-    else:
-        x, y = first.x0 + 1, first.y0 + 1
-    if starts_here and with_reason:
-        bar = darker(color, 0.8)
-        img.draw_hline(min(x + w, first.x0), first.x1, first.y0, stroke=bar, width=3)
+def _label_height(size: float = LABEL_SIZE) -> float:
+    return size * 1.15 + size * 0.4
+
+
+def _shorten(text: str, size: float, room: float) -> str:
+    """`text`, cut with "…" so that it sets in `room` points at `size`."""
+    if PageImage.text_width(text, size) <= room:
+        return text
+    while text and PageImage.text_width(text + "…", size) > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def plan_labels(on_page: list[Chunk], regions: dict[int, list[BBox]], page: int, page_width: float,
+                with_reason: bool) -> list[GutterLabel]:
+    """One label per chunk on the page (number, and reason where it starts; "from p.N" where it
+    continues from the previous page) plus "p.N" where it goes on to the next, in the gutter on
+    the side of the page nearer to the chunk, stacked so that no two labels overlap. Labels sit
+    outside the page, so they never cover its text, and a leader line joins each to its chunk."""
+    wanted: list[GutterLabel] = []
+    room = GUTTER_MAX - GUTTER_GAP - LABEL_SIZE
+    for c in on_page:
+        boxes = regions.get(c.index) or []
+        if not boxes:
+            continue
+        first, last = boxes[0], boxes[-1]
+        side = "left" if (first.x0 + first.x1) / 2 < page_width / 2 else "right"
+        starts_here = c.page_start in (None, page)
+        if starts_here:
+            text, arrow = (f"{c.index} {c.boundary.reason.value}" if with_reason else f"{c.index}"), ""
+        else:
+            text, arrow = f"{c.index} from p.{page - 1}", "up"
+        edge = first.x0 if side == "left" else first.x1
+        wanted.append(GutterLabel(c, side, _shorten(text, LABEL_SIZE, room), (edge, first.y0 + 1),
+                                  first.y0 - _label_height() / 2, first if starts_here and with_reason else None,
+                                  arrow))
+        if c.page_end is not None and c.page_end > page:
+            edge = last.x0 if side == "left" else last.x1
+            wanted.append(GutterLabel(c, side, f"{c.index} p.{page + 1}", (edge, last.y1 - 1),
+                                      last.y1 - _label_height(), None, "down"))
+    placed: list[GutterLabel] = []
+    for side in ("left", "right"):
+        bottom = 0.0
+        for label in sorted((w for w in wanted if w.side == side), key=lambda w: (w.y, w.chunk.index)):
+            y = max(label.y, bottom + 1.0, 0.0)
+            placed.append(dataclasses.replace(label, y=y))
+            bottom = y + _label_height()
+    return placed
+
+
+def _label_width(label: GutterLabel) -> float:
+    return PageImage.text_width(label.text, LABEL_SIZE) + LABEL_SIZE * (1.2 if label.arrow else 0.4)
+
+
+def _gutter(labels: list[GutterLabel], side: str) -> float:
+    """Width (points) of the gutter the labels of `side` need: 0 when there are none."""
+    widths = [_label_width(label) for label in labels if label.side == side]
+    return min(GUTTER_MAX, max(widths) + GUTTER_GAP + 2.0) if widths else 0.0
+
+
+def _draw_label(img: PageImage, label: GutterLabel, left_gutter: float, page_width: float) -> None:
+    """A gutter label on the chunk's colour (text colour by WCAG contrast), its leader line to
+    the chunk, and where the chunk starts here: a bar over its first line and a tick at the start."""
+    color = chunk_color(label.chunk.index)
+    w, h = _label_width(label), _label_height()
+    x = -w - GUTTER_GAP if label.side == "left" else page_width + GUTTER_GAP
+    leader_from = (x + w, label.y + h / 2) if label.side == "left" else (x, label.y + h / 2)
+    img.draw_line([leader_from, label.anchor], stroke=darker(color, 0.8), width=1.2)
+    if label.start is not None:
+        first, bar = label.start, darker(color, 0.8)
+        img.draw_hline(first.x0, first.x1, first.y0, stroke=bar, width=3)
         img.draw_rect((first.x0 - 1.2, first.y0, first.x0 + 0.8, min(first.y1, first.y0 + 12)),
                       stroke=None, fill=(*bar, 255))
-    img.draw_text(text, (x, y), color=label_color(color), size=size, background=(*color, 235))
-    x0, y0, x1, y1 = img.to_pixels((x, y, x + w, y + h))
-    img.add_region(Region(c.index, page, x0, y0, x1, y1, "chunk", "label"))
-    if c.page_start is not None and c.page_start < page:
-        label = f"from p.{page - 1}"
-        img.draw_text(label, (first.x1 - PageImage.text_width(label, size) - size * 1.4, first.y0 + 1),
-                      color=darker(color, 0.7), size=size, arrow="up")
-    if c.page_end is not None and c.page_end > page:
-        label = f"p.{page + 1}"
-        img.draw_text(label, (last.x1 + 1, max(last.y1 - h, 0)), color=darker(color, 0.7), size=size, arrow="down")
+    img.draw_text(label.text, (x, label.y), color=label_color(color), size=LABEL_SIZE,
+                  background=(*color, 255), arrow=label.arrow)
+    x0, y0, x1, y1 = img.to_pixels((x, label.y, x + w, label.y + h))
+    img.add_region(Region(label.chunk.index, img.page, x0, y0, x1, y1, "chunk", "label"))
 
 
 def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
@@ -178,7 +236,7 @@ def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
             continue
         img.draw_rect(e.bbox, stroke=(*NOISE_GREY, 255), fill=(*NOISE_GREY, 30), width=1, dash=4)
         label = f"skipped: {e.type}"
-        img.draw_text(label, (e.bbox[0], max(e.bbox[1] - LABEL_SIZE * 1.4, 0)), color=NOISE_GREY,
+        img.draw_text(label, (e.bbox[0], max(e.bbox[1] - LABEL_SIZE * 1.4, 0)), color=readable_on_white(NOISE_GREY),
                       size=LABEL_SIZE * 0.85, background=(255, 255, 255, 200))
         x0, y0, x1, y1 = img.to_pixels(e.bbox)
         img.add_region(Region(None, page, x0, y0, x1, y1, "noise", f"{e.id}: {reason}"))
@@ -204,7 +262,8 @@ def _draw_elements(img: PageImage, doc: Document, page: int, dashed: bool,
         tw = PageImage.text_width(tag, size) + size * 0.4
         # type tags sit outside the box (above its right end; dashed layer: below) to keep text readable
         ty = box[3] + 0.5 if dashed else box[1] - size * 1.55 - 0.5
-        img.draw_text(tag, (box[2] - tw, max(ty, 0)), color=color, size=size, background=(255, 255, 255, 200))
+        img.draw_text(tag, (box[2] - tw, max(ty, 0)), color=readable_on_white(color), size=size,
+                      background=(255, 255, 255, 200))
         x0, y0, x1, y1 = img.to_pixels(box)
         img.add_region(Region(None, page, x0, y0, x1, y1, "element", f"{'other:' if dashed else ''}{e.type} {e.id}"))
 
@@ -221,7 +280,7 @@ def _legend(img: PageImage, doc: Document, other: Document | None, page: int) ->
     if other is not None:
         lines.append((f"solid: {doc.parser.name}, dashed: {other.parser.name}", (0, 0, 0)))
     size = LABEL_SIZE * 0.9
-    width_pts = img.width / img.scale
+    width_pts = img.clip[2]
     wmax = max((PageImage.text_width(t, size) for t, _ in lines), default=0) + size * 3.5
     x, y = width_pts - wmax - 10, 6.0
     img.draw_rect((x - 2, y - 2, x + wmax + 2, y + len(lines) * size * 1.5 + 2), stroke=(90, 90, 90),

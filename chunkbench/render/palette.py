@@ -69,9 +69,38 @@ def luminance(color: RGB) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
+def relative_luminance(color: RGB) -> float:
+    """WCAG 2 relative luminance (0 black to 1 white) of an sRGB colour."""
+
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = color
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast_ratio(a: RGB, b: RGB) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 (none) to 21 (black on white); 4.5 is the minimum
+    for normal text."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
 def label_color(color: RGB) -> RGB:
-    """A readable text colour on `color`: black on light colours, white on dark ones."""
-    return (0, 0, 0) if luminance(color) > 140 else (255, 255, 255)
+    """Black or white, whichever contrasts more with `color` (WCAG contrast ratio)."""
+    black, white = (0, 0, 0), (255, 255, 255)
+    return black if contrast_ratio(black, color) >= contrast_ratio(white, color) else white
+
+
+def readable_on_white(color: RGB, minimum: float = 4.5) -> RGB:
+    """`color` darkened just enough to be readable as text on a white page (contrast >= `minimum`)."""
+    factor = 1.0
+    out = color
+    while contrast_ratio(out, (255, 255, 255)) < minimum and factor > 0:
+        factor -= 0.05
+        out = darker(color, factor)
+    return out
 
 
 def parse_color(value, default_alpha: int = 255) -> tuple[int, int, int, int] | None:

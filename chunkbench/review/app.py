@@ -486,7 +486,8 @@ def boundary_png(chunkset: ChunkSet, index: int, dpi: int = 110) -> bytes | None
     ctop = int(max(0, min(y - half * 0.15, height - half)))
     strip = 18
     out_img = Image.new("RGB", (width, 2 * half + strip), (235, 235, 235))
-    out_img.paste(ppil.crop((0, ptop, width, ptop + half)), (0, 0))
+    shift = round((pimg.clip[0] - img.clip[0]) * img.scale)  # the pages' label gutters may differ
+    out_img.paste(ppil.crop((0, ptop, ppil.size[0], ptop + half)), (shift, 0))
     out_img.paste(Image.fromarray(pixels[ctop:ctop + half]), (0, half + strip))
     draw = ImageDraw.Draw(out_img)
     font = ImageFont.load_default(size=13)
