@@ -133,10 +133,14 @@ class Explorer:
         return self._rechunk()
 
     def go_to_page(self, n: int) -> None:
-        """Show 1-based page `n` (clamped to the document)."""
+        """Show 1-based page `n` (clamped to the document). A selected chunk that is not on that
+        page is let go, so the detail panel never shows a chunk of another page."""
         self.page = min(max(1, int(n)), self.n_pages)
+        if self.selected is not None and self.selected not in self.chunks_on_page(self.page):
+            self.selected = None
         with self._quiet():
             self.page_w.value = self.page
+            self.list_w.value = self.selected
         self._render()
 
     def chunks_on_page(self, n: int | None = None) -> list[int]:
@@ -329,6 +333,10 @@ class Explorer:
                           and c.page_start <= self.page <= (c.page_end or c.page_start))
             return f"<i>{on_page} chunks on page {self.page}. Select one to see its text and reason.</i>"
         c = self._chunkset[self.selected]
+        spans = ""
+        if c.page_start is not None and (c.page_end or c.page_start) > c.page_start:
+            spans = (f'<div style="font-size:12px;color:#555">spans pages {c.page_start}–{c.page_end}; '
+                     f"this is page {self.page}</div>")
         d = c.to_dict()
         fields = {k: v for k, v in d.items() if k not in ("text", "boundary", "bbox", "metadata")}
         rows = "".join(_field_row(k, v) for k, v in fields.items())
@@ -337,7 +345,7 @@ class Explorer:
             '<div style="line-height:1.35">'
             f'<div style="font-size:14px;margin:4px 0">Chunk <b>#{c.index}</b> starts here because '
             f'<code style="background:#1f5fa8;color:#fff;padding:1px 6px;border-radius:3px">{e(c.boundary.reason.value)}</code> '
-            f"{e(c.boundary.detail)}</div>"
+            f"{e(c.boundary.detail)}</div>{spans}"
             f'<pre style="white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;max-height:220px;overflow:auto;background:#f7f7f5;border:1px solid #ddd;'
             f'padding:6px;font-size:12px;margin:0">{e(c.text)}</pre>'
             f'<table style="font-size:12px;margin-top:4px">{rows}</table>'

@@ -149,3 +149,42 @@ def test_missing_pdf_file_is_reported_not_raised(contract, tmp_path):
     assert ex.image is None and "gone.pdf" in ex.status_w.value and len(ex.chunkset) > 0
     ex.select(1)  # the list and the detail still work
     assert ex.selected == 1 and "#1</b>" in ex.detail_w.value
+
+
+def test_paging_lets_go_of_a_chunk_that_is_not_on_the_new_page(contract):
+    """Issue 12.6: after the user pages on, the detail panel shows no chunk of the old page; a
+    chunk that spans both pages stays selected and says so."""
+    ex = Explorer(contract)
+    one_page = next(c for c in ex.chunkset if c.page_start == c.page_end == 1)
+    ex.select(one_page.index)
+    assert f"Chunk <b>#{one_page.index}</b>" in ex.detail_w.value
+    ex.next_w.click()  # the user pages on
+    assert ex.page == 2 and ex.selected is None and ex.list_w.value is None
+    assert "Chunk <b>#" not in ex.detail_w.value and "chunks on page 2" in ex.detail_w.value
+    spanning = next((c for c in ex.chunkset if c.page_start == 1 and (c.page_end or 1) >= 2), None)
+    if spanning is not None:
+        ex.go_to_page(1)
+        ex.select(spanning.index)
+        ex.go_to_page(2)
+        assert ex.selected == spanning.index and f"spans pages 1–{spanning.page_end}" in ex.detail_w.value
+
+
+def test_the_selected_chunk_keeps_its_text_readable(contract):
+    """Issue 12.6: the selected chunk is outlined, not filled darker: the darkest text pixels in
+    its region are as dark as in the same region unselected."""
+    import numpy as np
+
+    ex = Explorer(contract)
+    c = next(c for c in ex.chunkset if c.page_start == 1 and len(c.text) > 200)
+    plain = cb.render_page(contract, ex.chunkset, page=1, dpi=90).to_array()
+    chosen = cb.render_page(contract, ex.chunkset, page=1, dpi=90, selected=c.index)
+    box = max((r for r in chosen.regions if r.chunk_index == c.index and r.kind == "chunk" and r.label != "label"),
+              key=lambda r: (r.x1 - r.x0) * (r.y1 - r.y0))
+    x0, y0, x1, y1 = (int(v) for v in (box.x0 + 8, box.y0 + 8, box.x1 - 8, box.y1 - 8))
+    inside_plain = plain[y0:y1, x0:x1].astype(int).sum(axis=2)
+    inside_chosen = chosen.to_array()[y0:y1, x0:x1].astype(int).sum(axis=2)
+    text = inside_plain < 200  # dark pixels: the text
+    assert text.sum() > 50
+    assert np.median(inside_chosen[text]) <= np.median(inside_plain[text]) + 30
+    background = inside_plain > 600
+    assert np.median(inside_chosen[background]) >= 650  # a light tint at most (the old 2x fill: 616)
