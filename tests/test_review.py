@@ -375,3 +375,27 @@ def test_app_without_the_pdf_file_still_reviews_the_text(ws, tmp_path):
     assert "No page image" in app.image.object and "gone.pdf" in app.image.object
     app.give("ok")
     assert app.reviewed == 1
+
+
+def test_the_inline_app_inlines_panel_stylesheets_instead_of_linking_a_cdn(ws):
+    """Issue 12.7: shown in a notebook after a plain `pn.extension()`, the app's Panel
+    stylesheets were links to cdn.holoviz.org (unreachable offline); now they are inline."""
+    import json
+    import re
+
+    import panel as pn
+
+    from chunkbench.review.app import ReviewApp
+
+    cs = cb.chunk(cb.load(ROOT / "sample_pdfs" / "contract_services_agreement.pdf"), "elements")
+    before = pn.config.inline
+    pn.extension()  # what a notebook cell runs first: Panel's default resources, from the CDN
+    pn.config.inline = False
+    try:
+        bundle = ReviewApp(cs, workspace=ws, inline=True)._repr_mimebundle_()
+        assert pn.config.inline  # later updates of the shown app stay inline too
+    finally:
+        pn.config.inline = before
+    text = json.dumps(bundle)
+    assert re.findall(r"https?://[^\"\\]+\.css", text) == []
+    assert "cb-review" in text  # the app itself is in the bundle

@@ -190,3 +190,38 @@ def test_document_text_is_shown_literally_and_never_runs(browser, serve, tmp_pat
     assert page.get_by_text("<img src=x onerror=alert(7)>").count() == 1  # the reviewer name, as text
     assert dialogs == [] and errors == []
     ctx.close()
+
+
+def test_verdict_keys_work_while_the_reason_dropdown_has_focus(browser, serve, contract):
+    """Issue 12.7: after picking a reason in the dropdown, the focus is still on it; a verdict key
+    pressed there is a verdict (it did nothing before), and the dropdown lets go of the focus."""
+    url = serve(contract)
+    ctx, page = _open(browser, url, "gil")
+    m = len(contract)
+    select = page.locator("select").first
+    select.focus()
+    assert page.evaluate("() => { let a = document.activeElement; while (a && a.shadowRoot && "
+                         "a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a.tagName; }") == "SELECT"
+    page.keyboard.press("1")
+    _progress(page, 1, m)
+    page.keyboard.press("m")  # the focus has left the dropdown: plain shortcuts again
+    _progress(page, 2, m)
+    stored = {v.chunk_index: v.verdict for v in vs.query(connect(serve.workspace), reviewer="gil")}
+    assert stored == {0: "ok", 1: "should_merge"}
+    ctx.close()
+
+
+def test_the_served_app_fetches_nothing_from_outside_this_machine(browser, serve, contract):
+    """Issue 12.7: every request of the review app goes to 127.0.0.1 (no CDN: it works offline)."""
+    url = serve(contract)
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = ctx.new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(f"{url}?reviewer=hal")
+    page.wait_for_selector("text=/\\d+ of \\d+ reviewed/", timeout=TIMEOUT)
+    page.keyboard.press("1")
+    _progress(page, 1, len(contract))
+    outside = [u for u in requests if not u.startswith((url.rstrip("/"), "data:", "blob:" + url.rstrip("/")))]
+    assert requests and outside == []
+    ctx.close()

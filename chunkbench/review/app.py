@@ -42,7 +42,8 @@ CONTEXT_CHARS = 700
 class KeyboardShortcuts(pn.custom.JSComponent):
     """A document-level keydown listener that sends shortcut keys to Python.
 
-    Keys typed into inputs, text areas or editors are ignored. Inside a notebook (`scoped=True`)
+    Keys typed into inputs, text areas or editors are ignored; in a focused dropdown only its arrow
+    keys are left to it (the filter dropdown kept every key before). Inside a notebook (`scoped=True`)
     only keys pressed while the focus is inside the app count, and Jupyter's own shortcuts are
     suppressed there so that 'm' does not turn the cell into Markdown."""
 
@@ -63,14 +64,22 @@ class KeyboardShortcuts(pn.custom.JSComponent):
         }
       }
       const handler = (e) => {
+        // an output that is gone (its cell re-run or cleared) must not steer its old app any more
+        if (!el.isConnected) { document.removeEventListener('keydown', handler); return; }
         if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
         const path = e.composedPath();
         const t = path[0];
         const tag = (t && t.tagName) ? t.tagName.toUpperCase() : '';
-        if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable)) return;
+        if (tag === 'INPUT' || tag === 'TEXTAREA' || (t && t.isContentEditable)) return;
         if (model.scoped && !path.includes(app())) return;
         const k = e.key.toLowerCase();
         if (!keys.has(k)) return;
+        // a focused dropdown keeps its arrow keys; any other shortcut works there too, and the
+        // dropdown lets go of the focus so the next key does not pick one of its options
+        if (tag === 'SELECT') {
+          if (k.startsWith('arrow')) return;
+          t.blur();
+        }
         e.preventDefault();
         model.send_msg({key: k});
       };
@@ -423,6 +432,9 @@ class ReviewApp:
         return self.layout
 
     def _repr_mimebundle_(self, include=None, exclude=None):
+        # Shown in a notebook: Panel's stylesheets go inline, not as links to cdn.holoviz.org, which
+        # an offline JupyterLab cannot reach; set for the session, so later updates stay inline too.
+        pn.config.inline = True
         return self.layout._repr_mimebundle_(include, exclude)
 
 
