@@ -48,7 +48,7 @@ def run(runs: int = 3) -> tuple[list[Row], list[str]]:
 
 def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
     import chunkbench
-    from chunkbench.explore import explore
+    from chunkbench.explorer import explore
 
     if not os.path.exists(LONG_PDF):
         notes.append(f"{LONG_PDF} not found: explorer benchmark skipped")

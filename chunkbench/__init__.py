@@ -14,9 +14,9 @@ from .registry import all_strategies, get_strategy  # noqa: E402
 _LAZY = {
     "render_page": ("chunkbench.render", "render_page"),
     "PageImage": ("chunkbench.render", "PageImage"),
-    "explore": ("chunkbench.explore", "explore"),
+    "explore": ("chunkbench.explorer", "explore"),
     "diff": ("chunkbench.diff", "diff"),
-    "review": ("chunkbench.review", "review"),
+    "review": ("chunkbench.reviews", "review"),
     "store": ("chunkbench.store", None),
     "metrics": ("chunkbench.metrics", None),
 }

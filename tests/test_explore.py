@@ -8,7 +8,7 @@ import pytest
 import chunkbench as cb
 from chunkbench import loaders
 from chunkbench.errors import ParamError
-from chunkbench.explore import Explorer, chunk_at
+from chunkbench.explorer import Explorer, chunk_at
 from chunkbench.stats import size_summary
 from tests.conftest import SAMPLE_PDFS, make_doc
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import chunkbench as cb
-from chunkbench.review import verdicts as vs
+from chunkbench.reviews import verdicts as vs
 from chunkbench.workspace import connect
 from tests.conftest import SAMPLE_PDFS
 
@@ -48,7 +48,7 @@ def browser():
 @pytest.fixture
 def serve(tmp_path):
     """serve(chunkset) → base URL of a review app over a fresh workspace (stopped after the test)."""
-    from chunkbench.review.app import serve_app
+    from chunkbench.reviews.serve import serve_app
 
     servers = []
 

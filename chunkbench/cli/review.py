@@ -35,7 +35,7 @@ def run_review(args) -> int:
     cs = chunk(doc, args.strategy, **parse_sets(args.params))
     if args.export:
         return _export(cs, args)
-    from ..review.app import serve_app
+    from ..reviews.serve import serve_app
 
     print(f"reviewing {len(cs)} boundaries of {doc.source} ({cs.strategy}, params {cs.params_hash[:10]}) "
           f"at http://{args.address}:{args.port}/ — Ctrl-C to stop", file=sys.stderr)
@@ -45,7 +45,7 @@ def run_review(args) -> int:
 
 
 def _export(cs, args) -> int:
-    from ..review import verdicts as vstore
+    from ..reviews import verdicts as vstore
     from ..workspace import open_workspace
 
     with open_workspace(args.workspace) as conn:

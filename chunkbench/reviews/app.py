@@ -16,87 +16,20 @@ import os
 from typing import Iterator
 
 import panel as pn
-import param
 
 from ..chunks import Chunk, boundary_key
 from ..chunkset import ChunkSet
 from ..errors import ChunkbenchError, UsageError
+from ..render.crops import boundary_png
 from ..workspace import connect
 from . import verdicts as vstore
+from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
 
-#: keyboard keys → verdict codes
-KEYS: dict[str, str] = {
-    "1": "ok", "o": "ok",
-    "2": "should_merge", "m": "should_merge",
-    "3": "should_split_elsewhere", "s": "should_split_elsewhere",
-    "4": "wrong_type", "t": "wrong_type",
-}
-NAV_KEYS = {"n": "next", "arrowright": "next", "p": "previous", "arrowleft": "previous"}
 FILTERS = ("all", "unreviewed", "flagged")
 ANY_REASON = "any reason"
 #: characters of text shown on each side of the boundary
 CONTEXT_CHARS = 700
-
-
-class KeyboardShortcuts(pn.custom.JSComponent):
-    """A document-level keydown listener that sends shortcut keys to Python.
-
-    Keys typed into inputs, text areas or editors are ignored; in a focused dropdown only its arrow
-    keys are left to it (the filter dropdown kept every key before). Inside a notebook (`scoped=True`)
-    only keys pressed while the focus is inside the app count, and Jupyter's own shortcuts are
-    suppressed there so that 'm' does not turn the cell into Markdown."""
-
-    keys = param.List(default=[])
-    scoped = param.Boolean(default=False)
-
-    _esm = """
-    export function render({ model, el }) {
-      const keys = new Set(model.keys);
-      const app = () => { let n = el; while (n && n.getRootNode && n.getRootNode().host) n = n.getRootNode().host; return n; };
-      if (model.scoped) {
-        // notebook: the app takes focus when clicked, and JupyterLab leaves keys pressed there alone
-        const top = app();
-        if (top && top.setAttribute) {
-          top.setAttribute('data-lm-suppress-shortcuts', 'true');
-          if (!top.hasAttribute('tabindex')) top.setAttribute('tabindex', '0');
-          top.style.outline = 'none';
-        }
-      }
-      const handler = (e) => {
-        // an output that is gone (its cell re-run or cleared) must not steer its old app any more
-        if (!el.isConnected) { document.removeEventListener('keydown', handler); return; }
-        if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-        const path = e.composedPath();
-        const t = path[0];
-        const tag = (t && t.tagName) ? t.tagName.toUpperCase() : '';
-        if (tag === 'INPUT' || tag === 'TEXTAREA' || (t && t.isContentEditable)) return;
-        if (model.scoped && !path.includes(app())) return;
-        const k = e.key.toLowerCase();
-        if (!keys.has(k)) return;
-        // a focused dropdown keeps its arrow keys; any other shortcut works there too, and the
-        // dropdown lets go of the focus so the next key does not pick one of its options
-        if (tag === 'SELECT') {
-          if (k.startsWith('arrow')) return;
-          t.blur();
-        }
-        e.preventDefault();
-        model.send_msg({key: k});
-      };
-      document.addEventListener('keydown', handler);
-      model.on('remove', () => document.removeEventListener('keydown', handler));
-      el.style.display = 'none';
-    }
-    """
-
-    def __init__(self, callback, **params):
-        super().__init__(**params)
-        self._callback = callback
-
-    def _handle_msg(self, msg) -> None:
-        key = str((msg or {}).get("key", ""))
-        if key in self.keys:
-            self._callback(key)
 
 
 _BADGE_STYLE = ("background:#1f5fa8;color:#fff;border-radius:4px;padding:1px 7px;font-family:monospace;"
@@ -462,67 +395,3 @@ def _pages(c: Chunk) -> str:
     if c.page_end and c.page_end != c.page_start:
         return f"pages {c.page_start}–{c.page_end}"
     return f"page {c.page_start}"
-
-
-def boundary_png(chunkset: ChunkSet, index: int, dpi: int = 110) -> bytes | None:
-    """The page where chunk `index` starts, overlay drawn with that chunk selected, cropped to a
-    band around the boundary (the end of the previous chunk above, the new chunk below). When the
-    previous chunk ends on an earlier page, the bottom of that page is stacked above the top of
-    this one, with a strip naming both pages."""
-    import numpy as np
-    from PIL import Image, ImageDraw, ImageFont
-
-    from ..render import render_page
-    from ..render.pdfpages import png_bytes
-
-    c = chunkset.chunks[index]
-    doc = chunkset.doc
-    if c.page_start is None or not doc.pdf_path:
-        return None
-    img = render_page(doc, chunkset, page=c.page_start, dpi=dpi, selected=index)
-    pixels = img.to_array()
-    height, width = pixels.shape[:2]
-    tops = [r.y0 for r in img.regions if r.chunk_index == index and r.kind in ("chunk", "boundary")]
-    y = min(tops) if tops else 0
-    band = min(height, max(int(height * 0.45), 320))
-    prev = chunkset.chunks[index - 1] if index > 0 else None
-    if prev is None or prev.page_end is None or prev.page_end >= c.page_start:
-        top = int(max(0, min(y - band * 0.4, height - band)))
-        return png_bytes(pixels[top:top + band])
-    half = band // 2
-    pimg = render_page(doc, chunkset, page=prev.page_end, dpi=dpi, selected=index)
-    ppil = Image.fromarray(pimg.to_array())
-    bottoms = [r.y1 for r in pimg.regions if r.chunk_index == prev.index and r.kind == "chunk"]
-    yb = max(bottoms) if bottoms else ppil.size[1]
-    ptop = int(max(0, min(yb - half * 0.85, ppil.size[1] - half)))
-    ctop = int(max(0, min(y - half * 0.15, height - half)))
-    strip = 18
-    out_img = Image.new("RGB", (width, 2 * half + strip), (235, 235, 235))
-    shift = round((pimg.clip[0] - img.clip[0]) * img.scale)  # the pages' label gutters may differ
-    out_img.paste(ppil.crop((0, ptop, ppil.size[0], ptop + half)), (shift, 0))
-    out_img.paste(Image.fromarray(pixels[ctop:ctop + half]), (0, half + strip))
-    draw = ImageDraw.Draw(out_img)
-    font = ImageFont.load_default(size=13)
-    draw.text((8, half + 2), f"above: end of page {prev.page_end}   |   below: page {c.page_start}", fill=(50, 50, 50), font=font)
-    return png_bytes(np.asarray(out_img))
-
-
-def serve_app(chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
-              port: int = 5006, address: str = "127.0.0.1", show: bool = False, threaded: bool = False,
-              dpi: int = 110):
-    """Serve a ReviewApp per browser session on `address:port` (loopback by default).
-
-    Page images are rendered once and shared by all sessions. Blocks until stopped unless
-    `threaded`, in which case the server thread is returned (call `.stop()` on it)."""
-    images: dict = {}
-
-    def session():
-        args = pn.state.session_args or {}
-        name = args.get("reviewer", [b""])[0].decode("utf-8", "replace") or reviewer
-        return ReviewApp(chunkset, reviewer=name, workspace=workspace, dpi=dpi, image_cache=images).layout
-
-    return pn.serve(
-        session, port=port, address=address, show=show, threaded=threaded, start=True,
-        title=f"chunkbench review · {chunkset.doc.source}",
-        websocket_origin=[f"{address}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"],
-    )

@@ -2,7 +2,9 @@
 
 `review(doc_or_path, strategy, **params)` returns a `ReviewApp` that shows itself inline in a
 notebook; `serve=True` (or `chunkbench review INPUT`) serves it with Panel on 127.0.0.1.
-Storage and export live in `chunkbench.review.verdicts` (pure functions over a connection).
+Storage and export live in `chunkbench.reviews.verdicts` (pure functions over a connection); the
+app in `app.py`, its keyboard shortcuts in `keys.py`, serving in `serve.py`, the boundary crops in
+`chunkbench.render.crops`.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import verdicts  # noqa: F401  (chunkbench.review.verdicts: storage and export)
+from . import verdicts  # noqa: F401  (chunkbench.reviews.verdicts: storage and export)
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict  # noqa: F401
 
 
@@ -47,7 +49,8 @@ def review(
     Inline (default): returns a ReviewApp that displays itself in a notebook. `serve=True`:
     serves one app per browser session on `address:port` (a `?reviewer=NAME` URL argument
     overrides `reviewer`); blocks unless `threaded=True`, which returns the server thread."""
-    from .app import ReviewApp, serve_app
+    from .app import ReviewApp
+    from .serve import serve_app
 
     cs = _chunkset(doc_or_path, strategy, params)
     if serve:
@@ -57,16 +60,3 @@ def review(
 
 
 __all__ = ["VERDICTS", "VERDICT_LABELS", "Verdict", "review", "verdicts"]
-
-
-class _CallableModule(type(os)):
-    """`cb.review(...)` calls `review`: chunkbench's lazy loader hands out this package for the
-    name `review`, so the package itself forwards calls to the function of the same name."""
-
-    def __call__(self, *args: Any, **kwargs: Any):
-        return review(*args, **kwargs)
-
-
-import sys as _sys  # noqa: E402
-
-_sys.modules[__name__].__class__ = _CallableModule

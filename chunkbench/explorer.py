@@ -362,16 +362,3 @@ def explore(doc_or_path: Document | str, strategy: str = "elements", *, dpi: int
     """Open the linked explorer on a Document or any loadable path (parsed once, then cached)."""
     doc = doc_or_path if isinstance(doc_or_path, Document) else loaders.load(doc_or_path)
     return Explorer(doc, strategy, params, dpi=dpi)
-
-
-class _CallableModule(type(json)):
-    """`cb.explore(...)` calls `explore`: chunkbench's lazy loader hands out this module for the
-    name `explore`, so the module itself forwards calls to the function of the same name."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Explorer:
-        return explore(*args, **kwargs)
-
-
-import sys as _sys  # noqa: E402
-
-_sys.modules[__name__].__class__ = _CallableModule
