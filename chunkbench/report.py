@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 
 from . import __version__
 from .atomic import write_text
+from .boundary_diff import STATUSES, BoundaryDiff, describe
 from .chunks import REASON_DOCS, Chunk
 from .errors import UsageError
 from .model import Document
@@ -196,3 +197,71 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
     body = (f'<section style="padding:8px 20px"><details><summary>reason codes</summary>'
             f"{reasons_table(chunk_list)}</details></section>" + "".join(sections))
     return write_text(out / "index.html", html_page(title, head, body))
+
+
+# --- the boundary diff report ---------------------------------------------------------------------
+
+
+def _missing(value) -> bool:
+    """None, NaN or pandas NA (cells of absent a- or b- boundaries)."""
+    import pandas as pd
+
+    return value is None or bool(pd.isna(value))
+
+
+def _changes_table(rows) -> str:
+    """HTML table of diff rows (escaped)."""
+    cols = ("status", "position", "shift", "chunk_a", "reason_a", "detail_a", "chunk_b", "reason_b", "detail_b",
+            "context")
+    head = "".join(f"<th>{c}</th>" for c in ("status", "pos", "shift", "a", "reason a", "detail a", "b", "reason b",
+                                             "detail b", "text at the cut"))
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_esc('' if _missing(v) else v)}</td>" for v in (getattr(r, c) for c in cols)) + "</tr>"
+        for r in rows.astype(object).itertuples()
+    )
+    return f'<table class="reasons"><tr>{head}</tr>{body}</table>'
+
+
+def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float = 100) -> Path:
+    """Write diff.csv, one PNG per page with changed boundaries, and index.html (last) into `out_dir`."""
+    from .render.diffpages import render_diff
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table = d.table
+    write_text(out / "diff.csv", table.to_csv(index=False))
+    counts = d.counts
+    per_page = d.counts_per_page
+    head = (f"<h1>{_esc(d.doc.source)}: boundary diff</h1><div class=\"meta\">"
+            f"<b style=\"color:#1f5ab4\">a</b> <code>{_esc(describe(d.a))}</code> ({len(d.a)} chunks) · "
+            f"<b style=\"color:#dc5a00\">b</b> <code>{_esc(describe(d.b))}</code> ({len(d.b)} chunks) · "
+            + " · ".join(f"{k} {v}" for k, v in counts.items())
+            + f" · moved = within {d.window} chars or same element</div>")
+    rows = "".join(
+        f"<tr><td>{p}</td>" + "".join(f"<td>{int(r[c])}</td>" for c in (*STATUSES, "a", "b")) + "</tr>"
+        for p, r in per_page.iterrows()
+    )
+    summary = ('<section style="padding:8px 20px"><table class="reasons"><tr><th>page</th>'
+               + "".join(f"<th>{c}</th>" for c in (*STATUSES, "a", "b")) + f"</tr>{rows}</table>"
+               f'<p class="meta">Full table: <a href="diff.csv">diff.csv</a></p></section>')
+    sections = []
+    if not d.doc.pdf_path:  # Markdown / document.json: no page images, one table of the changes
+        changed = table[table["status"] != "stayed"]
+        sections.append(f'<section style="padding:8px 20px"><h2>Changed boundaries</h2>'
+                        f"{_changes_table(changed)}</section>")
+    for page in (d.changed_pages() if d.doc.pdf_path else ()):
+        img = render_diff(d, page, dpi=dpi)
+        name = f"diff-page-{page:03d}.png"
+        img.save(out / name)
+        here = (table["page"] == page).fillna(False) | (
+            (table["status"] == "appeared") & (table["page_b"] == page).fillna(False))
+        page_rows = table[here.astype(bool)]
+        changes = _changes_table(page_rows[page_rows["status"] != "stayed"])
+        sections.append(
+            f'<section class="page" id="page-{page}"><figure style="max-width:{img.width}px"><img src="{name}" '
+            f'width="{img.width}" height="{img.height}" alt="page {page}"><figcaption>page {page}</figcaption>'
+            f'</figure><div class="cards"><h2>Page {page}</h2>{changes}</div></section>'
+        )
+    if not sections:
+        sections.append('<p class="meta" style="padding:0 20px">No boundary changed.</p>')
+    return write_text(out / "index.html", html_page(f"{d.doc.source} boundary diff", head, summary + "".join(sections)))

@@ -446,13 +446,13 @@ class BoundaryComparison:
 
 
 def compare(run_a: str, run_b: str, workspace: str | os.PathLike | None = None):
-    """Compare two saved runs: a `chunkbench.diff` BoundaryDiff when both runs chunk the same
+    """Compare two saved runs: a `chunkbench.boundary_diff` BoundaryDiff when both runs chunk the same
     document (and the diff module is there); otherwise, e.g. two amendments, a BoundaryComparison
     of their `boundary_key` sets."""
     a, b = load(run_a, workspace), load(run_b, workspace)
     if a.doc.doc_id == b.doc.doc_id:
         try:
-            from .diff import diff
+            from .boundary_diff import diff
         except ImportError:
             diff = None
         if diff is not None:

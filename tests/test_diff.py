@@ -7,7 +7,8 @@ import pytest
 
 import chunkbench as cb
 from chunkbench.cli import main
-from chunkbench.diff import BoundaryDiff, diff, parse_spec
+from chunkbench.boundary_diff import BoundaryDiff, diff, parse_spec
+from chunkbench.render.diffpages import render_diff
 from chunkbench.errors import ParamError, UsageError
 
 from conftest import SAMPLE_PDFS
@@ -75,7 +76,7 @@ def test_render_draws_both_configurations_in_two_colours(manual):
 
     d = cb.diff(manual, "strategy=tokens,chunk_size=256", "strategy=tokens,chunk_size=200,overlap=20")
     page = d.changed_pages()[0]
-    img = d.render(page, dpi=100)
+    img = render_diff(d, page, dpi=100)
     arr = img.to_array().reshape(-1, 3)
     for color in (DIFF_A, DIFF_B):
         assert (np.abs(arr.astype(int) - np.array(color)).sum(axis=1) == 0).sum() > 50
@@ -124,3 +125,15 @@ def test_markdown_diff_report_without_pdf(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["diff.csv", "index.html"]
     html = (out / "index.html").read_text()
     assert "Changed boundaries" in html and "‖" in html and "<x>" not in html
+
+
+def test_cb_diff_is_a_plain_function_whatever_was_imported_first():
+    """Issue 13.4: no callable-module trick: the module is chunkbench.boundary_diff."""
+    import types
+
+    import chunkbench as cb
+    import chunkbench.boundary_diff
+    import chunkbench.render.diffpages
+
+    assert cb.diff is chunkbench.boundary_diff.diff and isinstance(cb.diff, types.FunctionType)
+    assert cb.render_diff is chunkbench.render.diffpages.render_diff

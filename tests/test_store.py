@@ -278,7 +278,7 @@ def test_compare_boundary_fallback(ws, monkeypatch):
     doc = notice_doc("1 May")
     a = store.save(cb.chunk(doc, "elements"), workspace=ws)
     b = store.save(cb.chunk(doc, "elements", max_chunk_size=60), workspace=ws)
-    monkeypatch.setitem(sys.modules, "chunkbench.diff", None)  # as if diff were not installed
+    monkeypatch.setitem(sys.modules, "chunkbench.boundary_diff", None)  # as if diff were not installed
     result = store.compare(a, b, ws)
     assert isinstance(result, store.BoundaryComparison)
     assert result.common and result.only_b and not result.only_a
@@ -286,7 +286,7 @@ def test_compare_boundary_fallback(ws, monkeypatch):
 
 
 def test_compare_uses_boundary_diff_for_one_document(ws):
-    pytest.importorskip("chunkbench.diff")
+    pytest.importorskip("chunkbench.boundary_diff")
     doc = notice_doc("1 May")
     a = store.save(cb.chunk(doc, "elements"), workspace=ws)
     b = store.save(cb.chunk(doc, "elements", max_chunk_size=60), workspace=ws)

@@ -58,7 +58,8 @@ def run_render(args) -> int:
 
 
 def run_diff(args) -> int:
-    from ..diff import diff, write_diff_report
+    from ..boundary_diff import diff
+    from ..report import write_diff_report
 
     if not 10 <= args.dpi <= 600:
         raise UsageError(f"--dpi must be between 10 and 600, got {args.dpi:g}")

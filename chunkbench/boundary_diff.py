@@ -16,11 +16,7 @@ So stayed + moved + vanished = the boundaries of a, and stayed + moved + appeare
 from __future__ import annotations
 
 import bisect
-import os
-import sys
-import types
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping
 
 from .chunks import Chunk, boundary_key
@@ -131,9 +127,6 @@ class BoundaryDiff:
         df = self.counts_per_page
         return [int(p) for p, row in df.iterrows() if p and (row["moved"] + row["appeared"] + row["vanished"]) > 0]
 
-    def render(self, page: int, dpi: float = 100):
-        """The page with a's boundaries in blue and b's in orange (see `render_diff`)."""
-        return render_diff(self, page, dpi)
 
 
 def context(text: str, pos: int, width: int = CONTEXT) -> str:
@@ -236,136 +229,3 @@ def _crosses(paired: list[tuple[int, int]], i: int, j: int) -> bool:
     if k < len(paired) and paired[k][1] <= j:
         return True
     return False
-
-
-def render_diff(d: BoundaryDiff, page: int, dpi: float = 100):
-    """Page `page` with every boundary on it: a's tagged in blue in the left margin, b's in orange
-    in the right margin, shared ones in green ("a3 vanished", "b4 appeared", "a5 moved to p.3");
-    each with a bar along the top of its line and a tick at the exact character; a moved pair is
-    joined by a grey line. Regions of kind "boundary" carry the chunk index of a (of b for
-    appeared boundaries)."""
-    from .render import render_page
-    from .render.image import PageImage, Region
-    from .render.palette import DIFF_A, DIFF_B, DIFF_SAME
-    from .render.regions import element_at, position_box
-
-    img = render_page(d.doc, None, page=page, dpi=dpi)
-    size = 7.0
-    page_w = img.width / img.scale
-
-    def mark(pos, box, color, tag, side, index, label):
-        e = element_at(d.doc, pos)
-        left = min(e.bbox[0], box.x0) if e is not None and e.bbox else box.x0
-        right = max(e.bbox[2], box.x1) if e is not None and e.bbox else box.x1
-        w = PageImage.text_width(tag, size) + size * 0.4
-        h = size * 1.55
-        top = box.y0 + 0.12 * (box.y1 - box.y0)  # word boxes include the line gap above the glyphs
-        if side == "left":
-            x = max(left - w - 3, 1)
-            img.draw_hline(x + w, max(box.x1, box.x0 + 24), top, stroke=color, width=2)
-        else:
-            x = min(right + 3, page_w - w - 1)
-            img.draw_hline(box.x0, x, top, stroke=color, width=2)
-        img.draw_rect((box.x0 - 1.2, top, box.x0 + 0.8, box.y1), stroke=None, fill=(*color, 255))
-        y = max(top - h / 2, 0)
-        img.draw_text(tag, (x, y), color=(255, 255, 255), size=size, background=(*color, 235))
-        img.add_region(Region(index, page, *img.to_pixels((x, y, x + w, y + h)), "boundary", label))
-
-    for r in d.rows:
-        pa = r["position"] if r["status"] != "appeared" else None
-        pb = r["position_b"]
-        box_a = position_box(d.doc, pa) if pa is not None else None
-        box_b = position_box(d.doc, pb) if pb is not None else None
-        if r["status"] == "stayed":
-            if box_a is not None and box_a.page == page:
-                mark(pa, box_a, DIFF_SAME, f"= a{r['chunk_a']} b{r['chunk_b']}", "left", r["chunk_a"], "stayed")
-            continue
-        if box_a is not None and box_a.page == page:
-            where = f" to p.{box_b.page}" if box_b is not None and box_b.page != page else ""
-            mark(pa, box_a, DIFF_A, f"a{r['chunk_a']} {r['status']}{where}", "left",
-                 r["chunk_a"], r["status"])
-        if box_b is not None and box_b.page == page:
-            where = f" from p.{box_a.page}" if box_a is not None and box_a.page != page else ""
-            mark(pb, box_b, DIFF_B, f"b{r['chunk_b']} {r['status']}{where}", "right",
-                 r["chunk_b"] if r["status"] == "appeared" else r["chunk_a"], r["status"])
-        if r["status"] == "moved" and box_a is not None and box_b is not None and box_a.page == box_b.page == page:
-            img.draw_line([(box_a.x0, box_a.y1), (box_b.x0, box_b.y1)], stroke=(90, 90, 90), width=1)
-    return img
-
-
-def _missing(value) -> bool:
-    """None, NaN or pandas NA (cells of absent a- or b- boundaries)."""
-    import pandas as pd
-
-    return value is None or bool(pd.isna(value))
-
-
-def _changes_table(rows) -> str:
-    """HTML table of diff rows (escaped)."""
-    from .report import _esc
-
-    cols = ("status", "position", "shift", "chunk_a", "reason_a", "detail_a", "chunk_b", "reason_b", "detail_b",
-            "context")
-    head = "".join(f"<th>{c}</th>" for c in ("status", "pos", "shift", "a", "reason a", "detail a", "b", "reason b",
-                                             "detail b", "text at the cut"))
-    body = "".join(
-        "<tr>" + "".join(f"<td>{_esc('' if _missing(v) else v)}</td>" for v in (getattr(r, c) for c in cols)) + "</tr>"
-        for r in rows.astype(object).itertuples()
-    )
-    return f'<table class="reasons"><tr>{head}</tr>{body}</table>'
-
-
-def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float = 100) -> Path:
-    """Write diff.csv, one PNG per page with changed boundaries, and index.html (last) into `out_dir`."""
-    from .atomic import write_text
-    from .report import _esc, html_page
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    table = d.table
-    write_text(out / "diff.csv", table.to_csv(index=False))
-    counts = d.counts
-    per_page = d.counts_per_page
-    head = (f"<h1>{_esc(d.doc.source)}: boundary diff</h1><div class=\"meta\">"
-            f"<b style=\"color:#1f5ab4\">a</b> <code>{_esc(describe(d.a))}</code> ({len(d.a)} chunks) · "
-            f"<b style=\"color:#dc5a00\">b</b> <code>{_esc(describe(d.b))}</code> ({len(d.b)} chunks) · "
-            + " · ".join(f"{k} {v}" for k, v in counts.items())
-            + f" · moved = within {d.window} chars or same element</div>")
-    rows = "".join(
-        f"<tr><td>{p}</td>" + "".join(f"<td>{int(r[c])}</td>" for c in (*STATUSES, "a", "b")) + "</tr>"
-        for p, r in per_page.iterrows()
-    )
-    summary = (f'<section style="padding:8px 20px"><table class="reasons"><tr><th>page</th>'
-               + "".join(f"<th>{c}</th>" for c in (*STATUSES, "a", "b")) + f"</tr>{rows}</table>"
-               f'<p class="meta">Full table: <a href="diff.csv">diff.csv</a></p></section>')
-    sections = []
-    if not d.doc.pdf_path:  # Markdown / document.json: no page images, one table of the changes
-        changed = table[table["status"] != "stayed"]
-        sections.append(f'<section style="padding:8px 20px"><h2>Changed boundaries</h2>'
-                        f"{_changes_table(changed)}</section>")
-    for page in (d.changed_pages() if d.doc.pdf_path else ()):
-        img = d.render(page, dpi=dpi)
-        name = f"diff-page-{page:03d}.png"
-        img.save(out / name)
-        here = (table["page"] == page).fillna(False) | (
-            (table["status"] == "appeared") & (table["page_b"] == page).fillna(False))
-        page_rows = table[here.astype(bool)]
-        changes = _changes_table(page_rows[page_rows["status"] != "stayed"])
-        sections.append(
-            f'<section class="page" id="page-{page}"><figure style="max-width:{img.width}px"><img src="{name}" '
-            f'width="{img.width}" height="{img.height}" alt="page {page}"><figcaption>page {page}</figcaption>'
-            f'</figure><div class="cards"><h2>Page {page}</h2>{changes}</div></section>'
-        )
-    if not sections:
-        sections.append('<p class="meta" style="padding:0 20px">No boundary changed.</p>')
-    return write_text(out / "index.html", html_page(f"{d.doc.source} boundary diff", head, summary + "".join(sections)))
-
-
-class _CallableModule(types.ModuleType):
-    """`chunkbench.diff` resolves lazily to this module; calling it runs `diff` (cb.diff(doc, a, b))."""
-
-    def __call__(self, doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
-        return diff(doc, a, b, window=window)
-
-
-sys.modules[__name__].__class__ = _CallableModule
