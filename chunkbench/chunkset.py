@@ -62,7 +62,7 @@ class ChunkSet:
         }
 
     def to_dict(self, chunked_at: str | None = None) -> dict:
-        """The chunks.json document (DESIGN.md)."""
+        """The chunks.json document (docs/contracts.md)."""
         return {**self.header(chunked_at), "chunks": [c.to_dict() for c in self.chunks]}
 
     def to_json(self, path: str | os.PathLike, chunked_at: str | None = None) -> None:

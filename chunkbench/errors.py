@@ -1,4 +1,4 @@
-"""Exception types of the public API; each maps to one CLI exit code (see DESIGN.md)."""
+"""Exception types of the public API; each maps to one CLI exit code (see docs/contracts.md)."""
 
 from __future__ import annotations
 

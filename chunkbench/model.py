@@ -1,4 +1,4 @@
-"""Core data model: Document, Page and Element (what loaders produce), see DESIGN.md.
+"""Core data model: Document, Page and Element (what loaders produce), see docs/contracts.md.
 
 Everything here is a frozen dataclass. A Document's canonical text is the element texts joined by
 "\\n\\n" in reading order; each Element knows its span in it (`char_start`, `char_end`).
@@ -20,7 +20,7 @@ SEPARATOR = "\n\n"
 
 
 class ElementType(str, Enum):
-    """Normalized element types (DESIGN.md)."""
+    """Normalized element types (docs/contracts.md)."""
 
     HEADING = "heading"
     PARAGRAPH = "paragraph"

@@ -2,7 +2,7 @@
 
 `element_documents()` draws element sequences shaped like real parser output (headings with
 levels, paragraphs, tables with rows, lists, code, page furniture, empty items, several pages,
-bboxes, Unicode); `check_common_invariants(doc, chunkset)` asserts what DESIGN.md promises of
+bboxes, Unicode); `check_common_invariants(doc, chunkset)` asserts what docs/contracts.md promises of
 every chunk whatever the strategy.
 """
 
@@ -87,7 +87,7 @@ def element_documents(draw, max_elements: int = 40, max_pages: int = 5):
 
 
 def check_common_invariants(doc, chunkset, params: dict | None = None) -> None:
-    """What DESIGN.md promises of every chunk, whatever the strategy."""
+    """What docs/contracts.md promises of every chunk, whatever the strategy."""
     order = {e.id: i for i, e in enumerate(doc.elements)}
     seen: set[str] = set()
     ids = [c.chunk_id for c in chunkset.chunks]

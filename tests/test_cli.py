@@ -82,7 +82,7 @@ def test_strategies_lists_all_five_with_params():
     reg = json.loads(r.stdout)
     assert {s["name"] for s in reg} == FIVE
     for s in reg:
-        assert s["doc"] and s["spec"].startswith("specs/") and s["params"]
+        assert s["doc"] and s["spec"].startswith("docs/specs/") and s["params"]
         for p in s["params"]:
             assert {"name", "type", "default", "doc"} <= set(p)
 
@@ -92,7 +92,7 @@ def test_strategies_text(capsys):
     out = capsys.readouterr().out
     assert "max_chunk_size" in out and "[50..100000]" in out
     for name in FIVE:
-        assert any(line.startswith(name + "  (specs/") for line in out.splitlines()), name
+        assert any(line.startswith(name + "  (docs/specs/") for line in out.splitlines()), name
 
 
 def test_chunk_without_output_prints_a_table(capsys):

@@ -17,7 +17,7 @@ from chunkbench.loaders.docjson import load_document_json
 from chunkbench.model import Page
 
 CONTRACT = Path(__file__).parent / "data" / "docjson" / "document.json"
-# block type in the file -> element type (DESIGN.md), written out independently of the loader
+# block type in the file -> element type (docs/contracts.md), written out independently of the loader
 EXPECTED_TYPE = {
     "header": "header", "page_header": "header", "footer": "footer", "page_footer": "footer",
     "page_number": "page_number", "title": "heading", "heading": "heading",

@@ -21,7 +21,7 @@ from chunkbench.model import Document
 from conftest import MINERU_FIXTURES, mineru_fixture
 
 PAPERS = ("naacl-long-122", "naacl-long-107")
-# MinerU's v1 item types in these fixtures -> element types (DESIGN.md); "text" depends on text_level.
+# MinerU's v1 item types in these fixtures -> element types (docs/contracts.md); "text" depends on text_level.
 RAW_TO_ELEMENT = {
     "title": "heading", "table": "table", "image": "image", "chart": "image", "code": "code", "list": "list",
     "header": "header", "footer": "footer", "page_number": "page_number", "page_footnote": "footnote",

@@ -1,7 +1,7 @@
 """The `chunkbench` command line: one module per command group, dispatched from here.
 
 Errors a user can cause print one line naming the file and the problem and exit with the code
-of DESIGN.md (2 usage, 3 input, 4 external tool); `--debug` shows the traceback instead.
+of docs/contracts.md (2 usage, 3 input, 4 external tool); `--debug` shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def command_modules() -> list[str]:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with code 2 and one line, as DESIGN.md asks."""
+    """argparse that exits with code 2 and one line, as docs/contracts.md asks."""
 
     def error(self, message: str):  # noqa: D102
         self.exit(2, f"chunkbench: error: {message}\n")

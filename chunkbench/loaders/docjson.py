@@ -21,7 +21,7 @@ Decisions:
 * types (case-insensitive): heading/title/section_header -> heading (`text_level` from `level`,
   levels above 6 count as 6, no level -> None); paragraph/text -> paragraph; list/list_item ->
   list; table -> table; header/page_header, footer/page_footer, page_number, caption, footnote,
-  code, formula/equation, picture/figure/image -> their DESIGN.md types; anything else -> other
+  code, formula/equation, picture/figure/image -> their docs/contracts.md types; anything else -> other
   (with a warning). `raw_type` keeps the file's type name;
 * tables: `rows` (or `table.rows`) are kept; the text is the block's text, or a pipe table of the
   rows when the text is empty;

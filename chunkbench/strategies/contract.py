@@ -87,7 +87,7 @@ PARAMS = [
     "contract",
     params=PARAMS,
     doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
-    spec="specs/2-contract-chunking.md",
+    spec="docs/specs/2-contract-chunking.md",
     ruleset="contract/2026-11",
     check=_check,
 )

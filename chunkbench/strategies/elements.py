@@ -54,7 +54,7 @@ class _Open:
         Param("skip_noise", bool, True, "skip headers, footers, page numbers and MinerU 'discarded' items"),
     ],
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
-    spec="specs/1-mineru-element-chunking.md",
+    spec="docs/specs/1-mineru-element-chunking.md",
     ruleset="elements/2026-11",
 )
 def chunk_elements(

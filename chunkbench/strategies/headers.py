@@ -104,7 +104,7 @@ class _Piece:
         Param("include_parent_headers", bool, True, "prepend the parent header path 'A > B' to the chunk text"),
     ],
     doc="header-based with min/max chars, overlap only between sibling sub-chunks",
-    spec="specs/3-markdown-header-chunking.md",
+    spec="docs/specs/3-markdown-header-chunking.md",
     ruleset="headers/2026-11",
     check=_check,
 )

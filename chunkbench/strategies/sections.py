@@ -179,7 +179,7 @@ def _check(params: dict) -> None:
               ui_step=1),
     ],
     doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
-    spec="specs/4-section-token-chunking.md",
+    spec="docs/specs/4-section-token-chunking.md",
     ruleset="sections/2026-11",
     check=_check,
 )

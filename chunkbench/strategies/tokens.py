@@ -46,7 +46,7 @@ def _check(params: dict) -> None:
               ui_step=10),
     ],
     doc="tiktoken windows (512/50), exact char offsets, page and bbox per chunk",
-    spec="specs/5-token-window-citations.md",
+    spec="docs/specs/5-token-window-citations.md",
     ruleset="tokens/2026-11",
     check=_check,
 )
