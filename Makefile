@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := ui,experiments,dev,rag
 
-.PHONY: demo test slow lab bench fuzz install samples clean browser
+.PHONY: demo test lint slow lab bench fuzz install samples clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,12 @@ browser:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || echo "chromium could not be installed: browser tests will be skipped"; }
 
-test: install browser
+# ruff (style and bug patterns) and mypy (types; see [tool.mypy] in pyproject.toml) before the suite
+lint: install
+	$(BIN)/ruff check chunkbench tests benchmarks
+	$(BIN)/mypy
+
+test: install browser lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 # minutes-long soak tests (a generated 2,500-page PDF, 50 MB inputs, a 100k-character page)

@@ -15,7 +15,7 @@ import os
 import pstats
 import statistics
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from chunkbench.chunkset import chunk
 

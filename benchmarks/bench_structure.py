@@ -44,7 +44,7 @@ def run(facts: dict, runs: int = 3) -> tuple[list[Row], list[str]]:
         stream = synthetic_document(BASE_ELEMENTS * k)
         sizes.append(f"{k}× = {len(stream.elements):,} elements / {len(stream.text) / 1e6:.1f} MB")
         for name in STRATEGIES:
-            times[name][k] = timed(lambda: _cold(stream, name), runs + 2 if k < 16 else runs)[1]
+            times[name][k] = timed(lambda s=stream, n=name: _cold(s, n), runs + 2 if k < 16 else runs)[1]
         del stream
         gc.collect()
     notes.append("synthetic streams: " + ", ".join(sizes))

@@ -9,9 +9,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, Callable, Sequence
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED_PDFS = os.path.join(os.path.dirname(ROOT), "shared", "pdfs")
@@ -133,7 +134,7 @@ class TreeRss:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def __enter__(self) -> "TreeRss":
+    def __enter__(self) -> TreeRss:
         self._thread.start()
         return self
 

@@ -16,7 +16,6 @@ from chunkbench.atomic import write_bytes
 from .common import BENCH_DIR
 from .corpus import english_paragraphs
 
-
 LINES_PER_PAGE = 40
 
 

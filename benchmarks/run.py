@@ -83,7 +83,7 @@ def _report(rows: list[Row], notes: dict, section: str, new_rows: list[Row], new
 
 
 def results_markdown(header: list[str], rows: list[Row], notes: dict, elapsed: float, args) -> str:
-    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     out = [
         "# chunkbench benchmark results",
         "",

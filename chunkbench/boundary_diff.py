@@ -16,8 +16,9 @@ So stayed + moved + vanished = the boundaries of a, and stayed + moved + appeare
 from __future__ import annotations
 
 import bisect
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .chunks import Chunk, boundary_key
 from .chunkset import ChunkSet, chunk
@@ -226,6 +227,4 @@ def _crosses(paired: list[tuple[int, int]], i: int, j: int) -> bool:
     k = bisect.bisect_left(paired, (i, -1))
     if k > 0 and paired[k - 1][1] >= j:
         return True
-    if k < len(paired) and paired[k][1] <= j:
-        return True
-    return False
+    return k < len(paired) and paired[k][1] <= j

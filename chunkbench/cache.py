@@ -11,8 +11,9 @@ import dataclasses
 import hashlib
 import json
 import os
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from .atomic import write_text
 from .model import Document
@@ -78,7 +79,7 @@ def _parse_lock(file: Path) -> Iterator[None]:
     """An exclusive lock beside a cache entry while it is being made (a no-op where locks fail)."""
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(file.with_suffix(".lock"), "a+b")
+        fh = open(file.with_suffix(".lock"), "a+b")  # noqa: SIM115 - closed by the `with fh` below
     except OSError:
         yield
         return

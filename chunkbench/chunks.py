@@ -6,9 +6,10 @@ and the token estimate from the chunk's source elements the same way for all str
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .model import Document, Element
 from .tokens import count_tokens
@@ -158,7 +159,7 @@ def _frozen(cls: type, **fields: Any) -> Any:
     The generated `__init__` sets each field through `object.__setattr__`; filling the instance
     dict directly costs a fraction of that, which matters for the tens of thousands of boxes and
     chunks a large document yields. Only for classes without `__post_init__` (checked below)."""
-    obj = object.__new__(cls)
+    obj: Any = object.__new__(cls)
     obj.__dict__.update(fields)
     return obj
 

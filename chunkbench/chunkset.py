@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as _dt
 import gc
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from . import __version__
 from .chunks import Chunk
@@ -48,7 +49,7 @@ class ChunkSet:
         return {
             "doc_id": self.doc.doc_id,
             "source": self.doc.source,
-            "chunked_at": chunked_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "chunked_at": chunked_at or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "chunking": {
                 "version": __version__,
                 "ruleset": self.ruleset,

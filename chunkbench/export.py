@@ -50,7 +50,7 @@ def _import_jsonschema():
 
     hide = "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules
     if hide:
-        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # import raises ImportError
+        sys.modules["rfc3987_syntax"] = None  # import raises ImportError
     try:
         import jsonschema
     finally:
@@ -110,7 +110,7 @@ def validate_chunks(data: Any, path: str | os.PathLike | None = None) -> None:
         raise InputError(f"not a valid chunks.json: {errors[0]}{more}", path)
 
 
-def validated_dict(chunkset: "ChunkSet", chunked_at: str | None = None) -> dict:
+def validated_dict(chunkset: ChunkSet, chunked_at: str | None = None) -> dict:
     """`chunkset.to_dict()` checked against the schema (validated in memory: no JSON round trip,
     so a 50 MB document is not held three times over).
 
@@ -125,19 +125,19 @@ def validated_dict(chunkset: "ChunkSet", chunked_at: str | None = None) -> dict:
     return data
 
 
-def _json_text(chunkset: "ChunkSet", dump, value) -> str:
+def _json_text(chunkset: ChunkSet, dump, value) -> str:
     try:
         return dump(value)
     except (TypeError, ValueError) as exc:  # a set, NaN, an object: not representable in JSON
         raise ChunkbenchError(f"strategy {chunkset.strategy!r} produced a value JSON cannot hold: {exc}") from None
 
 
-def chunks_json_text(chunkset: "ChunkSet", chunked_at: str | None = None) -> str:
+def chunks_json_text(chunkset: ChunkSet, chunked_at: str | None = None) -> str:
     """The chunks.json text of `chunkset`, validated against the schema."""
     return _json_text(chunkset, dumps_json, validated_dict(chunkset, chunked_at))
 
 
-def write_chunks_json(chunkset: "ChunkSet", path: str | os.PathLike, chunked_at: str | None = None) -> Path:
+def write_chunks_json(chunkset: ChunkSet, path: str | os.PathLike, chunked_at: str | None = None) -> Path:
     """Validate and atomically write chunks.json (the old file or the new one, never a partial one).
 
     The text is the same as `chunks_json_text`, streamed by `atomic.write_json`."""
@@ -149,7 +149,7 @@ def write_chunks_json(chunkset: "ChunkSet", path: str | os.PathLike, chunked_at:
     return Path(path)
 
 
-def write_jsonl(chunkset: "ChunkSet", path: str | os.PathLike) -> Path:
+def write_jsonl(chunkset: ChunkSet, path: str | os.PathLike) -> Path:
     """One validated chunk dict per line, written atomically (the envelope is not repeated)."""
     data = validated_dict(chunkset, chunked_at="1970-01-01T00:00:00Z")
     dump = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False)
@@ -216,7 +216,7 @@ def _extra_value(value: Any) -> str:
     return code_span(value)
 
 
-def debug_markdown(chunkset: "ChunkSet", path: str | os.PathLike | None = None) -> str:
+def debug_markdown(chunkset: ChunkSet, path: str | os.PathLike | None = None) -> str:
     """chunk_debug.md: a header, then every chunk with metadata, source elements, boundary and text."""
     doc = chunkset.doc
     header = chunkset.header(chunked_at="-")["chunking"]

@@ -15,7 +15,8 @@ import bisect
 import itertools
 import os
 import re
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from . import stats
 from .strategies.contract_rules import clause_ref
@@ -29,10 +30,7 @@ if TYPE_CHECKING:
 TERMINAL = frozenset('.!?:;…"”’\')]}。！？')
 #: a chunk whose last word is one of these was cut mid-sentence, whatever follows
 FUNCTION_WORDS = frozenset(
-    "a an the and or nor but of to in on at by for from with without into onto upon over under "
-    "between among than that which who whom whose this these those such any each every its their "
-    "his her our your is are was were be been being shall will would may might must can could "
-    "should not as if".split()
+    ["a", "an", "the", "and", "or", "nor", "but", "of", "to", "in", "on", "at", "by", "for", "from", "with", "without", "into", "onto", "upon", "over", "under", "between", "among", "than", "that", "which", "who", "whom", "whose", "this", "these", "those", "such", "any", "each", "every", "its", "their", "his", "her", "our", "your", "is", "are", "was", "were", "be", "been", "being", "shall", "will", "would", "may", "might", "must", "can", "could", "should", "not", "as", "if"]
 )
 #: a last line shorter than this many words is a title/label/signature, not a cut sentence
 MIN_SENTENCE_WORDS = 10
@@ -50,7 +48,7 @@ STRUCTURE_KEYS = (
 # --------------------------------------------------------------------------- helpers
 
 
-def chunk_range(doc: "Document", chunk: "Chunk") -> tuple[int, int] | None:
+def chunk_range(doc: Document, chunk: Chunk) -> tuple[int, int] | None:
     """The chunk's span of `doc.text`: its offsets, else its source elements' span, else None."""
     if chunk.start_char is not None and chunk.end_char is not None:
         return chunk.start_char, chunk.end_char
@@ -85,7 +83,7 @@ def _is_split(ranges: _Ranges, a: int, b: int) -> bool:
     return len(touching) >= 2 and not any(lo <= a and hi >= b for lo, hi in touching)
 
 
-def _content_elements(doc: "Document", chunkset: "ChunkSet") -> list["Element"]:
+def _content_elements(doc: Document, chunkset: ChunkSet) -> list[Element]:
     """Non-empty elements the strategy did not skip, in reading order."""
     return [e for e in doc.elements if e.text.strip() and e.id not in chunkset.skipped]
 
@@ -97,7 +95,7 @@ def _share(part: float, whole: float) -> float | None:
 # --------------------------------------------------------------------------- size
 
 
-def size_metrics(doc: "Document", chunkset: "ChunkSet") -> dict:
+def size_metrics(doc: Document, chunkset: ChunkSet) -> dict:
     """Chunk count and chars/tokens min, median, p95, max, mean (from `stats.size_summary`)."""
     s = stats.size_summary(chunkset)
     out = {"chunks": s.count}
@@ -107,7 +105,7 @@ def size_metrics(doc: "Document", chunkset: "ChunkSet") -> dict:
     return out
 
 
-def size_histogram(chunkset: "ChunkSet", unit: str = "chars", bins: int = 20) -> dict:
+def size_histogram(chunkset: ChunkSet, unit: str = "chars", bins: int = 20) -> dict:
     """Histogram data of chunk sizes: `{"unit", "edges", "counts"}` with `bins` equal-width bins."""
     import numpy as np
 
@@ -123,7 +121,7 @@ def size_histogram(chunkset: "ChunkSet", unit: str = "chars", bins: int = 20) ->
 # --------------------------------------------------------------------------- evidence
 
 
-def evidence_metrics(doc: "Document", chunkset: "ChunkSet") -> dict:
+def evidence_metrics(doc: Document, chunkset: ChunkSet) -> dict:
     """Share of chunks that carry pages, bounding boxes and source blocks."""
     n = len(chunkset.chunks)
     return {
@@ -136,7 +134,7 @@ def evidence_metrics(doc: "Document", chunkset: "ChunkSet") -> dict:
 # --------------------------------------------------------------------------- structure
 
 
-def is_mid_sentence(doc: "Document", chunk: "Chunk") -> bool:
+def is_mid_sentence(doc: Document, chunk: Chunk) -> bool:
     """Whether the chunk was cut mid-sentence.
 
     True when its last word is a function word ("the", "of", "and", ...), or when it does not
@@ -161,13 +159,13 @@ def is_mid_sentence(doc: "Document", chunk: "Chunk") -> bool:
     return sum(any(ch.isalnum() for ch in w) for w in last_line.split()) >= MIN_SENTENCE_WORDS
 
 
-def is_heading_only(doc: "Document", chunk: "Chunk") -> bool:
+def is_heading_only(doc: Document, chunk: Chunk) -> bool:
     """Whether every source element of the chunk is a heading (a heading left alone)."""
     els = [doc.element(i) for i in chunk.source_blocks if i in doc._by_id]
     return bool(els) and all(e.type == "heading" or e.text_level is not None for e in els)
 
 
-def list_runs(elements: Sequence["Element"]) -> list[tuple[int, int]]:
+def list_runs(elements: Sequence[Element]) -> list[tuple[int, int]]:
     """Spans of runs of consecutive list elements (one list = one run)."""
     runs: list[tuple[int, int]] = []
     open_run = False
@@ -190,7 +188,7 @@ def starts_numbered_clause(text: str) -> bool:
     return ref is not None and ref.numeric
 
 
-def clause_spans(elements: Sequence["Element"]) -> list[tuple[int, int]]:
+def clause_spans(elements: Sequence[Element]) -> list[tuple[int, int]]:
     """Spans of numbered clauses: from an element starting "2.1 …" up to the next clause or heading
     (lettered items "(a)" belong to the clause above them)."""
     spans: list[tuple[int, int]] = []
@@ -211,7 +209,7 @@ def nonspace_prefix(text: str) -> list[int]:
     return [0, *itertools.accumulate(0 if ch.isspace() else 1 for ch in text)]
 
 
-def coverage(doc: "Document", chunkset: "ChunkSet", nonspace: list[int] | None = None) -> tuple[int, int, int]:
+def coverage(doc: Document, chunkset: ChunkSet, nonspace: list[int] | None = None) -> tuple[int, int, int]:
     """(lost, total) non-whitespace characters of non-skipped elements, and the chars covered twice+.
 
     A character of an element is covered when a chunk listing that element among its source
@@ -247,7 +245,7 @@ def _merge(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return merge_ranges(ranges)
 
 
-def _covered_twice(doc: "Document", chunkset: "ChunkSet", nonspace: list[int]) -> int:
+def _covered_twice(doc: Document, chunkset: ChunkSet, nonspace: list[int]) -> int:
     """Non-whitespace characters of `doc.text` that lie in two or more chunk spans."""
     events = []
     for c in chunkset.chunks:
@@ -264,7 +262,7 @@ def _covered_twice(doc: "Document", chunkset: "ChunkSet", nonspace: list[int]) -
     return twice
 
 
-def structure_metrics(doc: "Document", chunkset: "ChunkSet") -> dict:
+def structure_metrics(doc: Document, chunkset: ChunkSet) -> dict:
     """Tables/lists/clauses split, heading-only and mid-sentence chunks, page spans, clause refs,
     section_path coverage, text lost and text duplicated."""
     chunks = chunkset.chunks
@@ -308,7 +306,7 @@ def structure_metrics(doc: "Document", chunkset: "ChunkSet") -> dict:
 # --------------------------------------------------------------------------- targets and all
 
 
-def target_metrics(chunkset: "ChunkSet") -> dict:
+def target_metrics(chunkset: ChunkSet) -> dict:
     """The seed-2 quality targets (from `stats.quality_targets`): pass flag and value of each."""
     targets = stats.quality_targets(chunkset)
     out: dict = {"targets_passed": sum(t.passed for t in targets), "targets_total": len(targets)}
@@ -318,7 +316,7 @@ def target_metrics(chunkset: "ChunkSet") -> dict:
     return out
 
 
-def all_metrics(doc: "Document", chunkset: "ChunkSet", questions=None) -> dict:
+def all_metrics(doc: Document, chunkset: ChunkSet, questions=None) -> dict:
     """Every metric of `chunkset` as one flat JSON-able dict.
 
     `questions`: None (no retrieval check), a list of `retrieval.Question`, or a path of a
@@ -326,7 +324,7 @@ def all_metrics(doc: "Document", chunkset: "ChunkSet", questions=None) -> dict:
     return evaluate(doc, chunkset, questions)[0]
 
 
-def evaluate(doc: "Document", chunkset: "ChunkSet", questions=None) -> tuple[dict, dict]:
+def evaluate(doc: Document, chunkset: ChunkSet, questions=None) -> tuple[dict, dict]:
     """`all_metrics` plus details for metrics.json: size histograms and per-question retrieval."""
     flat = {
         **size_metrics(doc, chunkset),
@@ -372,7 +370,7 @@ def retrieval_table(metrics: dict):
     return pd.DataFrame(rows).T
 
 
-def plot_size_histogram(chunkset: "ChunkSet", unit: str = "chars", bins: int = 20, ax=None):
+def plot_size_histogram(chunkset: ChunkSet, unit: str = "chars", bins: int = 20, ax=None):
     """Bar chart of `size_histogram` with the seed-2 median range shaded; returns the Axes."""
     import matplotlib.pyplot as plt
 

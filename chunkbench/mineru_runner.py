@@ -105,7 +105,8 @@ def _run_and_load(exe: str, pdf: Path, backend: str, url: str | None, seconds: f
         try:
             content_list = find_content_list(out) if out.is_dir() else None
         except InputError as exc:
-            raise ExternalToolError(f"mineru exited 0 but wrote no usable content_list: {exc.message}", pdf, tail)
+            raise ExternalToolError(f"mineru exited 0 but wrote no usable content_list: {exc.message}", pdf,
+                                    tail) from None
         if content_list is None:
             raise ExternalToolError("mineru exited 0 but wrote nothing to its output folder", pdf, tail)
         try:

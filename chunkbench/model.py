@@ -11,10 +11,11 @@ import dataclasses
 import functools
 import hashlib
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 SEPARATOR = "\n\n"
 
@@ -57,7 +58,7 @@ class Page:
         return {"index": self.index, "width": self.width, "height": self.height, "has_text": self.has_text}
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "Page":
+    def from_dict(cls, d: Mapping) -> Page:
         return cls(int(d["index"]), float(d["width"]), float(d["height"]), bool(d.get("has_text", True)))
 
 
@@ -114,7 +115,7 @@ class Element:
         return d
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "Element":
+    def from_dict(cls, d: Mapping) -> Element:
         bbox = d.get("bbox")
         rows = d.get("rows")
         return cls(
@@ -147,7 +148,7 @@ class ParserInfo:
         return {"name": self.name, "version": self.version, "options": dict(self.options)}
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "ParserInfo":
+    def from_dict(cls, d: Mapping) -> ParserInfo:
         return cls(str(d["name"]), str(d.get("version", "")), dict(d.get("options") or {}))
 
 
@@ -209,7 +210,7 @@ class Document:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "Document":
+    def from_dict(cls, d: Mapping) -> Document:
         return cls(
             doc_id=str(d["doc_id"]),
             source=str(d["source"]),
@@ -221,7 +222,7 @@ class Document:
             metadata=dict(d.get("metadata") or {}),
         )
 
-    def with_metadata(self, **metadata: Any) -> "Document":
+    def with_metadata(self, **metadata: Any) -> Document:
         """A copy with extra pass-through metadata (user_id, company, fiscal_year, ...)."""
         return dataclasses.replace(self, metadata={**self.metadata, **metadata})
 

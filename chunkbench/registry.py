@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .chunks import Chunk
 from .errors import ParamError
-from .model import Document
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from . import __version__
 from .atomic import write_text

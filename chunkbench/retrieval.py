@@ -21,9 +21,10 @@ import bisect
 import json
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from .errors import InputError
 
@@ -41,8 +42,7 @@ FINANCEBENCH_FILE = "financebench_qa_subset.jsonl"
 MIN_FRAGMENT = 16
 
 _STOPWORDS = frozenset(
-    "a an and are as at be by for from has have in is it its of on or that the this to was were "
-    "what which who whom how when where why will with do does did can".split()
+    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "what", "which", "who", "whom", "how", "when", "where", "why", "will", "with", "do", "does", "did", "can"]
 )
 _DROP = frozenset("|-")
 _WORD = re.compile(r"\w+")
@@ -91,7 +91,7 @@ class Resolved:
 # --------------------------------------------------------------------------- question files
 
 
-def load_questions(path: str | Path, doc: "Document | None" = None) -> list[Question]:
+def load_questions(path: str | Path, doc: Document | None = None) -> list[Question]:
     """Questions from a `*.questions.json` list or a FinanceBench `*.jsonl` (rows for `doc` only).
 
     FinanceBench pages (`evidence_page_num`) are 0-based and become 1-based here; its rows are
@@ -141,7 +141,7 @@ def matches_doc_name(doc_name: str, source: str) -> bool:
                               for w in want)
 
 
-def _financebench(rows: list, doc: "Document | None", path: Path) -> list[Question]:
+def _financebench(rows: list, doc: Document | None, path: Path) -> list[Question]:
     """FinanceBench rows whose doc_name matches `doc` (all rows when no doc is given)."""
     out = []
     for n, row in enumerate(rows):
@@ -217,14 +217,14 @@ def normalize(s: str) -> str:
     return "".join(ch.lower() if ch.isascii() else _fold(ch) for ch in s if not ch.isspace() and ch not in _DROP)
 
 
-def pages_of(e: "Element") -> frozenset[int]:
+def pages_of(e: Element) -> frozenset[int]:
     """1-based pages an element lies on (empty when it has no page)."""
     if e.page_idx is None:
         return frozenset()
     return frozenset(range(e.page_idx + 1, e.last_page_idx + 2))
 
 
-def page_ranges(doc: "Document") -> dict[int, tuple[int, int]]:
+def page_ranges(doc: Document) -> dict[int, tuple[int, int]]:
     """1-based page → the character range of `doc.text` its non-empty elements span."""
     out: dict[int, tuple[int, int]] = {}
     for e in doc.elements:
@@ -283,7 +283,7 @@ def _fragments(text: str) -> list[str]:
     return out
 
 
-def resolve(doc: "Document", questions: Sequence[Question], norm: NormalizedText | None = None) -> list[Resolved]:
+def resolve(doc: Document, questions: Sequence[Question], norm: NormalizedText | None = None) -> list[Resolved]:
     """Each question's evidence as character ranges of `doc.text` and a set of 1-based pages."""
     norm = norm or NormalizedText(doc.text)
     pages_at = page_ranges(doc)
@@ -381,17 +381,17 @@ class BM25Ranker:
         return order
 
 
-def chunk_units(chunkset: "ChunkSet") -> list[Unit]:
+def chunk_units(chunkset: ChunkSet) -> list[Unit]:
     """The chunks as retrievable units."""
     return [Unit(c.text, c.start_char, c.end_char, frozenset(c.pages)) for c in chunkset.chunks]
 
 
-def element_units(doc: "Document") -> list[Unit]:
+def element_units(doc: Document) -> list[Unit]:
     """Every non-empty element (the raw blocks, page furniture included) as a unit."""
     return [Unit(e.text, e.char_start, e.char_end, pages_of(e)) for e in doc.elements if e.text.strip()]
 
 
-def baseline_units(doc: "Document", chunk_size: int, chunk_overlap: int = 0) -> list[Unit]:
+def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0) -> list[Unit]:
     """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
@@ -455,7 +455,7 @@ def _mean(values: Iterable[float]) -> float | None:
     return round(sum(v) / len(v), 4) if v else None
 
 
-def retrieval_metrics(doc: "Document", chunkset: "ChunkSet", questions: Sequence[Question],
+def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Question],
                       ks: Sequence[int] = KS, token_k: int = TOKEN_K) -> tuple[dict, dict]:
     """Flat `ret_<system>_<measure>` scores for chunks, raw elements and the baseline splitter.
 

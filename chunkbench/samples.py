@@ -15,8 +15,8 @@ import argparse
 import html
 import io
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import pymupdf
 

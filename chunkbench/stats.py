@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 #: Seed-2 quality targets (specs/2 "Quality targets"), as data.
 MEDIAN_CHARS_RANGE = (700, 1500)  #: median chunk length in chars must lie in this closed range
@@ -46,7 +47,7 @@ class Distribution:
     mean: float | None
 
     @classmethod
-    def of(cls, values: Iterable[float]) -> "Distribution":
+    def of(cls, values: Iterable[float]) -> Distribution:
         v = sorted(values)
         if not v:
             return cls(None, None, None, None, None)
@@ -90,8 +91,8 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 def _rows(chunks: Any) -> list[_Row]:
     """Normalise a ChunkSet, a chunks.json dict or a list of chunk dicts/Chunks into rows."""
-    from .chunkset import ChunkSet
     from .chunks import Chunk
+    from .chunkset import ChunkSet
 
     if isinstance(chunks, ChunkSet):
         items: Iterable = chunks.chunks

@@ -20,8 +20,9 @@ import sqlite3
 import sys
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from . import __version__
 from .chunks import BBox, Boundary, Chunk, Reason, boundary_key
@@ -53,7 +54,7 @@ def _canonical(obj: Any) -> str:
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def document_content_key(doc: Document) -> str:
@@ -172,7 +173,7 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
         rows = [_chunk_row(c) for c in chunks.chunks]
     except (TypeError, ValueError) as exc:
         raise UsageError(f"cannot store {doc.source}: metadata and params must be plain JSON values ({exc})") from None
-    run_id = f"{chunks.strategy}-{_dt.datetime.now(_dt.timezone.utc):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
+    run_id = f"{chunks.strategy}-{_dt.datetime.now(_dt.UTC):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
     created = _now()
     pause = float(os.environ.get(PAUSE_ENV) or 0)
 

@@ -20,9 +20,10 @@ import os
 import re
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .atomic import write_json
 from .errors import ChunkbenchError, InputError, UsageError
@@ -667,7 +668,7 @@ def plot_pareto(df, x: str = "chunks", y: str = "ret_chunks_token_iou"):
         for strat, s in g.groupby("strategy", sort=True):
             ax.scatter(s[x], s[y], label=str(strat), s=22)
         pts = list(zip(g[x].astype(float), g[y].astype(float)))
-        front = sorted((pts[i] for i in pareto_front(pts)))
+        front = sorted(pts[i] for i in pareto_front(pts))
         ax.plot([p[0] for p in front], [p[1] for p in front], color="black", linewidth=1, label="Pareto front")
         ax.set_title(doc, fontsize=9)
         ax.set_xlabel(x, fontsize=8)

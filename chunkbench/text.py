@@ -6,14 +6,13 @@ Splitters return (start, end) spans into the given string so callers keep exact 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 # End of sentence: . ! ? (optionally closing quotes/brackets) then whitespace, then a likely start.
 _SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ\u0400-\u042f\u4e00-\u9fff])")
 _ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs cf no nos art sec secs para fig figs inc ltd co corp mr mrs ms dr st jr sr u.s "
-    "approx dept est vol p pp ch ex al".split()
+    ["e.g", "i.e", "etc", "vs", "cf", "no", "nos", "art", "sec", "secs", "para", "fig", "figs", "inc", "ltd", "co", "corp", "mr", "mrs", "ms", "dr", "st", "jr", "sr", "u.s", "approx", "dept", "est", "vol", "p", "pp", "ch", "ex", "al"]
 )
 _SENTENCE_END_CJK = re.compile(r"[。！？]")
 

@@ -8,10 +8,10 @@ every chunk whatever the strategy.
 
 from __future__ import annotations
 
+from conftest import make_doc
 from hypothesis import strategies as st
 
 from chunkbench.chunkset import chunk
-from conftest import make_doc
 
 WORDS = (
     "the", "agreement", "shall", "must", "revenue", "Section", "pricing", "CLIN", "requirement",

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import chunkbench as cb
-from chunkbench.cli import main
-from chunkbench.boundary_diff import BoundaryDiff, diff, parse_spec
-from chunkbench.render.diffpages import render_diff
-from chunkbench.errors import ParamError, UsageError
-
 from conftest import SAMPLE_PDFS
 from test_render import hand_chunks
+
+import chunkbench as cb
+from chunkbench.boundary_diff import BoundaryDiff, diff, parse_spec
+from chunkbench.cli import main
+from chunkbench.errors import ParamError, UsageError
+from chunkbench.render.diffpages import render_diff
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 

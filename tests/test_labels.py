@@ -11,7 +11,12 @@ import pytest
 import chunkbench as cb
 from chunkbench.render.overlay import LABEL_SIZE
 from chunkbench.render.palette import (
-    CHUNK_PALETTE, ELEMENT_COLORS, NOISE_GREY, contrast_ratio, label_color, readable_on_white,
+    CHUNK_PALETTE,
+    ELEMENT_COLORS,
+    NOISE_GREY,
+    contrast_ratio,
+    label_color,
+    readable_on_white,
 )
 from chunkbench.report import write_report
 from tests.conftest import SAMPLE_PDFS, shared_pdf

@@ -88,7 +88,7 @@ def test_no_module_imports_a_layer_above_its_own():
 
 def test_the_listed_exceptions_still_exist():
     """An exception that was fixed must leave the list, so the list only ever shrinks."""
-    assert EXCEPTIONS <= forbidden_edges()
+    assert forbidden_edges() >= EXCEPTIONS
 
 
 def test_algorithms_never_import_ui_libraries():

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from conftest import mineru_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +18,6 @@ import chunkbench
 from chunkbench.errors import InputError
 from chunkbench.loaders.mineru import NO_PAGE_SIZES_WARNING, html_table_rows, load_mineru
 from chunkbench.model import Document
-
-from conftest import MINERU_FIXTURES, mineru_fixture
 
 PAPERS = ("naacl-long-122", "naacl-long-107")
 # MinerU's v1 item types in these fixtures -> element types (docs/contracts.md); "text" depends on text_level.
@@ -243,8 +242,8 @@ def test_mineru_output_layout(tmp_path, parse_dir):
         shutil.copyfile(fixture_dir(paper) / f"{paper}{suffix}", doc_dir / parse_dir / f"{paper}{suffix}")
     pdf = shutil.copyfile(fixture_dir(paper) / f"{paper}.pdf", doc_dir / f"{paper}.pdf")  # one level up
     reference = load_mineru(v1_file(paper))
-    for given in (tmp_path / "out", doc_dir, doc_dir / parse_dir):
-        doc = chunkbench.load(given)
+    for folder in (tmp_path / "out", doc_dir, doc_dir / parse_dir):
+        doc = chunkbench.load(folder)
         assert doc.source == f"{paper}_content_list.json"
         assert doc.pdf_path == os.fspath(pdf)
         assert [(e.text, e.bbox) for e in doc.elements] == [(e.text, e.bbox) for e in reference.elements]

@@ -10,18 +10,16 @@ import shutil
 import pymupdf
 import pymupdf4llm
 import pytest
+from conftest import SAMPLE_PDFS, shared_pdf
 from pymupdf4llm.ocr import OCRMode
 
 import chunkbench
 from chunkbench.errors import InputError
-from chunkbench.loaders import load_elements_json
+from chunkbench.loaders import load_elements_json, pdf_layout
 from chunkbench.loaders import pdf as pdf_loader
-from chunkbench.loaders import pdf_layout
 from chunkbench.loaders.pdf import heading_levels, load_pdf, page_list
 from chunkbench.loaders.pdf_layout import code_text, flow_text, table_rows
 from chunkbench.model import Document, Element, sha256_file
-
-from conftest import SAMPLE_PDFS, shared_pdf
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"
 STAT_ABSTRACT = "table_us-stat-abstract-12s0324.pdf"

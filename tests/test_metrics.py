@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, strategies as st
+from conftest import SAMPLE_PDFS, make_doc
+from element_streams import element_documents
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkbench as cb
 from chunkbench import metrics as M
 from chunkbench import stats
 from chunkbench.chunks import Boundary, Reason, build_chunk
 from chunkbench.chunkset import ChunkSet
-
-from conftest import SAMPLE_PDFS, make_doc
-from element_streams import element_documents
 
 BOX = [50.0, 100.0, 500.0, 140.0]
 

@@ -8,10 +8,9 @@ import json
 import os
 
 import pytest
+from conftest import ROOT, SAMPLE_PDFS
 
 from chunkbench.sweep import execute_notebook
-
-from conftest import ROOT, SAMPLE_PDFS
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 #: a small sample every notebook can run on

@@ -17,6 +17,7 @@ import time
 
 import psutil
 import pytest
+from conftest import ROOT, child_processes, shared_pdf
 
 import chunkbench
 from chunkbench.cli import main
@@ -24,8 +25,6 @@ from chunkbench.errors import InputError, UsageError
 from chunkbench.loaders import parse_workers, pdf_layout
 from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders.pdf import load_pdf, page_timeout_setting
-
-from conftest import ROOT, child_processes, shared_pdf
 from tests.robust import corpus
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"  # 2 pages

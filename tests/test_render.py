@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import SAMPLE_PDFS, make_doc
+from element_streams import element_documents
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -13,9 +15,6 @@ from chunkbench.chunkset import ChunkSet
 from chunkbench.errors import InputError, UsageError
 from chunkbench.render import PageImage, chunk_regions, position_box, render_page, render_text_view
 from chunkbench.render.palette import CHUNK_PALETTE, FILL_ALPHA, chunk_color, luminance
-
-from conftest import SAMPLE_PDFS, make_doc
-from element_streams import element_documents
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import SAMPLE_PDFS, make_doc
+from test_render import hand_chunks
 
 import chunkbench as cb
 from chunkbench.cli import main
 from chunkbench.errors import UsageError
 from chunkbench.report import parse_pages, write_report
-
-from conftest import SAMPLE_PDFS, make_doc
-from test_render import hand_chunks
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 EVIL = ["<script>alert(1)</script>", '<img src=x onerror="alert(2)">']

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import SAMPLE_PDFS, make_doc, shared_pdf
 
 import chunkbench as cb
 from chunkbench import retrieval as R
 from chunkbench.errors import InputError
-
-from conftest import SAMPLE_PDFS, make_doc, shared_pdf
 
 
 def test_token_scores_by_hand():

@@ -14,10 +14,11 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, make_doc
+from element_streams import element_documents
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
@@ -26,8 +27,6 @@ import chunkbench as cb
 from chunkbench.cli import main
 from chunkbench.errors import InputError, ParamError
 from chunkbench.export import chunks_json_text, debug_markdown, load_chunks_json
-from conftest import ROOT, make_doc
-from element_streams import element_documents
 from tests.robust import corpus
 
 FUZZ_EXAMPLES = int(os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES", "40"))

@@ -13,14 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, make_doc
 
 import chunkbench as cb
 from chunkbench import store, workspace
 from chunkbench.atomic import write_json
 from chunkbench.errors import InputError, UsageError
 from chunkbench.workspace import SCHEMA_VERSION, connect, workspace_path
-
-from conftest import ROOT, make_doc
 
 V1_FIXTURE = Path(__file__).parent / "data" / "workspace_v1.db"
 

@@ -14,6 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import MINERU_FIXTURES, ROOT, SAMPLE_PDFS, SHARED_PDFS, make_doc, shared_pdf
+from element_streams import check_common_invariants
+from test_strategy_contract import _expected_words as contract_words
+from test_strategy_headers import _check_coverage as headers_coverage
+from test_strategy_headers import _own as headers_own
+from test_strategy_sections import _check_coverage as sections_coverage
 
 import chunkbench
 from chunkbench.atomic import dumps_json, write_json
@@ -24,12 +30,6 @@ from chunkbench.registry import all_strategies
 from chunkbench.stats import quality_targets
 from chunkbench.strategies.elements import is_noise
 from chunkbench.tokens import count_tokens
-
-from conftest import MINERU_FIXTURES, ROOT, SAMPLE_PDFS, SHARED_PDFS, make_doc, shared_pdf
-from element_streams import check_common_invariants
-from test_strategy_contract import _expected_words as contract_words
-from test_strategy_headers import _check_coverage as headers_coverage, _own as headers_own
-from test_strategy_sections import _check_coverage as sections_coverage
 
 STRATEGIES = [s.name for s in all_strategies()]
 GNUPLOT = "long_gnuplot-5.4.pdf"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from hypothesis import given, strategies as st
+from conftest import ROOT, SAMPLE_PDFS, make_doc, shared_pdf
+from element_streams import check_common_invariants, element_documents
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkbench
 from chunkbench.chunkset import chunk
@@ -20,9 +23,6 @@ from chunkbench.strategies.contract_rules import (
     within,
 )
 from chunkbench.text import pipe_table
-
-from conftest import ROOT, SAMPLE_PDFS, make_doc, shared_pdf
-from element_streams import check_common_invariants, element_documents
 
 A = "The Supplier shall provide the Services with reasonable skill and care at all times. "
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from conftest import SAMPLE_PDFS, make_doc, mineru_fixture, shared_pdf
+from element_streams import check_common_invariants, element_documents
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkbench
 from chunkbench.chunkset import chunk
 from chunkbench.errors import ParamError
 from chunkbench.model import SEPARATOR
 from chunkbench.strategies.elements import is_noise
-
-from conftest import SAMPLE_PDFS, make_doc, mineru_fixture, shared_pdf
-from element_streams import check_common_invariants, element_documents
 
 SPEC_EXAMPLE = [
     {"type": "paragraph", "text": "Revenue increased...", "page_idx": 1, "text_level": 999},

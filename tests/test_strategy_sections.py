@@ -6,18 +6,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from conftest import SAMPLE_PDFS, make_doc, shared_pdf
+from element_streams import check_common_invariants, element_documents
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkbench
-from chunkbench.chunkset import chunk
 from chunkbench.chunks import document_key
+from chunkbench.chunkset import chunk
 from chunkbench.errors import ParamError
 from chunkbench.strategies.elements import is_noise
 from chunkbench.strategies.sections import classify, file_is_relevant, heading_kind, is_text_table
 from chunkbench.tokens import count_tokens
-
-from conftest import SAMPLE_PDFS, make_doc, shared_pdf
-from element_streams import check_common_invariants, element_documents
 
 
 def _p(text, **kw):

@@ -5,20 +5,19 @@ from __future__ import annotations
 import dataclasses
 import pickle
 
+import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from conftest import SAMPLE_PDFS, make_doc, shared_pdf
+from element_streams import check_common_invariants, element_documents
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkbench
 from chunkbench.chunks import BBox, Chunk
 from chunkbench.chunkset import chunk
 from chunkbench.errors import InputError, ParamError
-import numpy as np
-
 from chunkbench.strategies.tokens import encode_ids, safe_cuts, token_windows, window_starts
 from chunkbench.tokens import get_encoding
-
-from conftest import SAMPLE_PDFS, make_doc, shared_pdf
-from element_streams import check_common_invariants, element_documents
 
 TWO_PAGES = [
     {"type": "paragraph", "text": "one two three", "page_idx": 0, "bbox": [10, 20, 200, 40]},

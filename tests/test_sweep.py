@@ -7,12 +7,11 @@ import sys
 
 import pandas as pd
 import pytest
+from conftest import SAMPLE_PDFS
 
 from chunkbench import sweep
 from chunkbench.cli import main
 from chunkbench.errors import UsageError
-
-from conftest import SAMPLE_PDFS
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -197,8 +196,9 @@ def test_cli_exit_codes_without_running_notebooks(tmp_path, capsys):
 
 
 def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():
-    import chunkbench as cb
     from conftest import ROOT
+
+    import chunkbench as cb
 
     md = cb.load(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md")
     view = sweep.overlay(md, cb.chunk(md, "headers"), page=3)

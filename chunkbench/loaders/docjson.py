@@ -39,8 +39,9 @@ from __future__ import annotations
 import math
 import os
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import InputError
 from ..model import Document, Element, Page, ParserInfo, make_document

@@ -38,8 +38,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import markdown_it
 import yaml

@@ -38,10 +38,11 @@ import math
 import os
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import InputError
 from ..model import Document, Element, Page, ParserInfo, make_document

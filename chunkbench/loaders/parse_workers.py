@@ -19,7 +19,8 @@ import os
 import signal
 import sys
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 #: longest wait without looking up: Ctrl-C delivered to another thread (ONNX Runtime's) does not
 #: interrupt the main thread's wait, so the KeyboardInterrupt is only raised when it wakes

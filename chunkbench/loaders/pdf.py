@@ -21,9 +21,9 @@ import os
 import re
 import shutil
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import version as package_version
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 from tqdm import tqdm
 

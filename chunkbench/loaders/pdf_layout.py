@@ -43,8 +43,9 @@ import json
 import logging
 import os
 import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from ..errors import InputError
 from ..model import Element, ElementType, Page

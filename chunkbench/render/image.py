@@ -11,16 +11,16 @@ pixels of this image, for mapping clicks.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..atomic import write_bytes
 from ..chunks import BBox
-from . import glyphs
+from . import glyphs, painter
 from .palette import chunk_color, parse_color
-from . import painter
 from .pdfpages import pixel_box, png_bytes, rasterise
 
 Box = tuple[float, float, float, float]
@@ -232,7 +232,7 @@ class PageImage:
 
     # --- public drawing calls (points in, self out) ----------------------------------------
     def draw_rect(self, bbox: Any, stroke: Any = "red", fill: Any = None, width: float = 1,
-                  *, dash: float = 0, hatch: Any = None) -> "PageImage":
+                  *, dash: float = 0, hatch: Any = None) -> PageImage:
         """Fill (`fill`, with alpha) and/or outline (`stroke`, `width` px, inside the box, `dash`
         px segments) a box given in points; `hatch` a colour draws diagonal hatching.
         Colours: '#rrggbb[aa]', a name, (r, g, b) or (r, g, b, a) in 0-255."""
@@ -256,7 +256,7 @@ class PageImage:
         return self
 
     def draw_rects(self, bboxes: Iterable[Any], stroke: Any = "red", fill: Any = None, width: float = 1,
-                   *, dash: float = 0, hatch: Any = None) -> "PageImage":
+                   *, dash: float = 0, hatch: Any = None) -> PageImage:
         """`draw_rect` for each box; solid fills and outlines are batched into one path each
         (overlapping fills of one call are painted once, not darkened)."""
         boxes = [_as_box(b) for b in bboxes if self._on_page(b)]
@@ -272,7 +272,7 @@ class PageImage:
         return self
 
     def draw_region(self, bboxes: Sequence[Any], stroke: Any = "red", fill: Any = None, width: float = 2,
-                    *, pad: float = 1.5, bridge: float = 24.0) -> "PageImage":
+                    *, pad: float = 1.5, bridge: float = 24.0) -> PageImage:
         """Fill and outline the UNION of boxes (points) as one shape: each box grown by `pad`
         points, and consecutive boxes of the same column less than `bridge` points apart joined, so
         a chunk reads as one frame (a text-selection shape when it starts or ends mid-line)."""
@@ -291,7 +291,7 @@ class PageImage:
             self._fill(parse_color(stroke), _band_edges(bands, width / self.scale))
         return self
 
-    def draw_line(self, points: Sequence[Any], stroke: Any = "red", width: float = 1) -> "PageImage":
+    def draw_line(self, points: Sequence[Any], stroke: Any = "red", width: float = 1) -> PageImage:
         """A polyline through `points` ((x, y) in points; or one (x0, y0, x1, y1)); `width` px."""
         pts = list(points)
         if len(pts) == 4 and all(isinstance(v, (int, float)) for v in pts):
@@ -301,13 +301,13 @@ class PageImage:
         self._lines(parse_color(stroke), [[(float(x), float(y)) for x, y in pts]], width / self.scale)
         return self
 
-    def draw_hline(self, x0: float, x1: float, y: float, stroke: Any = "red", width: float = 2) -> "PageImage":
+    def draw_hline(self, x0: float, x1: float, y: float, stroke: Any = "red", width: float = 2) -> PageImage:
         """A horizontal bar from x0 to x1 at y (points), `width` pixels thick, centred on y."""
         h = width / self.scale
         self._fill(parse_color(stroke), [(x0, y - h / 2, x1, y + h / 2)])
         return self
 
-    def outline_chunk(self, chunk, stroke: Any = None, width: float = 3, fill: Any = None) -> "PageImage":
+    def outline_chunk(self, chunk, stroke: Any = None, width: float = 3, fill: Any = None) -> PageImage:
         """Outline a chunk's regions on this page (sub-element precision); colour: the chunk's own."""
         from .regions import chunk_regions
 
@@ -317,7 +317,7 @@ class PageImage:
         return self.draw_region(chunk_regions(self.doc, chunk), stroke=color, fill=fill, width=width)
 
     def draw_text(self, text: str, xy: Sequence[float], color: Any = "black", size: float = 8,
-                  background: Any = (255, 255, 255, 210), *, arrow: str = "") -> "PageImage":
+                  background: Any = (255, 255, 255, 210), *, arrow: str = "") -> PageImage:
         """Text with its top-left at `xy` (points), `size` in points (Helvetica; characters outside
         Windows-1252 show as '?'), on an optional background box; `arrow` "up"/"down" puts a small
         triangle before it."""
@@ -343,7 +343,7 @@ class PageImage:
         """Width in points of `text` as draw_text sets it (Helvetica at `size` points)."""
         return glyphs.text_width(glyphs.clean(str(text)), size)
 
-    def add_region(self, region: Region) -> "PageImage":
+    def add_region(self, region: Region) -> PageImage:
         self._regions.append(region)
         return self
 
@@ -369,7 +369,7 @@ class PageImage:
     def _repr_png_(self) -> bytes:
         return self.png()
 
-    def save(self, path: str | os.PathLike) -> "PageImage":
+    def save(self, path: str | os.PathLike) -> PageImage:
         """Write the PNG atomically."""
         write_bytes(path, self.png())
         return self
@@ -387,7 +387,7 @@ class PageImage:
     def regions_of(self, chunk_index: int) -> list[Region]:
         return [r for r in self._regions if r.chunk_index == chunk_index]
 
-    def crop(self, bbox: Any, margin: float = 0.0, dpi: float | None = None) -> "PageImage":
+    def crop(self, bbox: Any, margin: float = 0.0, dpi: float | None = None) -> PageImage:
         """A new PageImage of the box (points, plus `margin` points around it), with the drawing so
         far and the regions moved into it; `dpi` renders the crop sharper (e.g. a zoomed boundary)."""
         x0, y0, x1, y1 = _as_box(bbox)

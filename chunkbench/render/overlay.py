@@ -15,19 +15,26 @@ Layers, bottom to top (each switched on by a name in `show`):
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..chunks import BBox, Chunk
 from ..errors import UsageError
 from ..model import Document
 from .image import PageImage, Region
 from .palette import (
-    CHUNK_PALETTE, ELEMENT_COLORS, FILL_ALPHA, NOISE_GREY, OVERLAP_COLOR, chunk_color, darker, label_color,
+    CHUNK_PALETTE,
+    ELEMENT_COLORS,
+    FILL_ALPHA,
+    NOISE_GREY,
+    OVERLAP_COLOR,
+    chunk_color,
+    darker,
+    label_color,
     readable_on_white,
 )
 from .pdfpages import page_size, pdf_path_of
-from .regions import chunk_regions, elements_overlapping, span_regions
+from .regions import chunk_regions, span_regions
 
 LAYERS = ("chunks", "elements", "reasons", "overlap", "noise")
 DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise")
@@ -54,9 +61,7 @@ def chunks_on_page(chunks, page: int) -> list[Chunk]:
     """The chunks whose pages include `page` (1-based), in order."""
     out = []
     for c in chunks:
-        if c.page_start is not None and c.page_start <= page <= (c.page_end or c.page_start):
-            out.append(c)
-        elif c.page_start is None and any(b.page == page for b in c.bbox):
+        if c.page_start is not None and c.page_start <= page <= (c.page_end or c.page_start) or c.page_start is None and any(b.page == page for b in c.bbox):
             out.append(c)
     return out
 

@@ -9,7 +9,7 @@ maps them to pixels. Callers hold `pdfpages.LOCK`.
 from __future__ import annotations
 
 import functools
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..pdflib import pymupdf
 

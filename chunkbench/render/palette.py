@@ -123,5 +123,5 @@ def parse_color(value, default_alpha: int = 255) -> tuple[int, int, int, int] | 
     if len(vals) == 3:
         return (*vals, default_alpha)
     if len(vals) == 4:
-        return vals  # type: ignore[return-value]
+        return vals
     raise ValueError(f"a colour needs 3 or 4 components, got {value!r}")

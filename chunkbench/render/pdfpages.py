@@ -15,8 +15,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -28,7 +27,7 @@ mu = pymupdf.mupdf
 
 LOCK = threading.RLock()
 #: plain page rasters (explorer / review re-renders of the same page skip the page's own drawing)
-_BASE_CACHE: "OrderedDict[tuple, np.ndarray]" = OrderedDict()
+_BASE_CACHE: OrderedDict[tuple, np.ndarray] = OrderedDict()
 _BASE_CACHE_SIZE = 12
 
 

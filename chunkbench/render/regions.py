@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import re
 import functools
+import re
 import weakref
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -173,9 +173,8 @@ def _compute_partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[
         line_words.setdefault(key, []).append(i)
     for i in sel.tolist():
         key = words.lines[i]
-        if not line_order or line_order[-1] != key:
-            if key not in line_order:
-                line_order.append(key)
+        if (not line_order or line_order[-1] != key) and key not in line_order:
+            line_order.append(key)
     out: list[tuple[float, float, float, float]] = []
     run: list[float] | None = None
     for key in line_order:

@@ -16,7 +16,7 @@ from . import verdicts  # noqa: F401  (chunkbench.reviews.verdicts: storage and 
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict  # noqa: F401
 
 
-def _chunkset(doc_or_path: Any, strategy: str, params: dict):
+def _chunkset(doc_or_path: Any, strategy: str | None, params: dict):
     """A ChunkSet from a ChunkSet, a Document or any loadable path (parsed once, cached)."""
     from ..chunkset import ChunkSet, chunk
     from ..loaders import load

@@ -13,7 +13,7 @@ import base64
 import contextlib
 import html
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 import panel as pn
 

@@ -12,8 +12,8 @@ import datetime as _dt
 import io
 import os
 import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Iterable, Mapping, Sequence
 
 from ..atomic import dumps_json, write_text
 from ..chunks import boundary_key
@@ -59,7 +59,7 @@ class Verdict:
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def record(

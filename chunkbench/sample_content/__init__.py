@@ -6,8 +6,8 @@ documents are rendered by `chunkbench.samples`; this package only holds what the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 
 @dataclass(frozen=True)

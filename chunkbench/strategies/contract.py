@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from ..chunks import Boundary, Chunk, Reason, build_chunk
 from ..errors import ParamError

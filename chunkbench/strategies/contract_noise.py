@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..model import Document, Element
 from .contract_rules import clause_ref

@@ -8,8 +8,8 @@ walk that turns elements into chunks lives in `contract.py`, noise detection in
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 # --- normalization (specs/2 "Text normalization (v1)") ------------------------------------------
 
@@ -145,7 +145,7 @@ _SECTION_NAME = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[^\W\d_][\w'’&.\-]*")
-_SMALL_WORDS = frozenset("a an the and or of in on to for by with at from as per vs nor but".split())
+_SMALL_WORDS = frozenset(["a", "an", "the", "and", "or", "of", "in", "on", "to", "for", "by", "with", "at", "from", "as", "per", "vs", "nor", "but"])
 #: a numbered line longer than this (in words, number included) is a clause cut short, not a
 #: heading: "11.4 Termination shall not affect rights accrued up to the date of"
 NUMBERED_HEADING_MAX_WORDS = 8

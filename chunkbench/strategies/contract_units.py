@@ -8,8 +8,8 @@ apply the soft boundaries without looking ahead.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..model import Document, Element
 from ..text import pipe_table

@@ -35,7 +35,6 @@ from ..registry import Param, StrategyResult, strategy
 from ..text import one_line
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
 
-
 #: Obsidian-style wikilink [[Target]], [[Target|label]], [[Target#heading]]: the target is kept
 WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:[#|][^\[\]\n]*)?\]\]")
 

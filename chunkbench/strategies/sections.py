@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
 from ..errors import ParamError
-from ..model import Document, Element
+from ..model import Document
 from ..registry import Param, StrategyResult, strategy
 from ..text import one_line
 from ..tokens import count_tokens

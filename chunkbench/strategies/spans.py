@@ -12,8 +12,8 @@ from __future__ import annotations
 import bisect
 import unicodedata
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from ..model import SEPARATOR, Document, Element
 from ..text import _strip_span, paragraph_spans, sentence_spans
@@ -51,7 +51,7 @@ class ContentText:
         self.text = SEPARATOR.join(e.text for e in self.elements)
 
     @classmethod
-    def of(cls, doc: Document) -> tuple["ContentText", dict[str, str]]:
+    def of(cls, doc: Document) -> tuple[ContentText, dict[str, str]]:
         """The content of `doc` (no empty elements, no page furniture) and the skipped ids → why."""
         skipped: dict[str, str] = {}
         content: list[Element] = []
