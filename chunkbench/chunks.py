@@ -67,6 +67,10 @@ class Boundary:
     def to_dict(self) -> dict:
         return {"reason": self.reason.value, "detail": self.detail}
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Boundary:
+        return cls(Reason(d["reason"]), str(d["detail"]))
+
 
 @dataclass(frozen=True)
 class BBox:
@@ -80,6 +84,10 @@ class BBox:
 
     def to_dict(self) -> dict:
         return {"page": self.page, "x0": self.x0, "y0": self.y0, "x1": self.x1, "y1": self.y1}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> BBox:
+        return cls(int(d["page"]), d["x0"], d["y0"], d["x1"], d["y1"])
 
 
 @dataclass(frozen=True)
@@ -142,6 +150,36 @@ class Chunk:
                 raise ValueError(f"strategy field {key!r} collides with a common chunk field")
             d[key] = value
         return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Chunk:
+        """The Chunk of a chunks.json chunk dict (`to_dict`'s inverse): fields beyond the common
+        ones become `extra`; `char_len` is derived from the text."""
+        return cls(
+            chunk_id=str(d["chunk_id"]),
+            index=int(d["index"]),
+            type=str(d["type"]),
+            text=str(d["text"]),
+            tokens_est=int(d["tokens_est"]),
+            page_start=d.get("page_start"),
+            page_end=d.get("page_end"),
+            bbox=tuple(BBox.from_dict(b) for b in d.get("bbox") or ()),
+            source_blocks=tuple(d.get("source_blocks") or ()),
+            section_path=tuple(d.get("section_path") or ()),
+            heading=d.get("heading"),
+            boundary=Boundary.from_dict(d["boundary"]),
+            start_char=d.get("start_char"),
+            end_char=d.get("end_char"),
+            metadata=dict(d.get("metadata") or {}),
+            extra={k: v for k, v in d.items() if k not in COMMON_FIELDS},
+        )
+
+
+#: the fields every chunk has in chunks.json (a strategy's own fields come beside them)
+COMMON_FIELDS = (
+    "chunk_id", "index", "type", "text", "char_len", "tokens_est", "page_start", "page_end", "bbox",
+    "source_blocks", "section_path", "heading", "boundary", "start_char", "end_char", "metadata",
+)
 
 
 def element_pages(elements: Sequence[Element]) -> tuple[int | None, int | None]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import __version__
 from .chunks import Chunk
+from .errors import UsageError
 from .model import Document
 from .registry import get_strategy, jsonable_params, params_hash
 
@@ -66,6 +67,17 @@ class ChunkSet:
         """The chunks.json document (docs/contracts.md)."""
         return {**self.header(chunked_at), "chunks": [c.to_dict() for c in self.chunks]}
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], doc: Document) -> ChunkSet:
+        """The ChunkSet of a chunks.json document and the Document it was made from: `to_dict`'s
+        inverse (`chunked_at` and the document `warnings` come from `doc`; `skipped` is not in
+        chunks.json, so it is empty)."""
+        if d["doc_id"] != doc.doc_id:
+            raise UsageError(f"these chunks belong to {d.get('source')!r}, not to {doc.source}")
+        chunking = d["chunking"]
+        return cls(doc=doc, strategy=chunking["strategy"], params=restore_params(chunking["strategy"], chunking["params"]),
+                   chunks=tuple(Chunk.from_dict(c) for c in d["chunks"]), ruleset=chunking.get("ruleset", ""))
+
     def to_json(self, path: str | os.PathLike, chunked_at: str | None = None) -> None:
         """Validate against the shipped JSON Schema and write chunks.json atomically."""
         from .export import write_chunks_json
@@ -107,6 +119,17 @@ class ChunkSet:
             row["reason_detail"] = c.boundary.detail
             rows.append(row)
         return pd.DataFrame(rows)
+
+
+def restore_params(strategy: str, params: Mapping[str, Any]) -> dict:
+    """Parameters read back from JSON with their registered types (lists back to tuples), when the
+    strategy is registered; as they are otherwise."""
+    try:
+        known = {p.name: p for p in get_strategy(strategy).params}
+    except UsageError:
+        return dict(params)
+    return {k: tuple(v) if isinstance(v, list) and k in known and known[k].type is tuple else v
+            for k, v in params.items()}
 
 
 def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:

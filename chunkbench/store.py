@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import __version__
-from .chunks import BBox, Boundary, Chunk, Reason, boundary_key
-from .chunkset import ChunkSet
+from .chunks import Chunk, boundary_key
+from .chunkset import ChunkSet, restore_params
 from .errors import InputError, UsageError
 from .model import Document
 from .registry import get_strategy, jsonable_params
@@ -38,11 +38,6 @@ log = logging.getLogger("chunkbench.store")
 #: test can kill the process mid-transaction (announced on stderr with PAUSE_MARKER)
 PAUSE_ENV = "CHUNKBENCH_TEST_PAUSE_IN_SAVE"
 PAUSE_MARKER = "chunkbench-test: paused inside save transaction"
-
-_COMMON_FIELDS = (
-    "chunk_id", "index", "type", "text", "char_len", "tokens_est", "page_start", "page_end", "bbox",
-    "source_blocks", "section_path", "heading", "boundary", "start_char", "end_char", "metadata",
-)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -62,28 +57,6 @@ def document_content_key(doc: Document) -> str:
     d = doc.to_dict()
     d.pop("pdf_path", None)
     return hashlib.sha256(_canonical(d).encode("utf-8")).hexdigest()
-
-
-def chunk_from_dict(d: Mapping[str, Any]) -> Chunk:
-    """Rebuild a Chunk from its chunks.json dict (fields beyond the common ones become `extra`)."""
-    return Chunk(
-        chunk_id=str(d["chunk_id"]),
-        index=int(d["index"]),
-        type=str(d["type"]),
-        text=str(d["text"]),
-        tokens_est=int(d["tokens_est"]),
-        page_start=d.get("page_start"),
-        page_end=d.get("page_end"),
-        bbox=tuple(BBox(int(b["page"]), b["x0"], b["y0"], b["x1"], b["y1"]) for b in d.get("bbox") or ()),
-        source_blocks=tuple(d.get("source_blocks") or ()),
-        section_path=tuple(d.get("section_path") or ()),
-        heading=d.get("heading"),
-        boundary=Boundary(Reason(d["boundary"]["reason"]), str(d["boundary"]["detail"])),
-        start_char=d.get("start_char"),
-        end_char=d.get("end_char"),
-        metadata=dict(d.get("metadata") or {}),
-        extra={k: v for k, v in d.items() if k not in _COMMON_FIELDS},
-    )
 
 
 def manifest(chunks: ChunkSet, doc_key: str | None = None) -> dict:
@@ -308,20 +281,10 @@ def _load(conn: sqlite3.Connection, run_id: str, workspace) -> ChunkSet:
             d["is_latest_version"] = bool(cr["is_latest_version"])
         if "amendment_number" in d and row["amendment_number"] is not None:
             d["amendment_number"] = row["amendment_number"]
-        out.append(chunk_from_dict(d))
+        out.append(Chunk.from_dict(d))
     params = json.loads(row["params"])
-    return ChunkSet(doc=doc, strategy=row["strategy"], params=_restore_params(row["strategy"], params),
+    return ChunkSet(doc=doc, strategy=row["strategy"], params=restore_params(row["strategy"], params),
                     chunks=tuple(out), ruleset=row["ruleset"], skipped=json.loads(row["skipped"]))
-
-
-def _restore_params(strategy: str, params: dict) -> dict:
-    """Stored params with their registered types back (JSON lists → tuples), when the strategy exists."""
-    try:
-        known = {p.name: p for p in get_strategy(strategy).params}
-    except UsageError:
-        return params
-    return {k: tuple(v) if isinstance(v, list) and k in known and known[k].type is tuple else v
-            for k, v in params.items()}
 
 
 def get_chunk(chunk_id: str, *, run_id: str | None = None, all_versions: bool = False,

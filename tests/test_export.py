@@ -8,7 +8,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 import chunkbench as cb
-from chunkbench import export
+from chunkbench import all_strategies, export
 from chunkbench.chunks import Boundary, Reason, build_chunk
 from chunkbench.chunkset import ChunkSet
 from chunkbench.errors import ChunkbenchError, InputError
@@ -213,3 +213,23 @@ def test_debug_markdown_text_is_fenced_safely_and_never_html():
     # the heading, backticks and all, is one literal code span
     assert html.count("<code>&lt;b onmouseover=alert(3)&gt;x&lt;/b&gt; ``tick``</code>") == 3
     assert export.code_span("`a`") == "`` `a` ``"
+
+
+@pytest.mark.parametrize("strategy", [s.name for s in all_strategies()])
+def test_chunkset_from_dict_inverts_to_dict_on_real_chunks(strategy):
+    """Issue 13.5: one (de)serialisation home: ChunkSet.from_dict(to_dict()) gives back equal
+    chunks and the same chunks.json, on the sample PDFs with every strategy."""
+    import chunkbench as cb
+    from chunkbench.chunkset import ChunkSet
+    from tests.conftest import SAMPLE_PDFS
+
+    for pdf in sorted(SAMPLE_PDFS.glob("*.pdf"))[:2]:
+        doc = cb.load(pdf)
+        cs = cb.chunk(doc, strategy)
+        data = json.loads(json.dumps(cs.to_dict(chunked_at=FIXED)))  # through JSON, as from a file
+        again = ChunkSet.from_dict(data, doc)
+        assert again.chunks == cs.chunks and dict(again.params) == dict(cs.params)
+        assert again.to_dict(chunked_at=FIXED) == cs.to_dict(chunked_at=FIXED)
+    other = cb.load(sorted(SAMPLE_PDFS.glob("*.pdf"))[-1])
+    with pytest.raises(cb.UsageError, match="these chunks belong to"):
+        ChunkSet.from_dict(data, other)
