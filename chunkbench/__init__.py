@@ -7,7 +7,7 @@ from .chunkset import ChunkSet, chunk  # noqa: E402
 from .errors import ChunkbenchError, ExternalToolError, InputError, ParamError, UsageError  # noqa: E402
 from .loaders import load  # noqa: E402
 from .model import Document, Element, Page, ParserInfo  # noqa: E402
-from .registry import all_strategies, get_strategy  # noqa: E402
+from .strategies import all_strategies, get_strategy  # noqa: E402
 
 #: public names that live in modules with heavier imports (rendering, UI, store): imported on use.
 #: name -> (module, attribute); attribute None means the name is the module itself.

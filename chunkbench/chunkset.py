@@ -13,7 +13,8 @@ from . import __version__
 from .chunks import Chunk
 from .errors import UsageError
 from .model import Document
-from .registry import get_strategy, jsonable_params, params_hash
+from .strategies import get_strategy
+from .strategies.base import jsonable_params, params_hash
 
 
 @dataclass(frozen=True)

@@ -79,8 +79,8 @@ def step_parse(demo: Demo, run: DocRun) -> None:
 def step_chunk(demo: Demo, run: DocRun) -> None:
     """Chunk with every registered strategy (default params): chunks.json + chunk_debug.md each."""
     from .chunkset import chunk
-    from .registry import all_strategies
     from .stats import quality_targets, size_summary
+    from .strategies import all_strategies
 
     if run.doc is None:
         return

@@ -23,7 +23,8 @@ from .chunks import Chunk
 from .chunkset import ChunkSet, chunk
 from .errors import ChunkbenchError
 from .model import Document
-from .registry import Param, all_strategies, get_strategy
+from .strategies import all_strategies, get_strategy
+from .strategies.base import Param
 
 #: re-chunked results kept per (strategy, params_hash), so going back to a setting is instant
 CACHE_SIZE = 16

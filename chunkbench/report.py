@@ -21,7 +21,7 @@ from .boundary_diff import STATUSES, BoundaryDiff, describe
 from .chunks import REASON_DOCS, Chunk
 from .errors import UsageError
 from .model import Document
-from .registry import jsonable_params
+from .strategies.base import jsonable_params
 from .text import one_line
 
 CSS = """

@@ -29,7 +29,8 @@ from .chunks import Chunk, boundary_key
 from .chunkset import ChunkSet, restore_params
 from .errors import InputError, UsageError
 from .model import Document
-from .registry import get_strategy, jsonable_params
+from .strategies import get_strategy
+from .strategies.base import jsonable_params
 from .workspace import open_workspace, transaction, workspace_path
 
 log = logging.getLogger("chunkbench.store")

@@ -95,7 +95,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
     `grid` may hold `strategy`. With several strategies, a key one of them does not have is not
     applied to it (and the duplicate points that leaves collapse); a key no strategy has is a
     UsageError. A value a strategy rejects makes that point fail without running."""
-    from .registry import get_strategy
+    from .strategies import get_strategy
 
     grid = {k: list(v) for k, v in grid.items()}
     if any(not v for v in grid.values()):
@@ -172,7 +172,7 @@ def questions_for(input_path: str | os.PathLike, questions: str | os.PathLike | 
 def collect_params(strategy: str, params: Mapping[str, Any] | None, namespace: Mapping[str, Any]) -> dict:
     """The notebook's strategy parameters: the `params` dict plus any variable in `namespace` named
     like a parameter of `strategy` (so `papermill -p max_chunk_size 1200` works); the variable wins."""
-    from .registry import get_strategy
+    from .strategies import get_strategy
 
     out = dict(params or {})
     for p in get_strategy(strategy).params:
@@ -218,7 +218,7 @@ def overlay(doc, chunkset, page: int = 1):
 
 
 def _jsonable(params: Mapping) -> dict:
-    from .registry import jsonable_params
+    from .strategies.base import jsonable_params
 
     return jsonable_params(params)
 

@@ -13,7 +13,7 @@ PACKAGE = ROOT / "chunkbench"
 
 #: first part of the module name under chunkbench -> layer
 LAYERS = {
-    "core": {"model", "chunks", "chunkset", "registry", "strategies", "loaders", "text", "tokens", "errors",
+    "core": {"model", "chunks", "chunkset", "strategies", "loaders", "text", "tokens", "errors",
              "atomic", "cache", "pdflib", "mineru_runner", "export", "ranges", "clauses"},
     "evaluate": {"metrics", "retrieval", "stats", "summary", "sweep", "boundary_diff", "evaluate", "evaluation"},
     "persist": {"store", "workspace", "handoff"},

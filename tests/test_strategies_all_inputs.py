@@ -26,8 +26,8 @@ from chunkbench.atomic import dumps_json, write_json
 from chunkbench.chunkset import ChunkSet, chunk
 from chunkbench.export import schema_errors
 from chunkbench.model import SEPARATOR
-from chunkbench.registry import all_strategies
 from chunkbench.stats import quality_targets
+from chunkbench.strategies import all_strategies
 from chunkbench.strategies.elements import is_noise
 from chunkbench.tokens import count_tokens
 

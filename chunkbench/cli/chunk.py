@@ -118,7 +118,7 @@ def format_chunk_table(chunkset) -> str:
 
 def strategies_registry() -> list[dict]:
     """The registry as plain data: name, spec, ruleset, one-line doc, parameters."""
-    from ..registry import all_strategies
+    from ..strategies import all_strategies
 
     return [
         {"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc,

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from ..chunks import Boundary, Chunk, Reason, build_chunk
 from ..errors import ParamError
 from ..model import Document, Element
-from ..registry import Param, StrategyResult, params_hash, strategy
 from ..text import one_line
+from .base import Param, StrategyResult, declare, params_hash
 from .contract_noise import find_noise
 from .contract_rules import (
     ClauseRef,
@@ -83,14 +83,6 @@ PARAMS = [
 ]
 
 
-@strategy(
-    "contract",
-    params=PARAMS,
-    doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
-    spec="docs/specs/2-contract-chunking.md",
-    ruleset="contract/2026-11",
-    check=_check,
-)
 def contract(doc: Document, **params) -> StrategyResult:
     """Chunk a contract by the rules of specs/2 (see the module docstring)."""
     skipped = find_noise(
@@ -320,3 +312,14 @@ def _chunk_type(o: _Open, body: Sequence[Unit], terms: Sequence[str]) -> str:
     if o.clause is not None and (prose or o.clause_source == "text"):
         return "clause"
     return "paragraph" if prose else "unknown"
+
+
+STRATEGY = declare(
+    contract,
+    "contract",
+    params=PARAMS,
+    doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
+    spec="docs/specs/2-contract-chunking.md",
+    ruleset="contract/2026-11",
+    check=_check,
+)

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
 from ..model import NOISE_TYPES, SEPARATOR, Document, Element
-from ..registry import Param, StrategyResult, strategy
 from ..text import one_line
+from .base import Param, StrategyResult, declare
 
 #: Chunk type priority of specs/1 (heading first; paragraph is the default).
 _TYPE_PRIORITY = ("table", "code", "list")
@@ -43,27 +43,13 @@ class _Open:
         self.elements.append(element)
 
 
-@strategy(
-    "elements",
-    params=[
-        Param("max_chunk_size", int, 2000, "hard limit on chunk characters (joined element texts)",
-              min=50, max=100_000, ui_step=100),
-        Param("heading_level", int, 2, "headings with text_level <= this start a new chunk", min=1, max=6,
-              ui_step=1),
-        Param("table_boundary", bool, True, "a table starts a new chunk (needed by the spec's worked example)"),
-        Param("skip_noise", bool, True, "skip headers, footers, page numbers and MinerU 'discarded' items"),
-    ],
-    doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
-    spec="docs/specs/1-mineru-element-chunking.md",
-    ruleset="elements/2026-11",
-)
 def chunk_elements(
     doc: Document,
     *,
-    max_chunk_size: int = 2000,
-    heading_level: int = 2,
-    table_boundary: bool = True,
-    skip_noise: bool = True,
+    max_chunk_size: int,
+    heading_level: int,
+    table_boundary: bool,
+    skip_noise: bool,
 ) -> StrategyResult:
     """Group elements into chunks at page breaks, top headings, tables and the size limit."""
     skipped: dict[str, str] = {}
@@ -154,3 +140,20 @@ def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: 
             "oversize": len(text) > limit,
         },
     )
+
+
+STRATEGY = declare(
+    chunk_elements,
+    "elements",
+    params=[
+        Param("max_chunk_size", int, 2000, "hard limit on chunk characters (joined element texts)",
+              min=50, max=100_000, ui_step=100),
+        Param("heading_level", int, 2, "headings with text_level <= this start a new chunk", min=1, max=6,
+              ui_step=1),
+        Param("table_boundary", bool, True, "a table starts a new chunk (needed by the spec's worked example)"),
+        Param("skip_noise", bool, True, "skip headers, footers, page numbers and MinerU 'discarded' items"),
+    ],
+    doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
+    spec="docs/specs/1-mineru-element-chunking.md",
+    ruleset="elements/2026-11",
+)

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
 from ..errors import ParamError
 from ..model import SEPARATOR, Document, Element
-from ..registry import Param, StrategyResult, strategy
 from ..text import one_line
+from .base import Param, StrategyResult, declare
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
 
 #: Obsidian-style wikilink [[Target]], [[Target|label]], [[Target#heading]]: the target is kept
@@ -91,29 +91,13 @@ class _Piece:
         return "".join(t for t, _ in self.overlap) + SEPARATOR + own
 
 
-@strategy(
-    "headers",
-    params=[
-        Param("min_chunk_chars", int, 200, "header chunks below this many characters are merged with the next",
-              min=0, max=100_000, ui_step=50),
-        Param("max_chunk_chars", int, 2000, "header chunks above this are split into _sub_N sub-chunks",
-              min=20, max=100_000, ui_step=100),
-        Param("overlap_chars", int, 50, "characters of sub-chunk N prepended to sibling N+1 (siblings only)",
-              min=0, max=10_000, ui_step=10),
-        Param("include_parent_headers", bool, True, "prepend the parent header path 'A > B' to the chunk text"),
-    ],
-    doc="header-based with min/max chars, overlap only between sibling sub-chunks",
-    spec="docs/specs/3-markdown-header-chunking.md",
-    ruleset="headers/2026-11",
-    check=_check,
-)
 def chunk_headers(
     doc: Document,
     *,
-    min_chunk_chars: int = 200,
-    max_chunk_chars: int = 2000,
-    overlap_chars: int = 50,
-    include_parent_headers: bool = True,
+    min_chunk_chars: int,
+    max_chunk_chars: int,
+    overlap_chars: int,
+    include_parent_headers: bool,
 ) -> StrategyResult:
     """Chunk at header boundaries, merge small chunks, split large ones, overlap siblings."""
     _check({"min_chunk_chars": min_chunk_chars, "max_chunk_chars": max_chunk_chars, "overlap_chars": overlap_chars})
@@ -341,3 +325,22 @@ def _tail(prev: _Piece, text: str, n: int) -> list[tuple[str, int | None]]:
         out.append((take, None if off is None else off + cut))
         need -= len(take)
     return list(reversed(out))
+
+
+STRATEGY = declare(
+    chunk_headers,
+    "headers",
+    params=[
+        Param("min_chunk_chars", int, 200, "header chunks below this many characters are merged with the next",
+              min=0, max=100_000, ui_step=50),
+        Param("max_chunk_chars", int, 2000, "header chunks above this are split into _sub_N sub-chunks",
+              min=20, max=100_000, ui_step=100),
+        Param("overlap_chars", int, 50, "characters of sub-chunk N prepended to sibling N+1 (siblings only)",
+              min=0, max=10_000, ui_step=10),
+        Param("include_parent_headers", bool, True, "prepend the parent header path 'A > B' to the chunk text"),
+    ],
+    doc="header-based with min/max chars, overlap only between sibling sub-chunks",
+    spec="docs/specs/3-markdown-header-chunking.md",
+    ruleset="headers/2026-11",
+    check=_check,
+)

@@ -28,9 +28,9 @@ from pathlib import Path
 from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
 from ..errors import ParamError
 from ..model import Document
-from ..registry import Param, StrategyResult, strategy
 from ..text import one_line
 from ..tokens import count_tokens
+from .base import Param, StrategyResult, declare
 from .headers import is_heading
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
 
@@ -167,29 +167,13 @@ def _check(params: dict) -> None:
         )
 
 
-@strategy(
-    "sections",
-    params=[
-        Param("min_tokens", int, 400, "split pieces are topped up towards this many tokens (cl100k)",
-              min=1, max=100_000, ui_step=50),
-        Param("max_tokens", int, 600, "a section above this many tokens is split (cl100k)",
-              min=10, max=100_000, ui_step=50),
-        Param("notice_id", str, "", "notice id used in chunk ids; empty = the document key"),
-        Param("amendment_number", int, 0, "0 for the original, 1, 2, ... for amendments", min=0, max=10_000,
-              ui_step=1),
-    ],
-    doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
-    spec="docs/specs/4-section-token-chunking.md",
-    ruleset="sections/2026-11",
-    check=_check,
-)
 def chunk_sections(
     doc: Document,
     *,
-    min_tokens: int = 400,
-    max_tokens: int = 600,
-    notice_id: str = "",
-    amendment_number: int = 0,
+    min_tokens: int,
+    max_tokens: int,
+    notice_id: str,
+    amendment_number: int,
 ) -> StrategyResult:
     """Detect and classify sections, then cut them into token-bounded chunks."""
     _check({"min_tokens": min_tokens, "max_tokens": max_tokens})
@@ -385,3 +369,22 @@ class _Builder:
             heading=sec.name or None, start_char=ct.canonical(start), end_char=ct.canonical(end, end=True),
             extra=extra,
         ))
+
+
+STRATEGY = declare(
+    chunk_sections,
+    "sections",
+    params=[
+        Param("min_tokens", int, 400, "split pieces are topped up towards this many tokens (cl100k)",
+              min=1, max=100_000, ui_step=50),
+        Param("max_tokens", int, 600, "a section above this many tokens is split (cl100k)",
+              min=10, max=100_000, ui_step=50),
+        Param("notice_id", str, "", "notice id used in chunk ids; empty = the document key"),
+        Param("amendment_number", int, 0, "0 for the original, 1, 2, ... for amendments", min=0, max=10_000,
+              ui_step=1),
+    ],
+    doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
+    spec="docs/specs/4-section-token-chunking.md",
+    ruleset="sections/2026-11",
+    check=_check,
+)

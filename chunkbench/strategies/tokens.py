@@ -26,8 +26,8 @@ import numpy as np
 from ..chunks import Boundary, Reason, build_chunk, document_key, element_bboxes
 from ..errors import InputError, ParamError
 from ..model import Document, Element
-from ..registry import Param, StrategyResult, strategy
 from ..tokens import get_encoding
+from .base import Param, StrategyResult, declare
 
 
 def _check(params: dict) -> None:
@@ -38,19 +38,7 @@ def _check(params: dict) -> None:
         )
 
 
-@strategy(
-    "tokens",
-    params=[
-        Param("chunk_size", int, 512, "tokens per window (cl100k)", min=1, max=100_000, ui_step=32),
-        Param("overlap", int, 50, "tokens shared by consecutive windows (< chunk_size)", min=0, max=99_999,
-              ui_step=10),
-    ],
-    doc="tiktoken windows (512/50), exact char offsets, page and bbox per chunk",
-    spec="docs/specs/5-token-window-citations.md",
-    ruleset="tokens/2026-11",
-    check=_check,
-)
-def chunk_tokens(doc: Document, *, chunk_size: int = 512, overlap: int = 50) -> StrategyResult:
+def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyResult:
     """Sliding windows of `chunk_size` tokens advancing by `chunk_size - overlap` tokens."""
     _check({"chunk_size": chunk_size, "overlap": overlap})
     located: list[Element] = []
@@ -276,3 +264,18 @@ def _chars_at(data: bytes, b_start: np.ndarray, b_end: np.ndarray) -> tuple[np.n
     c_start = b_start - before_start - inside
     c_end = b_end - np.searchsorted(cont, b_end, side="left")
     return c_start, c_end
+
+
+STRATEGY = declare(
+    chunk_tokens,
+    "tokens",
+    params=[
+        Param("chunk_size", int, 512, "tokens per window (cl100k)", min=1, max=100_000, ui_step=32),
+        Param("overlap", int, 50, "tokens shared by consecutive windows (< chunk_size)", min=0, max=99_999,
+              ui_step=10),
+    ],
+    doc="tiktoken windows (512/50), exact char offsets, page and bbox per chunk",
+    spec="docs/specs/5-token-window-citations.md",
+    ruleset="tokens/2026-11",
+    check=_check,
+)

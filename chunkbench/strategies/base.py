@@ -1,0 +1,164 @@
+"""The strategy kernel: what a strategy is (a plain function and its declared parameters) and the
+types it returns.
+
+A strategy is a plain function `fn(doc, **params) -> StrategyResult` whose parameters are declared
+once, as `Param`s with their defaults, in a `Strategy` made by `declare` at the end of its module;
+`chunkbench.strategies` lists those declarations explicitly (importing a module registers nothing).
+`chunk()` resolves parameters against the declaration and wraps the result in a ChunkSet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..chunks import Chunk
+from ..errors import ParamError
+
+
+@dataclass(frozen=True)
+class Param:
+    """One strategy parameter: type, default, bounds and a line of documentation."""
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+    min: float | None = None
+    max: float | None = None
+    choices: tuple | None = None
+    #: shown as a slider in the explorer when numeric
+    ui_step: float | None = None
+
+    def coerce(self, value: Any, strategy: str) -> Any:
+        """Return `value` converted to this parameter's type, or raise ParamError saying why."""
+        where = f"strategy {strategy!r} parameter {self.name!r}"
+        if self.type is bool:
+            if isinstance(value, bool):
+                out = value
+            elif isinstance(value, str) and value.lower() in {"true", "1", "yes", "on", "false", "0", "no", "off"}:
+                out = value.lower() in {"true", "1", "yes", "on"}
+            else:
+                raise ParamError(f"{where} must be true or false, got {value!r}")
+        elif self.type is int:
+            if isinstance(value, bool) or not isinstance(value, (int, str, float)):
+                raise ParamError(f"{where} must be an integer, got {value!r}")
+            try:
+                out = int(value) if not isinstance(value, float) or value.is_integer() else None
+            except ValueError:
+                out = None
+            if out is None:
+                raise ParamError(f"{where} must be an integer, got {value!r}")
+        elif self.type is float:
+            if isinstance(value, bool):
+                raise ParamError(f"{where} must be a number, got {value!r}")
+            try:
+                out = float(value)
+            except (TypeError, ValueError):
+                raise ParamError(f"{where} must be a number, got {value!r}") from None
+            if out != out or out in (float("inf"), float("-inf")):
+                raise ParamError(f"{where} must be a finite number, got {value!r}")
+        elif self.type is tuple:
+            if isinstance(value, str):
+                out = tuple(v.strip() for v in value.split(",") if v.strip())
+            elif isinstance(value, (list, tuple)):
+                out = tuple(str(v) for v in value)
+            else:
+                raise ParamError(f"{where} must be a comma-separated list, got {value!r}")
+        else:
+            if not isinstance(value, (str, int, float)):
+                raise ParamError(f"{where} must be text, got {value!r}")
+            out = str(value)
+        if self.min is not None and out < self.min:
+            raise ParamError(f"{where} must be >= {self.min}, got {out!r}")
+        if self.max is not None and out > self.max:
+            raise ParamError(f"{where} must be <= {self.max}, got {out!r}")
+        if self.choices is not None and out not in self.choices:
+            raise ParamError(f"{where} must be one of {', '.join(map(str, self.choices))}, got {out!r}")
+        return out
+
+    def describe(self) -> dict:
+        d = {"name": self.name, "type": self.type.__name__, "default": self.default, "doc": self.doc}
+        if self.min is not None:
+            d["min"] = self.min
+        if self.max is not None:
+            d["max"] = self.max
+        if self.choices is not None:
+            d["choices"] = list(self.choices)
+        return d
+
+
+@dataclass(frozen=True)
+class StrategyResult:
+    """What a strategy function returns: its chunks plus the element ids it skipped and why."""
+
+    chunks: Sequence[Chunk]
+    #: element id → why it is not in any chunk (noise type, empty text, ...)
+    skipped: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A registered chunking strategy."""
+
+    name: str
+    func: Callable[..., StrategyResult]
+    params: tuple[Param, ...]
+    doc: str
+    spec: str
+    ruleset: str
+    #: cross-parameter check run after per-parameter coercion; raises ParamError
+    check: Callable[[dict], None] | None = None
+
+    def resolve(self, params: Mapping[str, Any]) -> dict:
+        """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
+        known = {p.name: p for p in self.params}
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            raise ParamError(
+                f"strategy {self.name!r} has no parameter {', '.join(map(repr, unknown))}; "
+                f"allowed: {', '.join(known) or 'none'}"
+            )
+        out = {p.name: p.default for p in self.params}
+        for name, value in params.items():
+            out[name] = known[name].coerce(value, self.name)
+        if self.check:
+            self.check(out)
+        return out
+
+
+def declare(
+    func: Callable[..., StrategyResult],
+    name: str,
+    *,
+    params: Sequence[Param],
+    doc: str,
+    spec: str,
+    ruleset: str,
+    check: Callable[[dict], None] | None = None,
+) -> Strategy:
+    """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
+    (its signature states no defaults: the `Param`s are the one place they are written)."""
+    return Strategy(name, func, tuple(params), doc, spec, ruleset, check)
+
+
+def params_hash(params: Mapping[str, Any]) -> str:
+    """sha256 of the canonical JSON of resolved parameters (sorted keys, tuples as lists)."""
+    canon = json.dumps(_jsonable(params), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def jsonable_params(params: Mapping[str, Any]) -> dict:
+    """Parameters as plain JSON values (tuples become lists)."""
+    return _jsonable(params)
