@@ -34,6 +34,7 @@ class Reason(str, Enum):
     FALLBACK_PARAGRAPHS = "fallback_paragraphs"  #: no headings found: paragraph-based chunking
     OVERSIZE_ELEMENT = "oversize_element"  #: one element alone exceeds the size limit
     AFTER_TABLE = "after_table"  #: the previous chunk was a table (tables stand alone)
+    WORD_SPLIT = "word_split"  #: a sentence longer than the limit was cut at a line break or a space
 
 
 REASON_DOCS: dict[str, str] = {
@@ -53,6 +54,7 @@ REASON_DOCS: dict[str, str] = {
     "fallback_paragraphs": "no headings were found, so the text is chunked by paragraphs",
     "oversize_element": "one element alone exceeds the size limit and is a chunk of its own",
     "after_table": "the previous element was a table, which is a chunk of its own",
+    "word_split": "a sentence longer than the size limit was cut at a line break or a space",
 }
 assert set(REASON_DOCS) == {r.value for r in Reason}
 

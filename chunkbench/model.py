@@ -136,6 +136,12 @@ class Element:
         )
 
 
+def is_noise(element: Element) -> bool:
+    """Page furniture (header, footer, page number) or an item MinerU itself marked discarded:
+    what strategies skip."""
+    return element.type in NOISE_TYPES or element.raw_type == "discarded"
+
+
 @dataclass(frozen=True)
 class ParserInfo:
     """Which loader produced a Document, its version and the options that change its output."""

@@ -301,9 +301,14 @@ def test_headings_only_markdown(hostile):
 def test_ten_megabyte_single_line(hostile):
     doc = cb.load(hostile["single_line.md"])
     assert len(doc.elements) == 1 and len(doc.text) > 8_000_000
-    cs = cb.chunk(doc, "elements")
-    assert len(cs) == 1 and cs[0].boundary.reason.value == "document_start" and cs[0].extra.get("oversize")
-    assert cs[0].text == doc.text
+    cs = cb.chunk(doc, "elements")  # the one 10 MB element is cut into pieces within the limit
+    assert cs[0].boundary.reason.value == "document_start" and "cut into" in cs[0].boundary.detail
+    assert max(c.char_len for c in cs) <= 2000 and len(cs) >= len(doc.text) // 2000
+    assert cs[0].start_char == 0 and cs[-1].end_char == len(doc.text)
+    assert all(a.end_char <= b.start_char for a, b in zip(cs.chunks, cs.chunks[1:]))
+    assert all(doc.text[c.start_char:c.end_char] == c.text for c in cs.chunks[:: max(1, len(cs) // 50)])
+    whole = cb.chunk(doc, "elements", split_oversize=False)  # the spec's rule: one oversize chunk
+    assert len(whole) == 1 and whole[0].extra.get("oversize") and whole[0].text == doc.text
 
 
 @pytest.mark.slow

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 import chunkbench
 from chunkbench.chunkset import chunk
 from chunkbench.errors import ParamError
-from chunkbench.model import SEPARATOR
-from chunkbench.strategies.elements import is_noise
+from chunkbench.model import SEPARATOR, is_noise
 
 SPEC_EXAMPLE = [
     {"type": "paragraph", "text": "Revenue increased...", "page_idx": 1, "text_level": 999},
@@ -96,15 +95,36 @@ def test_deeper_headings_do_not_break_unless_the_level_parameter_says_so():
     assert cs[1].section_path == ("Top", "Sub") and cs[1].heading == "Sub"
 
 
-def test_oversize_element_is_a_chunk_of_its_own():
+def test_oversize_element_is_a_chunk_of_its_own_as_the_spec_says_when_not_split():
     els = [{"type": "paragraph", "text": "short"}, {"type": "paragraph", "text": "x" * 2500},
            {"type": "paragraph", "text": "after"}]
-    cs = chunk(make_doc(els), "elements")
+    cs = chunk(make_doc(els), "elements", split_oversize=False)
     assert [c.source_blocks for c in cs] == [("e0",), ("e1",), ("e2",)]
     assert cs[1].boundary.reason.value == "oversize_element"
     assert "2500 chars > 2000" in cs[1].boundary.detail
     assert [c.extra["oversize"] for c in cs] == [False, True, False]
     assert cs[2].boundary.reason.value == "size_limit"
+
+
+def test_an_oversize_element_is_split_at_paragraphs_then_sentences_then_words():
+    """Issue 11: a text with no blank lines loaded as one 120k-character paragraph came out as
+    one chunk; now it is cut at sentences into pieces within the limit, each an exact slice."""
+    sentences = " ".join(f"Sentence {i} says one thing about the topic." for i in range(2500))
+    words = "x" * 2500
+    els = [{"type": "heading", "text": "Title", "text_level": 1}, {"type": "paragraph", "text": sentences},
+           {"type": "paragraph", "text": "Two paragraphs.\n\n" + "A second one. " * 200}, {"type": "paragraph", "text": words}]
+    doc = make_doc(els)
+    cs = chunk(doc, "elements")
+    assert max(c.char_len for c in cs) <= 2000
+    assert all(doc.text[c.start_char:c.end_char] == c.text for c in cs)
+    pieces = [c for c in cs if c.source_blocks == ("e1",)]
+    assert len(pieces) == -(-len(sentences) // 2000) or len(pieces) == -(-len(sentences) // 2000) + 1
+    assert pieces[0].boundary.reason.value == "oversize_element" and "cut into" in pieces[0].boundary.detail
+    assert {c.boundary.reason.value for c in pieces[1:]} == {"sentence_split"}
+    assert all(c.text.endswith(".") for c in pieces)  # cut between sentences
+    assert "".join(c.text for c in pieces).replace(" ", "") == sentences.replace(" ", "")
+    x = [c for c in cs if c.source_blocks == ("e3",)]
+    assert [c.char_len for c in x] == [2000, 500] and x[1].boundary.reason.value == "word_split"
 
 
 def test_chunk_type_priority_heading_table_code_list_paragraph():
@@ -151,25 +171,32 @@ def test_bad_parameters_are_rejected():
         chunk(doc, "elements", max_chars=100)
 
 
-@given(element_documents(), st.sampled_from([80, 300, 2000]), st.booleans(), st.integers(1, 3))
-def test_properties_on_random_element_streams(doc, limit, tables, level):
-    params = {"max_chunk_size": limit, "table_boundary": tables, "heading_level": level, "skip_noise": True}
+@given(element_documents(), st.sampled_from([80, 300, 2000]), st.booleans(), st.integers(1, 3), st.booleans())
+def test_properties_on_random_element_streams(doc, limit, tables, level, split):
+    params = {"max_chunk_size": limit, "table_boundary": tables, "heading_level": level, "skip_noise": True,
+              "split_oversize": split}
     cs = chunk(doc, "elements", **params)
     check_common_invariants(doc, cs, params)
     chunked = [b for c in cs for b in c.source_blocks]
-    assert len(chunked) == len(set(chunked)), "every element in exactly one chunk"
+    in_order = [b for i, b in enumerate(chunked) if i == 0 or chunked[i - 1] != b]  # a split element once
+    assert len(in_order) == len(set(in_order)), "every element in one chunk, or in consecutive pieces"
     expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e)]
-    assert chunked == expected, "reading order kept, nothing lost"
+    assert in_order == expected, "reading order kept, nothing lost"
     for prev, c in zip([None, *cs.chunks], cs.chunks):
         els = [doc.element(b) for b in c.source_blocks]
-        assert c.text == SEPARATOR.join(e.text for e in els)
+        if len(els) == 1 and split and len(els[0].text) > limit:  # a piece of a split element
+            assert c.text == doc.text[c.start_char:c.end_char] and 0 < c.char_len <= limit
+        else:
+            assert c.text == SEPARATOR.join(e.text for e in els)
         if c.char_len > limit:
-            assert len(els) == 1 and c.extra["oversize"], "only a lone oversize element exceeds the limit"
+            assert not split and len(els) == 1 and c.extra["oversize"], "only a lone unsplit element exceeds the limit"
         assert len({e.page_idx for e in els}) == 1, "a page change always starts a chunk"
         for e in els[1:]:
             assert e.text_level is None or e.text_level > level, "top headings start chunks"
             assert not (tables and e.type == "table"), "tables start chunks"
-        if prev is not None and c.boundary.reason.value == "size_limit":
+        prev_piece = prev is not None and len(prev.source_blocks) == 1 and split and \
+            len(doc.element(prev.source_blocks[0]).text) > limit  # the pieces of a split element stand alone
+        if prev is not None and c.boundary.reason.value == "size_limit" and not prev_piece:
             assert prev.char_len + len(SEPARATOR) + len(els[0].text) > limit, "chunks are filled greedily"
 
 

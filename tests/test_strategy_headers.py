@@ -13,7 +13,7 @@ import chunkbench
 from chunkbench.chunkset import chunk
 from chunkbench.errors import ParamError
 from chunkbench.loaders.markdown import read_source_text
-from chunkbench.strategies.elements import is_noise
+from chunkbench.model import is_noise
 
 GUIDE = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
 

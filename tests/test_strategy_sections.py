@@ -15,7 +15,7 @@ import chunkbench
 from chunkbench.chunks import document_key
 from chunkbench.chunkset import chunk
 from chunkbench.errors import ParamError
-from chunkbench.strategies.elements import is_noise
+from chunkbench.model import is_noise
 from chunkbench.strategies.sections import classify, file_is_relevant, heading_kind, is_text_table
 from chunkbench.tokens import count_tokens
 

@@ -13,17 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
-from ..model import NOISE_TYPES, SEPARATOR, Document, Element
-from ..text import one_line
+from ..model import SEPARATOR, Document, Element, is_noise
+from ..text import one_line, paragraph_spans
 from .base import Param, StrategyResult, declare
+from .spans import HARD, PARAGRAPH, SENTENCE, TABLE, Packer, Unit
 
 #: Chunk type priority of specs/1 (heading first; paragraph is the default).
 _TYPE_PRIORITY = ("table", "code", "list")
-
-
-def is_noise(element: Element) -> bool:
-    """Page furniture (header, footer, page number) or an item MinerU itself marked discarded."""
-    return element.type in NOISE_TYPES or element.raw_type == "discarded"
 
 
 @dataclass
@@ -50,6 +46,7 @@ def chunk_elements(
     heading_level: int,
     table_boundary: bool,
     skip_noise: bool,
+    split_oversize: bool,
 ) -> StrategyResult:
     """Group elements into chunks at page breaks, top headings, tables and the size limit."""
     skipped: dict[str, str] = {}
@@ -75,8 +72,43 @@ def chunk_elements(
             current = _Open(boundary, section_path=[t for _, t in stack])
             groups.append(current)
         current.add(el)
-    chunks = [_make_chunk(doc, n, g, heading_level, max_chunk_size) for n, g in enumerate(groups)]
+    chunks: list[Chunk] = []
+    for g in groups:
+        if split_oversize and len(g.elements) == 1 and len(g.elements[0].text) > max_chunk_size:
+            chunks += _split_element(doc, len(chunks), g, heading_level, max_chunk_size)
+        else:
+            chunks.append(_make_chunk(doc, len(chunks), g, heading_level, max_chunk_size))
     return StrategyResult(chunks=chunks, skipped=skipped)
+
+
+#: why a piece of a split element starts where it does, by the kind of unit it starts with
+_PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, TABLE: Reason.PARAGRAPH_SPLIT, SENTENCE: Reason.SENTENCE_SPLIT,
+                  HARD: Reason.WORD_SPLIT}
+
+
+def _split_element(doc: Document, first: int, group: _Open, heading_level: int, limit: int) -> list[Chunk]:
+    """An element longer than `limit` cut into pieces within it: at paragraphs (blank lines), then
+    sentences, then line breaks or spaces (spans.Packer), each piece an exact slice of the element
+    and its own chunk. The first piece keeps the group's boundary; the others say where they were cut."""
+    (el,) = group.elements
+    packer = Packer(el.text, limit)
+    if el.type == "table":
+        units = packer.lines(Unit(0, len(el.text), TABLE))
+    else:
+        units = [Unit(a, b, PARAGRAPH) for a, b in paragraph_spans(el.text)]
+    pieces = packer.pack(units)
+    out = []
+    for k, piece in enumerate(pieces):
+        a, b = piece[0].start, piece[-1].end
+        if k == 0:
+            boundary = Boundary(group.boundary.reason, f"{group.boundary.detail}: cut into {len(pieces)} pieces")
+        else:
+            kind = piece[0].kind
+            boundary = Boundary(_PIECE_REASONS.get(kind, Reason.SENTENCE_SPLIT),
+                                f"element {el.id} ({len(el.text)} chars > {limit}) continues: piece {k + 1} of "
+                                f"{len(pieces)}, cut at a {'line break or space' if kind == HARD else kind}")
+        out.append(_make_chunk(doc, first + k, group, heading_level, limit, span=(a, b), boundary=boundary))
+    return out
 
 
 def _boundary(current: _Open, el: Element, limit: int, heading_level: int, table_boundary: bool) -> Boundary | None:
@@ -117,9 +149,16 @@ def _page_indices(elements: list[Element]) -> list[int]:
     return sorted(pages)
 
 
-def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: int) -> Chunk:
+def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: int,
+                span: tuple[int, int] | None = None, boundary: Boundary | None = None) -> Chunk:
+    """The chunk of `group`; with `span`, of that slice [a, b) of its one element only."""
     els = group.elements
     text = SEPARATOR.join(e.text for e in els)
+    start = end = None
+    if span is not None:
+        text = text[span[0]:span[1]]
+        if els[0].char_start is not None:
+            start, end = els[0].char_start + span[0], els[0].char_start + span[1]
     ctype = chunk_type(els, heading_level)
     return build_chunk(
         doc,
@@ -128,7 +167,9 @@ def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: 
         type=ctype,
         text=text,
         elements=els,
-        boundary=group.boundary,
+        boundary=boundary or group.boundary,
+        start_char=start,
+        end_char=end,
         section_path=group.section_path,
         heading=group.section_path[-1] if group.section_path else None,
         extra={
@@ -152,6 +193,8 @@ STRATEGY = declare(
               ui_step=1),
         Param("table_boundary", bool, True, "a table starts a new chunk (needed by the spec's worked example)"),
         Param("skip_noise", bool, True, "skip headers, footers, page numbers and MinerU 'discarded' items"),
+        Param("split_oversize", bool, True, "cut an element longer than max_chunk_size at paragraphs, sentences, then "
+              "line breaks or spaces (off: it is a chunk of its own, oversize_element, as specs/1 says)"),
     ],
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
     spec="docs/specs/1-mineru-element-chunking.md",

@@ -15,9 +15,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..model import SEPARATOR, Document, Element
+from ..model import SEPARATOR, Document, Element, is_noise
 from ..text import _strip_span, paragraph_spans, sentence_spans
-from .elements import is_noise
 
 #: unit kinds, coarsest first; a unit that does not fit is refined into the next finer kind
 HEADING, PARAGRAPH, TABLE, SENTENCE, ROW, HARD = "heading", "paragraph", "table", "sentence", "row", "hard"
@@ -149,7 +148,7 @@ class Packer:
                 if not self.fits(u.start, u.end):  # refined anyway: fill the heading's piece
                     finer = self.refine(u, anchor=cur[0].start)
                 else:
-                    finer = self._sentences(u) if u.kind == PARAGRAPH else self._lines(u) if u.kind == TABLE else []
+                    finer = self._sentences(u) if u.kind == PARAGRAPH else self.lines(u) if u.kind == TABLE else []
                 if len(finer) > 1:
                     queue.extendleft(reversed(finer))
                     continue
@@ -182,7 +181,7 @@ class Packer:
             if len(sentences) > 1:
                 return sentences
         elif u.kind == TABLE:
-            rows = self._lines(u)
+            rows = self.lines(u)
             if len(rows) > 1:
                 return rows
         return self.hard_split(u.start, u.end, anchor)
@@ -190,7 +189,7 @@ class Packer:
     def _sentences(self, u: Unit) -> list[Unit]:
         return [Unit(u.start + a, u.start + b, SENTENCE) for a, b in sentence_spans(self.text[u.start : u.end])]
 
-    def _lines(self, u: Unit) -> list[Unit]:
+    def lines(self, u: Unit) -> list[Unit]:
         out, pos = [], u.start
         for line in self.text[u.start : u.end].split("\n"):
             a, b = _strip_span(self.text, pos, pos + len(line))
