@@ -72,6 +72,7 @@ VARIANTS = {
         "sections": {"min_tokens": 60, "max_tokens": 100},
         "tokens": {"chunk_size": 64, "overlap": 10},
         "contract": {"max_chars": 400, "soft_min_chars": 150, "max_list_items": 4, "infer_headings": "always"},
+        "recursive": {"chunk_size": 150, "respect_headings": False},
     },
 }
 #: the small sizes on the 75-page 10-K take as long as all other inputs together and add no new case
@@ -174,12 +175,19 @@ def check_contract(doc, cs: ChunkSet) -> None:
             assert sum(doc.element(b).type == "table" for b in c.source_blocks) == 1, "one table = one chunk"
 
 
+def check_recursive(doc, cs: ChunkSet) -> None:
+    size = cs.params["chunk_size"]
+    assert all(0 < c.char_len <= size for c in cs), "every chunk within chunk_size"
+    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
+    assert "".join("".join(c.text.split()) for c in cs) == content, "in order, nothing lost or repeated"
+
+
 SANITY = {"tokens": check_tokens, "elements": check_elements, "headers": check_headers,
-          "sections": check_sections, "contract": check_contract}
+          "sections": check_sections, "contract": check_contract, "recursive": check_recursive}
 
 
 def test_every_registered_strategy_has_a_sanity_check_here():
-    assert set(STRATEGIES) == set(SANITY) and len(STRATEGIES) == 5
+    assert set(STRATEGIES) == set(SANITY) and len(STRATEGIES) == 6
 
 
 def check_spans(doc, cs: ChunkSet) -> None:

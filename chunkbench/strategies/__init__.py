@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from ..errors import ParamError
-from . import contract, elements, headers, sections, tokens
+from . import contract, elements, headers, recursive, sections, tokens
 from .base import Strategy
 
 REGISTRY: dict[str, Strategy] = {
-    s.name: s for s in (elements.STRATEGY, contract.STRATEGY, headers.STRATEGY, sections.STRATEGY, tokens.STRATEGY)
+    s.name: s
+    for s in (elements.STRATEGY, contract.STRATEGY, headers.STRATEGY, sections.STRATEGY, tokens.STRATEGY,
+              recursive.STRATEGY)
 }
 
 

@@ -1,0 +1,86 @@
+"""Strategy `recursive`: a recursive splitter over the document's content text (issue 11).
+
+Like a recursive character splitter, chunks are filled greedily up to `chunk_size` (characters or
+cl100k tokens) with whole paragraphs; a paragraph too big for a chunk is cut at sentences, a
+sentence too big at a line break or a space (the `Packer` of spans.py, the one cutter all
+strategies share). Unlike a plain splitter it works on layout elements: page furniture is left out,
+tables are cut at rows, headings start a chunk (`respect_headings`) and are never left alone at the
+end of one, and every chunk records pages, bboxes and source elements, and why it starts there.
+
+Offsets: `start_char`/`end_char` are exact bounds in the canonical text; the chunk text is that
+span with any skipped element (header, footer, page number) inside it left out.
+"""
+
+from __future__ import annotations
+
+from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
+from ..model import Document
+from ..tokens import count_tokens
+from .base import Param, StrategyResult, declare
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, char_size
+
+#: upper bound of characters per cl100k token, so huge spans are never tokenized whole
+MAX_TOKEN_CHARS = 128
+#: why a chunk starts where it does, by the kind of unit it starts with
+_REASONS = {
+    HEADING: (Reason.HEADING, "a heading starts here"),
+    PARAGRAPH: (Reason.PARAGRAPH_SPLIT, "a paragraph starts here: the previous chunk was full"),
+    TABLE: (Reason.TABLE, "a table starts here: the previous chunk was full"),
+    ROW: (Reason.PARAGRAPH_SPLIT, "a table too big for one chunk continues at a row"),
+    SENTENCE: (Reason.SENTENCE_SPLIT, "a paragraph too big for one chunk continues at a sentence"),
+    HARD: (Reason.WORD_SPLIT, "a sentence too big for one chunk continues at a line break or space"),
+}
+
+
+def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, respect_headings: bool) -> StrategyResult:
+    """Greedy chunks of whole paragraphs up to `chunk_size`, cut finer only where one is too big."""
+    ct, skipped = ContentText.of(doc)
+    if unit == "tokens":
+        packer = Packer(ct.text, chunk_size, lambda a, b: count_tokens(ct.text[a:b]), chars_per_unit=MAX_TOKEN_CHARS)
+    else:
+        packer = Packer(ct.text, chunk_size, char_size)
+    sections: list[list[Unit]] = [[]]
+    for i, el in enumerate(ct.elements):
+        kind = HEADING if el.type == "heading" else TABLE if el.type == "table" else PARAGRAPH
+        if respect_headings and kind == HEADING and sections[-1]:
+            sections.append([])
+        sections[-1].extend(ct.element_units(i, kind))
+    chunks: list[Chunk] = []
+    for section in sections:
+        for n, piece in enumerate(packer.pack(section)):
+            if not chunks:
+                boundary = Boundary(Reason.DOCUMENT_START, "first chunk of the document")
+            else:
+                reason, why = _REASONS[piece[0].kind]
+                if respect_headings and n == 0:
+                    reason, why = Reason.HEADING, "a heading starts a new chunk"
+                boundary = Boundary(reason, f"{why} (chunks up to {chunk_size} {unit})")
+            chunks.append(_chunk(doc, ct, len(chunks), piece, boundary, unit))
+    return StrategyResult(chunks=chunks, skipped=skipped)
+
+
+def _chunk(doc: Document, ct: ContentText, index: int, piece: list[Unit], boundary: Boundary, unit: str) -> Chunk:
+    start, end = piece[0].start, piece[-1].end
+    text = ct.text[start:end]
+    elements = ct.elements_in(start, end)
+    return build_chunk(
+        doc, index=index, chunk_id=f"{document_key(doc)}_chunk_{index}",
+        type="table" if all(e.type == "table" for e in elements) else "text", text=text, elements=elements,
+        boundary=boundary, start_char=ct.canonical(start), end_char=ct.canonical(end, end=True),
+        extra={"size": count_tokens(text) if unit == "tokens" else len(text), "size_unit": unit},
+    )
+
+
+STRATEGY = declare(
+    chunk_recursive,
+    "recursive",
+    params=[
+        Param("chunk_size", int, 1000, "largest chunk, in `unit`s; whole paragraphs are packed up to it",
+              min=20, max=100_000, ui_step=50),
+        Param("unit", str, "chars", "what chunk_size counts", choices=("chars", "tokens")),
+        Param("respect_headings", bool, True, "a heading always starts a new chunk"),
+    ],
+    doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
+    spec="docs/strategy-recursive.md",
+    ruleset="recursive/2026-11",
+)
