@@ -32,6 +32,14 @@ def test_paragraphs_are_packed_whole_and_cut_finer_only_when_too_big():
     assert next(c for c in cs if c.text.startswith("Next")).boundary.reason.value == "heading"
 
 
+def test_a_heading_directly_followed_by_a_sub_heading_is_not_a_chunk_of_its_own():
+    doc = make_doc([{"type": "heading", "text": "3 Configuration", "text_level": 1},
+                    {"type": "heading", "text": "3.1 The console", "text_level": 2},
+                    {"type": "paragraph", "text": "Connect the cable."}])
+    cs = chunk(doc, "recursive", chunk_size=200)
+    assert [c.text for c in cs] == ["3 Configuration\n\n3.1 The console\n\nConnect the cable."]
+
+
 def test_token_sizes_and_sample_pdfs():
     doc = cb.load(SAMPLE_PDFS / "technical_manual.pdf")
     cs = chunk(doc, "recursive", chunk_size=128, unit="tokens")

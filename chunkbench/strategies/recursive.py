@@ -42,7 +42,9 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, respect_headin
     sections: list[list[Unit]] = [[]]
     for i, el in enumerate(ct.elements):
         kind = HEADING if el.type == "heading" else TABLE if el.type == "table" else PARAGRAPH
-        if respect_headings and kind == HEADING and sections[-1]:
+        # a heading starts a section, unless the section so far holds only headings (a heading
+        # directly followed by a sub-heading): a chunk of headings alone says nothing
+        if respect_headings and kind == HEADING and any(u.kind != HEADING for u in sections[-1]):
             sections.append([])
         sections[-1].extend(ct.element_units(i, kind))
     chunks: list[Chunk] = []
