@@ -87,7 +87,13 @@ def element_documents(draw, max_elements: int = 40, max_pages: int = 5):
 
 
 def check_common_invariants(doc, chunkset, params: dict | None = None) -> None:
-    """What docs/contracts.md promises of every chunk, whatever the strategy."""
+    """What docs/contracts.md promises of every chunk, whatever the strategy, and the offsets rule
+    the strategy states (issue 13.5)."""
+    from chunkbench.strategies import get_strategy
+    from chunkbench.strategies.base import offsets_violation
+
+    rule = get_strategy(chunkset.strategy).offsets
+    assert [c.index for c in chunkset if offsets_violation(doc, c, rule, chunkset.skipped)] == [], rule
     order = {e.id: i for i, e in enumerate(doc.elements)}
     seen: set[str] = set()
     ids = [c.chunk_id for c in chunkset.chunks]

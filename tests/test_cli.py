@@ -83,6 +83,7 @@ def test_strategies_lists_all_five_with_params():
     assert {s["name"] for s in reg} == FIVE
     for s in reg:
         assert s["doc"] and s["spec"].startswith("docs/") and (ROOT / s["spec"]).exists() and s["params"]
+        assert s["offsets"] in ("slice", "slice_without_skipped", "rewritten")
         for p in s["params"]:
             assert {"name", "type", "default", "doc"} <= set(p)
 

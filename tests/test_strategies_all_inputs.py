@@ -27,7 +27,8 @@ from chunkbench.chunkset import ChunkSet, chunk
 from chunkbench.export import schema_errors
 from chunkbench.model import SEPARATOR, is_noise
 from chunkbench.stats import quality_targets
-from chunkbench.strategies import all_strategies
+from chunkbench.strategies import all_strategies, get_strategy
+from chunkbench.strategies.base import OFFSET_RULES, offsets_violation
 from chunkbench.tokens import count_tokens
 
 STRATEGIES = [s.name for s in all_strategies()]
@@ -208,6 +209,14 @@ def check_all(doc, cs: ChunkSet, tmp_path: Path) -> None:
     if doc.pages:
         check_evidence(doc, cs, data)
     SANITY[cs.strategy](doc, cs)
+    check_offsets_rule(doc, cs)
+
+
+def check_offsets_rule(doc, cs: ChunkSet) -> None:
+    """Issue 13.5: every chunk keeps the offsets rule its strategy states."""
+    rule = get_strategy(cs.strategy).offsets
+    broken = [(c.index, why) for c in cs if (why := offsets_violation(doc, c, rule, cs.skipped))]
+    assert broken == [], f"{cs.strategy} states offsets rule {rule!r}: {OFFSET_RULES[rule]}"
 
 
 # --- the matrix -----------------------------------------------------------------------------------

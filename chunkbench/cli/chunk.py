@@ -117,11 +117,11 @@ def format_chunk_table(chunkset) -> str:
 
 
 def strategies_registry() -> list[dict]:
-    """The registry as plain data: name, spec, ruleset, one-line doc, parameters."""
+    """The registry as plain data: name, spec, ruleset, one-line doc, offsets rule, parameters."""
     from ..strategies import all_strategies
 
     return [
-        {"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc,
+        {"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc, "offsets": s.offsets,
          "params": [p.describe() for p in s.params]}
         for s in all_strategies()
     ]
@@ -144,6 +144,7 @@ def run_strategies(args) -> int:
     for s in reg:
         print(f"{s['name']}  ({s['spec']}, ruleset {s['ruleset']})")
         print(f"  {s['doc']}")
+        print(f"  offsets: {s['offsets']}")
         for p in s["params"]:
             print(f"    {p['name']:<24} {p['type']:<6} {json.dumps(p['default']):<8} {_range(p):<14} {p['doc']}")
     return 0

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..chunks import Chunk
 from ..errors import ParamError
+from ..model import Document
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,39 @@ class StrategyResult:
     skipped: Mapping[str, str] = field(default_factory=dict)
 
 
+#: what a strategy's `start_char`/`end_char` mean for its chunk text (each strategy states one)
+OFFSET_RULES = {
+    "slice": "the chunk text is exactly the canonical text [start_char, end_char)",
+    "slice_without_skipped": "the chunk text is the canonical text [start_char, end_char) with the elements the "
+                             "strategy skipped (page furniture) left out, whitespace between pieces aside; a table "
+                             "chunk is its rows as a pipe table",
+    "rewritten": "[start_char, end_char) bounds the chunk's source text, but the text is rewritten (a header "
+                 "prefix, an overlap, re-joined sentences, normalized text); see the strategy's documentation",
+}
+
+
+def offsets_violation(doc: Document, chunk: Chunk, rule: str, skipped: Iterable[str] = ()) -> str | None:
+    """Why `chunk` breaks the offsets `rule` (a key of OFFSET_RULES), or None when it keeps it."""
+    if chunk.start_char is None or chunk.end_char is None:
+        return "no offsets"
+    span = doc.text[chunk.start_char:chunk.end_char]
+    if rule == "slice":
+        return None if chunk.text == span else "text is not the canonical span"
+    if rule == "slice_without_skipped":
+        if chunk.type == "table":
+            return None
+        ids = set(skipped)
+        for e in sorted((e for e in doc.elements if e.id in ids and e.char_start is not None and e.char_end is not None
+                         and chunk.start_char <= e.char_start and e.char_end <= chunk.end_char),
+                        key=lambda e: -e.char_start):
+            span = span[: e.char_start - chunk.start_char] + span[e.char_end - chunk.start_char:]
+        same = "".join(chunk.text.split()) == "".join(span.split())
+        return None if same else "text is not the canonical span less the skipped elements"
+    if rule == "rewritten":
+        return None if chunk.start_char < chunk.end_char <= len(doc.text) else "empty or out-of-range span"
+    raise ValueError(f"unknown offsets rule {rule!r}")
+
+
 @dataclass(frozen=True)
 class Strategy:
     """A registered chunking strategy."""
@@ -112,6 +146,8 @@ class Strategy:
     ruleset: str
     #: cross-parameter check run after per-parameter coercion; raises ParamError
     check: Callable[[dict], None] | None = None
+    #: what start_char/end_char mean for the chunk text: a key of OFFSET_RULES
+    offsets: str = "slice"
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -139,10 +175,13 @@ def declare(
     spec: str,
     ruleset: str,
     check: Callable[[dict], None] | None = None,
+    offsets: str = "slice",
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written)."""
-    return Strategy(name, func, tuple(params), doc, spec, ruleset, check)
+    if offsets not in OFFSET_RULES:
+        raise ValueError(f"strategy {name!r}: unknown offsets rule {offsets!r}")
+    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets)
 
 
 def params_hash(params: Mapping[str, Any]) -> str:

@@ -321,5 +321,6 @@ STRATEGY = declare(
     doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
     spec="docs/specs/2-contract-chunking.md",
     ruleset="contract/2026-11",
+    offsets="rewritten",  # specs/2 text normalization (hyphenated line breaks joined, ...)
     check=_check,
 )

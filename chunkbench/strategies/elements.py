@@ -199,4 +199,5 @@ STRATEGY = declare(
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
     spec="docs/specs/1-mineru-element-chunking.md",
     ruleset="elements/2026-11",
+    offsets="slice_without_skipped",
 )

@@ -342,5 +342,6 @@ STRATEGY = declare(
     doc="header-based with min/max chars, overlap only between sibling sub-chunks",
     spec="docs/specs/3-markdown-header-chunking.md",
     ruleset="headers/2026-11",
+    offsets="rewritten",
     check=_check,
 )

@@ -85,4 +85,5 @@ STRATEGY = declare(
     doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
     spec="docs/strategy-recursive.md",
     ruleset="recursive/2026-11",
+    offsets="slice_without_skipped",
 )

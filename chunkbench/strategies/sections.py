@@ -386,5 +386,6 @@ STRATEGY = declare(
     doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
     spec="docs/specs/4-section-token-chunking.md",
     ruleset="sections/2026-11",
+    offsets="slice_without_skipped",
     check=_check,
 )
