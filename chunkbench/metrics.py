@@ -162,7 +162,7 @@ def is_mid_sentence(doc: Document, chunk: Chunk) -> bool:
 def is_heading_only(doc: Document, chunk: Chunk) -> bool:
     """Whether every source element of the chunk is a heading (a heading left alone)."""
     els = [doc.element(i) for i in chunk.source_blocks if i in doc._by_id]
-    return bool(els) and all(e.type == "heading" or e.text_level is not None for e in els)
+    return bool(els) and all(e.is_heading for e in els)
 
 
 def list_runs(elements: Sequence[Element]) -> list[tuple[int, int]]:
@@ -194,7 +194,7 @@ def clause_spans(elements: Sequence[Element]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     open_clause = False
     for e in elements:
-        if e.type == "heading" or e.text_level is not None:
+        if e.is_heading:
             open_clause = False
         elif e.type in ("paragraph", "list", "other") and starts_numbered_clause(e.text):
             spans.append((e.char_start, e.char_end))

@@ -91,6 +91,12 @@ class Element:
     def is_empty(self) -> bool:
         return not self.text.strip()
 
+    @property
+    def is_heading(self) -> bool:
+        """A heading: layout type heading, or a text level 1-6 (MinerU's 999 means "not a heading").
+        The one rule every strategy and metric uses."""
+        return self.type == "heading" or (self.text_level is not None and 1 <= self.text_level <= 6)
+
     def to_dict(self) -> dict:
         d = {
             "id": self.id,

@@ -194,7 +194,7 @@ def test_invalid_utf8_is_replaced_with_a_warning(tmp_path):
         ("---\ntitle: x\n...\n# H\n", [("heading", "H")], {"title": "x"}, False),
         ("---\ntitle: x\n# H\n", [("paragraph", "title: x"), ("heading", "H")], {}, False),  # not closed
         ("---\ntitle: [unclosed\n---\n# H\n", [("heading", "title: [unclosed"), ("heading", "H")], {}, True),
-        ("---\na: &x [1]\nb: *x\n---\n", [("heading", "a: &x [1]\nb: *x")], {}, True),  # no aliases
+        ("---\na: &x [1]\nb: *x\n---\n", [("paragraph", "a: &x [1]\nb: *x")], {}, True),  # no aliases; two lines over a rule: no title
     ],
     ids=["scalar", "empty", "dots", "unclosed", "invalid", "alias"],
 )
@@ -256,3 +256,19 @@ def test_offsets_are_exact_for_any_markdown(tmp_path_factory, text):
     assert_exact_offsets(doc, read_source_text(path))
     for e in doc.elements:
         assert e.type == "code" or e.text == e.text.strip()
+
+
+def test_a_caption_or_prose_over_a_setext_rule_is_a_paragraph_not_a_heading(tmp_path):
+    """Issue 11: CommonMark makes `Figure 2: ...` over `====` an H1, which then headed every chunk
+    up to the next heading; a caption, several lines or a long line over a rule stay text."""
+    source = ("# Report\n\nFigure 2: Revenue by segment\n============================\n\nText under it.\n\n"
+              "Prose that goes on\nover two lines\n---\n\n" + "x" * 130 + "\n===\n\nReal Title\n==========\n\nBody.\n")
+    doc = load_markdown(write(tmp_path, source))
+    got = [(e.type, e.text_level, e.attrs.get("not_heading")) for e in doc.elements]
+    assert got == [("heading", 1, None), ("paragraph", None, "setext underline under a caption"),
+                   ("paragraph", None, None), ("paragraph", None, "setext underline under several lines of text"),
+                   ("paragraph", None, "setext underline under 130 characters of text"), ("heading", 1, None),
+                   ("paragraph", None, None)]
+    assert_exact_offsets(doc, source)
+    headed = chunkbench.chunk(doc, "headers", min_chunk_chars=0)
+    assert {c.extra["header_path"] for c in headed} == {"Report", "Real Title"}

@@ -137,7 +137,10 @@ def check_elements(doc, cs: ChunkSet) -> None:
         if c.char_len > limit:
             assert not cs.params["split_oversize"] and len(els) == 1 and c.extra["oversize"], \
                 "only a lone oversize element exceeds the limit, and only when it is not split"
-        for prev, e in zip(els, els[1:]):
+        # join_headings: leading headings and the element after them are joined on purpose
+        titled = next((i for i, e in enumerate(els) if not e.is_heading), len(els))
+        ruled = els[titled:] if cs.params["join_headings"] else els
+        for prev, e in zip(ruled, ruled[1:]):
             assert prev.last_page_idx is None or e.page_idx in (None, prev.last_page_idx), "page change starts a chunk"
             assert e.text_level is None or e.text_level > level, "top headings start chunks"
             assert not (cs.params["table_boundary"] and e.type == "table"), "tables start chunks"
@@ -284,11 +287,12 @@ def test_long_manual_every_strategy(tmp_path):
 
 
 def test_an_overlap_starting_in_a_separator_does_not_list_the_element_before_it(tmp_path):
-    """headers: sub-chunk 1's 30-char overlap is "\\n" + the 29-char element ending sub-chunk 0; the
-    element before that separator contributes nothing to sub-chunk 1, so it is not a source block."""
+    """headers: sub-chunk 1's 30-char overlap is the last 28 characters of the 29-char element ending
+    sub-chunk 0 and the separator (no word start inside it, so the raw characters are kept); the
+    element before contributes nothing to sub-chunk 1, so it is not a source block."""
     doc = make_doc([{"type": "heading", "text": "Title", "text_level": 1}, {"type": "paragraph", "text": "a" * 100},
                     {"type": "paragraph", "text": "b" * 29}, {"type": "paragraph", "text": "word " * 60}])
     cs = chunk(doc, "headers", max_chunk_chars=200, min_chunk_chars=0, overlap_chars=30, include_parent_headers=False)
-    assert cs[1].text.startswith("\n" + "b" * 29 + "\n\nword") and cs[1].extra["overlap_chars"] == 30
+    assert cs[1].text.startswith("b" * 28 + "\n\nword") and cs[1].extra["overlap_chars"] == 30
     assert cs[1].source_blocks == ("e2", "e3")
     check_all(doc, cs, tmp_path)

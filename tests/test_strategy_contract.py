@@ -131,13 +131,20 @@ def test_numbered_clauses_start_a_chunk_after_unnumbered_text_when_needed():
 
 
 def test_heading_starts_a_chunk_and_its_body_joins_it():
-    cs = _chunks([_h("SCHEDULE A – FEES"), _h("A.1 Monthly charges", 2), _p("Charges are payable monthly."), _h("A.2 Rates", 2)])
+    els = [_h("SCHEDULE A – FEES"), _h("A.1 Monthly charges", 2), _p("Charges are payable monthly."), _h("A.2 Rates", 2)]
+    cs = _chunks(els, join_headings=False)  # the spec: every heading is a hard boundary
     assert [c.type for c in cs] == ["heading", "schedule", "heading"]
     assert [c.boundary.reason.value for c in cs] == ["document_start", "heading", "heading"]
     assert cs[1].boundary.detail == "heading level 2 'A.1 Monthly charges'"
     assert cs[1].text == "A.1 Monthly charges\n\nCharges are payable monthly."
     assert cs[1].section_path == ("SCHEDULE A – FEES", "A.1 Monthly charges")
     assert cs[2].section_path == ("SCHEDULE A – FEES", "A.2 Rates")
+    # by default a heading right after a heading joins it: no chunk of headings alone (issue 11)
+    cs = _chunks(els)
+    assert [c.type for c in cs] == ["schedule", "heading"]  # the last heading has nothing after it
+    assert cs[0].text == "SCHEDULE A – FEES\n\nA.1 Monthly charges\n\nCharges are payable monthly."
+    assert cs[0].section_path == ("SCHEDULE A – FEES", "A.1 Monthly charges") and cs[0].extra["clause_ref"] == "A.1"
+    assert cs[0].boundary.detail.endswith("with heading 'A.1 Monthly charges' right after it")
 
 
 def test_table_is_one_chunk_with_its_heading_linked_and_rows_kept():
@@ -176,8 +183,34 @@ def test_page_break_is_a_boundary_only_near_max_size():
     assert len(_chunks([_p("1.1 " + A * 20), _p("next page", page=1)], page_break_ratio=0.9)) == 1
 
 
+def test_an_oversize_element_is_cut_at_sentences_into_pieces_within_the_limit():
+    """Issue 11: an element over max_chars no longer passes through whole (a text without blank
+    lines gave one 118k-character chunk); split_oversize=false keeps the spec's behaviour."""
+    elements = [_p(A * 15), _p(A * 15), _p(A * 30), _p("tail.")]
+    cs = _chunks(elements)
+    assert [c.boundary.reason.value for c in cs] == ["document_start", "size_limit", "size_limit", "sentence_split"]
+    assert cs[3].boundary.detail == "paragraph e2 (2550 chars > 2000) continues: cut into 2 pieces at a sentence boundary"
+    assert all(c.char_len <= 2000 and not c.extra["oversize"] for c in cs)
+    assert cs[2].source_blocks == ("e2",) and cs[3].source_blocks == ("e2", "e3")
+    assert cs[2].text.endswith("at all times.") and cs[3].text.startswith("The Supplier")
+    assert "".join((cs[2].text + cs[3].text).split()) == "".join((A * 30 + "tail.").split())
+    assert cs[2].end_char <= cs[3].start_char and cs[3].extra["clause_ref"] is None
+    long_word = _chunks([_p("x" * 4500)])
+    assert [c.char_len for c in long_word] == [2000, 2000, 500]
+    assert long_word[1].boundary.reason.value == "word_split"
+
+
+def test_footnotes_carry_no_clause_number():
+    note = {"type": "footnote", "text": "12 As amended by the parties on 1 May 2020.", "page_idx": 0}
+    cs = _chunks([_p("1.1 The term is two years. " + A * 10), note, _p("(a) it renews yearly;")], max_chars=900)
+    assert [c.extra["clause_ref"] for c in cs] == ["1.1", "1.1"]  # (a) stays under 1.1, not 12(a)
+    notes = _chunks([{"type": "footnote", "text": "3 See the schedule.", "page_idx": 0}])
+    assert notes[0].extra["clause_ref"] is None
+    assert _chunks([_p("3 See the schedule.")])[0].extra["clause_ref"] is not None  # a paragraph does
+
+
 def test_size_limit_says_why_and_oversize_elements_stand_alone():
-    cs = _chunks([_p(A * 15), _p(A * 15), _p(A * 30), _p("tail.")])
+    cs = _chunks([_p(A * 15), _p(A * 15), _p(A * 30), _p("tail.")], split_oversize=False)
     assert cs[1].boundary.reason.value == "size_limit"
     assert cs[1].boundary.detail == "1274 + 1276 chars > 2000"  # 1274 chars, then 2 + 1274
     assert cs[2].boundary.reason.value == "oversize_element"
@@ -368,10 +401,11 @@ def test_headings_inferred_only_when_the_document_has_none_unless_asked():
     assert [c.type for c in cs] == ["definition", "paragraph"]
     assert len(_chunks(els, infer_headings="never")) == 1
     title_only = [_h("Agreement")] + els  # one heading (a title): headings still "missing"
-    assert [c.section_path for c in _chunks(title_only)][1:] == [("DEFINITIONS",), ("PAYMENT TERMS",)]
+    assert [c.section_path for c in _chunks(title_only)] == [("DEFINITIONS",), ("PAYMENT TERMS",)]
     with_headings = [_h("Agreement"), _p("Preamble."), _h("Terms")] + els
     assert len(_chunks(with_headings)) == 2
-    assert len(_chunks(with_headings, infer_headings="always")) == 4
+    assert len(_chunks(with_headings, infer_headings="always")) == 3  # "Terms" joins "DEFINITIONS" after it
+    assert len(_chunks(with_headings, infer_headings="always", join_headings=False)) == 4
 
 
 def test_section_stack_pops_and_pushes_by_level():
@@ -429,8 +463,13 @@ def test_properties_on_random_element_streams(doc, max_chars, max_items, split):
     params = {"max_chars": max_chars, "max_list_items": max_items, "soft_min_chars": max_chars // 3, "clause_split_level": split}
     cs = chunk(doc, "contract", **params)
     check_common_invariants(doc, cs, params)
-    # every non-skipped element's text is in the chunks exactly once, in reading order
-    assert " ".join(c.text for c in cs).split() == _expected_words(doc, cs.skipped)
+    # every non-skipped element's text is in the chunks exactly once, in reading order (an element
+    # over max_chars may be cut inside a word or at a hyphenated line break, which normalization
+    # then no longer joins: the comparison ignores whitespace and hyphens)
+    def letters(text: str) -> str:
+        return "".join(text.split()).replace("-", "")
+
+    assert letters(" ".join(c.text for c in cs)) == letters(" ".join(_expected_words(doc, cs.skipped)))
     for c in cs:
         assert c.char_len <= max_chars or c.extra["oversize"], c
         if c.extra["oversize"]:
@@ -548,7 +587,7 @@ def test_sample_contract(sample_contract):
     # paragraphs each followed by its table); every section is already one chunk
     assert 500 <= statistics.median(lens) <= 1500
     headed = [c for c in cs if c.boundary.reason.value == "heading"]
-    assert all(c.text.startswith(c.heading) for c in headed)
+    assert all(any(c.text.startswith(h) for h in c.section_path) for c in headed)
     assert [c.extra["clause_ref"] for c in cs if c.extra["clause_ref_source"] == "text"][:13] == [
         str(n) for n in range(1, 14)
     ]
@@ -605,13 +644,17 @@ def test_specs2_document_json():
     doc = chunkbench.load(ROOT / "tests" / "data" / "docjson" / "document.json")
     cs = chunk(doc, "contract")
     check_common_invariants(doc, cs)
-    assert [c.type for c in cs] == [
+    # "2. FEES AND PAYMENT" and "3. TERM ..." join the sub-heading after them (join_headings)
+    assert [c.type for c in cs] == ["paragraph", "definition", "clause", "table", "clause", "clause", "table", "unknown"]
+    assert cs[2].source_blocks == ("b-0010", "b-0011", "b-0012") and cs[2].extra["clause_ref"] == "2.1"
+    assert cs[1].extra["defined_terms"] == ["Affiliate", "Confidential Information", "Services"]
+    assert cs[3].source_blocks == ("b-0013", "b-0014") and cs[3].text.endswith("\n\nTable 1: Fee schedule")
+    assert cs[3].extra["clause_ref"] == "2.1" and cs[3].section_path == ("2. FEES AND PAYMENT", "2.1 Fees")
+    assert cs[7].boundary.reason.value == "after_table"
+    spec = chunk(doc, "contract", join_headings=False)
+    assert [c.type for c in spec] == [
         "paragraph", "definition", "heading", "clause", "table", "clause", "heading", "clause", "table", "unknown"
     ]
-    assert cs[1].extra["defined_terms"] == ["Affiliate", "Confidential Information", "Services"]
-    assert cs[4].source_blocks == ("b-0013", "b-0014") and cs[4].text.endswith("\n\nTable 1: Fee schedule")
-    assert cs[4].extra["clause_ref"] == "2.1" and cs[4].section_path == ("2. FEES AND PAYMENT", "2.1 Fees")
-    assert cs[9].boundary.reason.value == "after_table"
     assert {"p1-hdr", "p2-ftr", "p3-num", "b-0022"} <= set(cs.skipped)
 
 

@@ -30,7 +30,7 @@ def _doc(elements, **kw):
 def test_spec_worked_example_gives_exactly_its_three_chunks():
     doc = _doc(SPEC_EXAMPLE, metadata={"document_id": "doc-42", "user_id": "u1", "company": "ACME",
                                        "fiscal_year": 2024})
-    cs = chunk(doc, "elements")
+    cs = chunk(doc, "elements", join_headings=False)
     got = [(c.source_blocks, c.extra["chunk_type"], c.extra["page_idx"], c.extra["content"]) for c in cs]
     assert got == [
         (("e0", "e1"), "paragraph", 1, "Revenue increased...\n\nNet income was..."),
@@ -50,8 +50,20 @@ def test_spec_worked_example_gives_exactly_its_three_chunks():
         assert doc.text[c.start_char:c.end_char] == c.text
 
 
+def test_by_default_a_heading_is_never_a_chunk_alone():
+    """Issue 11: the spec leaves 'Financial Statements' alone before its table; by default what
+    follows a heading joins it while it fits (the table here)."""
+    cs = chunk(_doc(SPEC_EXAMPLE), "elements")
+    assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2", "e3")]
+    assert cs[1].boundary.reason.value == "page_break" and cs[1].section_path == ("Financial Statements",)
+    els = [{"type": "heading", "text": "Top", "text_level": 1}, {"type": "heading", "text": "Sub", "text_level": 1},
+           {"type": "paragraph", "text": "b" * 145}, {"type": "heading", "text": "Last", "text_level": 1}]
+    cs = chunk(make_doc(els), "elements", max_chunk_size=150)
+    assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2",), ("e3",)]  # the body does not fit; the end
+
+
 def test_raw_mineru_text_level_999_is_not_a_heading():
-    raw = chunk(make_doc(SPEC_EXAMPLE), "elements")
+    raw = chunk(make_doc(SPEC_EXAMPLE), "elements", join_headings=False)
     assert [c.source_blocks for c in raw] == [("e0", "e1"), ("e2",), ("e3",)]
     assert raw[0].section_path == () and raw[2].section_path == ("Financial Statements",)
 
@@ -90,7 +102,8 @@ def test_deeper_headings_do_not_break_unless_the_level_parameter_says_so():
            {"type": "heading", "text": "Sub", "text_level": 3},
            {"type": "paragraph", "text": "body"}]
     assert [c.source_blocks for c in chunk(make_doc(els), "elements")] == [("e0", "e1", "e2")]
-    cs = chunk(make_doc(els), "elements", heading_level=3)
+    assert [c.source_blocks for c in chunk(make_doc(els), "elements", heading_level=3)] == [("e0", "e1", "e2")]
+    cs = chunk(make_doc(els), "elements", heading_level=3, join_headings=False)
     assert [c.source_blocks for c in cs] == [("e0",), ("e1", "e2")]
     assert cs[1].section_path == ("Top", "Sub") and cs[1].heading == "Sub"
 
@@ -171,10 +184,11 @@ def test_bad_parameters_are_rejected():
         chunk(doc, "elements", max_chars=100)
 
 
-@given(element_documents(), st.sampled_from([80, 300, 2000]), st.booleans(), st.integers(1, 3), st.booleans())
-def test_properties_on_random_element_streams(doc, limit, tables, level, split):
+@given(element_documents(), st.sampled_from([80, 300, 2000]), st.booleans(), st.integers(1, 3), st.booleans(),
+       st.booleans())
+def test_properties_on_random_element_streams(doc, limit, tables, level, split, join):
     params = {"max_chunk_size": limit, "table_boundary": tables, "heading_level": level, "skip_noise": True,
-              "split_oversize": split}
+              "split_oversize": split, "join_headings": join}
     cs = chunk(doc, "elements", **params)
     check_common_invariants(doc, cs, params)
     chunked = [b for c in cs for b in c.source_blocks]
@@ -190,14 +204,19 @@ def test_properties_on_random_element_streams(doc, limit, tables, level, split):
             assert c.text == SEPARATOR.join(e.text for e in els)
         if c.char_len > limit:
             assert not split and len(els) == 1 and c.extra["oversize"], "only a lone unsplit element exceeds the limit"
-        assert len({e.page_idx for e in els}) == 1, "a page change always starts a chunk"
-        for e in els[1:]:
+        # with join_headings, leading headings and the element after them were joined on purpose
+        lead = next((i for i, e in enumerate(els) if not e.is_heading), len(els)) if join else 0
+        ruled = els[lead:] if join else els
+        assert len({e.page_idx for e in ruled}) <= 1, "a page change always starts a chunk"
+        for e in ruled[1:]:
             assert e.text_level is None or e.text_level > level, "top headings start chunks"
             assert not (tables and e.type == "table"), "tables start chunks"
         prev_piece = prev is not None and len(prev.source_blocks) == 1 and split and \
             len(doc.element(prev.source_blocks[0]).text) > limit  # the pieces of a split element stand alone
         if prev is not None and c.boundary.reason.value == "size_limit" and not prev_piece:
             assert prev.char_len + len(SEPARATOR) + len(els[0].text) > limit, "chunks are filled greedily"
+        if join and prev is not None and all(doc.element(b).is_heading for b in prev.source_blocks):
+            assert prev.char_len + len(SEPARATOR) + len(els[0].text) > limit, "headings alone only when full"
 
 
 def test_mineru_fixture():

@@ -27,9 +27,8 @@ def _p(text):
 
 
 def _own(c) -> str:
-    """The chunk's own content: its text without the parent-header prefix and the sibling overlap."""
-    body = c.text[len(c.extra["header_prefix"]):]
-    return body[c.extra["overlap_chars"] + 2:] if c.extra["overlap_chars"] else body
+    """The chunk's own content: its text without the overlap with the previous sibling."""
+    return c.text[c.extra["overlap_chars"]:]
 
 
 # --- the spec's _apply_overlap, verbatim, as the reference for the overlap semantics -------------
@@ -76,13 +75,13 @@ def test_header_path_follows_the_heading_levels():
         assert c.extra["overlap_chars"] == 0 and c.text == doc.text[c.start_char:c.end_char]
 
 
-def test_parent_headers_are_prepended_as_a_breadcrumb_outside_the_canonical_span():
+def test_parent_headers_are_a_breadcrumb_field_and_the_text_stays_a_slice():
     doc = make_doc([_h("Architecture", 1), _p("a" * 300), _h("Components", 2), _p("b" * 300)])
     cs = chunk(doc, "headers")  # include_parent_headers defaults to true (the spec's config)
     assert cs[0].extra["header_prefix"] == "" and cs[0].text.startswith("Architecture\n\n")
     assert cs[1].extra["header_prefix"] == "Architecture\n\n"
-    assert cs[1].text == "Architecture\n\nComponents\n\n" + "b" * 300
-    assert doc.text[cs[1].start_char:cs[1].end_char] == "Components\n\n" + "b" * 300
+    assert cs[1].text == "Components\n\n" + "b" * 300 == doc.text[cs[1].start_char:cs[1].end_char]
+    assert chunk(doc, "headers", include_parent_headers=False)[1].extra["header_prefix"] == ""
 
 
 def test_small_sections_merge_until_the_minimum_and_keep_their_shared_path():
@@ -112,7 +111,7 @@ def test_merge_across_top_level_sections_keeps_the_first_path_and_a_small_last_s
     assert cs[1].text == "D\n\nend" and cs[1].boundary.reason.value == "heading"
 
 
-def test_large_section_splits_into_sub_chunks_with_the_specs_sibling_overlap():
+def test_large_section_splits_into_sub_chunks_overlapping_their_sibling_in_place():
     paras = ["First " + "a" * 894, "Second " + "b" * 893, "Third " + "c" * 894]
     doc = make_doc([_h("Deployment", 1), _h("Steps", 2), *map(_p, paras), _h("Next", 2), _p("n" * 400)],
                    metadata={"document_id": "doc1"})
@@ -120,29 +119,41 @@ def test_large_section_splits_into_sub_chunks_with_the_specs_sibling_overlap():
     assert [c.chunk_id for c in cs] == ["doc1_chunk_0_sub_0", "doc1_chunk_0_sub_1", "doc1_chunk_1"]
     sub0, sub1, nxt = cs
     assert sub0.text == "Deployment\n\nSteps\n\n" + paras[0] + "\n\n" + paras[1]
-    assert sub1.text == sub0.text[-50:] + "\n\n" + paras[2]
+    assert sub1.text == (sub0.text + "\n\n")[-50:] + paras[2]
     assert sub1.extra["overlap_chars"] == 50 and sub1.extra["parent_chunk_id"] == "doc1_chunk_0"
     assert sub1.boundary.reason.value == "paragraph_split"
     assert sub1.boundary.detail == ("split of 'Deployment > Steps' (part 2 of 2) at a paragraph boundary, "
                                     "50-char overlap")
     # the overlap is drawn as [start_char, previous.end_char)
-    assert sub1.start_char == sub0.end_char - 50 and sub1.source_blocks == ("e3", "e4")
+    assert sub1.start_char == sub0.end_char + len("\n\n") - 50 and sub1.source_blocks == ("e3", "e4")
     # no overlap between header-based chunks
     assert nxt.text == "Next\n\n" + "n" * 400 and nxt.extra["overlap_chars"] == 0
     assert all(len(_own(c)) <= 2000 for c in cs)
 
 
-def test_overlap_matches_the_spec_function_even_when_a_sibling_is_shorter_than_the_overlap():
-    # sub_1 is a 30-char paragraph, so sub_2's overlap reaches back into sub_1's own overlap
+def test_overlap_is_the_previous_siblings_text_in_place_even_when_a_sibling_is_shorter_than_it():
+    # sub_1 is a 30-char paragraph, so sub_2's overlap reaches back through it into sub_0
     paras = ["p" * 1990, "short paragraph of thirty ch.", "q" * 1990, "r" * 500]
     doc = make_doc([_h("H", 1), *map(_p, paras), _h("Other", 1), _p("o" * 300)])
     plain = chunk(doc, "headers", include_parent_headers=False, overlap_chars=0)
-    expected = _apply_overlap([_SpecChunk(c.chunk_id, c.text) for c in plain], 50)
     cs = chunk(doc, "headers", include_parent_headers=False, overlap_chars=50)
-    assert [c.chunk_id for c in cs] == [c.chunk_id for c in expected]
-    assert [c.text for c in cs] == [c.content for c in expected]
+    assert [c.chunk_id for c in cs] == [c.chunk_id for c in plain]
     assert [c.chunk_id.split("_chunk_")[1] for c in cs] == ["0_sub_0", "0_sub_1", "0_sub_2", "0_sub_3", "1"]
-    assert cs[2].text.startswith(cs[1].text[-50:])
+    for k, (c, own) in enumerate(zip(cs, plain)):
+        assert c.text == doc.text[c.start_char:c.end_char], "a slice, never re-joined text"
+        assert _own(c) == own.text and c.end_char == own.end_char
+        ov = c.extra["overlap_chars"]
+        assert (ov == 0) if k in (0, 4) else (0 < ov <= 50)
+        assert c.start_char == own.start_char - ov
+    assert cs[1].extra["overlap_chars"] == 50  # all 'p': one word, kept whole
+    # sub_2's 50 characters reach into sub_0's p-run: mid-word, so they start at the next word
+    assert cs[2].text.startswith("short paragraph") and cs[2].start_char == cs[1].start_char + 50
+    # an overlap falling mid-word starts at the next word
+    words = " ".join(f"w{i:03d}" for i in range(600))
+    cs = chunk(make_doc([_h("W", 1), _p(words)]), "headers", max_chunk_chars=500, overlap_chars=22)
+    for c in cs.chunks[1:]:
+        assert c.text.startswith("w") and 0 < c.extra["overlap_chars"] <= 22
+        assert c.text[:c.extra["overlap_chars"]].split()[0] in words.split()
 
 
 def test_paragraph_too_long_splits_at_sentences_and_a_sentence_too_long_is_cut_at_whitespace():
@@ -219,7 +230,7 @@ def test_markdown_positions_are_offsets_in_the_original_file(params):
         if not c.extra["overlap_chars"]:
             assert "\n\n".join(pieces) == _own(c)
         else:  # the overlap starts at start_pos
-            assert c.text[len(c.extra["header_prefix"]):].startswith(pieces[0][:10])
+            assert c.text.startswith(pieces[0][:10])
         tail = _own(c)[-min(len(_own(c)), len(pieces[-1])):]
         assert region.endswith(tail)  # the own text ends at end_pos
     first = cs[0]
@@ -240,7 +251,8 @@ def test_markdown_default_chunks_of_the_deployment_guide():
         ("Deployment Guide > Rollback procedure", "merged_small"),  # + Step-by-step
         ("Monitoring", "heading"),
     ]
-    assert cs[2].text.startswith("Deployment Guide > Building the image\n\nBuild options\n\n| Option |")
+    assert cs[2].text.startswith("Build options\n\n| Option |")
+    assert cs[2].extra["header_prefix"] == "Deployment Guide > Building the image\n\n"
     assert "## This line is a shell comment" in cs[1].text  # fenced code is not a heading
 
 
@@ -252,8 +264,9 @@ def test_technical_manual_pdf():
     sampling = by_heading["3.2.1 The sampling section"]
     assert sampling.extra["header_path"] == ("TX-200 Environmental Data Logger > 3 Configuration > "
                                              "3.2 The configuration file > 3.2.1 The sampling section")
-    assert sampling.text.startswith("TX-200 Environmental Data Logger > 3 Configuration > "
-                                    "3.2 The configuration file\n\n3.2.1 The sampling section\n\n")
+    assert sampling.text.startswith("3.2.1 The sampling section\n\n")
+    assert sampling.extra["header_prefix"] == ("TX-200 Environmental Data Logger > 3 Configuration > "
+                                               "3.2 The configuration file\n\n")
     # a chapter heading without text of its own is merged with its first subsection
     install = by_heading["2 Installation"]
     assert install.boundary.reason.value == "merged_small" and "2.1 Package contents" in install.text
@@ -272,7 +285,7 @@ def test_shared_pdf_federal_register():
     assert {c.boundary.reason.value for c in cs} >= {"heading", "merged_small", "paragraph_split"}
     assert all(len(_own(c)) <= 2000 for c in cs)
     subs = [c for c in cs if "_sub_" in c.chunk_id and not c.chunk_id.endswith("_sub_0")]
-    assert subs and all(c.extra["overlap_chars"] == 50 for c in subs)
+    assert subs and all(0 < c.extra["overlap_chars"] <= 50 for c in subs)
 
 
 def _check_coverage(doc, cs):
@@ -296,9 +309,7 @@ def test_properties_on_random_element_streams(doc, sizes, parents):
         sibling = (prev is not None and "_sub_" in c.chunk_id and "_sub_" in prev.chunk_id
                    and c.chunk_id.rsplit("_sub_", 1)[0] == prev.chunk_id.rsplit("_sub_", 1)[0])
         if sibling and ov:
-            prev_content = prev.text[len(prev.extra["header_prefix"]):]
-            assert c.text[len(c.extra["header_prefix"]):].startswith(prev_content[-ov:] + "\n\n")
-            assert c.extra["overlap_chars"] == len(prev_content[-ov:])
+            assert 0 < c.extra["overlap_chars"] <= ov and c.start_char < prev.end_char, "overlap in place"
         else:
             assert c.extra["overlap_chars"] == 0, "overlap only between siblings"
             head, tail = _own(c).split("\n\n")[0], _own(c).split("\n\n")[-1]  # skipped noise may sit between

@@ -1,7 +1,7 @@
 """`load()`: one entry point that turns any supported INPUT into a Document.
 
 INPUT is a `.pdf` (PyMuPDF layout backend by default, or MinerU), a MinerU `*_content_list.json`
-(v1 or v2) or output folder, a Docling-style `document.json`, a Markdown file, or an
+(v1 or v2) or output folder, a Docling-style `document.json`, a Markdown or plain-text file, or an
 `elements.json` written by `chunkbench parse`.
 """
 
@@ -19,7 +19,7 @@ BACKENDS = ("pymupdf", "mineru")
 
 
 def detect_kind(path: str | os.PathLike) -> str:
-    """One of pdf, mineru, document_json, markdown, elements_json; InputError if none fits."""
+    """One of pdf, mineru, document_json, markdown, text, elements_json; InputError if none fits."""
     p = Path(path)
     if not p.exists():
         raise InputError("no such file or folder", p)
@@ -30,12 +30,14 @@ def detect_kind(path: str | os.PathLike) -> str:
         return "pdf"
     if suffix in (".md", ".markdown"):
         return "markdown"
+    if suffix == ".txt":
+        return "text"
     if suffix == ".json":
         if p.name.endswith(("_content_list.json", "_content_list_v2.json")):
             return "mineru"
         return _sniff_json(p)
     raise InputError(
-        f"unsupported input type {suffix or '(no extension)'!r}; expected .pdf, .md, a MinerU "
+        f"unsupported input type {suffix or '(no extension)'!r}; expected .pdf, .md, .txt, a MinerU "
         "content_list.json or output folder, a document.json or an elements.json",
         p,
     )
@@ -102,6 +104,10 @@ def load(
         from .markdown import load_markdown
 
         doc = load_markdown(path)
+    elif kind == "text":
+        from .text import load_text
+
+        doc = load_text(path)
     else:
         doc = load_elements_json(path)
     return doc.with_metadata(**metadata) if metadata else doc

@@ -14,7 +14,9 @@ Decisions:
   (code keeps its leading indentation);
 * only top-level blocks become elements:
   heading (ATX: the text between the `#`s and an optional closing `#` run; setext: the text lines
-  without the underline; `text_level` = its level), paragraph, blockquote (-> paragraph, `>`
+  without the underline; `text_level` = its level; a setext "heading" of several lines, over
+  SETEXT_TITLE_MAX characters or starting like a caption (`Figure 2:`) is a paragraph with
+  `attrs.not_heading` saying why), paragraph, blockquote (-> paragraph, `>`
   markers kept), list (one element per top-level list, text = its source lines, `blocks` = its
   top-level items with their own src spans), code (fenced: the whole block including the fences,
   so the chunk stays valid Markdown, `attrs.language` = the info string; indented: its lines),
@@ -56,6 +58,9 @@ PARSER = ParserInfo("markdown-it", markdown_it.__version__, {"preset": "commonma
 
 #: token nesting level from which blocks are read as paragraphs (see the module notes)
 FLAT_LEVEL = 40
+#: a setext "heading" longer than this is read as a paragraph over a rule (see _not_a_title)
+SETEXT_TITLE_MAX = 120
+_CAPTION = re.compile(r"^(figure|fig\.|table|chart|image|photo|source|note)\s*[\dA-Z:.]", re.I)
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # the line breaks markdown-it normalizes to "\n"
 _FRONT_MATTER_END = ("---", "...")
 
@@ -76,9 +81,9 @@ _TYPES = {
 def load_markdown(path: str | os.PathLike) -> Document:
     """Load a Markdown file: top-level blocks as elements, each with `attrs` src_start/src_end."""
     file = Path(path)
-    data = _read_bytes(file)
-    text, warnings = _decode(data)
-    lines = _Lines(text)
+    data = read_bytes(file)
+    text, warnings = decode_source(data)
+    lines = SourceLines(text)
     metadata, body_line = _front_matter(text, lines, warnings)
     tokens = _markdown_it().parse(text[lines.start(body_line):] if body_line < len(lines) else "")
     root = SyntaxTreeNode(tokens)
@@ -95,17 +100,17 @@ def load_markdown(path: str | os.PathLike) -> Document:
 def read_source_text(path: str | os.PathLike) -> str:
     """The text a Markdown Document's `src_start`/`src_end` offsets index (see the module notes)."""
     file = Path(path)
-    return _decode(_read_bytes(file))[0]
+    return decode_source(read_bytes(file))[0]
 
 
-def _read_bytes(file: Path) -> bytes:
+def read_bytes(file: Path) -> bytes:
     try:
         return file.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", file) from None
 
 
-def _decode(data: bytes) -> tuple[str, list[str]]:
+def decode_source(data: bytes) -> tuple[str, list[str]]:
     """UTF-8 text without BOM and with NUL replaced; bad bytes replaced, with a warning."""
     warnings = []
     try:
@@ -134,7 +139,7 @@ def _flat_when_deep(state: StateBlock, start_line: int, end_line: int, silent: b
     return state.level >= FLAT_LEVEL and paragraph(state, start_line, end_line, silent)
 
 
-class _Lines:
+class SourceLines:
     """Character offsets of the source's lines, numbered as markdown-it numbers them (0-based)."""
 
     def __init__(self, text: str):
@@ -165,7 +170,7 @@ class _Lines:
         return a, max(a, b)
 
 
-def _front_matter(text: str, lines: _Lines, warnings: list[str]) -> tuple[dict[str, Any], int]:
+def _front_matter(text: str, lines: SourceLines, warnings: list[str]) -> tuple[dict[str, Any], int]:
     """(metadata, first body line): the YAML front matter's mapping, or ({}, 0) when there is none."""
     if len(lines) < 2 or lines.line(0).rstrip() != "---":
         return {}, 0
@@ -188,16 +193,21 @@ def _front_matter(text: str, lines: _Lines, warnings: list[str]) -> tuple[dict[s
     return value, end + 1
 
 
-def _element(element_id: str, node: SyntaxTreeNode, lines: _Lines, line_offset: int) -> Element:
+def _element(element_id: str, node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> Element:
     """One top-level block as an Element whose text is its source slice."""
     first, stop = (n + line_offset for n in node.map)
     attrs: dict[str, Any] = {}
     blocks: tuple = ()
     rows = None
     level = None
+    etype = _TYPES[node.type]
     if node.type == "heading":
         level = int(node.tag[1])
         a, b = _heading_span(node, lines, first, stop)
+        why = _not_a_title(node, lines.text[a:b])
+        if why:  # a caption or a paragraph over a `===` line: text, not a heading over what follows
+            etype, level = "paragraph", None
+            attrs["not_heading"] = why
     else:
         a, b = lines.span(first, stop, keep_indent=node.type in ("fence", "code_block"))
     if node.type == "fence" and node.info.strip():
@@ -209,7 +219,7 @@ def _element(element_id: str, node: SyntaxTreeNode, lines: _Lines, line_offset: 
     attrs.update(src_start=a, src_end=b)
     return Element(
         id=element_id,
-        type=_TYPES[node.type],
+        type=etype,
         text=lines.text[a:b],
         text_level=level,
         blocks=blocks,
@@ -220,7 +230,22 @@ def _element(element_id: str, node: SyntaxTreeNode, lines: _Lines, line_offset: 
     )
 
 
-def _heading_span(node: SyntaxTreeNode, lines: _Lines, first: int, stop: int) -> tuple[int, int]:
+def _not_a_title(node: SyntaxTreeNode, text: str) -> str | None:
+    """Why a setext heading is read as a paragraph, or None: CommonMark makes any paragraph above a
+    `===`/`---` line a heading, but a figure caption or several lines of prose over a rule is not
+    a title, and as a heading it would head every chunk up to the next one (issue 11)."""
+    if node.markup.startswith("#"):
+        return None
+    if "\n" in text.strip():
+        return "setext underline under several lines of text"
+    if len(text) > SETEXT_TITLE_MAX:
+        return f"setext underline under {len(text)} characters of text"
+    if _CAPTION.match(text):
+        return "setext underline under a caption"
+    return None
+
+
+def _heading_span(node: SyntaxTreeNode, lines: SourceLines, first: int, stop: int) -> tuple[int, int]:
     """ATX: where markdown-it's heading content sits in the line; setext: the lines above the underline."""
     if node.markup.startswith("#"):
         content = node.children[0].content if node.children else ""
@@ -242,7 +267,7 @@ def _cell_text(cell: SyntaxTreeNode) -> str:
     return cell.children[0].content.replace("\\|", "|") if cell.children else ""
 
 
-def _list_items(node: SyntaxTreeNode, lines: _Lines, line_offset: int) -> Iterator[dict]:
+def _list_items(node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> Iterator[dict]:
     """The list's top-level items as {type, text, src_start, src_end} (nested lists stay inside)."""
     for item in node.children:
         a, b = lines.span(*(n + line_offset for n in item.map))

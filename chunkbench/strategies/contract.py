@@ -32,6 +32,10 @@ from .contract_rules import (
     within,
 )
 from .contract_units import CAPTION, HEADING, ITEM, TABLE, Unit, build_units, continues, sep
+from .spans import HARD, PARAGRAPH, SENTENCE
+
+#: why a later piece of a cut element starts where it does, by where the Packer cut
+_PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, SENTENCE: Reason.SENTENCE_SPLIT, HARD: Reason.WORD_SPLIT}
 
 #: element types whose text is prose; a chunk with none of them (images, equations, kept page
 #: furniture, other) is typed `unknown`
@@ -79,6 +83,10 @@ PARAMS = [
     Param("heading_max_chars", int, 120, "fallback heuristics: a paragraph this long or longer is never a heading", min=10, max=1000, ui_step=10),
     Param("noise_types", tuple, ("header", "footer", "page_number"), "element types skipped as page furniture (kept in the document)"),
     Param("keep_identifiers", bool, True, "keep one header/footer that carries an identifier (e.g. an agreement number) the body never states"),
+    Param("join_headings", bool, True, "a heading directly after headings joins them: no chunk of headings alone; "
+          "false keeps the spec's hard boundary at every heading"),
+    Param("split_oversize", bool, True, "cut an element (or list item) longer than max_chars at paragraphs, sentences, "
+          "then line breaks or spaces; false keeps the spec's one oversize chunk"),
     Param("watermark_min_pages", int, 3, "a short text repeated on at least this many pages (and half of them) is a watermark and skipped", min=2, max=10_000, ui_step=1),
 ]
 
@@ -114,6 +122,7 @@ class _Walker:
         self.soft_min = params["soft_min_chars"]
         self.page_ratio = params["page_break_ratio"]
         self.split_level = params["clause_split_level"]
+        self.join_headings = params["join_headings"]
         self.chunks: list[_Open] = []
         self.open: _Open | None = None
         self.context: ClauseRef | None = None  # the numeric clause the walk is in
@@ -170,6 +179,9 @@ class _Walker:
         if o is None:
             return Boundary(Reason.DOCUMENT_START, f"first chunk of the document, starting at {_what(u)}")
         if u.kind == HEADING:
+            if self.join_headings and not o.has_body and o.length + len(o.sep(u)) + len(u.text) <= self.max:
+                self._title(u, o)
+                return None
             return Boundary(Reason.HEADING, f"heading level {u.level} {_quote(u.text)}")
         if u.kind == TABLE:
             if not o.is_table and all(x.kind in (HEADING, CAPTION) for x in o.units):
@@ -183,6 +195,11 @@ class _Walker:
             last = next(x for x in reversed(o.units) if x.kind == TABLE)
             return Boundary(Reason.AFTER_TABLE, f"after table {last.el.id}, which stands alone")
         added = len(o.sep(u)) + len(u.text)
+        if u.cut is not None:
+            how = "a line break or space" if u.cut == HARD else f"a {u.cut} boundary"
+            return Boundary(_PIECE_REASONS.get(u.cut, Reason.SENTENCE_SPLIT),
+                            f"{_what(u)} ({len(u.el.text)} chars > {self.max}) continues: cut into {u.parts} "
+                            f"pieces at {how}")
         if len(u.text) > self.max:
             if not o.has_body:
                 return None  # a heading keeps its body even when the body alone is oversize
@@ -191,7 +208,8 @@ class _Walker:
             return Boundary(Reason.SIZE_LIMIT, f"{o.length} + {added} chars > {self.max}")
         if u.kind == ITEM and o.items + 1 > self.max_items:
             return Boundary(Reason.LIST_LIMIT, f"list item {o.items + 1} > max_list_items {self.max_items}; split at an item boundary")
-        hard = None if u.contained else self._new_clause(u.ref, o)
+        # a heading titles what follows it, even a clause numbered unlike it ("2.2 Mounting" then "1. Choose")
+        hard = None if u.contained or (self.join_headings and not o.has_body) else self._new_clause(u.ref, o)
         if hard:
             return Boundary(Reason.CLAUSE_CHANGE, hard)
         page, last_page = u.el.page_idx, o.units[-1].el.last_page_idx
@@ -214,6 +232,15 @@ class _Walker:
         if o.length >= self.soft_min:
             return self._soft(u, o)
         return None
+
+    @staticmethod
+    def _title(u: Unit, o: _Open) -> None:
+        """A heading directly after headings joins them (no chunk of headings alone, issue 11): the
+        chunk takes its section path and, when it has one, its clause number."""
+        o.boundary = Boundary(o.boundary.reason, f"{o.boundary.detail}, with heading {_quote(u.text)} right after it")
+        o.path = u.path
+        if u.ref is not None:
+            o.clause, o.clause_source, o.cur = u.ref, "text", u.ref
 
     def _new_clause(self, ref: ClauseRef | None, o: _Open) -> str | None:
         """Merge rule: a new clause begins and the chunk already has one (compared on the first

@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model import Document, Element
-from ..text import pipe_table
+from ..text import paragraph_spans, pipe_table
 from .contract_rules import ClauseRef, clause_ref, heading_level, looks_like_heading, normalize
+from .spans import PARAGRAPH, Packer
+from .spans import Unit as Span
 
 #: a heading whose box starts this far (points) right of the page's text margin is indented
 INDENT_PT = 36.0
@@ -38,6 +40,8 @@ class Unit:
     cont: bool = False  # items: continues the list items before it (not the first of its run)
     contained: bool = False  # items: in a list introduced by a lead-in ending with ":"
     tail: int = 0  # chars from this unit to the next heading or table (the next hard boundary)
+    cut: str | None = None  # a later piece of an element cut because it exceeds max_chars: where (spans kind)
+    parts: int = 1  # how many pieces its element was cut into
 
 
 def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
@@ -48,6 +52,7 @@ def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Un
         params["infer_headings"] == "auto" and sum(_layout_heading(e) for e in content) < 2
     )
     margins = _left_margins(content)
+    limit = params["max_chars"] if params["split_oversize"] else None
     stack: list[tuple[int, str]] = []
     units: list[Unit] = []
     for e in content:
@@ -67,14 +72,31 @@ def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Un
             units.append(Unit(TABLE, e, 0, len(e.text), text or normalize(e.text), path))
         elif e.type == "list":
             for a, b in item_spans(e):
-                text = normalize(e.text[a:b])
-                units.append(Unit(ITEM, e, a, b, text, path, clause_ref(text)))
+                units += _pieces(ITEM, e, a, b, path, limit)
         else:
-            kind = CAPTION if e.type == "caption" else BODY
-            units.append(Unit(kind, e, 0, len(e.text), normalize(e.text), path, clause_ref(e.text)))
+            units += _pieces(CAPTION if e.type == "caption" else BODY, e, 0, len(e.text), path, limit)
     _mark_list_runs(units, params["list_run_min_items"])
     _mark_tails(units)
     return units
+
+
+def _pieces(kind: str, e: Element, a: int, b: int, path: tuple[str, ...], limit: int | None) -> list[Unit]:
+    """The span [a, b) of `e` as one unit, or, when its text exceeds `limit`, as pieces within the
+    limit cut at paragraphs, then sentences, then line breaks or spaces (the shared spans.Packer).
+    A footnote never carries a clause number: its leading "12" is a note mark, not clause 12."""
+    text = normalize(e.text[a:b])
+    ref = None if e.type == "footnote" else clause_ref(text)
+    if limit is None or len(text) <= limit:
+        return [Unit(kind, e, a, b, text, path, ref)]
+    packer = Packer(e.text, limit)
+    spans = [Span(a + x, a + y, PARAGRAPH) for x, y in paragraph_spans(e.text[a:b])]
+    pieces = packer.pack(spans)
+    out = []
+    for k, piece in enumerate(pieces):
+        x, y = piece[0].start, piece[-1].end
+        out.append(Unit(kind, e, x, y, normalize(e.text[x:y]), path, ref if k == 0 else None,
+                        cut=piece[0].kind if k else None, parts=len(pieces)))
+    return out
 
 
 def _layout_heading(e: Element) -> bool:

@@ -38,6 +38,10 @@ class _Open:
         self.size = self.added_size(element)
         self.elements.append(element)
 
+    def titles_only(self) -> bool:
+        """Whether the chunk holds nothing but headings so far."""
+        return all(e.is_heading for e in self.elements)
+
 
 def chunk_elements(
     doc: Document,
@@ -47,6 +51,7 @@ def chunk_elements(
     table_boundary: bool,
     skip_noise: bool,
     split_oversize: bool,
+    join_headings: bool,
 ) -> StrategyResult:
     """Group elements into chunks at page breaks, top headings, tables and the size limit."""
     skipped: dict[str, str] = {}
@@ -66,6 +71,9 @@ def chunk_elements(
             stack.append((el.text_level, one_line(el.text, 200)))
         if current is None:
             boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
+        elif join_headings and current.titles_only() and current.added_size(el) <= max_chunk_size:
+            boundary = None  # headings are not left alone in a chunk (issue 11): what follows joins them
+            current.section_path = [t for _, t in stack]
         else:
             boundary = _boundary(current, el, max_chunk_size, heading_level, table_boundary)
         if boundary is not None:
@@ -193,6 +201,8 @@ STRATEGY = declare(
               ui_step=1),
         Param("table_boundary", bool, True, "a table starts a new chunk (needed by the spec's worked example)"),
         Param("skip_noise", bool, True, "skip headers, footers, page numbers and MinerU 'discarded' items"),
+        Param("join_headings", bool, True, "a heading is never a chunk alone: what follows it (a sub-heading, a table, "
+              "the next page) joins it while the chunk fits; false keeps the spec's boundaries"),
         Param("split_oversize", bool, True, "cut an element longer than max_chunk_size at paragraphs, sentences, then "
               "line breaks or spaces (off: it is a chunk of its own, oversize_element, as specs/1 says)"),
     ],

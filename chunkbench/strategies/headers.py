@@ -12,12 +12,15 @@
 3. A chunk above `max_chunk_chars` is split into sub-chunks `{id}_sub_{n}` at paragraph
    boundaries (element boundaries and blank lines), then at sentence boundaries when one
    paragraph is too big, then hard at a line break or whitespace when one sentence is.
-4. Overlap exactly as the spec's `_apply_overlap`: only between sibling sub-chunks, the last
-   `overlap_chars` characters of sub-chunk N's content (including its own overlap) then "\\n\\n"
-   are prepended to sub-chunk N+1. Header-based chunks never overlap.
-5. `include_parent_headers` prepends a breadcrumb line "A > B" + "\\n\\n" (the headers above the
-   chunk's first line that its text does not already start with); `header_prefix` holds it, and
-   it is not part of the canonical span (`start_char`/`end_char`).
+4. Overlap only between sibling sub-chunks: sub-chunk N+1 starts up to `overlap_chars` characters
+   earlier, inside sub-chunk N (moved forward to a word start when it falls mid-word; never before
+   the section's start). The spec prepends the tail of N plus "\\n\\n" instead; here the chunk
+   text stays a slice of the document (issue 11), so the overlap is the same characters in place.
+   Header-based chunks never overlap.
+5. `include_parent_headers` records the breadcrumb "A > B" + "\\n\\n" (the headers above the
+   chunk's first line that its text does not already start with) in the field `header_prefix`;
+   it is NOT put into the chunk text (the spec prepends it): the text stays an exact slice and
+   an embedder that wants the context uses `header_prefix + text`.
 Without any heading the text is packed by paragraphs up to `max_chunk_chars` (`fallback_paragraphs`).
 Document metadata (front matter: tags, aliases, ...) is inherited through `metadata`; `links` lists
 the wikilink targets in the chunk's text.
@@ -26,7 +29,7 @@ the wikilink targets in the chunk's text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
 from ..errors import ParamError
@@ -52,11 +55,6 @@ def _check(params: dict) -> None:
         )
 
 
-def is_heading(element: Element) -> bool:
-    """A heading element (layout type heading, or any element carrying a text_level)."""
-    return element.type == "heading" or element.text_level is not None
-
-
 @dataclass
 class _Section:
     """A heading (None for the text before the first one) and the content elements under it."""
@@ -77,18 +75,16 @@ class _Group:
 
 @dataclass
 class _Piece:
-    """A chunk being assembled: content span plus the overlap text prepended to it."""
+    """A chunk being assembled: its content span and where its overlap with the previous sibling starts."""
 
     start: int  # content-text span of the chunk's own content
     end: int
     kind: str  # kind of the unit that starts it (heading/paragraph/sentence/hard)
-    overlap: list[tuple[str, int | None]] = field(default_factory=list)  # (text, content offset)
+    lead: int = -1  # content-text start including the overlap (-1: no overlap, starts at `start`)
 
-    def content(self, text: str) -> str:
-        own = text[self.start : self.end]
-        if not self.overlap:
-            return own
-        return "".join(t for t, _ in self.overlap) + SEPARATOR + own
+    @property
+    def first(self) -> int:
+        return self.start if self.lead < 0 else self.lead
 
 
 def chunk_headers(
@@ -119,7 +115,7 @@ def _sections(content: list[Element]) -> list[_Section]:
     sections: list[_Section] = []
     stack: list[tuple[int, str]] = []
     for i, el in enumerate(content):
-        if is_heading(el):
+        if el.is_heading:
             level = el.text_level or 1
             while stack and stack[-1][0] >= level:
                 stack.pop()
@@ -245,16 +241,15 @@ class _Builder:
         units = []
         for i in range(first, last + 1):
             el = self.ct.elements[i]
-            kind = HEADING if is_heading(el) else TABLE if el.type == "table" else PARAGRAPH
+            kind = HEADING if el.is_heading else TABLE if el.type == "table" else PARAGRAPH
             # a fallback group may start or end inside an element (at a blank line)
             units += [u for u in self.ct.element_units(i, kind) if start <= u.start and u.end <= end]
         pieces = [_Piece(p[0].start, p[-1].end, p[0].kind) for p in self.packer.pack(units)]
         label = " > ".join(path) if path else "(no headings)" if ctype == "text" else "(text before the first heading)"
-        prev: _Piece | None = None
         for k, piece in enumerate(pieces):
-            if prev is not None and self.overlap > 0:
-                piece.overlap = _tail(prev, self.ct.text, self.overlap)
-            ov = sum(len(t) for t, _ in piece.overlap)
+            if k and self.overlap > 0:
+                piece.lead = _overlap_start(self.ct.text, max(start, piece.start - self.overlap), piece.start)
+            ov = piece.start - piece.first
             if k == 0:
                 b = boundary
             else:
@@ -267,15 +262,13 @@ class _Builder:
                                      f"{ov}-char overlap")
             sub_extra = {**extra, "parent_chunk_id": base_id, "split_part": k + 1, "split_parts": len(pieces)}
             self._add(f"{base_id}_sub_{k}", piece, b, path, heading, ctype, sub_extra, ov)
-            prev = piece
 
     def _add(self, chunk_id: str, piece: _Piece, boundary: Boundary, path: tuple[str, ...],
              heading: str | None, ctype: str, extra: dict, overlap_len: int | None) -> None:
         ct = self.ct
-        starts = [o for _, o in piece.overlap if o is not None] + [piece.start]
-        c_start = starts[0]
+        c_start = piece.first
         prefix = self._prefix(piece) if self.parents else ""
-        text = prefix + piece.content(ct.text)
+        text = ct.text[c_start : piece.end]
         start_pos = ct.source_offset(c_start) if self.use_src else None
         end_pos = ct.source_offset(piece.end, end=True) if self.use_src else None
         start_char, end_char = ct.canonical(c_start), ct.canonical(piece.end, end=True)
@@ -297,34 +290,29 @@ class _Builder:
 
     def _prefix(self, piece: _Piece) -> str:
         """Breadcrumb of the headers above the chunk's first content line, not already in its text."""
-        i = self.ct.index_at(piece.start)
+        i = self.ct.index_at(piece.first)
         if not self.section_of:
             return ""
         sec = self.section_of[i]
         path = sec.path
-        starts_with_heading = sec.heading is not None and i == sec.first and piece.start == self.ct.offsets[i]
+        starts_with_heading = sec.heading is not None and i == sec.first and piece.first == self.ct.offsets[i]
         if starts_with_heading:
             path = path[:-1]
         return " > ".join(path) + SEPARATOR if path else ""
 
 
-def _tail(prev: _Piece, text: str, n: int) -> list[tuple[str, int | None]]:
-    """The last n characters of `prev`'s content (its own overlap included), as (text, offset)
-    segments; the separator between overlap and content has no offset."""
-    segments: list[tuple[str, int | None]] = list(prev.overlap)
-    if segments:
-        segments.append((SEPARATOR, None))
-    segments.append((text[prev.start : prev.end], prev.start))
-    out: list[tuple[str, int | None]] = []
-    need = n
-    for seg_text, off in reversed(segments):
-        if need <= 0:
-            break
-        take = seg_text[-need:] if need < len(seg_text) else seg_text
-        cut = len(seg_text) - len(take)
-        out.append((take, None if off is None else off + cut))
-        need -= len(take)
-    return list(reversed(out))
+def _overlap_start(text: str, lo: int, start: int) -> int:
+    """Where an overlap reaching back to `lo` begins: `lo`, or the next word start when `lo` falls
+    mid-word (kept when the whole overlap is one word)."""
+    if lo == 0 or text[lo - 1].isspace() or lo >= start:
+        return lo
+    for i in range(lo, start):
+        if text[i].isspace():
+            j = i
+            while j < start and text[j].isspace():
+                j += 1
+            return j if j < start else lo
+    return lo
 
 
 STRATEGY = declare(
@@ -335,13 +323,14 @@ STRATEGY = declare(
               min=0, max=100_000, ui_step=50),
         Param("max_chunk_chars", int, 2000, "header chunks above this are split into _sub_N sub-chunks",
               min=20, max=100_000, ui_step=100),
-        Param("overlap_chars", int, 50, "characters of sub-chunk N prepended to sibling N+1 (siblings only)",
+        Param("overlap_chars", int, 50, "sub-chunk N+1 starts this many characters inside sibling N (siblings only)",
               min=0, max=10_000, ui_step=10),
-        Param("include_parent_headers", bool, True, "prepend the parent header path 'A > B' to the chunk text"),
+        Param("include_parent_headers", bool, True,
+              "record the parent header path 'A > B' in header_prefix (never in the text: embed header_prefix + text)"),
     ],
     doc="header-based with min/max chars, overlap only between sibling sub-chunks",
     spec="docs/specs/3-markdown-header-chunking.md",
     ruleset="headers/2026-11",
-    offsets="rewritten",
+    offsets="slice_without_skipped",
     check=_check,
 )

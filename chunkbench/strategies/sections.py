@@ -31,7 +31,6 @@ from ..model import Document
 from ..text import one_line
 from ..tokens import count_tokens
 from .base import Param, StrategyResult, declare
-from .headers import is_heading
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
 
 #: section types with their keywords, in the spec's order (the order also breaks ties)
@@ -207,7 +206,7 @@ def _items(ct: ContentText) -> list[_Item]:
             context = ct.text[u.start : u.end] + (" " + caption if isinstance(caption, str) else "")
             items.append(_Item(u, pricing=bool(PRICING.search(context))))
             continue
-        if is_heading(el):
+        if el.is_heading:
             level = el.text_level or 1
             heading(ct.element_units(i, HEADING)[0], level, f"layout heading level {level}")
             continue
