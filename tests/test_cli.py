@@ -132,15 +132,15 @@ def test_stats_text_and_json(tmp_path, capsys):
         (["chunk", "{md}", "-o", "{tmp}"], 2, "output path is a folder"),
         (["stats", "{md}"], 3, "not valid JSON"),
         (["stats", "{emptyjson}"], 3, "not a valid chunks.json: (top level): 'doc_id' is a required property"),
-        (["info", "{txt}"], 3, "unsupported input type '.txt'"),
+        (["info", "{rtf}"], 3, "unsupported input type '.rtf'"),
         (["parse", "{missing}"], 3, "no such file"),
     ],
 )
 def test_exit_codes_and_one_line_errors(tmp_path, capsys, argv, code, needle):
     (tmp_path / "e.json").write_text("{}")
-    (tmp_path / "notes.txt").write_text("hello")
+    (tmp_path / "notes.rtf").write_text("hello")
     subst = {"{missing}": str(tmp_path / "missing.pdf"), "{md}": str(MD), "{tmp}": str(tmp_path),
-             "{emptyjson}": str(tmp_path / "e.json"), "{txt}": str(tmp_path / "notes.txt")}
+             "{emptyjson}": str(tmp_path / "e.json"), "{rtf}": str(tmp_path / "notes.rtf")}
     assert main([subst.get(a, a) for a in argv]) == code
     err = capsys.readouterr().err
     assert_one_line_error(err, needle)

@@ -3,12 +3,15 @@ one is too big; exact offsets; property tests over random element streams."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench as cb
 from chunkbench import chunk
+from chunkbench.errors import ParamError
 from chunkbench.model import is_noise
+from chunkbench.tokens import count_tokens
 from tests.conftest import SAMPLE_PDFS, make_doc
 from tests.element_streams import check_common_invariants, element_documents
 
@@ -49,13 +52,43 @@ def test_token_sizes_and_sample_pdfs():
     assert _squeeze("".join(c.text for c in cs)) == content  # nothing lost, nothing repeated
 
 
-@given(element_documents(), st.sampled_from([20, 80, 400]), st.booleans())
-def test_properties_on_random_element_streams(doc, size, headings):
-    params = {"chunk_size": size, "unit": "chars", "respect_headings": headings}
+def test_overlap_is_the_previous_chunks_text_in_place_at_a_word_start():
+    text = " ".join(f"word{i:03d}" for i in range(300))  # 2399 chars, no sentence end
+    doc = make_doc([{"type": "paragraph", "text": text}])
+    plain = chunk(doc, "recursive", chunk_size=300)
+    cs = chunk(doc, "recursive", chunk_size=300, overlap=40)
+    assert len(cs) == len(plain) and cs[0].extra["overlap_chars"] == 0
+    for c, own, prev in zip(cs.chunks[1:], plain.chunks[1:], plain.chunks):
+        ov = c.extra["overlap_chars"]
+        assert 0 < ov <= 40 and c.text == doc.text[c.start_char:c.end_char]
+        assert c.text[ov:] == own.text and c.start_char == own.start_char - ov
+        assert prev.text.endswith(c.text[:ov].rstrip()) and c.text[0] == "w", "a word start inside the previous chunk"
+        assert "overlapping the previous chunk" in c.boundary.detail
+    tokens = chunk(doc, "recursive", chunk_size=60, unit="tokens", overlap=10)
+    assert all(0 < count_tokens(c.text[:c.extra["overlap_chars"]]) <= 10 for c in tokens.chunks[1:])
+    # never across a heading that starts a chunk
+    headed = make_doc([{"type": "heading", "text": "A", "text_level": 1}, {"type": "paragraph", "text": text[:250]},
+                       {"type": "heading", "text": "B", "text_level": 1}, {"type": "paragraph", "text": "Body of B."}])
+    b = chunk(headed, "recursive", chunk_size=300, overlap=40)
+    assert b[1].text.startswith("B\n\n") and b[1].extra["overlap_chars"] == 0
+
+
+def test_overlap_must_be_below_the_chunk_size():
+    doc = make_doc([{"type": "paragraph", "text": "x"}])
+    with pytest.raises(ParamError, match="overlap"):
+        chunk(doc, "recursive", chunk_size=100, overlap=100)
+
+
+@given(element_documents(), st.sampled_from([20, 80, 400]), st.booleans(), st.sampled_from([0, 10]))
+def test_properties_on_random_element_streams(doc, size, headings, overlap):
+    params = {"chunk_size": size, "unit": "chars", "respect_headings": headings, "overlap": overlap}
     cs = chunk(doc, "recursive", **params)
     check_common_invariants(doc, cs, params)
-    assert all(0 < c.char_len <= size for c in cs), "every chunk within the size"
+    assert all(0 < c.char_len - c.extra["overlap_chars"] <= size for c in cs), "own text within the size"
+    assert all(c.extra["overlap_chars"] <= overlap for c in cs)
     content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e)))
-    assert _squeeze("".join(c.text for c in cs)) == content, "in order, nothing lost or repeated"
-    assert all(a.end_char <= b.start_char for a, b in zip(cs.chunks, cs.chunks[1:])), "no overlap"
+    own = "".join(c.text[c.extra["overlap_chars"]:] for c in cs)
+    assert _squeeze(own) == content, "in order, nothing lost or repeated"
+    for a, b in zip(cs.chunks, cs.chunks[1:]):
+        assert (a.end_char <= b.start_char) if not b.extra["overlap_chars"] else (b.start_char < a.end_char)
     assert chunk(doc, "recursive", **params).to_dict(chunked_at="x") == cs.to_dict(chunked_at="x")

@@ -36,7 +36,7 @@ from ..errors import ParamError
 from ..model import SEPARATOR, Document, Element
 from ..text import one_line
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, overlap_start
 
 #: Obsidian-style wikilink [[Target]], [[Target|label]], [[Target#heading]]: the target is kept
 WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:[#|][^\[\]\n]*)?\]\]")
@@ -248,7 +248,7 @@ class _Builder:
         label = " > ".join(path) if path else "(no headings)" if ctype == "text" else "(text before the first heading)"
         for k, piece in enumerate(pieces):
             if k and self.overlap > 0:
-                piece.lead = _overlap_start(self.ct.text, max(start, piece.start - self.overlap), piece.start)
+                piece.lead = overlap_start(self.ct.text, max(start, piece.start - self.overlap), piece.start)
             ov = piece.start - piece.first
             if k == 0:
                 b = boundary
@@ -299,20 +299,6 @@ class _Builder:
         if starts_with_heading:
             path = path[:-1]
         return " > ".join(path) + SEPARATOR if path else ""
-
-
-def _overlap_start(text: str, lo: int, start: int) -> int:
-    """Where an overlap reaching back to `lo` begins: `lo`, or the next word start when `lo` falls
-    mid-word (kept when the whole overlap is one word)."""
-    if lo == 0 or text[lo - 1].isspace() or lo >= start:
-        return lo
-    for i in range(lo, start):
-        if text[i].isspace():
-            j = i
-            while j < start and text[j].isspace():
-                j += 1
-            return j if j < start else lo
-    return lo
 
 
 STRATEGY = declare(

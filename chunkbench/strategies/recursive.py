@@ -7,17 +7,22 @@ strategies share). Unlike a plain splitter it works on layout elements: page fur
 tables are cut at rows, headings start a chunk (`respect_headings`) and are never left alone at the
 end of one, and every chunk records pages, bboxes and source elements, and why it starts there.
 
-Offsets: `start_char`/`end_char` are exact bounds in the canonical text; the chunk text is that
-span with any skipped element (header, footer, page number) inside it left out.
+`overlap` (in the same unit) makes each chunk after the first of a section start that much
+earlier, inside the previous chunk, at a word start: the overlap is the previous chunk's text in
+place, never copied text, and never reaches across a heading that started a chunk.
+
+Offsets: `start_char`/`end_char` are exact bounds in the canonical text (the overlap included); the
+chunk text is that span with any skipped element (header, footer, page number) inside it left out.
 """
 
 from __future__ import annotations
 
 from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
+from ..errors import ParamError
 from ..model import Document
 from ..tokens import count_tokens
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, char_size
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, char_size, overlap_start
 
 #: upper bound of characters per cl100k token, so huge spans are never tokenized whole
 MAX_TOKEN_CHARS = 128
@@ -32,8 +37,16 @@ _REASONS = {
 }
 
 
-def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, respect_headings: bool) -> StrategyResult:
+def _check(params: dict) -> None:
+    if params["overlap"] >= params["chunk_size"]:
+        raise ParamError(f"strategy 'recursive' parameter 'overlap' ({params['overlap']}) must be < chunk_size "
+                         f"({params['chunk_size']})")
+
+
+def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
+                    respect_headings: bool) -> StrategyResult:
     """Greedy chunks of whole paragraphs up to `chunk_size`, cut finer only where one is too big."""
+    _check({"chunk_size": chunk_size, "overlap": overlap})
     ct, skipped = ContentText.of(doc)
     if unit == "tokens":
         packer = Packer(ct.text, chunk_size, lambda a, b: count_tokens(ct.text[a:b]), chars_per_unit=MAX_TOKEN_CHARS)
@@ -41,7 +54,7 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, respect_headin
         packer = Packer(ct.text, chunk_size, char_size)
     sections: list[list[Unit]] = [[]]
     for i, el in enumerate(ct.elements):
-        kind = HEADING if el.type == "heading" else TABLE if el.type == "table" else PARAGRAPH
+        kind = HEADING if el.is_heading else TABLE if el.type == "table" else PARAGRAPH
         # a heading starts a section, unless the section so far holds only headings (a heading
         # directly followed by a sub-heading): a chunk of headings alone says nothing
         if respect_headings and kind == HEADING and any(u.kind != HEADING for u in sections[-1]):
@@ -50,6 +63,7 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, respect_headin
     chunks: list[Chunk] = []
     for section in sections:
         for n, piece in enumerate(packer.pack(section)):
+            lead = _lead(ct.text, section[0].start, piece[0].start, overlap, unit) if n else piece[0].start
             if not chunks:
                 boundary = Boundary(Reason.DOCUMENT_START, "first chunk of the document")
             else:
@@ -57,19 +71,41 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, respect_headin
                 if respect_headings and n == 0:
                     reason, why = Reason.HEADING, "a heading starts a new chunk"
                 boundary = Boundary(reason, f"{why} (chunks up to {chunk_size} {unit})")
-            chunks.append(_chunk(doc, ct, len(chunks), piece, boundary, unit))
+            if lead < piece[0].start:
+                boundary = Boundary(boundary.reason, f"{boundary.detail}; starts {piece[0].start - lead} chars "
+                                                     "earlier, overlapping the previous chunk")
+            chunks.append(_chunk(doc, ct, len(chunks), piece, lead, boundary, unit))
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
-def _chunk(doc: Document, ct: ContentText, index: int, piece: list[Unit], boundary: Boundary, unit: str) -> Chunk:
-    start, end = piece[0].start, piece[-1].end
+def _lead(text: str, floor: int, start: int, overlap: int, unit: str) -> int:
+    """Where a chunk starting at `start` begins with `overlap` units of the text before it (not
+    before `floor`, the section start), moved to a word start."""
+    if overlap <= 0 or start <= floor:
+        return start
+    if unit == "chars":
+        return overlap_start(text, max(floor, start - overlap), start)
+    lo, hi = max(floor, start - overlap * MAX_TOKEN_CHARS), start  # the earliest start within `overlap` tokens
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if count_tokens(text[mid:start]) <= overlap:
+            hi = mid
+        else:
+            lo = mid + 1
+    return overlap_start(text, lo, start)
+
+
+def _chunk(doc: Document, ct: ContentText, index: int, piece: list[Unit], lead: int, boundary: Boundary,
+           unit: str) -> Chunk:
+    start, end = lead, piece[-1].end
     text = ct.text[start:end]
     elements = ct.elements_in(start, end)
     return build_chunk(
         doc, index=index, chunk_id=f"{document_key(doc)}_chunk_{index}",
         type="table" if all(e.type == "table" for e in elements) else "text", text=text, elements=elements,
         boundary=boundary, start_char=ct.canonical(start), end_char=ct.canonical(end, end=True),
-        extra={"size": count_tokens(text) if unit == "tokens" else len(text), "size_unit": unit},
+        extra={"size": count_tokens(text) if unit == "tokens" else len(text), "size_unit": unit,
+               "overlap_chars": piece[0].start - lead},
     )
 
 
@@ -79,11 +115,14 @@ STRATEGY = declare(
     params=[
         Param("chunk_size", int, 1000, "largest chunk, in `unit`s; whole paragraphs are packed up to it",
               min=20, max=100_000, ui_step=50),
-        Param("unit", str, "chars", "what chunk_size counts", choices=("chars", "tokens")),
+        Param("unit", str, "chars", "what chunk_size and overlap count", choices=("chars", "tokens")),
+        Param("overlap", int, 0, "each chunk after the first of a section starts this much earlier, inside the "
+              "previous one (at a word start)", min=0, max=10_000, ui_step=10),
         Param("respect_headings", bool, True, "a heading always starts a new chunk"),
     ],
     doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
     spec="docs/strategy-recursive.md",
     ruleset="recursive/2026-11",
     offsets="slice_without_skipped",
+    check=_check,
 )

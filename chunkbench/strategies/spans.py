@@ -255,3 +255,17 @@ class Packer:
             cut -= 1
         return cut
 
+
+def overlap_start(text: str, lo: int, start: int) -> int:
+    """Where an overlap reaching back from `start` to `lo` begins: `lo`, or the next word start
+    when `lo` falls mid-word (kept when the whole overlap is one word). Shared by the strategies
+    whose overlap is the previous chunk's text in place (headers, recursive)."""
+    if lo == 0 or text[lo - 1].isspace() or lo >= start:
+        return lo
+    for i in range(lo, start):
+        if text[i].isspace():
+            j = i
+            while j < start and text[j].isspace():
+                j += 1
+            return j if j < start else lo
+    return lo
