@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from . import stats
-from .strategies.contract_rules import clause_ref
+from .clauses import clause_ref
 
 if TYPE_CHECKING:
     from .chunks import Chunk

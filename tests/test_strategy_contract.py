@@ -12,16 +12,10 @@ from hypothesis import strategies as st
 
 import chunkbench
 from chunkbench.chunkset import chunk
+from chunkbench.clauses import clause_ref, within
 from chunkbench.errors import ParamError
 from chunkbench.strategies.contract_noise import identifiers
-from chunkbench.strategies.contract_rules import (
-    clause_ref,
-    defined_term,
-    heading_level,
-    looks_like_heading,
-    normalize,
-    within,
-)
+from chunkbench.strategies.contract_rules import defined_term, heading_level, looks_like_heading, normalize
 from chunkbench.text import pipe_table
 
 A = "The Supplier shall provide the Services with reasonable skill and care at all times. "

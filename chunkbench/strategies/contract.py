@@ -16,21 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..chunks import Boundary, Chunk, Reason, build_chunk
+from ..clauses import ClauseRef, is_descendant, is_sibling, numbering_restarts, within
 from ..errors import ParamError
 from ..model import Document, Element
 from ..text import one_line
 from .base import Param, StrategyResult, declare, params_hash
 from .contract_noise import find_noise
-from .contract_rules import (
-    ClauseRef,
-    defined_term,
-    in_definitions_section,
-    in_schedule,
-    is_descendant,
-    is_sibling,
-    numbering_restarts,
-    within,
-)
+from .contract_rules import defined_term, in_definitions_section, in_schedule
 from .contract_units import CAPTION, HEADING, ITEM, TABLE, Unit, build_units, continues, sep
 from .spans import HARD, PARAGRAPH, SENTENCE
 
