@@ -19,7 +19,7 @@ from tests.conftest import ROOT, SAMPLE_PDFS
 
 MD = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
-FIVE = {"elements", "contract", "headers", "sections", "tokens", "recursive"}  # the five specs + recursive
+FIVE = {"elements", "contract", "headers", "sections", "tokens", "recursive", "sentences"}  # the five specs + 2
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

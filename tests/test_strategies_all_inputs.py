@@ -73,7 +73,8 @@ VARIANTS = {
         "sections": {"min_tokens": 60, "max_tokens": 100},
         "tokens": {"chunk_size": 64, "overlap": 10},
         "contract": {"max_chars": 400, "soft_min_chars": 150, "max_list_items": 4, "infer_headings": "always"},
-        "recursive": {"chunk_size": 150, "respect_headings": False},
+        "recursive": {"chunk_size": 150, "respect_headings": False, "overlap": 20},
+        "sentences": {"min_chars": 0, "max_chars": 120, "join_dependent": False},
     },
 }
 #: the small sizes on the 75-page 10-K take as long as all other inputs together and add no new case
@@ -181,17 +182,27 @@ def check_contract(doc, cs: ChunkSet) -> None:
 
 def check_recursive(doc, cs: ChunkSet) -> None:
     size = cs.params["chunk_size"]
-    assert all(0 < c.char_len <= size for c in cs), "every chunk within chunk_size"
+    assert all(0 < c.char_len - c.extra["overlap_chars"] <= size for c in cs), "own text within chunk_size"
+    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
+    own = "".join("".join(c.text[c.extra["overlap_chars"]:].split()) for c in cs)
+    assert own == content, "in order, nothing lost or repeated"
+
+
+def check_sentences(doc, cs: ChunkSet) -> None:
+    assert all(0 < c.char_len <= cs.params["max_chars"] for c in cs), "every chunk within max_chars"
     content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
     assert "".join("".join(c.text.split()) for c in cs) == content, "in order, nothing lost or repeated"
+    assert all(c.extra["sentences"] >= 1 or c.type == "table" or c.boundary.reason.value == "word_split"
+               or all(doc.element(b).is_heading for b in c.source_blocks) for c in cs)
 
 
 SANITY = {"tokens": check_tokens, "elements": check_elements, "headers": check_headers,
-          "sections": check_sections, "contract": check_contract, "recursive": check_recursive}
+          "sections": check_sections, "contract": check_contract, "recursive": check_recursive,
+          "sentences": check_sentences}
 
 
 def test_every_registered_strategy_has_a_sanity_check_here():
-    assert set(STRATEGIES) == set(SANITY) and len(STRATEGIES) == 6
+    assert set(STRATEGIES) == set(SANITY) and len(STRATEGIES) == 7
 
 
 def check_spans(doc, cs: ChunkSet) -> None:

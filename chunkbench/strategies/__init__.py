@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from ..errors import ParamError
-from . import contract, elements, headers, recursive, sections, tokens
+from . import contract, elements, headers, recursive, sections, sentences, tokens
 from .base import Strategy
 
 REGISTRY: dict[str, Strategy] = {
     s.name: s
     for s in (elements.STRATEGY, contract.STRATEGY, headers.STRATEGY, sections.STRATEGY, tokens.STRATEGY,
-              recursive.STRATEGY)
+              recursive.STRATEGY, sentences.STRATEGY)
 }
 
 

@@ -17,12 +17,25 @@ chunk text is that span with any skipped element (header, footer, page number) i
 
 from __future__ import annotations
 
-from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
+from ..chunks import Boundary, Chunk, Reason
 from ..errors import ParamError
 from ..model import Document
 from ..tokens import count_tokens
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, char_size, overlap_start
+from .spans import (
+    HARD,
+    HEADING,
+    PARAGRAPH,
+    ROW,
+    SENTENCE,
+    TABLE,
+    ContentText,
+    Packer,
+    Unit,
+    char_size,
+    content_chunk,
+    overlap_start,
+)
 
 #: upper bound of characters per cl100k token, so huge spans are never tokenized whole
 MAX_TOKEN_CHARS = 128
@@ -74,7 +87,10 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
             if lead < piece[0].start:
                 boundary = Boundary(boundary.reason, f"{boundary.detail}; starts {piece[0].start - lead} chars "
                                                      "earlier, overlapping the previous chunk")
-            chunks.append(_chunk(doc, ct, len(chunks), piece, lead, boundary, unit))
+            end = piece[-1].end
+            size = count_tokens(ct.text[lead:end]) if unit == "tokens" else end - lead
+            chunks.append(content_chunk(doc, ct, len(chunks), lead, end, boundary,
+                                        {"size": size, "size_unit": unit, "overlap_chars": piece[0].start - lead}))
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
@@ -93,20 +109,6 @@ def _lead(text: str, floor: int, start: int, overlap: int, unit: str) -> int:
         else:
             lo = mid + 1
     return overlap_start(text, lo, start)
-
-
-def _chunk(doc: Document, ct: ContentText, index: int, piece: list[Unit], lead: int, boundary: Boundary,
-           unit: str) -> Chunk:
-    start, end = lead, piece[-1].end
-    text = ct.text[start:end]
-    elements = ct.elements_in(start, end)
-    return build_chunk(
-        doc, index=index, chunk_id=f"{document_key(doc)}_chunk_{index}",
-        type="table" if all(e.type == "table" for e in elements) else "text", text=text, elements=elements,
-        boundary=boundary, start_char=ct.canonical(start), end_char=ct.canonical(end, end=True),
-        extra={"size": count_tokens(text) if unit == "tokens" else len(text), "size_unit": unit,
-               "overlap_chars": piece[0].start - lead},
-    )
 
 
 STRATEGY = declare(

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..chunks import Boundary, Chunk, build_chunk, document_key
 from ..model import SEPARATOR, Document, Element, is_noise
 from ..text import _strip_span, paragraph_spans, sentence_spans
 
@@ -269,3 +270,17 @@ def overlap_start(text: str, lo: int, start: int) -> int:
                 j += 1
             return j if j < start else lo
     return lo
+
+
+def content_chunk(doc: Document, ct: ContentText, index: int, start: int, end: int, boundary: Boundary,
+                  extra: dict) -> Chunk:
+    """The chunk of content span [start, end): its exact text, the elements it touches, canonical
+    offsets, id `<document key>_chunk_<index>`, type `table` when it is all table, else `text`."""
+    elements = ct.elements_in(start, end)
+    return build_chunk(
+        doc, index=index, chunk_id=f"{document_key(doc)}_chunk_{index}",
+        type="table" if all(e.type == "table" for e in elements) else "text", text=ct.text[start:end],
+        elements=elements, boundary=boundary, start_char=ct.canonical(start), end_char=ct.canonical(end, end=True),
+        extra=extra,
+    )
+

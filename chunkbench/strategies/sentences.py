@@ -1,0 +1,137 @@
+"""Strategy `sentences`: one chunk per sentence, short sentences joined (issue 11).
+
+For retrieval scored on the text a question's answer sits in, a chunk that starts and ends where
+a sentence does wastes nothing: a character splitter's 200-character pieces cut sentences in two,
+and a greedy packer adds neighbouring sentences that dilute the match. Here:
+
+* the content (page furniture skipped) is cut into paragraphs (elements and their blank lines),
+  then sentences (chunkbench.text.sentence_spans: abbreviations and decimals do not end one);
+* consecutive sentences of one paragraph are joined while the chunk so far or the next sentence
+  is shorter than `min_chars` ("Mr. Speaker." or "Zero." alone says nothing), as long as the
+  chunk stays within `max_chars`; a chunk of headings takes the sentence after them (no chunk of
+  a heading alone);
+* a sentence longer than `max_chars` is cut at a line break, else a space (the shared Packer); a
+  table is one chunk, cut at rows when longer than `max_chars`.
+
+Offsets: exact canonical bounds; the text is that span less any skipped element inside it.
+"""
+
+from __future__ import annotations
+
+from ..chunks import Boundary, Chunk, Reason
+from ..errors import ParamError
+from ..model import Document
+from ..text import sentence_spans
+from .base import Param, StrategyResult, declare
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, content_chunk
+
+#: why a chunk starts where it does, by the kind of its first unit
+_REASONS = {
+    HEADING: (Reason.HEADING, "a heading starts here"),
+    PARAGRAPH: (Reason.PARAGRAPH_SPLIT, "a new paragraph starts here"),
+    SENTENCE: (Reason.SENTENCE_SPLIT, "a new sentence starts here"),
+    TABLE: (Reason.TABLE, "a table starts here"),
+    ROW: (Reason.PARAGRAPH_SPLIT, "a table longer than the maximum continues at a row"),
+    HARD: (Reason.WORD_SPLIT, "a sentence longer than the maximum continues at a line break or space"),
+}
+
+
+def _check(params: dict) -> None:
+    if params["min_chars"] > params["max_chars"]:
+        raise ParamError(f"strategy 'sentences' parameter 'min_chars' ({params['min_chars']}) must be <= "
+                         f"max_chars ({params['max_chars']})")
+
+
+def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_dependent: bool) -> StrategyResult:
+    """One chunk per sentence; sentences under `min_chars` joined with their neighbour."""
+    _check({"min_chars": min_chars, "max_chars": max_chars})
+    ct, skipped = ContentText.of(doc)
+    packer = Packer(ct.text, max_chars)
+    groups: list[list[Unit]] = []
+    for unit, opens_paragraph in _sentence_units(ct, packer):
+        if groups and _joins(groups[-1], unit, opens_paragraph, min_chars, max_chars, ct.text, join_dependent):
+            groups[-1].append(unit)
+        else:
+            groups.append([unit])
+    chunks: list[Chunk] = []
+    for n, group in enumerate(groups):
+        if n == 0:
+            boundary = Boundary(Reason.DOCUMENT_START, "first chunk of the document")
+        else:
+            reason, why = _REASONS[group[0].kind]
+            boundary = Boundary(reason, f"{why} (sentences of at least {min_chars}, at most {max_chars} chars)")
+        chunks.append(content_chunk(doc, ct, n, group[0].start, group[-1].end, boundary,
+                                    {"sentences": sum(u.kind in (PARAGRAPH, SENTENCE) for u in group)}))
+    return StrategyResult(chunks=chunks, skipped=skipped)
+
+
+def _sentence_units(ct: ContentText, packer: Packer):
+    """(unit, opens a paragraph) in reading order: headings, table pieces, sentences and the
+    pieces of sentences too long for one chunk."""
+    for i, el in enumerate(ct.elements):
+        if el.is_heading:
+            for u in ct.element_units(i, HEADING):
+                yield from _within(u, True, packer)
+            continue
+        if el.type == "table":
+            for k, piece in enumerate(packer.pack(ct.element_units(i, TABLE))):
+                yield Unit(piece[0].start, piece[-1].end, piece[0].kind if k else TABLE), k == 0
+            continue
+        for para in ct.element_units(i, PARAGRAPH):
+            for k, (a, b) in enumerate(sentence_spans(ct.text[para.start:para.end])):
+                yield from _within(Unit(para.start + a, para.start + b, PARAGRAPH if k == 0 else SENTENCE), k == 0, packer)
+
+
+def _within(unit: Unit, opens_paragraph: bool, packer: Packer):
+    """`unit`, or its pieces cut at line breaks or spaces when it is longer than the limit."""
+    if unit.end - unit.start <= packer.limit:
+        yield unit, opens_paragraph
+        return
+    for j, piece in enumerate(packer.hard_split(unit.start, unit.end)):
+        yield Unit(piece.start, piece.end, unit.kind if j == 0 else HARD), opens_paragraph and j == 0
+
+
+#: a sentence opening with one of these leans on the one before it ("And just this morning, ...")
+DEPENDENT_OPENERS = frozenset(
+    ["and", "but", "or", "nor", "so", "yet", "also", "then", "thus", "hence", "therefore", "however", "moreover", "furthermore", "instead", "otherwise", "this", "that", "these", "those", "it", "its", "they", "them", "their", "he", "she", "his", "her", "such", "which"]
+)
+
+
+def depends_on_previous(text: str) -> bool:
+    """Whether a sentence opens with a connective or a pronoun that refers back."""
+    first = text[:20].split(maxsplit=1)
+    return bool(first) and first[0].strip("“”\"'‘’(,—–-").lower() in DEPENDENT_OPENERS
+
+
+def _joins(group: list[Unit], unit: Unit, opens_paragraph: bool, minimum: int, maximum: int,
+           text: str = "", dependent: bool = False) -> bool:
+    """Whether `unit` joins the chunk `group`: after headings alone, or when either is short and
+    both are sentences of one paragraph; never past `maximum`."""
+    if unit.end - group[0].start > maximum or unit.kind in (TABLE, ROW, HARD) or group[-1].kind in (TABLE, ROW):
+        return False
+    if all(u.kind == HEADING for u in group):
+        return True
+    if opens_paragraph or unit.kind == HEADING:
+        return False
+    if dependent and depends_on_previous(text[unit.start:unit.end]):
+        return True
+    return group[-1].end - group[0].start < minimum or unit.end - unit.start < minimum
+
+
+STRATEGY = declare(
+    chunk_sentences,
+    "sentences",
+    params=[
+        Param("min_chars", int, 20, "a sentence (or chunk) shorter than this is joined with its neighbour in the paragraph",
+              min=0, max=10_000, ui_step=10),
+        Param("join_dependent", bool, True, "a sentence opening with a connective or pronoun that refers back "
+              "(And, But, This, It, They, ...) joins the sentence before it"),
+        Param("max_chars", int, 1000, "largest chunk; a longer sentence is cut at a line break or space",
+              min=20, max=100_000, ui_step=50),
+    ],
+    doc="one chunk per sentence, short sentences joined: boundaries where the text's own sentences end",
+    spec="docs/strategy-recursive.md",
+    ruleset="sentences/2026-11",
+    offsets="slice_without_skipped",
+    check=_check,
+)
