@@ -3,7 +3,10 @@ SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-EXTRAS := ui,experiments,dev,rag
+EXTRAS := ui,experiments,dev,rag,dense
+# the CPU build of torch for the dense extra (on this machine pip takes it from local disk; a plain
+# `torch` requirement would pull a multi-GB CUDA build)
+TORCH := torch==2.13.0
 
 .PHONY: demo test lint slow lab bench fuzz install samples clean browser
 
@@ -12,6 +15,7 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q '$(TORCH)'
 	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
 	touch $@
 

