@@ -1,14 +1,18 @@
-"""Parameter sweeps: run the sweep notebook with papermill once per input × grid point.
+"""Parameter sweeps: every input × grid point computed in-process, the notebook once per input.
 
-`run_sweep(inputs, grid, out_dir)` parses each input once (filling the parse cache the workers
-then hit), executes `02_sweep.ipynb` for every point in parallel worker processes (or as tasks
-on a Dask cluster), keeps every executed notebook, and collects one row per input × point into
-`results.csv`, `results.parquet` and a self-contained `summary.html`. A point that fails records
-its error in the row; the sweep goes on.
+`run_sweep(inputs, grid, out_dir)` parses each input once (filling the parse cache), computes
+every point with `measure_point` (chunk, every metric, chunks.json and metrics.json) in this
+process, in worker processes when the work outweighs starting them, or as tasks on a Dask
+cluster, and collects one row per input × point into `results.csv`, `results.parquet` and a
+self-contained `summary.html`. A point that fails records its error in the row; the sweep goes on.
+Then the papermill notebook `02_sweep.ipynb` (which calls the same `measure_point`) runs once per
+input: `notebooks="best"` for the input's best point, `"all"` with the whole grid's table and
+plots as well, `"none"` not at all. A point costs milliseconds; a notebook, seconds of kernel start.
 
 Layout of `out_dir`:
     results.csv, results.parquet, summary.html
-    points/<input stem>/<strategy>__<key>=<value>.../   02_sweep.ipynb, chunks.json, metrics.json
+    points/<input stem>/02_sweep.ipynb                  the input's notebook (best point, grid)
+    points/<input stem>/<strategy>__<key>=<value>.../   chunks.json, metrics.json
 """
 
 from __future__ import annotations
@@ -278,8 +282,32 @@ def execute_notebook(notebook: str | os.PathLike, output: str | os.PathLike, par
             os.replace(partial, output)
 
 
-def run_point(point: Point, *, kernel_name: str = "python3", timeout: float | None = None) -> dict:
-    """Execute the sweep notebook for one point; never raises: failures go into the row."""
+def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[str, Any] | None,
+                  questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None):
+    """One sweep point: load (or take) the document, chunk it, compute every metric, write
+    chunks.json and metrics.json to `out_dir`. Returns (doc, chunkset, metrics, details). The
+    sweep and the notebook both call this: the numbers are computed in one place."""
+    from . import metrics
+    from .chunkset import chunk
+    from .loaders import load
+
+    doc = doc if doc is not None else load(input_path)
+    chunkset = chunk(doc, strategy, **dict(params or {}))
+    values, details = metrics.evaluate(doc, chunkset, questions or None)
+    write_point(out_dir, chunkset, values, details)
+    return doc, chunkset, values, details
+
+
+@functools.lru_cache(maxsize=4)
+def _document(input_path: str, mtime_ns: int):
+    """The loaded input, kept while its points are computed (the file's mtime is part of the key)."""
+    from .loaders import load
+
+    return load(input_path)
+
+
+def compute_point(point: Point) -> dict:
+    """Compute one point in this process; never raises: a failure goes into the row."""
     started = time.monotonic()
     row: dict[str, Any] = {
         "input": point.input, "document": point.document or Path(point.input).stem, **point.grid_values,
@@ -288,24 +316,16 @@ def run_point(point: Point, *, kernel_name: str = "python3", timeout: float | No
     }
     if point.error:
         return row
-    out = Path(point.out_dir)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        nb = out / NOTEBOOK_NAME
-        execute_notebook(notebook_path(), nb, {
-            "input_path": point.input, "strategy": point.strategy, "params": _jsonable(point.params),
-            "questions": point.questions or "", "out_dir": str(out), "overlay_page": 1,
-        }, cwd=out, kernel_name=kernel_name, timeout=timeout, kernel_log=out / "kernel.log")
-        row["notebook"] = str(nb)
-        metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))["metrics"]
-        row.update(metrics)
+        doc = _document(point.input, os.stat(point.input).st_mtime_ns)
+        _, _, values, _ = measure_point(point.input, point.strategy, point.params, point.questions,
+                                        point.out_dir, doc=doc)
+        row.update(values)
         row["status"] = "ok"
         row["error"] = None
     except Exception as exc:  # noqa: BLE001 - a failed point is recorded, the sweep goes on
         row["error"] = _describe(exc)
-        if (out / NOTEBOOK_NAME).exists():
-            row["notebook"] = str(out / NOTEBOOK_NAME)
-    row["seconds"] = round(time.monotonic() - started, 2)
+    row["seconds"] = round(time.monotonic() - started, 4)
     return row
 
 
@@ -320,31 +340,87 @@ def _describe(exc: BaseException) -> str:
 # --------------------------------------------------------------------------- the sweep
 
 
+#: what `notebooks=` accepts: the input's notebook with its best point and the whole grid, the best point only, none
+NOTEBOOK_MODES = ("all", "best", "none")
+#: estimated seconds to start worker processes (spawn, import chunkbench): points are computed in
+#: this process unless the remaining work is expected to take longer than this
+POOL_STARTUP_SECONDS = 3.0
+
+
 def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[Any]], out_dir: str | os.PathLike,
               *, strategy: str = "elements", fixed: Mapping[str, Any] | None = None,
               questions: str | os.PathLike | None = "auto", jobs: int | None = None, dask: str | None = None,
-              progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600):
+              progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600,
+              notebooks: str = "best", rank_by: str | None = None):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir`).
 
     `grid`: parameter → values (strings are coerced by the strategy), may include `strategy`.
-    `jobs`: worker processes (default: the core count); `dask`: a scheduler address to run the
-    points on an existing dask.distributed cluster instead."""
+    `jobs`: at most this many worker processes (default: the core count; 1: all in this process);
+    `dask`: a scheduler address to run the points on an existing dask.distributed cluster instead.
+    `notebooks`: one of NOTEBOOK_MODES; `rank_by`: the metric that picks each input's best point
+    (default: the first of OBJECTIVES the input has)."""
     if not inputs:
         raise UsageError("sweep needs at least one input")
+    if notebooks not in NOTEBOOK_MODES:
+        raise UsageError(f"notebooks must be one of {', '.join(NOTEBOOK_MODES)}, got {notebooks!r}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions)
     failed_inputs = preparse(dict.fromkeys(p.input for p in points))
     points = [p if p.input not in failed_inputs or p.error else _with_error(p, failed_inputs[p.input]) for p in points]
+    started = time.monotonic()
     if dask:
-        rows = _run_dask(points, dask, progress=progress, kernel_name=kernel_name, timeout=timeout)
+        rows = _run_dask(points, dask, progress=progress)
     else:
-        rows = _run_local(points, jobs or os.cpu_count() or 1, progress=progress, kernel_name=kernel_name,
-                          timeout=timeout)
+        rows = _run_local(points, jobs or os.cpu_count() or 1, progress=progress)
+    timing = {"points_s": time.monotonic() - started}
     grid_keys = ["strategy", *[k for k in grid if k != "strategy"]]
     df = results_frame(rows, grid_keys)
-    write_results(df, out, grid_keys=grid_keys)
+    if rank_by is not None and rank_by not in df.columns:
+        raise UsageError(f"--rank-by {rank_by!r} is not a metric of this sweep; e.g. {', '.join(OBJECTIVES)}")
+    if notebooks != "none":  # the table first: the notebooks read it
+        started = time.monotonic()
+        paths = write_results(df, out, grid_keys=grid_keys, rank_by=rank_by, summary=False)
+        run_notebooks(df, points, out, paths["csv"] if notebooks == "all" else None, rank_by=rank_by,
+                      kernel_name=kernel_name, timeout=timeout)
+        timing["notebooks_s"] = time.monotonic() - started
+    started = time.monotonic()
+    write_results(df, out, grid_keys=grid_keys, rank_by=rank_by)
+    timing["results_s"] = time.monotonic() - started
+    df.attrs["timing"] = {k: round(v, 3) for k, v in timing.items()}  # where the time went (benchmarks, CLI)
     return df
+
+
+def run_notebooks(df, points: Sequence[Point], out_dir: str | os.PathLike, results_csv: str | os.PathLike | None, *,
+                  rank_by: str | None = None, kernel_name: str = "python3", timeout: float | None = 600) -> None:
+    """Execute the sweep notebook once per input for its best point (with `results_csv`, the
+    notebook also shows the input's whole grid); the notebook path goes into the rows of that input
+    (`df` is updated in place). An input without a successful point gets none; a notebook that
+    fails is kept to look at and named on stderr."""
+    best = best_settings(df, rank_by)
+    by_document = {p.document: p for p in points}
+    for _, choice in best.iterrows():
+        rows = df.index[(df["document"] == choice["document"]) & (df["status"] == "ok")]
+        winner = df.loc[rows[0]] if len(rows) else None
+        match = [i for i in rows if df.at[i, "params"] == choice["params"] and df.at[i, "strategy"] == choice["strategy"]]
+        if match:
+            winner = df.loc[match[0]]
+        if winner is None:
+            continue
+        point = by_document[choice["document"]]
+        nb = Path(out_dir) / "points" / choice["document"] / NOTEBOOK_NAME
+        nb.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            execute_notebook(notebook_path(), nb, {
+                "input_path": winner["input"], "strategy": winner["strategy"], "params": json.loads(winner["params"]),
+                "questions": point.questions or "", "out_dir": str(winner["point_dir"]), "overlay_page": 1,
+                "results_csv": str(Path(results_csv).resolve()) if results_csv else "",
+                "document": choice["document"], "rank_by": choice["objective"],
+            }, cwd=nb.parent, kernel_name=kernel_name, timeout=timeout, kernel_log=nb.parent / "kernel.log")
+        except Exception as exc:  # noqa: BLE001 - the results stand; the notebook is kept to look at
+            print(f"chunkbench sweep: warning: notebook of {choice['document']} failed: {_describe(exc)} ({nb})",
+                  file=sys.stderr)
+        df.loc[df["document"] == choice["document"], "notebook"] = str(nb)
 
 
 def _with_error(point: Point, error: str) -> Point:
@@ -372,8 +448,10 @@ def _progress(total: int, enabled: bool):
     return tqdm(total=total, desc="sweep", unit="point", disable=not enabled, file=sys.stderr)
 
 
-def _run_local(points: Sequence[Point], jobs: int, *, progress: bool, kernel_name: str, timeout) -> list[dict]:
-    """Points in `jobs` worker processes (inline when jobs == 1), rows in point order."""
+def _run_local(points: Sequence[Point], jobs: int, *, progress: bool) -> list[dict]:
+    """Rows in point order. Points are computed in this process; when `jobs` > 1 and the points
+    left would take longer than starting workers (POOL_STARTUP_SECONDS, judged by the second point
+    computed: the first pays for imports and loading), the rest go to at most `jobs` workers."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -381,17 +459,22 @@ def _run_local(points: Sequence[Point], jobs: int, *, progress: bool, kernel_nam
     todo = [i for i, p in enumerate(points) if not p.error]
     for i, p in enumerate(points):
         if p.error:
-            rows[i] = run_point(p)
+            rows[i] = compute_point(p)
     with _progress(len(points), progress) as bar:
         bar.update(len(points) - len(todo))
-        if jobs <= 1 or len(todo) <= 1:
-            for i in todo:
-                rows[i] = run_point(points[i], kernel_name=kernel_name, timeout=timeout)
+        for i in todo[:2]:  # the second one's time estimates the rest
+            rows[i] = compute_point(points[i])
+            bar.update(1)
+        rest = todo[2:]
+        per_point = (rows[todo[1]] or {}).get("seconds", 0.0) if len(todo) > 1 else 0.0
+        if jobs <= 1 or len(rest) <= 1 or per_point * len(rest) < POOL_STARTUP_SECONDS:
+            for i in rest:
+                rows[i] = compute_point(points[i])
                 bar.update(1)
         else:
             ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
-                futures = {pool.submit(run_point, points[i], kernel_name=kernel_name, timeout=timeout): i for i in todo}
+            with ProcessPoolExecutor(max_workers=min(jobs, len(rest)), mp_context=ctx) as pool:
+                futures = {pool.submit(compute_point, points[i]): i for i in rest}
                 for fut in as_completed(futures):
                     i = futures[fut]
                     rows[i] = _result_or_failure(fut, points[i])
@@ -404,10 +487,10 @@ def _result_or_failure(fut, point: Point) -> dict:
     try:
         return fut.result()
     except Exception as exc:  # noqa: BLE001 - a dead worker fails its point only
-        return run_point(_with_error(point, f"worker failed: {_describe(exc)}"))
+        return compute_point(_with_error(point, f"worker failed: {_describe(exc)}"))
 
 
-def _run_dask(points: Sequence[Point], address: str, *, progress: bool, kernel_name: str, timeout) -> list[dict]:
+def _run_dask(points: Sequence[Point], address: str, *, progress: bool) -> list[dict]:
     """The same points as tasks on an existing dask.distributed cluster, rows in point order."""
     from distributed import Client, as_completed
 
@@ -420,10 +503,9 @@ def _run_dask(points: Sequence[Point], address: str, *, progress: bool, kernel_n
         futures = {}
         for i, p in enumerate(points):
             if p.error:
-                rows[i] = run_point(p)
+                rows[i] = compute_point(p)
             else:
-                fut = client.submit(run_point, p, kernel_name=kernel_name, timeout=timeout, pure=False,
-                                    key=f"chunkbench-sweep-{i}-{time.time_ns()}")
+                fut = client.submit(compute_point, p, pure=False, key=f"chunkbench-sweep-{i}-{time.time_ns()}")
                 futures[fut] = i
         with _progress(len(points), progress) as bar:
             bar.update(len(points) - len(futures))
@@ -454,8 +536,9 @@ def results_frame(rows: Sequence[Mapping], grid_keys: Sequence[str] = ()):
     return df
 
 
-def write_results(df, out_dir: str | os.PathLike, grid_keys: Sequence[str] = ("strategy",)) -> dict[str, Path]:
-    """results.csv, results.parquet and summary.html, each written atomically."""
+def write_results(df, out_dir: str | os.PathLike, grid_keys: Sequence[str] = ("strategy",), *,
+                  rank_by: str | None = None, summary: bool = True) -> dict[str, Path]:
+    """results.csv, results.parquet and (unless `summary` is false) summary.html, each written atomically."""
     from .atomic import atomic_path, write_text
 
     out = Path(out_dir)
@@ -464,7 +547,8 @@ def write_results(df, out_dir: str | os.PathLike, grid_keys: Sequence[str] = ("s
         df.to_csv(tmp, index=False)
     with atomic_path(paths["parquet"]) as tmp:
         _parquet_safe(df).to_parquet(tmp, index=False)
-    write_text(paths["html"], summary_html(df, grid_keys))
+    if summary:
+        write_text(paths["html"], summary_html(df, grid_keys, rank_by))
     return paths
 
 
@@ -519,7 +603,7 @@ def _figure_png(fig) -> str:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=90)  # tight_layout already fits it; a tight bbox would draw it twice
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
@@ -683,7 +767,7 @@ def plot_pareto(df, x: str = "chunks", y: str = "ret_chunks_token_iou"):
     return fig
 
 
-def summary_html(df, grid_keys: Sequence[str] = ("strategy",)) -> str:
+def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | None = None) -> str:
     """A self-contained HTML page: counts, best setting per input, plots, failures, all results."""
     import html
 
@@ -696,7 +780,7 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",)) -> str:
         f"<p>{len(df)} points, {ok} ok, {len(df) - ok} failed. Grid: {html.escape(', '.join(grid_keys))}.</p>",
     ]
     if ok:
-        best = best_settings(df)
+        best = best_settings(df, rank_by)
         parts += ["<h2>Best setting per input</h2>", best.to_html(index=False, escape=True, na_rep="")]
         for key in grid_keys:
             if key in df.columns and key != "strategy" and df[key].nunique(dropna=True) > 1:
@@ -737,18 +821,49 @@ def exit_status(df) -> tuple[int, str | None]:
     return code, f"all {len(df)} sweep points failed; first error: {failed['error'].iloc[0]}"
 
 
-def format_results(df) -> str:
-    """The results table for a terminal: document, strategy, swept parameters, status, key metrics."""
+def _grid_keys(df) -> list[str]:
+    """The swept parameter columns of a results table (between `strategy` and `status`)."""
     cols = list(df.columns)
-    grid = cols[cols.index("strategy") + 1 : cols.index("status")] if {"strategy", "status"} <= set(cols) else []
-    wanted = ["document", "strategy", *grid, "status", "chunks", "chars_median", "mid_sentence_share",
+    return cols[cols.index("strategy") + 1 : cols.index("status")] if {"strategy", "status"} <= set(cols) else []
+
+
+def swept_keys(df) -> list[str]:
+    """The grid keys that take more than one value in `df` (what a metric is plotted against)."""
+    return [k for k in _grid_keys(df) if df[k].nunique(dropna=True) > 1]
+
+
+def grid_columns(df) -> list[str]:
+    """Document, strategy, swept parameters, status and the key metrics: the columns shown."""
+    wanted = ["document", "strategy", *_grid_keys(df), "status", "chunks", "chars_median", "mid_sentence_share",
               "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr", "ret_baseline_mrr",
               "ret_chunks_token_iou"]
-    shown = [c for c in dict.fromkeys(wanted) if c in df.columns]
-    return df[shown].to_string(index=False, na_rep="-")
+    return [c for c in dict.fromkeys(wanted) if c in df.columns]
 
 
-#: the small grid `make demo` ends with: two strategies over every sample PDF (8 notebook runs)
+def grid_rows(results_csv: str | os.PathLike, document: str):
+    """The rows of one input in a sweep's results.csv (what the notebook shows with --notebooks all)."""
+    import pandas as pd
+
+    df = pd.read_csv(results_csv)
+    return df[df["document"] == document].reset_index(drop=True)
+
+
+def show_grid(results_csv: str | os.PathLike, document: str) -> list:
+    """The notebook's whole-grid section (`--notebooks all`): the table of the input's points, shown,
+    and each metric against each swept parameter (the figures, returned)."""
+    from IPython.display import display
+
+    grid = grid_rows(results_csv, document)
+    display(grid[grid_columns(grid)])
+    return [plot_metric_vs_param(grid, key) for key in swept_keys(grid)]
+
+
+def format_results(df) -> str:
+    """The results table for a terminal: document, strategy, swept parameters, status, key metrics."""
+    return df[grid_columns(df)].to_string(index=False, na_rep="-")
+
+
+#: the small grid `make demo` ends with: two strategies over every sample PDF (8 points, 4 notebooks)
 DEMO_GRID = {"strategy": ["elements", "contract"]}
 
 
@@ -758,7 +873,8 @@ def demo_sweep(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike,
     df = run_sweep(inputs, grid, out_dir, jobs=jobs)
     print(format_results(df))
     out = Path(out_dir)
-    print(f"sweep results: {out / 'results.csv'} (and results.parquet); executed notebooks under {out / 'points'}")
+    print(f"sweep results: {out / 'results.csv'} (and results.parquet); each input's notebook (its best point) "
+          f"under {out / 'points'}")
     print(f"sweep plots:   {out / 'summary.html'}")
     message = exit_status(df)[1]
     if message:

@@ -61,7 +61,7 @@ def test_a_rejected_value_fails_its_point_before_running(tmp_path):
     pts = sweep.make_points([PDF], {"max_chunk_size": ["10", "900"]}, tmp_path)
     assert pts[0].error.startswith("ParamError:") and ">= 50" in pts[0].error
     assert pts[1].error is None
-    row = sweep.run_point(pts[0])
+    row = sweep.compute_point(pts[0])
     assert row["status"] == "failed" and row["error"] == pts[0].error and row["notebook"] is None
 
 
@@ -107,8 +107,10 @@ def test_the_notebook_ships_inside_the_package_and_is_the_repo_copy():
 
 @pytest.fixture(scope="module")
 def two_by_two(tmp_path_factory):
+    """A 2x2 grid, notebooks "all": every point in-process, one notebook for the input."""
     out = tmp_path_factory.mktemp("sweep")
-    df = sweep.run_sweep([PDF], {"max_chunk_size": [800, 1600], "heading_level": [1, 2]}, out, jobs=2, progress=False)
+    df = sweep.run_sweep([PDF], {"max_chunk_size": [800, 1600], "heading_level": [1, 2]}, out, jobs=2, progress=False,
+                         notebooks="all")
     return out, df
 
 
@@ -127,11 +129,27 @@ def test_a_2x2_sweep_end_to_end(two_by_two):
     assert (df["ret_chunks_mrr"] > df["ret_elements_mrr"]).all()
     for _, row in df.iterrows():
         point = json.loads((sweep.Path(row["point_dir"]) / "metrics.json").read_text())
-        assert point["python"] == sys.executable  # the kernel is this interpreter
         assert point["metrics"]["chunks"] == row["chunks"]
         assert len(json.loads((sweep.Path(row["point_dir"]) / "chunks.json").read_text())["chunks"]) == row["chunks"]
-        nb = json.loads(sweep.Path(row["notebook"]).read_text())
-        assert any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")  # executed, kept
+    assert set(df.attrs["timing"]) == {"points_s", "notebooks_s", "results_s"}
+
+
+def test_one_notebook_per_input_with_the_whole_grid_and_the_same_numbers(two_by_two):
+    """--notebooks all: the input's notebook ran once (not once per point), shows every point of
+    the grid, and recomputed the best point with the same function: identical metrics."""
+    out, df = two_by_two
+    notebooks = sorted((out / "points").rglob("*.ipynb"))
+    assert notebooks == [out / "points" / "technical_manual" / sweep.NOTEBOOK_NAME]
+    assert set(df["notebook"]) == {str(notebooks[0])}
+    nb = json.loads(notebooks[0].read_text())
+    text = json.dumps([c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"])
+    assert "heading_level" in text and "image/png" in text  # the grid table and its plots
+    best = sweep.best_settings(df).iloc[0]
+    winner = df[(df["params"] == best["params"])].iloc[0]
+    point = json.loads((sweep.Path(winner["point_dir"]) / "metrics.json").read_text())
+    assert point["python"] == sys.executable  # written last by the notebook's kernel: this interpreter
+    for key in ("chunks", "chars_median", "ret_chunks_mrr", "ret_chunks_token_iou", "targets_passed"):
+        assert point["metrics"][key] == pytest.approx(winner[key]), key
 
 
 def test_sweep_results_files(two_by_two):
@@ -140,16 +158,48 @@ def test_sweep_results_files(two_by_two):
     parquet = pd.read_parquet(out / "results.parquet")
     assert len(csv) == len(parquet) == 4
     assert list(csv.columns) == list(df.columns) == list(parquet.columns)
+    assert csv["notebook"].notna().all()  # rewritten after the notebook ran
     html = (out / "summary.html").read_text()
     assert html.count("<img") >= 3  # metric vs each swept parameter, and the Pareto front
     assert "Best setting per input" in html and "technical_manual" in html
     assert "<script" not in html
 
 
-def test_a_point_that_raises_inside_the_notebook_is_recorded_run_from_a_clean_environment(tmp_path):
-    """The CLI in an environment without the venv on PATH: the kernel is still this interpreter (the
-    notebook gets as far as chunkbench's own InputError, not a ModuleNotFoundError), the failing
-    point keeps its notebook and its error, and with every point failed the exit code is 3."""
+def test_notebook_modes_give_the_same_results(tmp_path, two_by_two):
+    """best: one notebook per input, for its best point, without the grid; none: no notebook.
+    The numbers do not depend on the mode, nor on whether points ran in workers."""
+    _, ref = two_by_two
+    grid = {"max_chunk_size": [800, 1600], "heading_level": [1, 2]}
+    none = sweep.run_sweep([PDF], grid, tmp_path / "none", jobs=1, progress=False, notebooks="none")
+    assert not list((tmp_path / "none").rglob("*.ipynb")) and none["notebook"].isna().all()
+    metric_cols = [c for c in ref.columns if c not in ("input", "seconds", "point_dir", "notebook")]
+    pd.testing.assert_frame_equal(none[metric_cols], ref[metric_cols])
+    best = sweep.run_sweep([PDF], grid, tmp_path / "best", jobs=1, progress=False, notebooks="best",
+                           rank_by="chunks")
+    (nb_path,) = list((tmp_path / "best").rglob("*.ipynb"))
+    nb = json.loads(nb_path.read_text())
+    grid_cell = next(c for c in nb["cells"] if "show_grid" in "".join(c["source"]))
+    assert not grid_cell.get("outputs")  # best only: no whole-grid table
+    assert "by chunks" in json.dumps(nb["cells"])  # the notebook says which metric chose the point
+    chosen = best[best["chunks"] == best["chunks"].max()].iloc[0]
+    assert json.loads(nb_path.parent.joinpath(sweep.Path(chosen["point_dir"]).name, "metrics.json").read_text())[
+        "python"] == sys.executable
+
+
+def test_points_in_worker_processes_when_the_work_outweighs_starting_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(sweep, "POOL_STARTUP_SECONDS", 0.0)  # any work is worth a worker here
+    grid = {"max_chunk_size": [600, 900, 1200, 1500]}
+    df = sweep.run_sweep([PDF], grid, tmp_path / "pool", jobs=2, progress=False, notebooks="none")
+    inline = sweep.run_sweep([PDF], grid, tmp_path / "inline", jobs=1, progress=False, notebooks="none")
+    assert list(df["status"]) == ["ok"] * 4
+    cols = [c for c in df.columns if c not in ("input", "seconds", "point_dir", "notebook")]
+    pd.testing.assert_frame_equal(df[cols], inline[cols])
+
+
+def test_a_point_that_fails_is_recorded_run_from_a_clean_environment(tmp_path):
+    """The CLI in an environment without the venv on PATH: the failing point keeps its error, no
+    notebook runs for an input without a successful point, and with every point failed the exit
+    code is that of the error (3)."""
     import os
     import subprocess
 
@@ -167,7 +217,27 @@ def test_a_point_that_raises_inside_the_notebook_is_recorded_run_from_a_clean_en
     row = pd.read_csv(out / "results.csv").iloc[0]
     assert row["status"] == "failed"
     assert row["error"].startswith("InputError:") and "broken.questions.json" in row["error"]
-    assert sweep.Path(row["notebook"]).exists()  # the failed notebook is kept to look at
+    assert pd.isna(row["notebook"]) and not list(out.rglob("*.ipynb"))
+
+
+def test_cli_runs_the_best_notebook_from_a_clean_environment_with_this_interpreter(tmp_path):
+    """The notebook's kernel is this interpreter even without the venv on PATH."""
+    import os
+    import subprocess
+
+    out = tmp_path / "out"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CHUNKBENCH_CACHE_DIR": os.environ["CHUNKBENCH_CACHE_DIR"]}
+    proc = subprocess.run(
+        [sys.executable, "-m", "chunkbench", "sweep", str(PDF), "--grid", "max_chunk_size=900,1800",
+         "-o", str(out), "--no-progress", "--rank-by", "chunks"],
+        env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "time: points" in proc.stdout and "notebooks" in proc.stdout
+    rows = pd.read_csv(out / "results.csv")
+    best = rows.loc[rows["chunks"].idxmax()]
+    point = json.loads((sweep.Path(best["point_dir"]) / "metrics.json").read_text())
+    assert point["python"] == sys.executable and sweep.Path(best["notebook"]).exists()
 
 
 def test_the_dask_path_on_a_local_cluster(tmp_path):
@@ -193,6 +263,9 @@ def test_cli_exit_codes_without_running_notebooks(tmp_path, capsys):
     assert code == 3 and "missing.pdf" in capsys.readouterr().err
     code = main(["sweep", str(PDF), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "d"), "--jobs", "0"])
     assert code == 2
+    code = main(["sweep", str(PDF), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "e"), "--rank-by", "nope",
+                 "--no-progress"])
+    assert code == 2 and "--rank-by 'nope'" in capsys.readouterr().err
 
 
 def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():

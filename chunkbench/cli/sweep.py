@@ -12,10 +12,11 @@ from . import add_set_option, parse_sets
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "sweep",
-        help="run the sweep notebook over inputs × a parameter grid; collect metrics and plots",
+        help="measure inputs × a parameter grid; collect metrics and plots; the notebook per input",
         description=(
-            "Executes notebooks/02_sweep.ipynb with papermill once per input and grid point, in parallel, "
-            "and writes results.csv, results.parquet and summary.html to DIR. A failed point is recorded "
+            "Computes every input × grid point in-process (worker processes or a Dask cluster when the work "
+            "outweighs starting them), writes results.csv, results.parquet and summary.html to DIR, then runs "
+            "notebooks/02_sweep.ipynb with papermill once per input (--notebooks). A failed point is recorded "
             "in its row and the sweep goes on: the exit code is 0 when any point succeeded (with a warning "
             "line for the failures), otherwise that of the common error (2 parameters, 3 input, else 1)."
         ),
@@ -29,7 +30,14 @@ def register(subparsers) -> None:
     p.add_argument("--questions", default="auto", metavar="FILE",
                    help="questions file for the retrieval check (default: <input stem>.questions.json beside each "
                         "input, or a FinanceBench .jsonl there; 'none' to skip)")
-    p.add_argument("--jobs", type=int, default=None, help="parallel worker processes (default: the core count)")
+    p.add_argument("--notebooks", default="best", choices=("all", "best", "none"),
+                   help="the notebook once per input: for its best point (best, default), with the whole grid "
+                        "as well (all), or none")
+    p.add_argument("--rank-by", default=None, metavar="METRIC",
+                   help="metric that picks each input's best point (default: ret_chunks_token_iou, else "
+                        "ret_chunks_mrr, else targets_passed)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="at most this many worker processes (default: the core count; 1: all in this process)")
     p.add_argument("--dask", default=None, metavar="SCHEDULER_ADDRESS",
                    help="run the points as tasks on an existing dask.distributed cluster")
     p.add_argument("--timeout", type=float, default=600, help="seconds one notebook cell may run (default 600)")
@@ -53,11 +61,13 @@ def run(args: argparse.Namespace) -> int:
     df = run_sweep(
         args.inputs, grid, args.output, strategy=args.strategy, fixed=fixed, questions=questions,
         jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
-        timeout=args.timeout,
+        timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by,
     )
     print(format_results(df))
     print(f"results: {os.path.join(args.output, 'results.csv')} (and results.parquet)")
     print(f"summary: {os.path.join(args.output, 'summary.html')}")
+    timing = df.attrs.get("timing", {})
+    print("time: " + ", ".join(f"{k.removesuffix('_s')} {v:.1f} s" for k, v in timing.items()))
     code, message = exit_status(df)
     if message:
         print(f"chunkbench: {message}", file=sys.stderr)
