@@ -164,7 +164,7 @@ def _financebench(rows: list, doc: Document | None, path: Path) -> list[Question
     return out
 
 
-def default_questions_path(input_path: str | Path) -> Path | None:
+def default_questions_path(input_path: str | os.PathLike[str]) -> Path | None:
     """`<stem>.questions.json` beside the input, else a FinanceBench file there, else None."""
     p = Path(input_path)
     for candidate in (p.with_name(f"{p.stem}.questions.json"), p.with_name(FINANCEBENCH_FILE)):

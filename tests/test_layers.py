@@ -24,7 +24,6 @@ ORDER = ("core", "evaluate", "persist", "ui")
 #: known edges against the rule, each the debt of an open issue; nothing may be added here lightly
 EXCEPTIONS = {
     ("chunkbench.chunkset", "chunkbench.handoff"),  # ChunkSet.to_langchain/to_llama_index convenience (issue 13.4)
-    ("chunkbench.sweep", "chunkbench.render"),  # sweep.overlay for the sweep notebook (issue 13.6: sweep split)
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -128,9 +129,9 @@ def test_a_2x2_sweep_end_to_end(two_by_two):
     assert (df["ret_questions"] == 12).all() and df["ret_chunks_mrr"].between(0, 1).all()
     assert (df["ret_chunks_mrr"] > df["ret_elements_mrr"]).all()
     for _, row in df.iterrows():
-        point = json.loads((sweep.Path(row["point_dir"]) / "metrics.json").read_text())
+        point = json.loads((Path(row["point_dir"]) / "metrics.json").read_text())
         assert point["metrics"]["chunks"] == row["chunks"]
-        assert len(json.loads((sweep.Path(row["point_dir"]) / "chunks.json").read_text())["chunks"]) == row["chunks"]
+        assert len(json.loads((Path(row["point_dir"]) / "chunks.json").read_text())["chunks"]) == row["chunks"]
     assert set(df.attrs["timing"]) == {"points_s", "notebooks_s", "results_s"}
 
 
@@ -146,7 +147,7 @@ def test_one_notebook_per_input_with_the_whole_grid_and_the_same_numbers(two_by_
     assert "heading_level" in text and "image/png" in text  # the grid table and its plots
     best = sweep.best_settings(df).iloc[0]
     winner = df[(df["params"] == best["params"])].iloc[0]
-    point = json.loads((sweep.Path(winner["point_dir"]) / "metrics.json").read_text())
+    point = json.loads((Path(winner["point_dir"]) / "metrics.json").read_text())
     assert point["python"] == sys.executable  # written last by the notebook's kernel: this interpreter
     for key in ("chunks", "chars_median", "ret_chunks_mrr", "ret_chunks_token_iou", "targets_passed"):
         assert point["metrics"][key] == pytest.approx(winner[key]), key
@@ -182,12 +183,12 @@ def test_notebook_modes_give_the_same_results(tmp_path, two_by_two):
     assert not grid_cell.get("outputs")  # best only: no whole-grid table
     assert "by chunks" in json.dumps(nb["cells"])  # the notebook says which metric chose the point
     chosen = best[best["chunks"] == best["chunks"].max()].iloc[0]
-    assert json.loads(nb_path.parent.joinpath(sweep.Path(chosen["point_dir"]).name, "metrics.json").read_text())[
+    assert json.loads(nb_path.parent.joinpath(Path(chosen["point_dir"]).name, "metrics.json").read_text())[
         "python"] == sys.executable
 
 
 def test_points_in_worker_processes_when_the_work_outweighs_starting_them(tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep, "POOL_STARTUP_SECONDS", 0.0)  # any work is worth a worker here
+    monkeypatch.setattr(sweep.schedule, "POOL_STARTUP_SECONDS", 0.0)  # any work is worth a worker here
     grid = {"max_chunk_size": [600, 900, 1200, 1500]}
     df = sweep.run_sweep([PDF], grid, tmp_path / "pool", jobs=2, progress=False, notebooks="none")
     inline = sweep.run_sweep([PDF], grid, tmp_path / "inline", jobs=1, progress=False, notebooks="none")
@@ -236,8 +237,8 @@ def test_cli_runs_the_best_notebook_from_a_clean_environment_with_this_interpret
     assert "time: points" in proc.stdout and "notebooks" in proc.stdout
     rows = pd.read_csv(out / "results.csv")
     best = rows.loc[rows["chunks"].idxmax()]
-    point = json.loads((sweep.Path(best["point_dir"]) / "metrics.json").read_text())
-    assert point["python"] == sys.executable and sweep.Path(best["notebook"]).exists()
+    point = json.loads((Path(best["point_dir"]) / "metrics.json").read_text())
+    assert point["python"] == sys.executable and Path(best["notebook"]).exists()
 
 
 def test_the_dask_path_on_a_local_cluster(tmp_path):
@@ -272,12 +273,13 @@ def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():
     from conftest import ROOT
 
     import chunkbench as cb
+    from chunkbench.render import page_or_text_view
 
     md = cb.load(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md")
-    view = sweep.overlay(md, cb.chunk(md, "headers"), page=3)
+    view = page_or_text_view(md, cb.chunk(md, "headers"), page=3)
     assert "cbtv" in getattr(view, "data", view)  # the coloured text view, as HTML
     doc = cb.load(PDF)
-    img = sweep.overlay(doc, cb.chunk(doc, "elements"), page=999)  # clamped to the last page
+    img = page_or_text_view(doc, cb.chunk(doc, "elements"), page=999)  # clamped to the last page
     assert img.page == len(doc.pages)
 
 

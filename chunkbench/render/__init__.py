@@ -5,9 +5,9 @@ from .image import PageImage, Region
 from .overlay import DEFAULT_SHOW, LAYERS, check_show, chunks_on_page, render_page
 from .palette import CHUNK_PALETTE, chunk_color
 from .regions import chunk_regions, element_at, position_box, span_regions
-from .textview import render_text_view
+from .textview import page_or_text_view, render_text_view
 
 __all__ = [
     "CHUNK_PALETTE", "DEFAULT_SHOW", "LAYERS", "PageImage", "Region", "check_show", "chunk_color", "chunk_regions",
-    "chunks_on_page", "element_at", "position_box", "render_page", "render_text_view", "span_regions",
+    "chunks_on_page", "element_at", "page_or_text_view", "position_box", "render_page", "render_text_view", "span_regions",
 ]

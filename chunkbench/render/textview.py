@@ -87,3 +87,22 @@ def _row(c, inner: str) -> str:
     meta.append(f"{html.escape(c.type)} · {len(c.text)} chars · {c.tokens_est} tokens")
     return (f'<div class="cbtv-row" id="chunk-{c.index}" style="{_vars(c.index)}">'
             f'<div class="cbtv-m">{"<br>".join(meta)}</div><div class="cbtv-t">{inner}</div></div>')
+
+
+def page_or_text_view(doc, chunkset, page: int = 1):
+    """What a notebook shows for one page: the PDF page with the chunk overlay (page clamped to
+    the document), or the coloured text view for inputs without a PDF (Markdown, document.json)."""
+    import os
+
+    from .overlay import render_page
+
+    if doc.pdf_path and os.path.exists(doc.pdf_path):
+        last = max(1, len(doc.pages))
+        return render_page(doc, chunkset, page=min(max(1, int(page)), last))
+    view = render_text_view(doc, chunkset)
+    try:
+        from IPython.display import HTML
+    except ImportError:  # outside Jupyter: the HTML text itself
+        return view
+    return HTML(view)
+

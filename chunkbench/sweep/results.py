@@ -1,0 +1,107 @@
+"""The results table of a sweep: rows to a DataFrame, the best point per input, the exit status,
+the columns a terminal or notebook shows."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+#: the default objective of "best setting per input", in order of preference
+OBJECTIVES = ("ret_chunks_token_iou", "ret_chunks_mrr", "targets_passed")
+
+
+#: exit code of the CLI when every point failed with this error type
+_EXIT_CODES = {"ParamError": 2, "UsageError": 2, "InputError": 3, "ExternalToolError": 4}
+
+
+def results_frame(rows: Sequence[Mapping], grid_keys: Sequence[str] = ()):
+    """Rows → DataFrame: input, document, strategy, the grid columns, status, then every metric."""
+    import pandas as pd
+
+    df = pd.DataFrame(list(rows))
+    head = ["input", "document", "strategy", *[k for k in grid_keys if k != "strategy"],
+            "status", "error", "seconds", "params", "point_dir", "notebook"]
+    ordered = [c for c in dict.fromkeys(head) if c in df.columns]
+    df = df[ordered + [c for c in df.columns if c not in ordered]]
+    for col in df.columns:  # counts stay integers when failed rows leave holes (nullable Int64)
+        values = [r[col] for r in rows if r.get(col) is not None]
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values) and len(values) < len(df):
+            df[col] = df[col].astype("Int64")
+    return df
+
+
+def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
+    """Indices of points not dominated when fewer `x` (chunks) and higher `y` (IoU) are better."""
+    order = sorted(range(len(points)), key=lambda i: (points[i][0], -points[i][1]))
+    front, best = [], float("-inf")
+    for i in order:
+        if points[i][1] > best:
+            front.append(i)
+            best = points[i][1]
+    return front
+
+
+def best_settings(df, objective: str | None = None):
+    """One row per input: the successful point with the highest objective (ties: fewer chunks).
+
+    The objective is the first of OBJECTIVES with a value for that input, unless given."""
+    import pandas as pd
+
+    ok = df[df["status"] == "ok"] if "status" in df.columns else df
+    rows = []
+    for inp, group in ok.groupby("document", sort=False):
+        metric = objective or next((m for m in OBJECTIVES if m in group.columns and group[m].notna().any()), None)
+        if metric is None:
+            continue
+        g = group[group[metric].notna()].sort_values([metric, "chunks"], ascending=[False, True], kind="stable")
+        row = g.iloc[0]
+        rows.append({"document": inp, "objective": metric, "value": row[metric], "strategy": row.get("strategy"),
+                     "params": row.get("params"), "chunks": row.get("chunks")})
+    return pd.DataFrame(rows)
+
+
+def exit_status(df) -> tuple[int, str | None]:
+    """(exit code, warning or error line) of a finished sweep: 0 when any point succeeded.
+
+    When every point failed the code is that of the common error type (2 parameters, 3 input,
+    4 external tool), else 1."""
+    failed = df[df["status"] != "ok"]
+    if not len(failed):
+        return 0, None
+    if len(failed) < len(df):
+        return 0, f"warning: {len(failed)} of {len(df)} sweep points failed (see the 'error' column of results.csv)"
+    names = {str(e).split(":", 1)[0] for e in failed["error"]}
+    code = _EXIT_CODES.get(names.pop(), 1) if len(names) == 1 else 1
+    return code, f"all {len(df)} sweep points failed; first error: {failed['error'].iloc[0]}"
+
+
+def _grid_keys(df) -> list[str]:
+    """The swept parameter columns of a results table (between `strategy` and `status`)."""
+    cols = list(df.columns)
+    return cols[cols.index("strategy") + 1 : cols.index("status")] if {"strategy", "status"} <= set(cols) else []
+
+
+def swept_keys(df) -> list[str]:
+    """The grid keys that take more than one value in `df` (what a metric is plotted against)."""
+    return [k for k in _grid_keys(df) if df[k].nunique(dropna=True) > 1]
+
+
+def grid_columns(df) -> list[str]:
+    """Document, strategy, swept parameters, status and the key metrics: the columns shown."""
+    wanted = ["document", "strategy", *_grid_keys(df), "status", "chunks", "chars_median", "mid_sentence_share",
+              "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr", "ret_baseline_mrr",
+              "ret_chunks_token_iou"]
+    return [c for c in dict.fromkeys(wanted) if c in df.columns]
+
+
+def grid_rows(results_csv: str | os.PathLike, document: str):
+    """The rows of one input in a sweep's results.csv (what the notebook shows with --notebooks all)."""
+    import pandas as pd
+
+    df = pd.read_csv(results_csv)
+    return df[df["document"] == document].reset_index(drop=True)
+
+
+def format_results(df) -> str:
+    """The results table for a terminal: document, strategy, swept parameters, status, key metrics."""
+    return df[grid_columns(df)].to_string(index=False, na_rep="-")
