@@ -11,15 +11,15 @@ Character positions are spans of the canonical text (`doc.text`); a chunk's span
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import stats
 from .clauses import clause_ref
+from .ranges import RangeIndex, merge_ranges
 
 if TYPE_CHECKING:
     from .chunks import Chunk
@@ -56,31 +56,6 @@ def chunk_range(doc: Document, chunk: Chunk) -> tuple[int, int] | None:
     if not els:
         return None
     return min(e.char_start for e in els), max(e.char_end for e in els)
-
-
-class _Ranges:
-    """Chunk spans sorted by start, answering "which chunks touch [a, b)" in ~O(answer) time."""
-
-    def __init__(self, ranges: Iterable[tuple[int, int]]):
-        self.ranges = sorted(r for r in ranges if r is not None)
-        self.starts = [a for a, _ in self.ranges]
-        self.max_end = list(itertools.accumulate((b for _, b in self.ranges), max))
-
-    def touching(self, a: int, b: int) -> list[tuple[int, int]]:
-        out = []
-        j = bisect.bisect_left(self.starts, b) - 1
-        while j >= 0 and self.max_end[j] > a:
-            lo, hi = self.ranges[j]
-            if hi > a and lo < b:
-                out.append((lo, hi))
-            j -= 1
-        return out
-
-
-def _is_split(ranges: _Ranges, a: int, b: int) -> bool:
-    """A span is split when two or more chunks touch it and none contains all of it."""
-    touching = ranges.touching(a, b)
-    return len(touching) >= 2 and not any(lo <= a and hi >= b for lo, hi in touching)
 
 
 def _content_elements(doc: Document, chunkset: ChunkSet) -> list[Element]:
@@ -225,7 +200,7 @@ def coverage(doc: Document, chunkset: ChunkSet, nonspace: list[int] | None = Non
             continue
         for eid in c.source_blocks:
             by_element.setdefault(eid, []).append(r)
-    anon = _Ranges(anonymous)
+    anon = RangeIndex(anonymous)
     lost = total = 0
     for e in _content_elements(doc, chunkset):
         a, b = e.char_start, e.char_end
@@ -233,16 +208,10 @@ def coverage(doc: Document, chunkset: ChunkSet, nonspace: list[int] | None = Non
         spans = by_element.get(e.id, [])
         if any(s is None for s in spans):
             continue  # a chunk lists the element but has no offsets: the whole element is in it
-        covered = _merge([(max(a, lo), min(b, hi)) for lo, hi in spans + anon.touching(a, b)])
+        covered = merge_ranges([(max(a, lo), min(b, hi)) for lo, hi in spans + anon.touching(a, b)])
         inside = sum(nonspace[hi] - nonspace[lo] for lo, hi in covered)
         lost += (nonspace[b] - nonspace[a]) - inside
     return lost, total, _covered_twice(doc, chunkset, nonspace)
-
-
-def _merge(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    from .retrieval import merge_ranges
-
-    return merge_ranges(ranges)
 
 
 def _covered_twice(doc: Document, chunkset: ChunkSet, nonspace: list[int]) -> int:
@@ -267,7 +236,7 @@ def structure_metrics(doc: Document, chunkset: ChunkSet) -> dict:
     section_path coverage, text lost and text duplicated."""
     chunks = chunkset.chunks
     n = len(chunks)
-    ranges = _Ranges(chunk_range(doc, c) for c in chunks)
+    ranges = RangeIndex(chunk_range(doc, c) for c in chunks)
     elements = _content_elements(doc, chunkset)
     tables = [(e.char_start, e.char_end) for e in elements if e.type == "table"]
     lists = list_runs(elements)
@@ -275,16 +244,16 @@ def structure_metrics(doc: Document, chunkset: ChunkSet) -> dict:
     mid = sum(is_mid_sentence(doc, c) for c in chunks)
     nonspace = nonspace_prefix(doc.text)
     lost, total, twice = coverage(doc, chunkset, nonspace)
-    spanned = _merge(r for r in (chunk_range(doc, c) for c in chunks) if r)
+    spanned = merge_ranges(r for r in (chunk_range(doc, c) for c in chunks) if r)
     spanned_chars = sum(b - a for a, b in spanned)
     nonspace_spanned = sum(nonspace[b] - nonspace[a] for a, b in spanned)
     return {
         "tables": len(tables),
-        "tables_split": sum(_is_split(ranges, a, b) for a, b in tables),
+        "tables_split": sum(ranges.splits(a, b) for a, b in tables),
         "lists": len(lists),
-        "lists_split": sum(_is_split(ranges, a, b) for a, b in lists),
+        "lists_split": sum(ranges.splits(a, b) for a, b in lists),
         "clauses": len(clauses),
-        "clauses_split": sum(_is_split(ranges, a, b) for a, b in clauses),
+        "clauses_split": sum(ranges.splits(a, b) for a, b in clauses),
         "heading_only_chunks": sum(is_heading_only(doc, c) for c in chunks),
         "mid_sentence_chunks": mid,
         "mid_sentence_share": _share(mid, n),

@@ -24,10 +24,6 @@ def test_token_scores_by_hand():
     assert R.token_scores([(0, 5)], [(0, 5)]) == (1.0, 1.0, 1.0)
 
 
-def test_merge_ranges():
-    assert R.merge_ranges([(5, 7), (0, 3), (3, 4), (6, 9), (10, 10)]) == [(0, 4), (5, 9)]
-
-
 TINY = [
     "Cats purr softly on warm windowsills.",
     "Dogs bark loudly at the postman every morning.",
