@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .atomic import write_json, write_text
+from .model import Document
 
 
 @dataclass
@@ -26,7 +27,7 @@ class DocRun:
 
     pdf: Path
     out: Path
-    doc: object | None = None
+    doc: Document | None = None
     #: strategy name → ChunkSet
     chunksets: dict = field(default_factory=dict)
     #: one row per strategy for the final table
@@ -109,6 +110,8 @@ def step_report(demo: Demo, run: DocRun) -> None:
     """Overlay report per strategy: `out/<stem>/<strategy>/report/index.html` and one PNG per page."""
     from .report import write_report
 
+    if run.doc is None:
+        return
     for name, chunkset in run.chunksets.items():
         try:
             write_report(run.doc, chunkset, run.out / name / "report")

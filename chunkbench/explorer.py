@@ -14,7 +14,7 @@ import contextlib
 import html
 import json
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
@@ -30,6 +30,9 @@ from .strategies.base import Param
 CACHE_SIZE = 16
 #: sliders stop at this multiple of the default (the number box beside it takes any allowed value)
 SLIDER_SPAN = 5
+
+if TYPE_CHECKING:
+    from .render import PageImage
 
 
 def chunk_at(image, x_px: float, y_px: float) -> int | None:
@@ -91,7 +94,8 @@ class Explorer:
         self._syncing = False
         self.page = 1
         self.selected: int | None = None
-        self.image = None  # the PageImage on screen (None without a PDF)
+        self.image: PageImage | None = None  # the PageImage on screen (None without a PDF)
+        self._chunkset: ChunkSet  # set by set_strategy below, before anything reads it
         self.has_pdf = bool(doc.pdf_path) and bool(doc.pages)
         self.error: str | None = None
         self._build(image_width)
@@ -330,8 +334,8 @@ class Explorer:
     def _detail_html(self) -> str:
         e = html.escape
         if self.selected is None:
-            on_page = sum(1 for c in self._chunkset if c.page_start is not None
-                          and c.page_start <= self.page <= (c.page_end or c.page_start))
+            on_page = sum(c.page_start is not None and c.page_start <= self.page <= (c.page_end or c.page_start)
+                          for c in self._chunkset)
             return f"<i>{on_page} chunks on page {self.page}. Select one to see its text and reason.</i>"
         c = self._chunkset[self.selected]
         spans = ""

@@ -190,7 +190,7 @@ def coverage(doc: Document, chunkset: ChunkSet, nonspace: list[int] | None = Non
     A character of an element is covered when a chunk listing that element among its source
     blocks (or a chunk with no source blocks) spans it."""
     nonspace = nonspace or nonspace_prefix(doc.text)
-    by_element: dict[str, list[tuple[int, int]]] = {}
+    by_element: dict[str, list[tuple[int, int] | None]] = {}  # None: a chunk without offsets
     anonymous: list[tuple[int, int]] = []
     for c in chunkset.chunks:
         r = chunk_range(doc, c)
@@ -206,9 +206,10 @@ def coverage(doc: Document, chunkset: ChunkSet, nonspace: list[int] | None = Non
         a, b = e.char_start, e.char_end
         total += nonspace[b] - nonspace[a]
         spans = by_element.get(e.id, [])
-        if any(s is None for s in spans):
+        known = [s for s in spans if s is not None]
+        if len(known) < len(spans):
             continue  # a chunk lists the element but has no offsets: the whole element is in it
-        covered = merge_ranges([(max(a, lo), min(b, hi)) for lo, hi in spans + anon.touching(a, b)])
+        covered = merge_ranges([(max(a, lo), min(b, hi)) for lo, hi in known + anon.touching(a, b)])
         inside = sum(nonspace[hi] - nonspace[lo] for lo, hi in covered)
         lost += (nonspace[b] - nonspace[a]) - inside
     return lost, total, _covered_twice(doc, chunkset, nonspace)

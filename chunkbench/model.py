@@ -45,6 +45,12 @@ NOISE_TYPES = frozenset({"header", "footer", "page_number"})
 BBoxTuple = tuple[float, float, float, float]
 
 
+def as_bbox(values: Iterable[Any]) -> BBoxTuple:
+    """(x0, y0, x1, y1) as floats; ValueError unless there are exactly four numbers."""
+    x0, y0, x1, y1 = (float(v) for v in values)
+    return x0, y0, x1, y1
+
+
 @dataclass(frozen=True)
 class Page:
     """One page: 0-based `index`, size in PDF points, and whether it has a text layer."""
@@ -92,13 +98,19 @@ class Element:
         return not self.text.strip()
 
     @property
+    def page_numbers(self) -> tuple[int, ...]:
+        """1-based pages the element lies on (several when it spans pages; none without a page)."""
+        first, last = self.page_idx, self.last_page_idx
+        return tuple(range(first + 1, last + 2)) if first is not None and last is not None else ()
+
+    @property
     def is_heading(self) -> bool:
         """A heading: layout type heading, or a text level 1-6 (MinerU's 999 means "not a heading").
         The one rule every strategy and metric uses."""
         return self.type == "heading" or (self.text_level is not None and 1 <= self.text_level <= 6)
 
     def to_dict(self) -> dict:
-        d = {
+        d: dict[str, Any] = {
             "id": self.id,
             "type": self.type,
             "text": self.text,
@@ -129,7 +141,7 @@ class Element:
             type=str(d["type"]),
             text=str(d.get("text") or ""),
             page_idx=d.get("page_idx"),
-            bbox=tuple(float(v) for v in bbox) if bbox is not None else None,
+            bbox=as_bbox(bbox) if bbox is not None else None,
             text_level=d.get("text_level"),
             blocks=tuple(d.get("blocks") or ()),
             rows=tuple(tuple(str(c) for c in r) for r in rows) if rows is not None else None,

@@ -30,8 +30,10 @@ class _Deferred(types.ModuleType):
     def __getattr__(self, attr: str):
         with _LOCK:
             if type(self) is _Deferred:
-                self.__class__ = types.ModuleType
-                self.__spec__.loader.exec_module(self)
+                self.__class__ = types.ModuleType  # type: ignore[assignment]  # the point: become a plain module
+                spec = self.__spec__
+                assert spec is not None and spec.loader is not None, "a deferred module keeps its spec"
+                spec.loader.exec_module(self)
         return getattr(self, attr)
 
 

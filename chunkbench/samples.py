@@ -138,7 +138,7 @@ def _finish(
 ) -> bytes:
     doc = pymupdf.open("pdf", body)
     count = doc.page_count
-    for page in doc:
+    for page in doc.pages():
         if page.number > 0 or sample.header_on_first_page:
             _put_header(page, sample)
         _put_footer(page, sample, f"Page {page.number + 1} of {count}")

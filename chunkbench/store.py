@@ -412,16 +412,13 @@ class BoundaryComparison:
 
 def compare(run_a: str, run_b: str, workspace: str | os.PathLike | None = None):
     """Compare two saved runs: a `chunkbench.boundary_diff` BoundaryDiff when both runs chunk the same
-    document (and the diff module is there); otherwise, e.g. two amendments, a BoundaryComparison
+    document; otherwise, e.g. two amendments, a BoundaryComparison
     of their `boundary_key` sets."""
     a, b = load(run_a, workspace), load(run_b, workspace)
     if a.doc.doc_id == b.doc.doc_id:
-        try:
-            from .boundary_diff import diff
-        except ImportError:
-            diff = None
-        if diff is not None:
-            return diff(a.doc, a, b)
+        from .boundary_diff import diff
+
+        return diff(a.doc, a, b)
     keys_a = [boundary_key(c) for c in a.chunks]
     keys_b = [boundary_key(c) for c in b.chunks]
     set_a, set_b = set(keys_a), set(keys_b)

@@ -71,13 +71,13 @@ def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
 
 def pipe_table(rows: Sequence[Sequence[str]]) -> str:
     """Rows as a Markdown pipe table (first row is the header); pipes in cells are escaped."""
-    rows = [[" ".join(str(c or "").split()).replace("|", "\\|") for c in r] for r in rows if r]
-    if not rows:
+    cells = [[" ".join(str(c or "").split()).replace("|", "\\|") for c in r] for r in rows if r]
+    if not cells:
         return ""
-    width = max(len(r) for r in rows)
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "|".join(["---"] * width) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    width = max(len(r) for r in cells)
+    cells = [r + [""] * (width - len(r)) for r in cells]
+    lines = ["| " + " | ".join(cells[0]) + " |", "|" + "|".join(["---"] * width) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in cells[1:]]
     return "\n".join(lines)
 
 

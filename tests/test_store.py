@@ -273,15 +273,14 @@ def test_manifest_missing_keys_count_as_changed():
 # --- compare ----------------------------------------------------------------------------------
 
 
-def test_compare_boundary_fallback(ws, monkeypatch):
-    doc = notice_doc("1 May")
-    a = store.save(cb.chunk(doc, "elements"), workspace=ws)
-    b = store.save(cb.chunk(doc, "elements", max_chunk_size=60), workspace=ws)
-    monkeypatch.setitem(sys.modules, "chunkbench.boundary_diff", None)  # as if diff were not installed
+def test_compare_two_documents_by_boundary_keys(ws):
+    a = store.save(cb.chunk(notice_doc("1 May"), "elements"), workspace=ws)
+    b = store.save(cb.chunk(notice_doc("2 May", source="other.json"), "elements", max_chunk_size=60), workspace=ws)
     result = store.compare(a, b, ws)
     assert isinstance(result, store.BoundaryComparison)
-    assert result.common and result.only_b and not result.only_a
+    assert result.only_b
     assert set(result.common) | set(result.only_b) == {cb.chunks.boundary_key(c) for c in store.load(b, ws)}
+    assert set(result.common) | set(result.only_a) == {cb.chunks.boundary_key(c) for c in store.load(a, ws)}
 
 
 def test_compare_uses_boundary_diff_for_one_document(ws):

@@ -193,9 +193,16 @@ def _front_matter(text: str, lines: SourceLines, warnings: list[str]) -> tuple[d
     return value, end + 1
 
 
+def _line_map(node: SyntaxTreeNode) -> tuple[int, int]:
+    """The [first, stop) source lines of a block node (markdown-it maps every block it parses)."""
+    if node.map is None:
+        raise ValueError(f"markdown-it gave a {node.type} block without source lines")
+    return node.map
+
+
 def _element(element_id: str, node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> Element:
     """One top-level block as an Element whose text is its source slice."""
-    first, stop = (n + line_offset for n in node.map)
+    first, stop = (n + line_offset for n in _line_map(node))
     attrs: dict[str, Any] = {}
     blocks: tuple = ()
     rows = None
@@ -270,5 +277,5 @@ def _cell_text(cell: SyntaxTreeNode) -> str:
 def _list_items(node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> Iterator[dict]:
     """The list's top-level items as {type, text, src_start, src_end} (nested lists stay inside)."""
     for item in node.children:
-        a, b = lines.span(*(n + line_offset for n in item.map))
+        a, b = lines.span(*(n + line_offset for n in _line_map(item)))
         yield {"type": "list_item", "text": lines.text[a:b], "src_start": a, "src_end": b}

@@ -42,10 +42,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeGuard
 
 from ..errors import InputError
-from ..model import Document, Element, Page, ParserInfo, make_document
+from ..model import Document, Element, Page, ParserInfo, as_bbox, make_document
 from ..text import pipe_table
 
 V1_SUFFIX = "_content_list.json"
@@ -256,7 +256,7 @@ class _ItemReader:
         self.refused_paths = 0
         self.unknown: Counter[str] = Counter()
 
-    def fail(self, where: str, problem: str):
+    def fail(self, where: str, problem: str) -> NoReturn:
         raise InputError(f"{where}: {problem}", self.file)
 
     def read(self, data: Any) -> int | None:
@@ -413,7 +413,7 @@ class _ItemReader:
         A block's text is its `text`, else `content`, else its MinerU `lines[].spans[].content`.
         Iterative, so deep nesting cannot exhaust the stack.
         """
-        stack: list[tuple[Any, str]] = [(blocks, "text")]
+        stack: list[tuple[Any, Any]] = [(blocks, "text")]
         while stack:
             node, parent_type = stack.pop()
             if isinstance(node, list):
@@ -468,7 +468,7 @@ class _ItemReader:
             self.swapped += 1
             x0, x1 = sorted((x0, x1))
             y0, y1 = sorted((y0, y1))
-        clipped = tuple(min(max(v, 0.0), BBOX_SCALE) for v in (x0, y0, x1, y1))
+        clipped = as_bbox(min(max(v, 0.0), BBOX_SCALE) for v in (x0, y0, x1, y1))
         if clipped != (x0, y0, x1, y1):
             self.clipped += 1
         return clipped
@@ -756,7 +756,7 @@ def _span_attr(value: str | None) -> int:
 # JSON value helpers
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 

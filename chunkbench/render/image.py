@@ -222,6 +222,7 @@ class PageImage:
         thick = max(1, int(round(1.1 * self.scale)))
         yy, xx = np.ogrid[y0:y1, x0:x1]
         mask = ((xx + yy) % step) < thick
+        assert self._pixels is not None, "hatching runs on the rasterised page"
         view = self._pixels[y0:y1, x0:x1]
         a = rgba[3]
         sel = view[mask].astype(np.uint16)
@@ -326,7 +327,7 @@ class PageImage:
         pad = size * 0.2
         aw = size * 0.8 if arrow else 0.0
         tw = glyphs.text_width(text, size)
-        rgb = parse_color(color)
+        rgb = parse_color(color) or (0, 0, 0, 255)
         bg = parse_color(background, default_alpha=210)
         if bg is not None:
             self._fill(bg, [(x, y, x + aw + tw + 2 * pad, y + size * 1.15 + 2 * pad)])

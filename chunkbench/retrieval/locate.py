@@ -85,10 +85,7 @@ def normalize(s: str) -> str:
 
 def pages_of(e: Element) -> frozenset[int]:
     """1-based pages an element lies on (empty when it has no page)."""
-    first, last = e.page_idx, e.last_page_idx
-    if first is None or last is None:
-        return frozenset()
-    return frozenset(range(first + 1, last + 2))
+    return frozenset(e.page_numbers)
 
 
 def page_ranges(doc: Document) -> dict[int, tuple[int, int]]:

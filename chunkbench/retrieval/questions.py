@@ -37,7 +37,7 @@ class Question:
     evidence: tuple[Evidence, ...]
 
 
-def load_questions(path: str | Path, doc: Document | None = None) -> list[Question]:
+def load_questions(path: str | os.PathLike[str], doc: Document | None = None) -> list[Question]:
     """Questions from a `*.questions.json` list or a FinanceBench `*.jsonl` (rows for `doc` only).
 
     FinanceBench pages (`evidence_page_num`) are 0-based and become 1-based here; its rows are

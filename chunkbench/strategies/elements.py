@@ -79,6 +79,7 @@ def chunk_elements(
         if boundary is not None:
             current = _Open(boundary, section_path=[t for _, t in stack])
             groups.append(current)
+        assert current is not None, "the first element always opens a chunk"
         current.add(el)
     chunks: list[Chunk] = []
     for g in groups:

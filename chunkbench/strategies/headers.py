@@ -208,6 +208,7 @@ class _Builder:
         path = _group_path(g)
         extra = {"header_paths": [" > ".join(s.path) for s in g.sections]}
         heading = g.sections[0].heading.text if g.sections[0].heading is not None else None
+        assert g.boundary is not None, "_merge sets every group's boundary"
         self._emit(n, start, end, g.boundary, path, heading, "section", extra)
 
     def add_fallback(self) -> None:

@@ -202,7 +202,7 @@ class Packer:
     def hard_split(self, start: int, end: int, anchor: int | None = None) -> list[Unit]:
         """Cut [start, end) into pieces within the limit, preferring line breaks, then spaces;
         the first piece measured from `anchor` when given (it joins the text before it)."""
-        out = []
+        out: list[Unit] = []
         pos = start
         while pos < end:
             origin = anchor if anchor is not None and not out else pos

@@ -63,7 +63,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
     # 1-based page of each element; elements without a page or spanning pages take the slow path
     first_page = [e.page_idx + 1 if e.page_idx is not None else 0 for e in located]
     simple_pages = all(e.page_idx is not None and e.page_end_idx in (None, e.page_idx) for e in located)
-    page_sets = None if simple_pages else [_element_pages(e) for e in located]
+    page_sets = None if simple_pages else [e.page_numbers for e in located]
     total = spans[-1].token_end
     key = document_key(doc)
     chunks = []
@@ -106,11 +106,6 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
             )
         )
     return StrategyResult(chunks=chunks, skipped=skipped)
-
-
-def _element_pages(e: Element) -> tuple[int, ...]:
-    """1-based pages an element covers (several for an element spanning pages)."""
-    return tuple(range(e.page_idx + 1, e.last_page_idx + 2)) if e.page_idx is not None else ()
 
 
 class Window:
@@ -177,7 +172,7 @@ def safe_cuts(text: str, parts: int) -> list[int]:
     lets a piece cross that spot (whitespace pieces end at the newline, letter pieces cannot start
     with one), and BPE never merges across pieces, so the pieces' tokens concatenate to exactly
     the tokens of the whole text. Where no such spot lies near a target position, no cut is made."""
-    cuts = []
+    cuts: list[int] = []
     for k in range(1, parts):
         pos = text.find("\n", k * len(text) // parts, (k + 1) * len(text) // parts)
         while pos != -1 and not text[pos + 1 : pos + 2].isalpha():
@@ -242,7 +237,7 @@ def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source
         c_start, c_end = b_start, b_end
     else:
         c_start, c_end = _chars_at(data, b_start, b_end)
-    out = []
+    out: list[Window] = []
     prev_end = 0
     for ts, te, cs, ce in zip(tok_start.tolist(), tok_end.tolist(), c_start.tolist(), c_end.tolist()):
         out.append(Window(ts, te, cs, ce, prev_end - ts if out else 0))
