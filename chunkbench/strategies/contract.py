@@ -24,10 +24,7 @@ from .base import Param, StrategyResult, declare, params_hash
 from .contract_noise import find_noise
 from .contract_rules import defined_term, in_definitions_section, in_schedule
 from .contract_units import CAPTION, HEADING, ITEM, TABLE, Unit, build_units, continues, sep
-from .spans import HARD, PARAGRAPH, SENTENCE
-
-#: why a later piece of a cut element starts where it does, by where the Packer cut
-_PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, SENTENCE: Reason.SENTENCE_SPLIT, HARD: Reason.WORD_SPLIT}
+from .spans import HARD, PIECE_REASONS
 
 #: element types whose text is prose; a chunk with none of them (images, equations, kept page
 #: furniture, other) is typed `unknown`
@@ -189,7 +186,7 @@ class _Walker:
         added = len(o.sep(u)) + len(u.text)
         if u.cut is not None:
             how = "a line break or space" if u.cut == HARD else f"a {u.cut} boundary"
-            return Boundary(_PIECE_REASONS.get(u.cut, Reason.SENTENCE_SPLIT),
+            return Boundary(PIECE_REASONS.get(u.cut, Reason.SENTENCE_SPLIT),
                             f"{_what(u)} ({len(u.el.text)} chars > {self.max}) continues: cut into {u.parts} "
                             f"pieces at {how}")
         if len(u.text) > self.max:

@@ -15,7 +15,7 @@ from ..clauses import ClauseRef, clause_ref
 from ..model import Document, Element
 from ..text import paragraph_spans, pipe_table
 from .contract_rules import heading_level, looks_like_heading, normalize
-from .spans import PARAGRAPH, Packer
+from .spans import PARAGRAPH, HeadingStack, Packer
 from .spans import Unit as Span
 
 #: a heading whose box starts this far (points) right of the page's text margin is indented
@@ -54,20 +54,17 @@ def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Un
     )
     margins = _left_margins(content)
     limit = params["max_chars"] if params["split_oversize"] else None
-    stack: list[tuple[int, str]] = []
+    stack = HeadingStack()
     units: list[Unit] = []
     for e in content:
         if _layout_heading(e) or (infer and e.type == "paragraph" and looks_like_heading(e.text, params["heading_max_chars"])):
             title = " ".join(e.text.split())
             indented = e.bbox is not None and e.bbox[0] - margins.get(e.page_idx, e.bbox[0]) > INDENT_PT
-            level = heading_level(title, e.text_level, indented=indented, open_levels=[lv for lv, _ in stack])
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, title))
-            path = tuple(t for _, t in stack)
+            level = heading_level(title, e.text_level, indented=indented, open_levels=stack.levels)
+            path = stack.push(level, title)
             units.append(Unit(HEADING, e, 0, len(e.text), normalize(e.text), path, clause_ref(title), level))
             continue
-        path = tuple(t for _, t in stack)
+        path = stack.path
         if e.type == "table":
             text = pipe_table(e.rows) if e.rows else normalize(e.text)
             units.append(Unit(TABLE, e, 0, len(e.text), text or normalize(e.text), path))

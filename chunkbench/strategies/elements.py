@@ -16,7 +16,7 @@ from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
 from ..model import SEPARATOR, Document, Element, is_noise
 from ..text import one_line, paragraph_spans
 from .base import Param, StrategyResult, declare
-from .spans import HARD, PARAGRAPH, SENTENCE, TABLE, Packer, Unit
+from .spans import HARD, PARAGRAPH, PIECE_REASONS, TABLE, HeadingStack, Packer, Unit
 
 #: Chunk type priority of specs/1 (heading first; paragraph is the default).
 _TYPE_PRIORITY = ("table", "code", "list")
@@ -57,7 +57,7 @@ def chunk_elements(
     skipped: dict[str, str] = {}
     groups: list[_Open] = []
     current: _Open | None = None
-    stack: list[tuple[int, str]] = []  # (level, heading text) of the headings above this point
+    stack = HeadingStack()  # the headings above this point
     for el in doc.elements:
         if el.is_empty:
             skipped[el.id] = "empty text"
@@ -66,18 +66,16 @@ def chunk_elements(
             skipped[el.id] = f"noise element ({el.raw_type or el.type})"
             continue
         if el.text_level is not None and 1 <= el.text_level <= 6:  # MinerU's 999 means "not a heading"
-            while stack and stack[-1][0] >= el.text_level:
-                stack.pop()
-            stack.append((el.text_level, one_line(el.text, 200)))
+            stack.push(el.text_level, one_line(el.text, 200))
         if current is None:
             boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
         elif join_headings and current.titles_only() and current.added_size(el) <= max_chunk_size:
             boundary = None  # headings are not left alone in a chunk (issue 11): what follows joins them
-            current.section_path = [t for _, t in stack]
+            current.section_path = list(stack.path)
         else:
             boundary = _boundary(current, el, max_chunk_size, heading_level, table_boundary)
         if boundary is not None:
-            current = _Open(boundary, section_path=[t for _, t in stack])
+            current = _Open(boundary, section_path=list(stack.path))
             groups.append(current)
         assert current is not None, "the first element always opens a chunk"
         current.add(el)
@@ -88,11 +86,6 @@ def chunk_elements(
         else:
             chunks.append(_make_chunk(doc, len(chunks), g, heading_level, max_chunk_size))
     return StrategyResult(chunks=chunks, skipped=skipped)
-
-
-#: why a piece of a split element starts where it does, by the kind of unit it starts with
-_PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, TABLE: Reason.PARAGRAPH_SPLIT, SENTENCE: Reason.SENTENCE_SPLIT,
-                  HARD: Reason.WORD_SPLIT}
 
 
 def _split_element(doc: Document, first: int, group: _Open, heading_level: int, limit: int) -> list[Chunk]:
@@ -113,7 +106,7 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
             boundary = Boundary(group.boundary.reason, f"{group.boundary.detail}: cut into {len(pieces)} pieces")
         else:
             kind = piece[0].kind
-            boundary = Boundary(_PIECE_REASONS.get(kind, Reason.SENTENCE_SPLIT),
+            boundary = Boundary(PIECE_REASONS.get(kind, Reason.SENTENCE_SPLIT),
                                 f"element {el.id} ({len(el.text)} chars > {limit}) continues: piece {k + 1} of "
                                 f"{len(pieces)}, cut at a {'line break or space' if kind == HARD else kind}")
         out.append(_make_chunk(doc, first + k, group, heading_level, limit, span=(a, b), boundary=boundary))

@@ -36,7 +36,19 @@ from ..errors import ParamError
 from ..model import SEPARATOR, Document, Element
 from ..text import one_line
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, overlap_start
+from .spans import (
+    HARD,
+    HEADING,
+    PARAGRAPH,
+    ROW,
+    SENTENCE,
+    TABLE,
+    ContentText,
+    HeadingStack,
+    Packer,
+    Unit,
+    overlap_start,
+)
 
 #: Obsidian-style wikilink [[Target]], [[Target|label]], [[Target#heading]]: the target is kept
 WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:[#|][^\[\]\n]*)?\]\]")
@@ -113,14 +125,11 @@ def chunk_headers(
 def _sections(content: list[Element]) -> list[_Section]:
     """Split the content at every heading; paths follow the heading levels (stack)."""
     sections: list[_Section] = []
-    stack: list[tuple[int, str]] = []
+    stack = HeadingStack()
     for i, el in enumerate(content):
         if el.is_heading:
             level = el.text_level or 1
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, " ".join(el.text.split())))
-            sections.append(_Section(i, i, tuple(t for _, t in stack), el))
+            sections.append(_Section(i, i, stack.push(level, " ".join(el.text.split())), el))
         elif sections:
             sections[-1].last = i
         else:

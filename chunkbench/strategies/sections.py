@@ -31,7 +31,7 @@ from ..model import Document
 from ..text import one_line
 from ..tokens import count_tokens
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, HeadingStack, Packer, Unit
 
 #: section types with their keywords, in the spec's order (the order also breaks ties)
 SECTION_KEYWORDS: dict[str, re.Pattern] = {
@@ -236,18 +236,15 @@ def _items(ct: ContentText) -> list[_Item]:
 def _sections(ct: ContentText, items: list[_Item]) -> list[_Section]:
     """A section per heading with text of its own; text-less headings join the next section."""
     sections: list[_Section] = []
-    stack: list[tuple[int, str]] = []
+    stack = HeadingStack()
     cur: _Section | None = None
     for it in items:
         if it.unit.kind == HEADING:
             carried = cur.headings if cur is not None and not cur.body else []
             if cur is not None and cur.body:
                 sections.append(cur)
-            while stack and stack[-1][0] >= it.level:
-                stack.pop()
             name = " ".join(ct.text[it.unit.start : it.unit.end].split())
-            stack.append((it.level, name))
-            cur = _Section(name, tuple(n for _, n in stack), it.how, it.level, carried + [it])
+            cur = _Section(name, stack.push(it.level, name), it.how, it.level, carried + [it])
         else:
             if cur is None:
                 cur = _Section("", (), "", 0)

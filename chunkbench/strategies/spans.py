@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..chunks import Boundary, Chunk, build_chunk, document_key
+from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
 from ..model import SEPARATOR, Document, Element, is_noise
 from ..text import _strip_span, paragraph_spans, sentence_spans
 
@@ -100,6 +100,36 @@ class ContentText:
             a, b = _strip_span(text, 0, len(text))
             return [Unit(base + a, base + b, kind)] if b > a else []
         return [Unit(base + a, base + b, PARAGRAPH) for a, b in paragraph_spans(text)]
+
+
+class HeadingStack:
+    """The headings above the current point by level: a new heading closes every open heading of
+    its level or deeper. The one section-path rule of elements, headers, sections and contract."""
+
+    def __init__(self) -> None:
+        self._open: list[tuple[int, str]] = []
+
+    def push(self, level: int, title: str) -> tuple[str, ...]:
+        """Open a heading of `level`; returns the path down to it."""
+        while self._open and self._open[-1][0] >= level:
+            self._open.pop()
+        self._open.append((level, title))
+        return self.path
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Titles of the open headings, outermost first."""
+        return tuple(t for _, t in self._open)
+
+    @property
+    def levels(self) -> list[int]:
+        """Levels of the open headings, outermost first."""
+        return [lv for lv, _ in self._open]
+
+
+#: why a later piece of a cut span starts where it does, by the kind of unit the Packer cut at
+PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, TABLE: Reason.PARAGRAPH_SPLIT, ROW: Reason.PARAGRAPH_SPLIT,
+                 SENTENCE: Reason.SENTENCE_SPLIT, HARD: Reason.WORD_SPLIT}
 
 
 def char_size(start: int, end: int) -> int:
