@@ -10,10 +10,11 @@ The frameworks are optional: `pip install 'chunkbench[rag]'`.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .chunks import Chunk
-from .chunkset import ChunkSet
+if TYPE_CHECKING:  # ChunkSet's to_langchain/to_llama_index call this module: types only here
+    from .chunks import Chunk
+    from .chunkset import ChunkSet
 
 INSTALL_HINT = "pip install 'chunkbench[rag]'"
 SECTION_SEPARATOR = " > "
