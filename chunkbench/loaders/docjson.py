@@ -46,7 +46,7 @@ from typing import Any
 from ..errors import InputError
 from ..model import Document, Element, Page, ParserInfo, make_document
 from ..text import pipe_table
-from .mineru import _is_int, _is_number, _json_type, _read_json
+from .jsonread import is_int, is_number, json_type, read_json
 
 SOURCE = "document_json"
 MAX_HEADING_LEVEL = 6
@@ -81,16 +81,16 @@ _BBOX_KEYS = (("x0", "y0", "x1", "y1"), ("l", "t", "r", "b"))
 def load_document_json(path: str | os.PathLike, *, pdf: str | os.PathLike | None = None) -> Document:
     """Load a specs/2 `document.json`: its blocks become elements with the same ids, in file order."""
     file = Path(path)
-    data = _read_json(file)
+    data = read_json(file)
     if not isinstance(data, dict):
-        raise InputError(f"not a document.json: expected a JSON object, got {_json_type(data)}", file)
+        raise InputError(f"not a document.json: expected a JSON object, got {json_type(data)}", file)
     warnings: list[str] = []
     pages = _read_pages(file, data.get("pages"))
     if not pages:
         warnings.append("no pages[] in the file: page sizes unknown")
     blocks = data.get("blocks")
     if not isinstance(blocks, list):
-        raise InputError(f"not a document.json: 'blocks' must be a list, got {_json_type(blocks)}", file)
+        raise InputError(f"not a document.json: 'blocks' must be a list, got {json_type(blocks)}", file)
     reader = _BlockReader(file, {p.index: p for p in pages})
     elements = [reader.element(i, block) for i, block in enumerate(blocks)]
     if reader.unknown:
@@ -109,18 +109,18 @@ def _read_pages(file: Path, pages: Any) -> list[Page]:
     if isinstance(pages, dict):  # Docling: {"1": {"page_no": 1, "size": {...}}, ...}
         pages = list(pages.values())
     if not isinstance(pages, list):
-        raise InputError(f"'pages' must be a list, got {_json_type(pages)}", file)
+        raise InputError(f"'pages' must be a list, got {json_type(pages)}", file)
     out: dict[int, Page] = {}
     for pos, entry in enumerate(pages):
         where = f"pages[{pos}]"
         if not isinstance(entry, dict):
-            raise InputError(f"{where}: expected an object, got {_json_type(entry)}", file)
+            raise InputError(f"{where}: expected an object, got {json_type(entry)}", file)
         index = _page_index(file, entry, pos, where)
         if index in out:
             raise InputError(f"{where}: page {index + 1} is listed twice", file)
         size = entry.get("size") if isinstance(entry.get("size"), dict) else entry
         width, height = size.get("width"), size.get("height")
-        if not (_is_number(width) and _is_number(height) and 0 < width < math.inf and 0 < height < math.inf):
+        if not (is_number(width) and is_number(height) and 0 < width < math.inf and 0 < height < math.inf):
             raise InputError(
                 f"{where}: 'width' and 'height' must be positive numbers, got {width!r}, {height!r}", file
             )
@@ -133,7 +133,7 @@ def _page_index(file: Path, entry: dict, pos: int, where: str) -> int:
     for key, base in (("page_no", 1), ("number", 1), ("index", 0)):
         if key in entry:
             value = entry[key]
-            if not _is_int(value) or value < base:
+            if not is_int(value) or value < base:
                 raise InputError(f"{where}: '{key}' must be an integer >= {base}, got {value!r}", file)
             return value - base
     return pos
@@ -154,7 +154,7 @@ class _BlockReader:
     def element(self, pos: int, block: Any) -> Element:
         where = f"block {pos}"
         if not isinstance(block, dict):
-            self.fail(where, f"expected an object, got {_json_type(block)}")
+            self.fail(where, f"expected an object, got {json_type(block)}")
         block_id = self._block_id(block, where)
         where = f"block {pos} ({block_id!r})"
         raw_type = block.get("type")
@@ -168,7 +168,7 @@ class _BlockReader:
         if text is None:
             text = ""
         if not isinstance(text, str):
-            self.fail(where, f"'text' must be a string, got {_json_type(text)}")
+            self.fail(where, f"'text' must be a string, got {json_type(text)}")
         text = text.strip("\n") if etype == "code" else text.strip()
         if not text.strip():
             text = ""
@@ -191,7 +191,7 @@ class _BlockReader:
 
     def _block_id(self, block: dict, where: str) -> str:
         value = block.get("block_id")
-        if _is_int(value):
+        if is_int(value):
             value = str(value)
         if not isinstance(value, str) or not value.strip():
             self.fail(where, f"'block_id' must be a non-empty string, got {value!r}")
@@ -210,7 +210,7 @@ class _BlockReader:
         if end is None:
             end = start
         for key, value in (("page_start", start), ("page_end", end)):
-            if not _is_int(value) or value < 1:
+            if not is_int(value) or value < 1:
                 self.fail(where, f"'{key}' must be a 1-based page number, got {value!r}")
             if self.pages and value - 1 not in self.pages:
                 self.fail(where, f"'{key}' {value} is not a page of the document ({len(self.pages)} pages)")
@@ -222,7 +222,7 @@ class _BlockReader:
         level = block.get("level")
         if level is None:
             return None
-        if not _is_int(level) or level < 1:
+        if not is_int(level) or level < 1:
             self.fail(where, f"'level' must be a positive integer, got {level!r}")
         return min(level, MAX_HEADING_LEVEL)
 
@@ -237,7 +237,7 @@ class _BlockReader:
             self.fail(where, "'rows' must be a list of lists of cells")
         out = []
         for row in rows:
-            if not all(c is None or isinstance(c, str) or _is_number(c) for c in row):
+            if not all(c is None or isinstance(c, str) or is_number(c) for c in row):
                 self.fail(where, "table cells must be strings, numbers or null")
             out.append(tuple("" if c is None else str(c).strip() for c in row))
         return tuple(out)
@@ -253,7 +253,7 @@ class _BlockReader:
             if keys is None:
                 self.fail(where, f"'bbox' object needs x0/y0/x1/y1 or l/t/r/b, got keys {sorted(bbox)}")
             bbox = [bbox[k] for k in keys]
-        if not (isinstance(bbox, list) and len(bbox) == 4 and all(_is_number(v) for v in bbox)):
+        if not (isinstance(bbox, list) and len(bbox) == 4 and all(is_number(v) for v in bbox)):
             self.fail(where, f"'bbox' must be 4 numbers, got {bbox!r}")
         if not all(math.isfinite(v) for v in bbox):
             self.fail(where, f"'bbox' has a non-finite value: {bbox!r}")

@@ -1,61 +1,28 @@
-"""Load MinerU output as a Document: `*_content_list.json` (v1), `*_content_list_v2.json`, or a folder.
-
-Formats read (all observed in MinerU 2.x-3.x output, plus the variant of specs/1):
-
-* v1: a flat list of items `{type, text, text_level, bbox, page_idx, ...}`;
-* v2: a list of pages, each a list of `{type, content: {...}, bbox}`; texts are lists of spans
-  (`text` / `equation_inline`), rendered as in v1 (inline equations as `$...$`), so v1 and v2 of one
-  parse give the same elements and texts, except that v1 escapes Markdown (`\\_`), keeps line
-  breaks in code and lists several captions of one figure where v2 joins them into one;
-* the specs/1 variant: `type` `paragraph`/`heading`, `text_level` 999 for non-headings, nested
-  `blocks` for code and lists. A `paragraph` keeps its type whatever its `text_level`.
-
-Decisions:
-
-* a folder is searched at `.`, `auto/`, `vlm/`, `hybrid_auto/` (and MinerU's other parse folders),
-  one level down as well (`{out}/{name}/auto/`); when a folder holds both versions, v1 is read (it
-  is MinerU's primary output and keeps code line breaks); several documents are an error;
-* tables: text is a pipe table of the `table_body` HTML rows (captions, footnotes, HTML in attrs);
-* images and charts: type `image`, text is the captions (then the chart/image `content`, if any),
-  so figures are found by their captions; footnotes, `img_path` and `sub_type` go to attrs;
-* code: caption lines then the body; lists: one item per line; both also as `blocks`;
-* `img_path` is kept only when it stays inside the content_list's folder (no `..`, no absolute);
-* bboxes are MinerU's 0-1000 page-relative ints (v1 and v2 alike), converted to points with page
-  sizes from the PDF (`pdf=`, or `{name}_origin.pdf` / `{name}.pdf` in the folder or its parent),
-  else from `{name}_middle.json`; without either, bboxes are None, pages have size 0 and a warning
-  says so. Swapped corners are reordered and values outside 0-1000 clipped (with a warning);
-  NaN, infinite or non-numeric values are an InputError;
-* items without text are kept (empty text) so they are counted; strategies skip them; a page
-  `has_text` when MinerU extracted some text on it;
-* element ids are `p{page_idx}-e{n}`: 0-based page, n the item's position in the file;
-* unknown item types load as `other` with a warning (new MinerU versions add types).
-"""
+"""MinerU items (v1 and v2) checked and turned into Elements: types, texts, bboxes in points,
+paths kept inside the output folder, warnings for what was repaired."""
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, NoReturn, TypeGuard
+from typing import Any, NoReturn
 
-from ..errors import InputError
-from ..model import Document, Element, Page, ParserInfo, as_bbox, make_document
-from ..text import pipe_table
+from ...errors import InputError
+from ...model import Element, Page, as_bbox
+from ...text import pipe_table
+from ..jsonread import is_int, is_number, json_type
+from .tables import html_table_rows
 
-V1_SUFFIX = "_content_list.json"
-V2_SUFFIX = "_content_list_v2.json"
-#: sub-folders MinerU writes a document's output to: pipeline `{method}`, `vlm`, `hybrid_{method}`
-PARSE_DIRS = ("auto", "vlm", "hybrid_auto", "txt", "ocr", "hybrid_txt", "hybrid_ocr", "office")
 #: MinerU bboxes are integers relative to the page: 0..BBOX_SCALE on each axis
 BBOX_SCALE = 1000
+
+
 NO_PAGE_SIZES_WARNING = "bboxes unavailable: no PDF or _middle.json found"
-_MAX_SPAN = 1000  # colspan/rowspan cap: a hostile table must not allocate millions of cells
+
 
 # v1 (and specs/1) item type -> element type; "text" becomes a heading when it has a text_level.
 _V1_TYPES = {
@@ -82,154 +49,8 @@ _V1_TYPES = {
 }
 
 
-def load_mineru(path: str | os.PathLike, *, pdf: str | os.PathLike | None = None) -> Document:
-    """Load a MinerU content_list (v1 or v2) or output folder; `pdf` gives page sizes for bboxes."""
-    file = Path(path)
-    if file.is_dir():
-        file = find_content_list(file)
-    data = _read_json(file)
-    reader = _ItemReader(file)
-    page_count_hint = reader.read(data)
-    name = _document_name(file)
-    pdf_path = Path(pdf) if pdf is not None else _find_beside(file, (f"{name}_origin.pdf", f"{name}.pdf"))
-    middle = _find_beside(file, (f"{name}_middle.json",))
-    if pdf_path is not None:
-        sizes = pdf_page_sizes(pdf_path)
-    elif middle is not None:
-        sizes = _middle_page_sizes(middle)
-    else:
-        sizes = None
-    version, backend = _middle_version(middle) if middle is not None else ("", "")
-    elements, pages, warnings = reader.build(sizes, page_count_hint, source=pdf_path or middle)
-    options = {"format": "content_list_v2" if reader.v2 else "content_list"}
-    if backend:
-        options["backend"] = backend
-    return make_document(
-        file, elements, pages, ParserInfo("mineru", version, options), pdf_path=pdf_path, warnings=warnings
-    )
-
-
-def _document_name(file: Path) -> str:
-    """MinerU's document name: the content_list file name without its suffix."""
-    for suffix in (V2_SUFFIX, V1_SUFFIX):
-        if file.name.endswith(suffix) and len(file.name) > len(suffix):
-            return file.name[: -len(suffix)]
-    return file.stem
-
-
-def find_content_list(folder: str | os.PathLike) -> Path:
-    """The one content_list in a MinerU output folder (v1 preferred over v2); InputError otherwise."""
-    root = Path(folder)
-    found: dict[tuple[Path, str], Path] = {}
-    for d in _candidate_dirs(root):
-        for suffix in (V2_SUFFIX, V1_SUFFIX):  # v1 second, so it replaces v2 of the same document
-            for f in sorted(d.glob(f"*{suffix}")):
-                if f.is_file():
-                    found[(d, _document_name(f))] = f
-    if not found:
-        looked = ", ".join(["."] + [f"{d}/" for d in PARSE_DIRS[:3]] + ["*/…"])
-        raise InputError(f"no MinerU *{V1_SUFFIX} or *{V2_SUFFIX} found (looked in {looked})", root)
-    if len(found) > 1:
-        names = ", ".join(sorted(os.fspath(f.relative_to(root)) for f in found.values()))
-        raise InputError(f"several MinerU outputs found ({names}); pass one content_list file", root)
-    return next(iter(found.values()))
-
-
-def _candidate_dirs(root: Path) -> Iterator[Path]:
-    """`root`, its parse folders, and the same one level down (`{out}/{name}/auto/`)."""
-    yield root
-    yield from (root / d for d in PARSE_DIRS if (root / d).is_dir())
-    for child in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in PARSE_DIRS):
-        yield child
-        yield from (child / d for d in PARSE_DIRS if (child / d).is_dir())
-
-
-def _find_beside(file: Path, names: tuple[str, ...]) -> Path | None:
-    """First of `names` found in the file's folder, then in its parent (`{name}/` above `auto/`)."""
-    for folder in (file.parent, file.parent.parent):
-        for name in names:
-            if (folder / name).is_file():
-                return folder / name
-    return None
-
-
-def _read_json(file: Path) -> Any:
-    try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", file) from None
-    if not raw.strip():
-        raise InputError("empty file", file)
-    try:
-        return json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc}", file) from None
-    except RecursionError:
-        raise InputError("JSON nested too deeply", file) from None
-
-
-# ---------------------------------------------------------------------------------------------
-# Page sizes
-
-
-def pdf_page_sizes(pdf: str | os.PathLike) -> list[tuple[float, float]]:
-    """Page (width, height) in points, as MinerU sees them (rotation applied); InputError if unreadable."""
-    import pymupdf
-
-    pdf = Path(pdf)
-    if not pdf.is_file():
-        raise InputError("PDF not found", pdf)
-    try:
-        with pymupdf.open(pdf) as doc:
-            if doc.needs_pass:
-                raise InputError("PDF is encrypted: cannot read its page sizes", pdf)
-            return [(page.rect.width, page.rect.height) for page in doc]
-    except (RuntimeError, ValueError, OSError) as exc:  # pymupdf's FileDataError is a RuntimeError
-        raise InputError(f"cannot open PDF: {exc}", pdf) from None
-
-
-def _middle_page_sizes(middle: Path) -> list[tuple[float, float]]:
-    """Page sizes from `_middle.json`: `pdf_info[i].page_size` = [width, height] in points."""
-    data = _read_json(middle)
-    info = data.get("pdf_info") if isinstance(data, dict) else None
-    if not isinstance(info, list):
-        raise InputError("not a MinerU _middle.json (no pdf_info list)", middle)
-    sizes = []
-    for i, page in enumerate(info):
-        size = page.get("page_size") if isinstance(page, dict) else None
-        if not (isinstance(size, list) and len(size) == 2 and all(_is_number(v) and v > 0 for v in size)):
-            raise InputError(f"pdf_info[{i}].page_size is not [width, height]", middle)
-        sizes.append((float(size[0]), float(size[1])))
-    return sizes
-
-
-_MIDDLE_TAIL = 4096
-_MIDDLE_KEYS = re.compile(r'"(_version_name|_backend)"\s*:\s*"([^"\\]{0,100})"')
-
-
-def _middle_version(middle: Path) -> tuple[str, str]:
-    """(`_version_name`, `_backend`) from the tail of `_middle.json`, where MinerU writes them.
-
-    Only the tail is read: the file is large (about 150 kB per page) and we need two keys.
-    """
-    try:
-        with open(middle, "rb") as fh:
-            fh.seek(max(0, middle.stat().st_size - _MIDDLE_TAIL))
-            tail = fh.read().decode("utf-8", errors="replace")
-    except OSError:
-        return "", ""
-    found = dict(_MIDDLE_KEYS.findall(tail))
-    return found.get("_version_name", ""), found.get("_backend", "")
-
-
-# ---------------------------------------------------------------------------------------------
-# Items
-
-
 @dataclass(frozen=True)
-class _Item:
+class Item:
     """One content_list item read and checked; bbox still in MinerU's 0-1000 units."""
 
     type: str
@@ -243,13 +64,13 @@ class _Item:
     attrs: dict = field(default_factory=dict)
 
 
-class _ItemReader:
+class ItemReader:
     """Reads v1/v2/specs-1 items of one file, raising InputError with the item's position."""
 
     def __init__(self, file: Path):
         self.file = file
         self.base = file.parent.resolve()
-        self.items: list[_Item] = []
+        self.items: list[Item] = []
         self.v2 = False
         self.swapped = 0
         self.clipped = 0
@@ -262,7 +83,7 @@ class _ItemReader:
     def read(self, data: Any) -> int | None:
         """Read every item; returns the page count v2 states (its number of page lists)."""
         if not isinstance(data, list):
-            raise InputError(f"not a MinerU content_list: expected a JSON list, got {_json_type(data)}", self.file)
+            raise InputError(f"not a MinerU content_list: expected a JSON list, got {json_type(data)}", self.file)
         pages = [isinstance(entry, list) for entry in data]
         if any(pages) and not all(pages):
             raise InputError("mixes page lists (content_list_v2) and items (content_list)", self.file)
@@ -280,16 +101,16 @@ class _ItemReader:
 
     # -- v1 ---------------------------------------------------------------------------------
 
-    def _v1_item(self, item: Any, where: str, page_idx: int | None, raw_type: str | None = None) -> _Item:
+    def _v1_item(self, item: Any, where: str, page_idx: int | None, raw_type: str | None = None) -> Item:
         """Check and convert one v1 item; v2 items come here rewritten, with their own type name."""
         if not isinstance(item, dict):
-            self.fail(where, f"expected an object, got {_json_type(item)}")
+            self.fail(where, f"expected an object, got {json_type(item)}")
         kind = item.get("type")
         if not isinstance(kind, str) or not kind.strip():
             self.fail(where, "missing or invalid 'type'")
         if page_idx is None:
             page_idx = item.get("page_idx")
-            if not _is_int(page_idx) or page_idx < 0:
+            if not is_int(page_idx) or page_idx < 0:
                 self.fail(where, f"'page_idx' must be a non-negative integer, got {page_idx!r}")
         etype = _V1_TYPES.get(kind)
         if etype is None:
@@ -322,14 +143,14 @@ class _ItemReader:
             level = None
         text = text.strip("\n") if etype == "code" else text.strip()
         bbox = self._bbox(item.get("bbox"), where)
-        return _Item(etype, raw_type or kind, text if text.strip() else "", page_idx, bbox, level, blocks, rows, attrs)
+        return Item(etype, raw_type or kind, text if text.strip() else "", page_idx, bbox, level, blocks, rows, attrs)
 
     def _text_level(self, item: dict, where: str) -> int | None:
         """MinerU's heading level: 1-6 (deeper levels count as 6); 0, 999 and missing are None."""
         level = item.get("text_level")
         if level is None:
             return None
-        if not _is_int(level):
+        if not is_int(level):
             self.fail(where, f"'text_level' must be an integer, got {level!r}")
         return min(level, 6) if 0 < level < 999 else None
 
@@ -338,7 +159,7 @@ class _ItemReader:
         if value is None:
             return ""
         if not isinstance(value, str):
-            self.fail(where, f"'{key}' must be a string, got {_json_type(value)}")
+            self.fail(where, f"'{key}' must be a string, got {json_type(value)}")
         return value
 
     def _strings(self, item: dict, keys: tuple[str, ...], where: str) -> list[str]:
@@ -420,7 +241,7 @@ class _ItemReader:
                 stack.extend((child, parent_type) for child in reversed(node))
                 continue
             if not isinstance(node, dict):
-                self.fail(where, f"'blocks' must hold objects, got {_json_type(node)}")
+                self.fail(where, f"'blocks' must hold objects, got {json_type(node)}")
             btype = node.get("type") if isinstance(node.get("type"), str) else parent_type
             if node.get("blocks") is not None:
                 stack.append((node["blocks"], btype))
@@ -459,7 +280,7 @@ class _ItemReader:
         """A checked 0-1000 bbox: corners reordered, values clipped (both counted for a warning)."""
         if bbox is None:
             return None
-        if not (isinstance(bbox, list) and len(bbox) == 4 and all(_is_number(v) for v in bbox)):
+        if not (isinstance(bbox, list) and len(bbox) == 4 and all(is_number(v) for v in bbox)):
             self.fail(where, f"'bbox' must be 4 numbers, got {bbox!r}")
         if not all(math.isfinite(v) for v in bbox):
             self.fail(where, f"'bbox' has a non-finite value: {bbox!r}")
@@ -497,7 +318,7 @@ class _ItemReader:
         ]
         return elements, pages, self._warnings(sizes)
 
-    def _element(self, n: int, item: _Item, sizes) -> Element:
+    def _element(self, n: int, item: Item, sizes) -> Element:
         bbox = None
         if item.bbox is not None and sizes is not None:
             width, height = sizes[item.page_idx]
@@ -535,9 +356,6 @@ class _ItemReader:
         return warnings
 
 
-# ---------------------------------------------------------------------------------------------
-# content_list_v2 → v1-shaped items
-
 # v2 type -> (v1 type, key of its span list inside `content`)
 _V2_TEXT_TYPES = {
     "paragraph": ("text", "paragraph_content"),
@@ -550,16 +368,16 @@ _V2_TEXT_TYPES = {
 }
 
 
-def _v2_as_v1(reader: _ItemReader, item: Any, where: str) -> dict:
+def _v2_as_v1(reader: ItemReader, item: Any, where: str) -> dict:
     """Rewrite one v2 item (`{type, content: {...}, bbox}`) as the v1 item it corresponds to."""
     if not isinstance(item, dict):
-        reader.fail(where, f"expected an object, got {_json_type(item)}")
+        reader.fail(where, f"expected an object, got {json_type(item)}")
     kind = item.get("type")
     if not isinstance(kind, str) or not kind.strip():
         reader.fail(where, "missing or invalid 'type'")
     content = item.get("content", {})
     if not isinstance(content, dict):
-        reader.fail(where, f"'content' must be an object, got {_json_type(content)}")
+        reader.fail(where, f"'content' must be an object, got {json_type(content)}")
 
     def spans(key: str) -> str:
         return _spans_text(reader, content.get(key), where, key)
@@ -619,7 +437,7 @@ def _v2_as_v1(reader: _ItemReader, item: Any, where: str) -> dict:
     return out
 
 
-def _v2_image_path(reader: _ItemReader, content: dict, where: str) -> str | None:
+def _v2_image_path(reader: ItemReader, content: dict, where: str) -> str | None:
     source = content.get("image_source")
     if source is None:
         return None
@@ -628,7 +446,7 @@ def _v2_image_path(reader: _ItemReader, content: dict, where: str) -> str | None
     return source.get("path")
 
 
-def _spans_text(reader: _ItemReader, spans: Any, where: str, key: str) -> str:
+def _spans_text(reader: ItemReader, spans: Any, where: str, key: str) -> str:
     """v2 spans as text: inline equations as `$...$`, a space between spans that need one."""
     if spans is None:
         return ""
@@ -649,121 +467,3 @@ def _spans_text(reader: _ItemReader, spans: Any, where: str, key: str) -> str:
             parts.append(" ")
         parts.append(text)
     return "".join(parts)
-
-
-# ---------------------------------------------------------------------------------------------
-# Tables
-
-
-def html_table_rows(html: str) -> tuple[tuple[str, ...], ...]:
-    """Cell texts of the outermost table in `html`, row by row, spans expanded to empty cells.
-
-    A cell spanning n columns is followed by n-1 empty cells and one spanning n rows leaves an
-    empty cell below it, so every cell stays in its column. Text of nested tables joins its cell.
-    """
-    parser = _TableParser()
-    parser.feed(html)
-    parser.close()
-    parser.end_row()
-    return tuple(tuple(r) for r in parser.rows)
-
-
-_SPACED_TAGS = frozenset({"br", "p", "div", "li", "table", "tr", "td", "th"})
-
-
-class _TableParser(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.rows: list[list[str]] = []
-        self._depth = 0
-        self._row: list[str] | None = None
-        self._col = 0
-        self._carry: dict[int, int] = {}  # column -> rows still covered by a rowspan from above
-        self._cell: list[str] | None = None
-        self._span = (1, 1)
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table":
-            self._depth += 1
-        if self._depth == 1 and tag == "tr":
-            self.end_row()
-            self._row, self._col = [], 0
-        elif self._depth == 1 and tag in ("td", "th"):
-            self._end_cell()
-            if self._row is None:
-                self._row, self._col = [], 0
-            a = dict(attrs)
-            self._cell, self._span = [], (_span_attr(a.get("colspan")), _span_attr(a.get("rowspan")))
-        elif self._cell is not None and tag in _SPACED_TAGS:  # <br>, nested table cells, ...
-            self._cell.append(" ")
-
-    def handle_endtag(self, tag):
-        if tag == "table":
-            if self._depth == 1:
-                self.end_row()
-            self._depth = max(0, self._depth - 1)
-        elif self._depth == 1 and tag in ("td", "th"):
-            self._end_cell()
-        elif self._depth == 1 and tag == "tr":
-            self.end_row()
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
-
-    def _end_cell(self):
-        if self._cell is None or self._row is None:
-            return
-        text = " ".join("".join(self._cell).split())
-        colspan, rowspan = self._span
-        self._skip_carried()
-        for k in range(colspan):
-            self._row.append(text if k == 0 else "")
-            if rowspan > 1:
-                self._carry[self._col] = rowspan - 1
-            self._col += 1
-        self._cell = None
-
-    def _skip_carried(self):
-        while self._carry.get(self._col, 0) > 0:
-            self._carry[self._col] -= 1
-            self._row.append("")
-            self._col += 1
-
-    def end_row(self):
-        """Close the open row; columns still covered by rowspans at its end become empty cells."""
-        self._end_cell()
-        if self._row is None:
-            return
-        last = max((c for c, n in self._carry.items() if n > 0), default=-1)
-        while self._col <= last:
-            if self._carry.get(self._col, 0) > 0:
-                self._carry[self._col] -= 1
-            self._row.append("")
-            self._col += 1
-        self.rows.append(self._row)
-        self._row = None
-
-
-def _span_attr(value: str | None) -> int:
-    try:
-        return min(max(int(value or 1), 1), _MAX_SPAN)
-    except ValueError:
-        return 1
-
-
-# ---------------------------------------------------------------------------------------------
-# JSON value helpers
-
-
-def _is_int(v: Any) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _json_type(v: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
-    return names.get(type(v), "a number")
