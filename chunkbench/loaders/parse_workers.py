@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 #: longest wait without looking up: Ctrl-C delivered to another thread (ONNX Runtime's) does not
 #: interrupt the main thread's wait, so the KeyboardInterrupt is only raised when it wakes
@@ -52,7 +52,7 @@ def run_tasks(
     tasks: Sequence[tuple],
     budgets: Sequence[float | None],
     workers: int,
-    context: multiprocessing.context.BaseContext,
+    context: Any,  # a multiprocessing context (fork or spawn): typeshed's BaseContext has no Process
     on_done: Callable[[int, Any], None] = lambda index, result: None,
 ) -> list[Any]:
     """`[fn(*task) for task in tasks]`, computed by `workers` processes of `context`.
@@ -89,7 +89,8 @@ def run_tasks(
                 busy[conn] = (index, None if budget is None else time.monotonic() + budget)
             deadlines = [d for _, d in busy.values() if d is not None]
             timeout = min([_POLL, *(max(0.0, d - time.monotonic()) for d in deadlines)])
-            ready = multiprocessing.connection.wait(list(busy), timeout)
+            ready = cast("list[multiprocessing.connection.Connection]",
+                         multiprocessing.connection.wait(list(busy), timeout))
             for conn in sorted(ready, key=lambda c: busy[c][0]):
                 index, _ = busy.pop(conn)
                 try:
@@ -106,7 +107,9 @@ def run_tasks(
             now = time.monotonic()
             overdue = sorted(i for i, d in busy.values() if d is not None and d <= now)
             if overdue:
-                raise Overrun(overdue[0], budgets[overdue[0]])
+                budget = budgets[overdue[0]]
+                assert budget is not None, "only tasks with a budget have a deadline"
+                raise Overrun(overdue[0], budget)
         ok = True
         return results
     finally:

@@ -167,7 +167,7 @@ def _parse_pages(
         if page_timeout:
             log.debug("%s: parsed without the %g s per-page limit (a daemon process cannot start workers)",
                       path, page_timeout)
-        parallel = page_timeout = 0
+        parallel, page_timeout = False, 0.0
     tasks = [(os.fspath(path), password, first, stop, ocr) for first, stop in ranges]
     with tqdm(total=page_count, unit="page", desc=path.name, disable=not show, leave=False, file=sys.stderr) as bar:
         if not (parallel or page_timeout):
@@ -275,9 +275,12 @@ def _garbled_text_warnings(elements: Sequence[Element]) -> list[str]:
     total: dict[int, int] = {}
     bad: dict[int, int] = {}
     for e in elements:
+        page = e.page_idx
+        if page is None:
+            continue
         for text in (e.text, e.attrs.get("image_text") or ""):
-            total[e.page_idx] = total.get(e.page_idx, 0) + len("".join(text.split()))
-            bad[e.page_idx] = bad.get(e.page_idx, 0) + len(_UNMAPPED.findall(text))
+            total[page] = total.get(page, 0) + len("".join(text.split()))
+            bad[page] = bad.get(page, 0) + len(_UNMAPPED.findall(text))
     garbled = [i for i, n in bad.items() if total[i] >= GARBLED_MIN_CHARS and n > GARBLED_SHARE * total[i]]
     if not garbled:
         return []

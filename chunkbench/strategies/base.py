@@ -37,6 +37,7 @@ class Param:
     def coerce(self, value: Any, strategy: str) -> Any:
         """Return `value` converted to this parameter's type, or raise ParamError saying why."""
         where = f"strategy {strategy!r} parameter {self.name!r}"
+        out: Any
         if self.type is bool:
             if isinstance(value, bool):
                 out = value
@@ -48,11 +49,12 @@ class Param:
             if isinstance(value, bool) or not isinstance(value, (int, str, float)):
                 raise ParamError(f"{where} must be an integer, got {value!r}")
             try:
-                out = int(value) if not isinstance(value, float) or value.is_integer() else None
+                number = int(value) if not isinstance(value, float) or value.is_integer() else None
             except ValueError:
-                out = None
-            if out is None:
+                number = None
+            if number is None:
                 raise ParamError(f"{where} must be an integer, got {value!r}")
+            out = number
         elif self.type is float:
             if isinstance(value, bool):
                 raise ParamError(f"{where} must be a number, got {value!r}")

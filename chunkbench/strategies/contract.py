@@ -154,6 +154,7 @@ class _Walker:
 
     def _add(self, u: Unit) -> None:
         o = self.open
+        assert o is not None, "_start opened a chunk before anything is added"
         o.length += len(o.sep(u)) + len(u.text)
         o.units.append(u)
         o.items += u.kind == ITEM
