@@ -137,11 +137,19 @@ def context(text: str, pos: int, width: int = CONTEXT) -> str:
     return f"{before} ‖ {after}"
 
 
+def _pos(c: Chunk) -> int:
+    """The start of a chunk the diff pairs (only chunks with offsets are paired)."""
+    assert c.start_char is not None, "chunks without offsets are left out before pairing"
+    return c.start_char
+
+
 def _row(doc: Document, status: str, ca: Chunk | None, cb: Chunk | None) -> dict[str, Any]:
-    pa = ca.start_char if ca is not None else None
-    pb = cb.start_char if cb is not None else None
+    pa = _pos(ca) if ca is not None else None
+    pb = _pos(cb) if cb is not None else None
+    at = pa if pa is not None else pb
+    assert at is not None, "a row has at least one chunk"
     return {
-        "context": context(doc.text, pb if pa is None else pa),
+        "context": context(doc.text, at),
         "position": pa if pa is not None else pb,
         "position_b": pb,
         "shift": (pb - pa) if pa is not None and pb is not None else None,
@@ -169,16 +177,16 @@ def diff(doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
     if window < 0:
         raise UsageError(f"window must be >= 0, got {window}")
     ca, cb = as_chunkset(doc, a), as_chunkset(doc, b)
-    A = sorted((c for c in ca.chunks if c.start_char is not None), key=lambda c: (c.start_char, c.index))
-    B = sorted((c for c in cb.chunks if c.start_char is not None), key=lambda c: (c.start_char, c.index))
+    A = sorted((c for c in ca.chunks if c.start_char is not None), key=lambda c: (_pos(c), c.index))
+    B = sorted((c for c in cb.chunks if c.start_char is not None), key=lambda c: (_pos(c), c.index))
     # 1. exact positions (first come first served when a configuration repeats a position)
     by_pos: dict[int, list[int]] = {}
     for j, c in enumerate(B):
-        by_pos.setdefault(c.start_char, []).append(j)
+        by_pos.setdefault(_pos(c), []).append(j)
     pair: dict[int, int] = {}
     used_b: set[int] = set()
     for i, c in enumerate(A):
-        js = by_pos.get(c.start_char)
+        js = by_pos.get(_pos(c))
         if js:
             j = js.pop(0)
             pair[i] = j
@@ -186,7 +194,7 @@ def diff(doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
     stayed = set(pair)
     # 2. near or same-element pairs among the rest, closest first, without crossing
     rest_b = [j for j in range(len(B)) if j not in used_b]
-    rest_pos = [B[j].start_char for j in rest_b]
+    rest_pos = [_pos(B[j]) for j in rest_b]
     first_el_b: dict[str, list[int]] = {}
     for j in rest_b:
         first_el_b.setdefault(_first_element(B[j]) or "", []).append(j)
@@ -194,14 +202,14 @@ def diff(doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
     for i, c in enumerate(A):
         if i in pair:
             continue
-        lo = bisect.bisect_left(rest_pos, c.start_char - window)
-        hi = bisect.bisect_right(rest_pos, c.start_char + window)
+        lo = bisect.bisect_left(rest_pos, _pos(c) - window)
+        hi = bisect.bisect_right(rest_pos, _pos(c) + window)
         near = set(rest_b[lo:hi])
         el = _first_element(c)
         if el:
             near.update(first_el_b.get(el, ()))
         for j in near:
-            candidates.append((abs(B[j].start_char - c.start_char), c.start_char, i, j))
+            candidates.append((abs(_pos(B[j]) - _pos(c)), _pos(c), i, j))
     candidates.sort()
     paired = sorted(pair.items())
     for _, _, i, j in candidates:

@@ -21,6 +21,7 @@ from .boundary_diff import STATUSES, BoundaryDiff, describe
 from .chunks import REASON_DOCS, Chunk
 from .errors import UsageError
 from .model import Document
+from .render import Region
 from .strategies.base import jsonable_params
 from .text import one_line
 
@@ -94,7 +95,7 @@ def chunk_card(c: Chunk, card_id: str, page: int | None = None) -> str:
     clause = c.extra.get("clause_ref")
     if clause:
         rows.append(f"<b>clause</b> {_esc(clause)}")
-    pages = "–".join(str(p) for p in sorted({c.page_start, c.page_end}) if p is not None) or "?"
+    pages = "–".join(str(p) for p in sorted({p for p in (c.page_start, c.page_end) if p is not None})) or "?"
     cont = ""
     if page is not None and c.page_start is not None and c.page_start < page:
         cont = f" (continues from p.{c.page_start})"
@@ -133,7 +134,7 @@ def html_page(title: str, head: str, body: str) -> str:
     )
 
 
-def figure_html(png_name: str, img, hits: Sequence[tuple[str, object]], caption: str) -> str:
+def figure_html(png_name: str, img, hits: Sequence[tuple[str, Region]], caption: str) -> str:
     """An overlay image with its regions as links (percent positions, so the image can scale).
 
     The figure is as wide as the window allows, up to the image's own width (labels are drawn at
