@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..chunks import BBox, Chunk
-from ..model import Document, Element
+from ..model import BBoxTuple, Document, Element, as_bbox
 from .pdfpages import page_words
 
 #: word alignment through difflib is skipped (proportional fallback) above this many words
@@ -130,8 +130,19 @@ def _word_alignment(text: str, words: list[str]) -> np.ndarray:
     return out
 
 
+def _box(e: Element) -> BBoxTuple:
+    """The box of an element being drawn (only elements with a page and a box are)."""
+    assert e.bbox is not None, "only elements with a box are drawn"
+    return e.bbox
+
+
+def _page(e: Element) -> int:
+    assert e.page_idx is not None, "only elements on a page are drawn"
+    return e.page_idx
+
+
 def _proportional(e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
-    x0, y0, x1, y1 = e.bbox
+    x0, y0, x1, y1 = _box(e)
     n = max(len(e.text), 1)
     h = y1 - y0
     return [(x0, y0 + h * a / n, x1, y0 + h * b / n)]
@@ -139,7 +150,7 @@ def _proportional(e: Element, a: int, b: int) -> list[tuple[float, float, float,
 
 def _partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
     """Boxes of characters [a, b) of element `e`'s text (see module docstring), cached."""
-    return list(_partial_boxes_cached(path, e.page_idx, tuple(e.bbox), e.text, a, b))
+    return list(_partial_boxes_cached(path, _page(e), _box(e), e.text, a, b))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -149,7 +160,7 @@ def _partial_boxes_cached(path: str, page_idx: int, bbox: tuple, text: str, a: i
 
 
 def _compute_partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
-    words = _element_words(path, e.page_idx + 1, tuple(e.bbox), e.text)
+    words = _element_words(path, _page(e) + 1, _box(e), e.text)
     if words is None:
         return _proportional(e, a, b)
     sel = words.char_word[a:b]
@@ -186,15 +197,15 @@ def _compute_partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[
             run = [min(run[0], box[0]), min(run[1], box[1]), max(run[2], box[2]), max(run[3], box[3])]
             continue
         if run is not None:
-            out.append(tuple(run))
+            out.append(as_bbox(run))
             run = None
         if complete:
             run = box
         else:
-            out.append(tuple(box))
+            out.append(as_bbox(box))
     if run is not None:
-        out.append(tuple(run))
-    clipped = [_clip(b, e.bbox) for b in out]
+        out.append(as_bbox(run))
+    clipped = [_clip(b, _box(e)) for b in out]
     return [b for b in clipped if b is not None] or _proportional(e, a, b)
 
 
@@ -214,7 +225,7 @@ def span_regions(doc: Document, start: int, end: int, elements: Iterable[Element
         if a >= b:
             continue
         if a <= 0 and b >= len(e.text) or not path:
-            boxes = [tuple(e.bbox)]
+            boxes = [_box(e)]
         else:
             boxes = _partial_boxes(path, e, a, b)
         out.extend(BBox(e.page_idx + 1, *box) for box in boxes)
