@@ -41,7 +41,7 @@ import os
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import InputError
 from ..model import Document, Element, Page, ParserInfo, make_document
@@ -118,7 +118,8 @@ def _read_pages(file: Path, pages: Any) -> list[Page]:
         index = _page_index(file, entry, pos, where)
         if index in out:
             raise InputError(f"{where}: page {index + 1} is listed twice", file)
-        size = entry.get("size") if isinstance(entry.get("size"), dict) else entry
+        nested = entry.get("size")
+        size = nested if isinstance(nested, dict) else entry
         width, height = size.get("width"), size.get("height")
         if not (is_number(width) and is_number(height) and 0 < width < math.inf and 0 < height < math.inf):
             raise InputError(
@@ -148,7 +149,7 @@ class _BlockReader:
         self.seen_ids: set[str] = set()
         self.unknown: Counter[str] = Counter()
 
-    def fail(self, where: str, problem: str):
+    def fail(self, where: str, problem: str) -> NoReturn:
         raise InputError(f"{where}: {problem}", self.file)
 
     def element(self, pos: int, block: Any) -> Element:
@@ -214,6 +215,7 @@ class _BlockReader:
                 self.fail(where, f"'{key}' must be a 1-based page number, got {value!r}")
             if self.pages and value - 1 not in self.pages:
                 self.fail(where, f"'{key}' {value} is not a page of the document ({len(self.pages)} pages)")
+        assert start is not None and end is not None, "one fills in for the other above"
         if start > end:
             self.fail(where, f"page_start {start} is after page_end {end}")
         return start - 1, end - 1
