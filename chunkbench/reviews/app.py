@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import html
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import panel as pn
 
@@ -46,6 +48,15 @@ def _pre(text: str, css_class: str) -> str:
 def _short(params_hash: str) -> str:
     return params_hash[:10]
 
+
+
+def _discard_event(action: Callable[[], object]) -> Callable[[Any], None]:
+    """A button callback that runs `action` and returns None, as panel's `on_click` expects."""
+
+    def on_click(_event: Any) -> None:
+        action()
+
+    return on_click
 
 class ReviewApp:
     """Review the boundaries of one ChunkSet as `reviewer`, saving into the workspace at `workspace`.
@@ -220,7 +231,7 @@ class ReviewApp:
         self.buttons = {}
         for n, code in enumerate(VERDICTS, 1):
             b = pn.widgets.Button(label=f"{n} · {VERDICT_LABELS[code]}", width=175, css_classes=[f"cb-v-{code}"])
-            b.on_click(lambda _e, code=code: self.give(code))
+            b.on_click(_discard_event(functools.partial(self.give, code)))
             self.buttons[code] = b
         self.comment = pn.widgets.TextInput(placeholder="optional comment, saved with the verdict", width=520)
         self._comment_text = ""
@@ -229,11 +240,11 @@ class ReviewApp:
                                  ["value", "value_input"])
         self.prev_b = pn.widgets.Button(label="← p previous", width=120, css_classes=["cb-prev"])
         self.next_b = pn.widgets.Button(label="n next →", width=120, css_classes=["cb-next"])
-        self.prev_b.on_click(lambda _e: self.previous())
-        self.next_b.on_click(lambda _e: self.next())
+        self.prev_b.on_click(_discard_event(self.previous))
+        self.next_b.on_click(_discard_event(self.next))
         self.earlier_b = pn.widgets.Button(label="apply earlier verdict", width=180, visible=False,
                                            css_classes=["cb-apply-earlier"])
-        self.earlier_b.on_click(lambda _e: self.apply_earlier())
+        self.earlier_b.on_click(_discard_event(self.apply_earlier))
         self.shortcuts = KeyboardShortcuts(self._on_key, keys=[*KEYS, *NAV_KEYS], scoped=inline)
         help_line = pn.pane.HTML(
             '<div class="cb-help">Keys: <kbd>1</kbd>/<kbd>o</kbd> ok · <kbd>2</kbd>/<kbd>m</kbd> should merge · '
