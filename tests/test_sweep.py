@@ -187,6 +187,15 @@ def test_notebook_modes_give_the_same_results(tmp_path, two_by_two):
         "python"] == sys.executable
 
 
+def test_a_relative_output_folder_gets_its_notebook(tmp_path, monkeypatch, capsys):
+    """As `make demo` calls it (out/sweep): the notebook runs beside its folder, the kernel log too."""
+    monkeypatch.chdir(tmp_path)
+    df = sweep.run_sweep([PDF], {"max_chunk_size": [900]}, "out/sweep", jobs=1, progress=False)
+    assert "warning" not in capsys.readouterr().err
+    nb = tmp_path / "out" / "sweep" / "points" / "technical_manual" / sweep.NOTEBOOK_NAME
+    assert nb.exists() and (nb.parent / "kernel.log").exists() and df["notebook"].iloc[0] == str(nb)
+
+
 def test_points_in_worker_processes_when_the_work_outweighs_starting_them(tmp_path, monkeypatch):
     monkeypatch.setattr(sweep.schedule, "POOL_STARTUP_SECONDS", 0.0)  # any work is worth a worker here
     grid = {"max_chunk_size": [600, 900, 1200, 1500]}

@@ -99,7 +99,7 @@ def run_notebooks(df, points: Sequence[Point], out_dir: str | os.PathLike, resul
         if winner is None:
             continue
         point = by_document[choice["document"]]
-        nb = Path(out_dir) / "points" / choice["document"] / NOTEBOOK_NAME
+        nb = (Path(out_dir) / "points" / choice["document"] / NOTEBOOK_NAME).resolve()  # the kernel runs beside it
         nb.parent.mkdir(parents=True, exist_ok=True)
         try:
             execute_notebook(notebook_path(), nb, {
