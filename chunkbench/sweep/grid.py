@@ -29,6 +29,8 @@ class Point:
     error: str | None = None
     #: the input's short name in results and under points/ (its stem, numbered if two share one)
     document: str = ""
+    #: how the retrieval check ranks units: bm25 or dense (retrieval.RETRIEVERS)
+    retriever: str = "bm25"
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
@@ -52,7 +54,7 @@ def _slug(value: Any) -> str:
 
 def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[Any]], out_dir: str | os.PathLike,
                 *, strategy: str = "elements", fixed: Mapping[str, Any] | None = None,
-                questions: str | os.PathLike | None = "auto") -> list[Point]:
+                questions: str | os.PathLike | None = "auto", retriever: str = "bm25") -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).
 
     `grid` may hold `strategy`. With several strategies, a key one of them does not have is not
@@ -94,7 +96,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 name = "__".join([_slug(strat)] + [f"{_slug(k)}={_slug(v)}" for k, v in values.items()])
                 point_dir = Path(out_dir) / "points" / folder / name
                 points.append(Point(inp, strat, params, {"strategy": strat, **values}, qfile,
-                                    str(point_dir.resolve()), error, folder))
+                                    str(point_dir.resolve()), error, folder, retriever))
     return points
 
 

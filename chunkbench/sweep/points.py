@@ -17,17 +17,18 @@ from .grid import Point
 
 
 def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[str, Any] | None,
-                  questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None):
-    """One sweep point: load (or take) the document, chunk it, compute every metric, write
-    chunks.json and metrics.json to `out_dir`. Returns (doc, chunkset, metrics, details). The
-    sweep and the notebook both call this: the numbers are computed in one place."""
+                  questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
+                  retriever: str = "bm25"):
+    """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
+    check ranked by `retriever`), write chunks.json and metrics.json to `out_dir`. Returns (doc,
+    chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
     from .. import metrics
     from ..chunkset import chunk
     from ..loaders import load
 
     doc = doc if doc is not None else load(input_path)
     chunkset = chunk(doc, strategy, **dict(params or {}))
-    values, details = metrics.evaluate(doc, chunkset, questions or None)
+    values, details = metrics.evaluate(doc, chunkset, questions or None, retriever=retriever)
     write_point(out_dir, chunkset, values, details)
     return doc, chunkset, values, details
 
@@ -53,7 +54,7 @@ def compute_point(point: Point) -> dict:
     try:
         doc = _document(point.input, os.stat(point.input).st_mtime_ns)
         _, _, values, _ = measure_point(point.input, point.strategy, point.params, point.questions,
-                                        point.out_dir, doc=doc)
+                                        point.out_dir, doc=doc, retriever=point.retriever)
         row.update(values)
         row["status"] = "ok"
         row["error"] = None

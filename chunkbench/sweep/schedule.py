@@ -30,21 +30,28 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
               *, strategy: str = "elements", fixed: Mapping[str, Any] | None = None,
               questions: str | os.PathLike | None = "auto", jobs: int | None = None, dask: str | None = None,
               progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600,
-              notebooks: str = "best", rank_by: str | None = None):
+              notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25"):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir`).
 
     `grid`: parameter → values (strings are coerced by the strategy), may include `strategy`.
     `jobs`: at most this many worker processes (default: the core count; 1: all in this process);
     `dask`: a scheduler address to run the points on an existing dask.distributed cluster instead.
     `notebooks`: one of NOTEBOOK_MODES; `rank_by`: the metric that picks each input's best point
-    (default: the first of OBJECTIVES the input has)."""
+    (default: the first of OBJECTIVES the input has); `retriever`: how the retrieval check ranks
+    (bm25, or dense with the optional extra: checked before any point runs)."""
     if not inputs:
         raise UsageError("sweep needs at least one input")
     if notebooks not in NOTEBOOK_MODES:
         raise UsageError(f"notebooks must be one of {', '.join(NOTEBOOK_MODES)}, got {notebooks!r}")
+    from ..retrieval import RETRIEVERS, dense_model
+
+    if retriever not in RETRIEVERS:
+        raise UsageError(f"retriever must be one of {', '.join(RETRIEVERS)}, got {retriever!r}")
+    if retriever == "dense":
+        dense_model()  # a missing extra is one clear error, not one per point
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions)
+    points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever)
     failed_inputs = preparse(list(dict.fromkeys(p.input for p in points)))
     points = [p if p.input not in failed_inputs or p.error else _with_error(p, failed_inputs[p.input]) for p in points]
     started = time.monotonic()
