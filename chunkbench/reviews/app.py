@@ -9,7 +9,6 @@ never taken for a shortcut.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import functools
 import html
@@ -25,29 +24,12 @@ from ..errors import ChunkbenchError, UsageError
 from ..render.crops import boundary_png
 from ..workspace import connect
 from . import verdicts as vstore
+from .cards import head, image_html, info_html, pages_label, pre, short_hash, tail
 from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
 
 FILTERS = ("all", "unreviewed", "flagged")
 ANY_REASON = "any reason"
-#: characters of text shown on each side of the boundary
-CONTEXT_CHARS = 700
-
-
-_BADGE_STYLE = ("background:#1f5fa8;color:#fff;border-radius:4px;padding:1px 7px;font-family:monospace;"
-                "font-size:13px")
-_PRE_STYLE = ("white-space:pre-wrap;font-size:12.5px;line-height:1.35;max-height:210px;overflow:auto;"
-              "background:#f7f7f5;border:1px solid #ddd;padding:6px 8px;margin:0")
-
-
-def _pre(text: str, css_class: str) -> str:
-    """Escaped text in a scrolling box (styles inline: every Panel pane has its own shadow root)."""
-    return f'<pre class="{css_class}" style="{_PRE_STYLE}">{html.escape(text)}</pre>'
-
-
-def _short(params_hash: str) -> str:
-    return params_hash[:10]
-
 
 
 def _discard_event(action: Callable[[], object]) -> Callable[[Any], None]:
@@ -211,7 +193,7 @@ class ReviewApp:
         who = html.escape(self.reviewer) if self.reviewer else "(anonymous)"
         self.title = pn.pane.HTML(
             f'<div class="cb-title"><b>Review</b> · {html.escape(self.doc.source)} · strategy '
-            f'<b>{html.escape(cs.strategy)}</b> ({html.escape(params)}; params {_short(cs.params_hash)}) · '
+            f'<b>{html.escape(cs.strategy)}</b> ({html.escape(params)}; params {short_hash(cs.params_hash)}) · '
             f'reviewer <b class="cb-reviewer">{who}</b></div>',
             sizing_mode="stretch_width",
         )
@@ -292,7 +274,7 @@ class ReviewApp:
         where = f"{shown.index(i) + 1} of {len(shown)} shown" if i in shown else "not in the current filter"
         self.position.object = (
             f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(self.keys)} ({where}) · chunk #{i} · '
-            f'{_pages(c)}</div>'
+            f'{pages_label(c)}</div>'
         )
         self.image.object = self._image_html(i, c)
         key = self.keys[i]
@@ -302,14 +284,14 @@ class ReviewApp:
         self.comment.value = mine.comment if mine else ""
         self.info.object = self._info_html(c, key, mine)
         prev = cs.chunks[i - 1].text if i > 0 else ""
-        self.before.object = _pre(_tail(prev) if prev else "(start of the document)", "cb-text")
-        self.after.object = _pre(_head(c.text), "cb-text")
+        self.before.object = pre(tail(prev) if prev else "(start of the document)", "cb-text")
+        self.after.object = pre(head(c.text), "cb-text")
         self.earlier_b.visible = mine is None and key in self.earlier
         self.prev_b.disabled = self._neighbour(-1) is None
         self.next_b.disabled = self._neighbour(+1) is None
 
     def _image_html(self, i: int, c: Chunk) -> str:
-        """The cropped page image as an <img>, or a line saying why there is none."""
+        """The cropped page image (rendered once per boundary), or a line saying why there is none."""
         if not self.doc.pdf_path:
             return "<i>No page image: this input has no PDF. Judge from the text on the right.</i>"
         if i not in self._images:
@@ -317,38 +299,11 @@ class ReviewApp:
                 self._images[i] = boundary_png(self.chunkset, i, self.dpi)
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed: review the text
                 return f"<i>No page image: {html.escape(str(exc))}</i>"
-        png = self._images[i]
-        if png is None:
-            return "<i>No page image: this chunk has no page.</i>"
-        return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" alt="page '
-                f'{c.page_start} around boundary {i + 1}" style="width:100%;height:auto;border:1px solid #ccc;'
-                'display:block">')
+        return image_html(self._images[i], c, i)
 
     def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
-        e = html.escape
-        rows = [
-            f'<div class="cb-reason" style="font-size:15px;margin-bottom:4px">Starts here because '
-            f'<span class="cb-badge" style="{_BADGE_STYLE}">{e(c.boundary.reason.value)}</span> '
-            f'{e(c.boundary.detail)}</div>',
-            f'<div>type <b>{e(c.type)}</b> · {c.char_len} chars · {c.tokens_est} tokens'
-            + (f' · section {e(" › ".join(c.section_path))}' if c.section_path else "") + "</div>",
-        ]
-        if mine is not None:
-            rows.append(f'<div class="cb-verdict">Your verdict: <b>{e(VERDICT_LABELS[mine.verdict])}</b>'
-                        + (f' — “{e(mine.comment)}”' if mine.comment else "") + "</div>")
-        else:
-            rows.append('<div class="cb-verdict">Your verdict: <i>none yet</i></div>')
         others = [v for v in self.everyone.get(key, ()) if v.reviewer != self.reviewer]
-        if others:
-            rows.append("<div>Other reviewers: " + "; ".join(
-                f"{e(v.reviewer or '(anonymous)')}: {e(VERDICT_LABELS[v.verdict])}" for v in others) + "</div>")
-        earlier = self.earlier.get(key)
-        if earlier:
-            rows.append('<div class="cb-earlier" style="background:#fff4d6;padding:4px 6px">This boundary is unchanged from earlier runs with other '
-                        "parameters; their verdicts still apply: " + "; ".join(
-                            f"{e(VERDICT_LABELS[v.verdict])} by {e(v.reviewer or '(anonymous)')} "
-                            f"(params {_short(v.params_hash)})" for v in earlier) + "</div>")
-        return "".join(rows)
+        return info_html(c, mine, others, self.earlier.get(key) or ())
 
     def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
         """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
@@ -380,29 +335,3 @@ class ReviewApp:
         # an offline JupyterLab cannot reach; set for the session, so later updates stay inline too.
         pn.config.inline = True
         return self.layout._repr_mimebundle_(include, exclude)
-
-
-def _tail(text: str, n: int = CONTEXT_CHARS) -> str:
-    """The last ~n characters of `text`, starting at a word."""
-    if len(text) <= n:
-        return text
-    cut = text[-n:]
-    space = cut.find(" ")
-    return "…" + (cut[space + 1:] if 0 <= space < 40 else cut)
-
-
-def _head(text: str, n: int = CONTEXT_CHARS) -> str:
-    """The first ~n characters of `text`, ending at a word."""
-    if len(text) <= n:
-        return text
-    cut = text[:n]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > n - 40 else cut) + "…"
-
-
-def _pages(c: Chunk) -> str:
-    if c.page_start is None:
-        return "no page"
-    if c.page_end and c.page_end != c.page_start:
-        return f"pages {c.page_start}–{c.page_end}"
-    return f"page {c.page_start}"
