@@ -50,7 +50,7 @@ def _import_jsonschema():
 
     hide = "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules
     if hide:
-        sys.modules["rfc3987_syntax"] = None  # import raises ImportError
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # None: its import raises ImportError
     try:
         import jsonschema
     finally:

@@ -333,5 +333,5 @@ class ReviewApp:
     def _repr_mimebundle_(self, include=None, exclude=None):
         # Shown in a notebook: Panel's stylesheets go inline, not as links to cdn.holoviz.org, which
         # an offline JupyterLab cannot reach; set for the session, so later updates stay inline too.
-        pn.config.inline = True
+        pn.config.inline = True  # type: ignore[misc]  # a settable parameter; the stub calls it read-only
         return self.layout._repr_mimebundle_(include, exclude)

@@ -77,6 +77,7 @@ class _TableParser(HTMLParser):
         self._cell = None
 
     def _skip_carried(self):
+        assert self._row is not None, "cells are only skipped inside an open row"
         while self._carry.get(self._col, 0) > 0:
             self._carry[self._col] -= 1
             self._row.append("")
