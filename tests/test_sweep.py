@@ -206,6 +206,23 @@ def test_points_in_worker_processes_when_the_work_outweighs_starting_them(tmp_pa
     pd.testing.assert_frame_equal(df[cols], inline[cols])
 
 
+def test_the_same_sweep_twice_gives_the_same_table_and_files(tmp_path):
+    """Determinism: two runs into two folders give the same rows and the same point files (but the time)."""
+    grid = {"chunk_size": [200, 400], "overlap": [0, 40]}
+    a, b = (sweep.run_sweep([PDF], grid, tmp_path / name, strategy="tokens", jobs=1, progress=False,
+                            notebooks="none") for name in ("a", "b"))
+    assert list(a["status"]) == ["ok"] * 4, a["error"].tolist()
+    cols = [c for c in a.columns if c not in ("seconds", "point_dir", "notebook")]
+    pd.testing.assert_frame_equal(a[cols], b[cols])
+    files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a" / "points").rglob("*.json"))
+    files_b = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b" / "points").rglob("*.json"))
+    assert files_a == files_b and len(files_a) == 8  # chunks.json + metrics.json per point
+    for rel in files_a:
+        one, two = (json.loads((tmp_path / run / rel).read_text()) for run in ("a", "b"))
+        one.pop("chunked_at", None), two.pop("chunked_at", None)  # chunks.json's timestamp (the contract's)
+        assert one == two, rel
+
+
 def test_a_point_that_fails_is_recorded_run_from_a_clean_environment(tmp_path):
     """The CLI in an environment without the venv on PATH: the failing point keeps its error, no
     notebook runs for an input without a successful point, and with every point failed the exit
