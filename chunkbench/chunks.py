@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 from .model import Document, Element
 from .tokens import count_tokens
@@ -283,3 +283,24 @@ def boundary_key(chunk: Chunk) -> str:
     verdicts and boundary diffs recognise the same cut in another run."""
     first = chunk.source_blocks[0] if chunk.source_blocks else ""
     return f"{first}@{chunk.start_char if chunk.start_char is not None else ''}"
+
+
+class ChunkedDocument(Protocol):
+    """What serialisers (export, handoff) read from a ChunkSet: typed here so they depend on chunks
+    only and chunkset imports them one way (no import cycle, not even for types)."""
+
+    @property
+    def doc(self) -> Document: ...
+    @property
+    def strategy(self) -> str: ...
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def chunks(self) -> tuple[Chunk, ...]: ...
+    @property
+    def skipped(self) -> Mapping[str, str]: ...
+    @property
+    def params_hash(self) -> str: ...
+    def __len__(self) -> int: ...
+    def header(self, chunked_at: str | None = None) -> dict: ...
+    def to_dict(self, chunked_at: str | None = None) -> dict: ...

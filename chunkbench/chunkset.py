@@ -12,6 +12,8 @@ from typing import Any
 from . import __version__
 from .chunks import Chunk
 from .errors import UsageError
+from .export import debug_markdown, write_chunks_json, write_jsonl
+from .handoff import to_langchain, to_llama_index
 from .model import Document
 from .strategies import get_strategy
 from .strategies.base import jsonable_params, params_hash
@@ -81,32 +83,22 @@ class ChunkSet:
 
     def to_json(self, path: str | os.PathLike, chunked_at: str | None = None) -> None:
         """Validate against the shipped JSON Schema and write chunks.json atomically."""
-        from .export import write_chunks_json
-
         write_chunks_json(self, path, chunked_at=chunked_at)
 
     def to_debug_markdown(self, path: str | os.PathLike | None = None) -> str:
         """chunk_debug.md: each chunk, its metadata, source elements and boundary reason."""
-        from .export import debug_markdown
-
         return debug_markdown(self, path)
 
     def to_jsonl(self, path: str | os.PathLike) -> None:
         """One chunk dict per line, written atomically."""
-        from .export import write_jsonl
-
         write_jsonl(self, path)
 
     def to_langchain(self, *, flat: bool = True) -> list:
         """LangChain `Document`s with the evidence in metadata (extra `rag`; see chunkbench.handoff)."""
-        from .handoff import to_langchain
-
         return to_langchain(self, flat=flat)
 
     def to_llama_index(self, *, flat: bool = True) -> list:
         """LlamaIndex `TextNode`s with char offsets and PREVIOUS/NEXT links (extra `rag`)."""
-        from .handoff import to_llama_index
-
         return to_llama_index(self, flat=flat)
 
     def to_dataframe(self):

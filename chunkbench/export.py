@@ -14,14 +14,12 @@ import os
 import re
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .atomic import dumps_json, write_json, write_text
+from .chunks import ChunkedDocument
 from .errors import ChunkbenchError, InputError
 from .text import one_line
-
-if TYPE_CHECKING:
-    from .chunkset import ChunkSet
 
 SCHEMA_NAME = "chunks.schema.json"
 
@@ -110,7 +108,7 @@ def validate_chunks(data: Any, path: str | os.PathLike | None = None) -> None:
         raise InputError(f"not a valid chunks.json: {errors[0]}{more}", path)
 
 
-def validated_dict(chunkset: ChunkSet, chunked_at: str | None = None) -> dict:
+def validated_dict(chunkset: ChunkedDocument, chunked_at: str | None = None) -> dict:
     """`chunkset.to_dict()` checked against the schema (validated in memory: no JSON round trip,
     so a 50 MB document is not held three times over).
 
@@ -125,19 +123,19 @@ def validated_dict(chunkset: ChunkSet, chunked_at: str | None = None) -> dict:
     return data
 
 
-def _json_text(chunkset: ChunkSet, dump, value) -> str:
+def _json_text(chunkset: ChunkedDocument, dump, value) -> str:
     try:
         return dump(value)
     except (TypeError, ValueError) as exc:  # a set, NaN, an object: not representable in JSON
         raise ChunkbenchError(f"strategy {chunkset.strategy!r} produced a value JSON cannot hold: {exc}") from None
 
 
-def chunks_json_text(chunkset: ChunkSet, chunked_at: str | None = None) -> str:
+def chunks_json_text(chunkset: ChunkedDocument, chunked_at: str | None = None) -> str:
     """The chunks.json text of `chunkset`, validated against the schema."""
     return _json_text(chunkset, dumps_json, validated_dict(chunkset, chunked_at))
 
 
-def write_chunks_json(chunkset: ChunkSet, path: str | os.PathLike, chunked_at: str | None = None) -> Path:
+def write_chunks_json(chunkset: ChunkedDocument, path: str | os.PathLike, chunked_at: str | None = None) -> Path:
     """Validate and atomically write chunks.json (the old file or the new one, never a partial one).
 
     The text is the same as `chunks_json_text`, streamed by `atomic.write_json`."""
@@ -149,7 +147,7 @@ def write_chunks_json(chunkset: ChunkSet, path: str | os.PathLike, chunked_at: s
     return Path(path)
 
 
-def write_jsonl(chunkset: ChunkSet, path: str | os.PathLike) -> Path:
+def write_jsonl(chunkset: ChunkedDocument, path: str | os.PathLike) -> Path:
     """One validated chunk dict per line, written atomically (the envelope is not repeated)."""
     data = validated_dict(chunkset, chunked_at="1970-01-01T00:00:00Z")
     dump = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False)
@@ -216,7 +214,7 @@ def _extra_value(value: Any) -> str:
     return code_span(value)
 
 
-def debug_markdown(chunkset: ChunkSet, path: str | os.PathLike | None = None) -> str:
+def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = None) -> str:
     """chunk_debug.md: a header, then every chunk with metadata, source elements, boundary and text."""
     doc = chunkset.doc
     header = chunkset.header(chunked_at="-")["chunking"]

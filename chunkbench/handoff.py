@@ -10,11 +10,9 @@ The frameworks are optional: `pip install 'chunkbench[rag]'`.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # ChunkSet's to_langchain/to_llama_index call this module: types only here
-    from .chunks import Chunk
-    from .chunkset import ChunkSet
+from .chunks import Chunk, ChunkedDocument
 
 INSTALL_HINT = "pip install 'chunkbench[rag]'"
 SECTION_SEPARATOR = " > "
@@ -48,7 +46,7 @@ def _simple(value: Any) -> Any:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
-def chunk_metadata(chunks: ChunkSet, chunk: Chunk, *, flat: bool = True) -> dict[str, Any]:
+def chunk_metadata(chunks: ChunkedDocument, chunk: Chunk, *, flat: bool = True) -> dict[str, Any]:
     """The metadata both hand-offs attach to a chunk: document metadata, then chunk fields."""
     d = chunk.to_dict()
     meta: dict[str, Any] = dict(chunk.metadata)  # pass-through (user_id, company, ...); chunk fields win
@@ -71,7 +69,7 @@ def chunk_metadata(chunks: ChunkSet, chunk: Chunk, *, flat: bool = True) -> dict
     return {k: _simple(v) for k, v in meta.items() if v is not None}
 
 
-def to_langchain(chunks: ChunkSet, *, flat: bool = True) -> list:
+def to_langchain(chunks: ChunkedDocument, *, flat: bool = True) -> list:
     """One `langchain_core.documents.Document` per chunk (id = chunk_id, metadata as above)."""
     documents = _require("langchain_core.documents", "ChunkSet.to_langchain()")
     return [
@@ -80,7 +78,7 @@ def to_langchain(chunks: ChunkSet, *, flat: bool = True) -> list:
     ]
 
 
-def to_llama_index(chunks: ChunkSet, *, flat: bool = True) -> list:
+def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True) -> list:
     """One LlamaIndex `TextNode` per chunk, id = chunk_id, with start/end char indices.
 
     Relationships: SOURCE → the document (doc_id); PREVIOUS/NEXT link consecutive chunks in
