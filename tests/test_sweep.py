@@ -143,8 +143,12 @@ def test_one_notebook_per_input_with_the_whole_grid_and_the_same_numbers(two_by_
     assert notebooks == [out / "points" / "technical_manual" / sweep.NOTEBOOK_NAME]
     assert set(df["notebook"]) == {str(notebooks[0])}
     nb = json.loads(notebooks[0].read_text())
-    text = json.dumps([c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"])
-    assert "heading_level" in text and "image/png" in text  # the grid table and its plots
+    outputs = {"".join(c["source"]).split("(")[0]: json.dumps(c.get("outputs")) for c in nb["cells"]
+               if c["cell_type"] == "code"}
+    grid = next(v for k, v in outputs.items() if "show_grid" in k)
+    assert "heading_level" in grid and "image/png" in grid  # the grid table and its plots
+    histogram = next(v for k, v in outputs.items() if "plot_size_histogram" in k)
+    assert "image/png" in histogram, "the grid's plots must not switch the notebook off its inline backend"
     best = sweep.best_settings(df).iloc[0]
     winner = df[(df["params"] == best["params"])].iloc[0]
     point = json.loads((Path(winner["point_dir"]) / "metrics.json").read_text())

@@ -15,6 +15,15 @@ PLOT_METRICS = (
 )
 
 
+def _file_backend() -> None:
+    """Agg (no display needed) for figures drawn outside a notebook; a notebook's inline backend is
+    kept, or its later plots (the grid, the size histogram) would no longer show."""
+    import matplotlib
+
+    if "inline" not in matplotlib.get_backend():
+        matplotlib.use("Agg", force=False)
+
+
 def figure_png(fig) -> str:
     import base64
     import io
@@ -56,9 +65,7 @@ def _say_instead(ax, title: str, note: str) -> None:
 
 def plot_metric_vs_param(df, param: str, metrics: Sequence[str] = PLOT_METRICS):
     """Figure: each metric (mean over inputs and other parameters) against `param`, a line per strategy."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
+    _file_backend()
     import matplotlib.pyplot as plt
     import pandas as pd
 
@@ -93,9 +100,7 @@ def plot_metric_vs_param(df, param: str, metrics: Sequence[str] = PLOT_METRICS):
 
 def plot_metric_by_strategy(df, metrics: Sequence[str] = PLOT_METRICS):
     """Figure: each metric's mean over inputs and parameters, one bar per strategy."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
+    _file_backend()
     import matplotlib.pyplot as plt
 
     ok = df[df["status"] == "ok"]
@@ -120,9 +125,7 @@ def plot_metric_by_strategy(df, metrics: Sequence[str] = PLOT_METRICS):
 
 def plot_retrieval_systems(df, measures: Sequence[str] = ("recall_at_1", "recall_at_5", "mrr", "token_iou")):
     """Figure: chunks vs raw elements vs the plain-text baseline (mean per strategy), one panel per measure."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
+    _file_backend()
     import matplotlib.pyplot as plt
     import numpy as np
 
@@ -151,9 +154,7 @@ def plot_retrieval_systems(df, measures: Sequence[str] = ("recall_at_1", "recall
 
 def plot_pareto(df, x: str = "chunks", y: str = "ret_chunks_token_iou"):
     """Figure: `y` vs `x` per input, every point coloured by strategy, the Pareto front joined."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
+    _file_backend()
     import matplotlib.pyplot as plt
 
     ok = df[(df["status"] == "ok")]
