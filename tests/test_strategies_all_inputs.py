@@ -192,8 +192,9 @@ def check_sentences(doc, cs: ChunkSet) -> None:
     assert all(0 < c.char_len <= cs.params["max_chars"] for c in cs), "every chunk within max_chars"
     content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
     assert "".join("".join(c.text.split()) for c in cs) == content, "in order, nothing lost or repeated"
-    assert all(c.extra["sentences"] >= 1 or c.type == "table" or c.boundary.reason.value == "word_split"
-               or all(doc.element(b).is_heading for b in c.source_blocks) for c in cs)
+    assert all(c.extra["sentences"] >= 1 or c.boundary.reason.value == "word_split"
+               or all(doc.element(b).is_heading or doc.element(b).type == "table" for b in c.source_blocks)
+               for c in cs)
 
 
 SANITY = {"tokens": check_tokens, "elements": check_elements, "headers": check_headers,

@@ -51,6 +51,9 @@ def test_a_sentence_longer_than_max_chars_is_cut_and_tables_stand_alone():
     reasons = [c.boundary.reason.value for c in cs]
     assert reasons[:3] == ["document_start", "word_split", "word_split"] and "table" in reasons
     assert all(c.char_len <= 200 for c in cs)
+    titled = chunk(make_doc([{"type": "heading", "text": "Rates", "text_level": 1},
+                             {"type": "table", "text": "| a | 1 |\n| b | 2 |"}]), "sentences")
+    assert [c.text for c in titled] == ["Rates\n\n| a | 1 |\n| b | 2 |"]  # a heading titles its table
     tables = [c for c in cs if c.type == "table"]
     assert len(tables) == 2 and tables[1].boundary.reason.value == "paragraph_split"  # cut at a row
     assert cs[-1].text == "After the table."
@@ -71,9 +74,12 @@ def test_bad_parameters():
 
 
 def test_sample_pdf():
+    from chunkbench.metrics import is_heading_only
+
     doc = cb.load(SAMPLE_PDFS / "technical_manual.pdf")
     cs = chunk(doc, "sentences")
     check_common_invariants(doc, cs, dict(cs.params))
+    assert not any(is_heading_only(doc, c) for c in cs)  # "6 Troubleshooting" takes its table
     assert {"heading", "paragraph_split", "sentence_split"} <= {c.boundary.reason.value for c in cs}
     assert all(c.page_start and c.bbox and c.source_blocks for c in cs)
     content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e)))

@@ -8,8 +8,8 @@ and a greedy packer adds neighbouring sentences that dilute the match. Here:
   then sentences (chunkbench.text.sentence_spans: abbreviations and decimals do not end one);
 * consecutive sentences of one paragraph are joined while the chunk so far or the next sentence
   is shorter than `min_chars` ("Mr. Speaker." or "Zero." alone says nothing), as long as the
-  chunk stays within `max_chars`; a chunk of headings takes the sentence after them (no chunk of
-  a heading alone);
+  chunk stays within `max_chars`; a chunk of headings takes the sentence (or the table) after them
+  (no chunk of a heading alone);
 * a sentence longer than `max_chars` is cut at a line break, else a space (the shared Packer); a
   table is one chunk, cut at rows when longer than `max_chars`.
 
@@ -107,10 +107,12 @@ def _joins(group: list[Unit], unit: Unit, opens_paragraph: bool, minimum: int, m
            text: str = "", dependent: bool = False) -> bool:
     """Whether `unit` joins the chunk `group`: after headings alone, or when either is short and
     both are sentences of one paragraph; never past `maximum`."""
-    if unit.end - group[0].start > maximum or unit.kind in (TABLE, ROW, HARD) or group[-1].kind in (TABLE, ROW):
+    if unit.end - group[0].start > maximum:
         return False
     if all(u.kind == HEADING for u in group):
-        return True
+        return unit.kind not in (ROW, HARD)  # headings take what follows them, a table they title too
+    if unit.kind in (TABLE, ROW, HARD) or group[-1].kind in (TABLE, ROW):
+        return False
     if opens_paragraph or unit.kind == HEADING:
         return False
     if dependent and depends_on_previous(text[unit.start:unit.end]):
