@@ -102,14 +102,13 @@ def grid_settings(strategy: str, fixed: Mapping[str, Any], grid: Mapping[str, Se
 
 
 def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike | None = None,
-               load=None, questions_dir: str | os.PathLike | None = None) -> list[Case]:
+               questions_dir: str | os.PathLike | None = None) -> list[Case]:
     """Each input (a folder: every file in it with a `<stem>.questions.json` beside it) loaded
     with its questions resolved. `questions` names one file for a single input; `questions_dir`
     is searched for `<stem>.questions.json` before the input's own folder (questions kept apart
     from documents that may not be copied)."""
-    from .loaders import load as load_document
+    from .loaders import load
 
-    load = load or load_document
     pairs: list[tuple[Path, Path]] = []
     for raw in inputs:
         path = Path(raw)
