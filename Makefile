@@ -22,7 +22,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 demo: install
-	$(BIN)/python -m chunkbench.demo sample_pdfs out
+	$(BIN)/python -m chunkbench.ui.demo sample_pdfs out
 
 # Debian's chromium for the browser tests (never a downloaded browser).
 browser:

@@ -46,7 +46,7 @@ def run(runs: int = 3) -> tuple[list[Row], list[str]]:
 
 def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
     import chunkbench
-    from chunkbench.explorer import explore
+    from chunkbench.ui.explorer import explore
 
     if not os.path.exists(LONG_PDF):
         notes.append(f"{LONG_PDF} not found: explorer benchmark skipped")
@@ -86,7 +86,7 @@ def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
 
 
 def _median_chunk(doc, strategy: str, param: str, values) -> float:
-    from chunkbench.chunkset import chunk
+    from chunkbench.strategies import chunk
 
     times = []
     for v in values:
@@ -106,7 +106,7 @@ def _sweep(rows: list[Row], notes: list[str]) -> None:
     >= 0.8x the loop's speed. End to end (results table, summary.html plots) and with the best
     point's notebook are reported beside it."""
     import chunkbench
-    from chunkbench.sweep import make_points, measure_point, run_sweep
+    from chunkbench.evaluate.sweep import make_points, measure_point, run_sweep
 
     os.makedirs(BENCH_DIR, exist_ok=True)
     base = tempfile.mkdtemp(prefix="sweep-", dir=BENCH_DIR)

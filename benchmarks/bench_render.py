@@ -17,7 +17,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 
-from chunkbench.chunkset import chunk
+from chunkbench.strategies import chunk
 
 from .common import BENCH_DIR, ROOT, SHARED_PDFS, Row, package_version
 
@@ -96,7 +96,7 @@ def interleaved(fns: dict[str, Callable[[], float | None]], runs: int) -> dict[s
 def forget_pages() -> None:
     """Drop every page-level cache of the render module (open files, rasters or display lists,
     page words), so the next render of a page starts from the file, as when a page is first shown."""
-    from chunkbench.render import pdfpages
+    from chunkbench.ui.render import pdfpages
 
     with pdfpages.LOCK:
         for name, value in vars(pdfpages).items():
@@ -110,7 +110,7 @@ def run(runs: int = 3) -> tuple[list[Row], list[str]]:
     import pdfplumber
 
     import chunkbench
-    from chunkbench.render import render_page
+    from chunkbench.ui.render import render_page
 
     passes = max(runs, 5)
     rows: list[Row] = []

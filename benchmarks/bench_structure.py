@@ -5,8 +5,8 @@ from __future__ import annotations
 import gc
 import os
 
-from chunkbench.chunkset import chunk
-from chunkbench.tokens import count_tokens
+from chunkbench.strategies import chunk
+from chunkbench.text.tokenizer import count_tokens
 
 from .common import Row, timed
 from .corpus import synthetic_document

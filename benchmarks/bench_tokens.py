@@ -11,9 +11,9 @@ import hashlib
 import io
 import pstats
 
-from chunkbench.chunkset import chunk
+from chunkbench.strategies import chunk
 from chunkbench.strategies.tokens import _idle_cores, token_windows
-from chunkbench.tokens import get_encoding
+from chunkbench.text.tokenizer import get_encoding
 
 from .common import Row, timed
 from .corpus import corpus_document, english_paragraphs

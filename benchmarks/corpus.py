@@ -15,7 +15,7 @@ import os
 import random
 import sysconfig
 
-from chunkbench.model import Document, Element, Page, ParserInfo, with_offsets
+from chunkbench.types.document import Document, Element, Page, ParserInfo, with_offsets
 
 PAGE_CHARS = 3000  # characters per synthetic page (about one printed page)
 

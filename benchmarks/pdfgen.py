@@ -11,7 +11,7 @@ import textwrap
 
 import pymupdf
 
-from chunkbench.atomic import write_bytes
+from chunkbench.io.atomic import write_bytes
 
 from .common import BENCH_DIR
 from .corpus import english_paragraphs

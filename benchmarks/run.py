@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from chunkbench.atomic import write_text
+from chunkbench.io.atomic import write_text
 
 from .common import ROOT, Row, machine, markdown_table, plain_table
 

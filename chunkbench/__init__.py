@@ -1,26 +1,45 @@
-"""chunkbench: inspect, tune and review how documents are cut into chunks for retrieval."""
+"""chunkbench: inspect, tune and review how documents are cut into chunks for retrieval.
 
-__version__ = "0.1.0"
+The public API, in one place: `cb.load`, `cb.chunk`, the data model (`Document`, `Chunk`, `ChunkSet`,
+...), the errors, and, imported on first use, the heavier pieces (`cb.render_page`, `cb.explore`,
+`cb.review`, `cb.diff`, `cb.store`, `cb.metrics`, `cb.sweep`). `dir(cb)` and tab completion list
+exactly `__all__`; the subpackages (`types`, `loaders`, `strategies`, `evaluate`, `ui`, ...) are the
+implementation's rooms, described in docs/architecture.md.
+"""
 
-from .chunks import BBox, Boundary, Chunk, Reason  # noqa: E402
-from .chunkset import ChunkSet, chunk  # noqa: E402
-from .errors import ChunkbenchError, ExternalToolError, InputError, ParamError, UsageError  # noqa: E402
-from .loaders import load  # noqa: E402
-from .model import Document, Element, Page, ParserInfo  # noqa: E402
-from .strategies import all_strategies, get_strategy  # noqa: E402
+from .errors import ChunkbenchError, ExternalToolError, InputError, ParamError, UsageError
+from .loaders import load
+from .strategies import all_strategies, chunk, get_strategy
+from .types.chunk import BBox, Boundary, Chunk, Reason
+from .types.chunkset import ChunkSet
+from .types.document import Document, Element, Page, ParserInfo
+from .version import __version__
 
 #: public names that live in modules with heavier imports (rendering, UI, store): imported on use.
 #: name -> (module, attribute); attribute None means the name is the module itself.
 _LAZY = {
-    "render_page": ("chunkbench.render", "render_page"),
-    "PageImage": ("chunkbench.render", "PageImage"),
-    "explore": ("chunkbench.explorer", "explore"),
-    "diff": ("chunkbench.boundary_diff", "diff"),
-    "render_diff": ("chunkbench.render.diffpages", "render_diff"),
-    "review": ("chunkbench.reviews", "review"),
+    "render_page": ("chunkbench.ui.render", "render_page"),
+    "PageImage": ("chunkbench.ui.render", "PageImage"),
+    "explore": ("chunkbench.ui.explorer", "explore"),
+    "diff": ("chunkbench.evaluate.diff", "diff"),
+    "render_diff": ("chunkbench.ui.render.diffpages", "render_diff"),
+    "review": ("chunkbench.ui.reviews", "review"),
     "store": ("chunkbench.store", None),
-    "metrics": ("chunkbench.metrics", None),
+    "metrics": ("chunkbench.evaluate.metrics", None),
+    "sweep": ("chunkbench.evaluate.sweep", None),
 }
+
+__all__ = [
+    # loading, chunking, the registry
+    "load", "chunk", "all_strategies", "get_strategy",
+    # the data model
+    "Document", "Element", "Page", "ParserInfo", "Chunk", "BBox", "Boundary", "Reason", "ChunkSet",
+    # errors (each carries its exit code)
+    "ChunkbenchError", "InputError", "ParamError", "UsageError", "ExternalToolError",
+    # imported on first use
+    "render_page", "PageImage", "explore", "diff", "render_diff", "review", "store", "metrics", "sweep",
+    "__version__",
+]
 
 
 def __getattr__(name: str):
@@ -36,8 +55,6 @@ def __getattr__(name: str):
     return value
 
 
-__all__ = [
-    "BBox", "Boundary", "Chunk", "ChunkSet", "ChunkbenchError", "Document", "Element",
-    "ExternalToolError", "InputError", "Page", "ParamError", "ParserInfo", "Reason", "UsageError",
-    "__version__", "all_strategies", "chunk", "get_strategy", "load",
-]
+def __dir__() -> list[str]:
+    """The public names, lazy ones included (tab completion offers `cb.explore` before its import)."""
+    return sorted(__all__)

@@ -1,5 +1,5 @@
 """`python -m chunkbench` runs the CLI."""
 
-from .cli import main
+from .ui.cli import main
 
 raise SystemExit(main())

@@ -64,7 +64,7 @@ def make_doc(elements, pages=None, *, source="test.json", metadata=None):
     """
     import hashlib
 
-    from chunkbench.model import Document, Element, Page, ParserInfo, with_offsets
+    from chunkbench.types.document import Document, Element, Page, ParserInfo, with_offsets
 
     els = []
     for n, d in enumerate(elements):

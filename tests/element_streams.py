@@ -11,7 +11,7 @@ from __future__ import annotations
 from conftest import make_doc
 from hypothesis import strategies as st
 
-from chunkbench.chunkset import chunk
+from chunkbench.strategies import chunk
 
 WORDS = (
     "the", "agreement", "shall", "must", "revenue", "Section", "pricing", "CLIN", "requirement",

@@ -10,9 +10,9 @@ from conftest import make_doc, shared_pdf
 from pymupdf4llm.ocr import OCRMode
 
 import chunkbench
-from chunkbench.cache import cache_key, cached_parse
 from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders import pdf_layout
+from chunkbench.loaders.cache import cache_key, cached_parse
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"
 SCAN = "scan_huckfinn-c03-29.pdf"  # one page, parses in a fraction of a second
@@ -140,8 +140,8 @@ def test_concurrent_requests_for_one_parse_run_it_once(fresh_cache, tmp_path):
     import threading
     import time
 
-    from chunkbench.cache import cached_parse
-    from chunkbench.model import Document, ParserInfo
+    from chunkbench.loaders.cache import cached_parse
+    from chunkbench.types.document import Document, ParserInfo
 
     source = tmp_path / "x.pdf"
     source.write_bytes(b"%PDF")

@@ -1,7 +1,7 @@
 """The CLI: chunk, strategies, stats, parse, info — outputs, exit codes 0/2/3, one-line errors.
 
 A few tests run the real `python -m chunkbench` in a subprocess (entry point, stderr, tracebacks);
-the rest call `chunkbench.cli.main` in-process, which is the same code without the import cost.
+the rest call `chunkbench.ui.cli.main` in-process, which is the same code without the import cost.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from chunkbench.cli import main
-from chunkbench.export import load_chunks_json
+from chunkbench.io.export import load_chunks_json
+from chunkbench.ui.cli import main
 from tests.conftest import ROOT, SAMPLE_PDFS
 
 MD = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
@@ -165,7 +165,7 @@ def test_parse_writes_elements_json_atomically_and_info_reads_it(tmp_path, capsy
 
 
 def test_demo_runs_every_strategy_and_reports_failures(tmp_path, capsys):
-    from chunkbench import demo
+    from chunkbench.ui import demo
 
     folder = tmp_path / "pdfs"
     folder.mkdir()

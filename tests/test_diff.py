@@ -8,10 +8,10 @@ from conftest import SAMPLE_PDFS
 from test_render import hand_chunks
 
 import chunkbench as cb
-from chunkbench.boundary_diff import BoundaryDiff, diff, parse_spec
-from chunkbench.cli import main
 from chunkbench.errors import ParamError, UsageError
-from chunkbench.render.diffpages import render_diff
+from chunkbench.evaluate.diff import BoundaryDiff, diff, parse_spec
+from chunkbench.ui.cli import main
+from chunkbench.ui.render.diffpages import render_diff
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -71,7 +71,7 @@ def test_matching_rules_on_hand_built_chunks(manual):
 
 
 def test_render_draws_both_configurations_in_two_colours(manual):
-    from chunkbench.render.palette import DIFF_A, DIFF_B
+    from chunkbench.ui.render.palette import DIFF_A, DIFF_B
 
     d = cb.diff(manual, "strategy=tokens,chunk_size=256", "strategy=tokens,chunk_size=200,overlap=20")
     page = d.changed_pages()[0]
@@ -127,12 +127,12 @@ def test_markdown_diff_report_without_pdf(tmp_path):
 
 
 def test_cb_diff_is_a_plain_function_whatever_was_imported_first():
-    """Issue 13.4: no callable-module trick: the module is chunkbench.boundary_diff."""
+    """Issue 13.4: no callable-module trick: the module is chunkbench.evaluate.diff."""
     import types
 
     import chunkbench as cb
-    import chunkbench.boundary_diff
-    import chunkbench.render.diffpages
+    import chunkbench.evaluate.diff
+    import chunkbench.ui.render.diffpages
 
-    assert cb.diff is chunkbench.boundary_diff.diff and isinstance(cb.diff, types.FunctionType)
-    assert cb.render_diff is chunkbench.render.diffpages.render_diff
+    assert cb.diff is chunkbench.evaluate.diff.diff and isinstance(cb.diff, types.FunctionType)
+    assert cb.render_diff is chunkbench.ui.render.diffpages.render_diff

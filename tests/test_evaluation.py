@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from chunkbench.cli import main
 from chunkbench.errors import InputError, UsageError
-from chunkbench.evaluation import (
+from chunkbench.evaluate.benchmark import (
     BASELINE,
     Setting,
     baseline,
@@ -21,6 +20,7 @@ from chunkbench.evaluation import (
     summary_line,
     units_for,
 )
+from chunkbench.ui.cli import main
 from tests.conftest import ROOT, shared_pdf
 
 PARAGRAPHS = [

@@ -8,8 +8,8 @@ import pytest
 import chunkbench as cb
 from chunkbench import loaders
 from chunkbench.errors import ParamError
-from chunkbench.explorer import Explorer, chunk_at
-from chunkbench.stats import size_summary
+from chunkbench.evaluate.stats import size_summary
+from chunkbench.ui.explorer import Explorer, chunk_at
 from tests.conftest import SAMPLE_PDFS, make_doc
 
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"

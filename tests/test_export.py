@@ -8,10 +8,11 @@ import pytest
 from markdown_it import MarkdownIt
 
 import chunkbench as cb
-from chunkbench import all_strategies, export
-from chunkbench.chunks import Boundary, Reason, build_chunk
-from chunkbench.chunkset import ChunkSet
+from chunkbench import all_strategies
 from chunkbench.errors import ChunkbenchError, InputError
+from chunkbench.io import export
+from chunkbench.types.chunk import Boundary, Reason, build_chunk
+from chunkbench.types.chunkset import ChunkSet
 from tests.conftest import SAMPLE_PDFS, make_doc
 
 FIXED = "2026-01-29T10:00:00Z"
@@ -220,7 +221,7 @@ def test_chunkset_from_dict_inverts_to_dict_on_real_chunks(strategy):
     """Issue 13.5: one (de)serialisation home: ChunkSet.from_dict(to_dict()) gives back equal
     chunks and the same chunks.json, on the sample PDFs with every strategy."""
     import chunkbench as cb
-    from chunkbench.chunkset import ChunkSet
+    from chunkbench.types.chunkset import ChunkSet
     from tests.conftest import SAMPLE_PDFS
 
     for pdf in sorted(SAMPLE_PDFS.glob("*.pdf"))[:2]:

@@ -8,9 +8,9 @@ import sys
 import pytest
 from conftest import make_doc
 
-from chunkbench import handoff
-from chunkbench.chunks import Boundary, Reason, build_chunk
-from chunkbench.chunkset import ChunkSet
+from chunkbench.io import handoff
+from chunkbench.types.chunk import Boundary, Reason, build_chunk
+from chunkbench.types.chunkset import ChunkSet
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import pymupdf
 import pytest
 
 import chunkbench as cb
-from chunkbench.render.overlay import LABEL_SIZE
-from chunkbench.render.palette import (
+from chunkbench.ui.render.overlay import LABEL_SIZE
+from chunkbench.ui.render.palette import (
     CHUNK_PALETTE,
     ELEMENT_COLORS,
     NOISE_GREY,
@@ -18,7 +18,7 @@ from chunkbench.render.palette import (
     label_color,
     readable_on_white,
 )
-from chunkbench.report import write_report
+from chunkbench.ui.report import write_report
 from tests.conftest import SAMPLE_PDFS, shared_pdf
 
 WHITE = (255, 255, 255)

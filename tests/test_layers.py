@@ -1,6 +1,6 @@
-"""Issue 13.3: the package's layers and the import rule between them, checked on every import
-statement (module level and inside functions) of every module. The map and the rule are
-explained in docs/architecture.md; a new module must be placed in a layer here."""
+"""The package's rooms (folders) and floors (layers), checked on every import statement, module level
+and inside functions, of every module. The picture and the rule are in docs/architecture.md; a new
+folder or root module fails these tests until it is placed in FLOORS here and there."""
 
 from __future__ import annotations
 
@@ -11,29 +11,36 @@ from tests.conftest import ROOT
 
 PACKAGE = ROOT / "chunkbench"
 
-#: first part of the module name under chunkbench -> layer
-LAYERS = {
-    "core": {"model", "chunks", "chunkset", "strategies", "loaders", "text", "tokens", "errors",
-             "atomic", "cache", "pdflib", "mineru_runner", "export", "handoff", "ranges", "clauses"},
-    "evaluate": {"metrics", "retrieval", "stats", "summary", "sweep", "boundary_diff", "evaluate", "evaluation"},
-    "persist": {"store", "workspace"},
-    "ui": {"render", "report", "explorer", "reviews", "cli", "demo", "__main__", "samples", "sample_content"},
-}
-#: a layer may import itself and the layers before it, never one after it
-ORDER = ("core", "evaluate", "persist", "ui")
-#: known edges against the rule, each the debt of an open issue; nothing may be added here lightly
-EXCEPTIONS: set[tuple[str, str]] = set()
+#: bottom to top: a module may import its own floor and the floors below it, never one above.
+#: A room is a folder of chunkbench/ (or one of the two root modules every floor may read).
+FLOORS: tuple[frozenset[str], ...] = (
+    frozenset({"errors", "version", "text"}),  # vocabulary: exceptions, the version, string and span helpers
+    frozenset({"types", "io"}),                # the data model and its serialised forms (chunks.json, hand-off)
+    frozenset({"loaders"}),                    # inputs into Documents (with the parse cache, MinerU runner)
+    frozenset({"strategies"}),                 # the strategies, their registry and chunk()
+    frozenset({"evaluate"}),                   # metrics, stats, diff, retrieval, benchmark, sweeps
+    frozenset({"store"}),                      # the workspace database of saved runs
+    frozenset({"ui", "samples", "__main__"}),  # render, plots, report, explorer, review app, CLI, demo
+)
+#: libraries that draw or show: only the ui floor imports them, at any level
+DRAWING = {"matplotlib", "ipywidgets", "ipyevents", "panel", "bokeh", "IPython"}
 
 
-def layer_of(module: str) -> str | None:
-    """The layer of `chunkbench.x.y`, or None for the package root (the public facade)."""
+def room_of(module: str) -> str | None:
+    """The room of `chunkbench.x.y` (its first part under chunkbench), None for the facade."""
     parts = module.split(".")
-    if len(parts) == 1:
+    return parts[1] if len(parts) > 1 else None
+
+
+def floor_of(module: str) -> int | None:
+    room = room_of(module)
+    if room is None:
         return None
-    for layer, names in LAYERS.items():
-        if parts[1] in names:
-            return layer
-    raise AssertionError(f"{module} is in no layer: place it in tests/test_layers.py LAYERS and docs/architecture.md")
+    for level, rooms in enumerate(FLOORS):
+        if room in rooms:
+            return level
+    raise AssertionError(f"{module}: room {room!r} is on no floor: place it in tests/test_layers.py FLOORS "
+                         "and docs/architecture.md")
 
 
 def module_name(path: Path) -> str:
@@ -41,13 +48,20 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> set[str]:
+def _is_module(name: str) -> bool:
+    base = ROOT / name.replace(".", "/")
+    return base.with_suffix(".py").exists() or base.is_dir()
+
+
+def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
     """Every chunkbench module `path` imports, relative imports resolved, `from x import y` giving
     x.y when y is a submodule."""
     module = module_name(path)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    tree = ast.parse(path.read_text("utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
     found = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == "chunkbench"}
         elif isinstance(node, ast.ImportFrom):
@@ -60,42 +74,72 @@ def imports_of(path: Path) -> set[str]:
                 continue
             for alias in node.names:
                 sub = f"{target}.{alias.name}"
-                is_module = (ROOT / sub.replace(".", "/")).with_suffix(".py").exists() or (ROOT / sub.replace(".", "/")).is_dir()
-                found.add(sub if is_module else target)
+                found.add(sub if _is_module(sub) else target)
     return found
 
 
-def forbidden_edges() -> set[tuple[str, str]]:
-    bad = set()
-    for path in sorted(PACKAGE.rglob("*.py")):
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_is_in_a_room_on_a_floor():
+    for path in _modules():
+        floor_of(module_name(path))  # raises for a room on no floor
+
+
+def test_no_module_imports_a_floor_above_its_own():
+    upward = set()
+    for path in _modules():
         source = module_name(path)
-        here = layer_of(source)
+        here = floor_of(source)
         for target in imports_of(path):
-            there = layer_of(target)
-            if here is None or there is None:  # the facade imports everything; anyone may read __version__
-                continue
-            if ORDER.index(there) > ORDER.index(here):
-                bad.add((source, target))
-    return bad
+            there = floor_of(target)
+            if here is not None and there is not None and there > here:
+                upward.add((source, target))
+    assert upward == set()
 
 
-def test_no_module_imports_a_layer_above_its_own():
-    assert forbidden_edges() - EXCEPTIONS == set()
+def test_no_import_cycle_between_modules():
+    """Rooms of one floor may import each other (ChunkSet writes itself through io.export, which reads
+    Chunk from types.chunk), but modules never form a cycle at module level."""
+    graph = {module_name(p): imports_of(p, top_level_only=True) - {"chunkbench"} for p in _modules()}
+    graph.pop("chunkbench")  # the facade imports every floor and nothing imports it
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                raise AssertionError("import cycle: " + " -> ".join([*trail[trail.index(nxt):], nxt]))
+            if nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[node] = 2
+
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])
 
 
-def test_the_listed_exceptions_still_exist():
-    """An exception that was fixed must leave the list, so the list only ever shrinks."""
-    assert forbidden_edges() >= EXCEPTIONS
-
-
-def test_algorithms_never_import_ui_libraries():
-    """Core and evaluate modules import no widget, app or plotting library at module level."""
-    ui_libraries = {"ipywidgets", "ipyevents", "panel", "bokeh", "IPython"}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if layer_of(module_name(path)) not in ("core", "evaluate"):
+def test_only_the_ui_floor_draws():
+    """No module below ui imports a plotting, widget or app library, not even inside a function."""
+    ui = len(FLOORS) - 1
+    for path in _modules():
+        if floor_of(module_name(path)) in (None, ui):
             continue
         tree = ast.parse(path.read_text("utf-8"))
-        top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-        names = {a.name.split(".")[0] for n in top if isinstance(n, ast.Import) for a in n.names}
-        names |= {(n.module or "").split(".")[0] for n in top if isinstance(n, ast.ImportFrom) and not n.level}
-        assert not names & ui_libraries, (path, names & ui_libraries)
+        names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        names |= {(n.module or "").split(".")[0] for n in ast.walk(tree)
+                  if isinstance(n, ast.ImportFrom) and not n.level}
+        assert not names & DRAWING, (path, names & DRAWING)
+
+
+def test_the_public_api_lists_itself():
+    """`dir(cb)` is `__all__`, every listed name resolves (lazy ones on first use), and no
+    subpackage leaks into it."""
+    import chunkbench as cb
+
+    assert dir(cb) == sorted(cb.__all__)
+    for name in cb.__all__:
+        assert getattr(cb, name) is not None, name
+    rooms = {room for floor in FLOORS for room in floor} - {"store"}  # cb.store is the store package, on purpose
+    assert not rooms & set(cb.__all__)

@@ -14,7 +14,7 @@ import chunkbench
 from chunkbench.errors import InputError
 from chunkbench.loaders import load_elements_json
 from chunkbench.loaders.docjson import load_document_json
-from chunkbench.model import Page
+from chunkbench.types.document import Page
 
 CONTRACT = Path(__file__).parent / "data" / "docjson" / "document.json"
 # block type in the file -> element type (docs/contracts.md), written out independently of the loader

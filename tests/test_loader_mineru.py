@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import chunkbench
 from chunkbench.errors import InputError
 from chunkbench.loaders.mineru import NO_PAGE_SIZES_WARNING, html_table_rows, load_mineru
-from chunkbench.model import Document
+from chunkbench.types.document import Document
 
 PAPERS = ("naacl-long-122", "naacl-long-107")
 # MinerU's v1 item types in these fixtures -> element types (docs/contracts.md); "text" depends on text_level.

@@ -19,7 +19,7 @@ from chunkbench.loaders import load_elements_json, pdf_layout
 from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders.pdf import heading_levels, load_pdf, page_list
 from chunkbench.loaders.pdf_layout import code_text, flow_text, table_rows
-from chunkbench.model import Document, Element, sha256_file
+from chunkbench.types.document import Document, Element, sha256_file
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"
 STAT_ABSTRACT = "table_us-stat-abstract-12s0324.pdf"

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import chunkbench
 from chunkbench.loaders import detect_kind
 from chunkbench.loaders.markdown import read_source_text
-from chunkbench.loaders.text import load_text
+from chunkbench.loaders.plaintext import load_text
 from tests.test_loader_markdown import assert_exact_offsets
 
 WRAPPED = """CHAPTER I
@@ -71,7 +71,7 @@ def test_empty_file_and_invalid_utf8(tmp_path):
 
 
 def test_cli_chunks_a_text_file(tmp_path, capsys):
-    from chunkbench.cli import main
+    from chunkbench.ui.cli import main
 
     out = tmp_path / "chunks.json"
     assert main(["chunk", str(write(tmp_path, WRAPPED)), "--strategy", "recursive", "-o", str(out)]) == 0

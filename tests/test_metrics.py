@@ -1,4 +1,4 @@
-"""chunkbench.metrics on hand-built documents and chunk sets where the right number is known."""
+"""chunkbench.evaluate.metrics on hand-built documents and chunk sets where the right number is known."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench as cb
-from chunkbench import metrics as M
-from chunkbench import stats
-from chunkbench.chunks import Boundary, Reason, build_chunk
-from chunkbench.chunkset import ChunkSet
+from chunkbench.evaluate import metrics as M
+from chunkbench.evaluate import stats
+from chunkbench.types.chunk import Boundary, Reason, build_chunk
+from chunkbench.types.chunkset import ChunkSet
 
 BOX = [50.0, 100.0, 500.0, 140.0]
 

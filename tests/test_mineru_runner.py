@@ -15,8 +15,8 @@ from conftest import MINERU_FIXTURES, ROOT, mineru_fixture
 
 import chunkbench
 from chunkbench.errors import ExternalToolError, InputError, UsageError
-from chunkbench.mineru_runner import STDERR_TAIL_LINES, TIMEOUT_ENV, _timeout, load_with_mineru
-from chunkbench.model import sha256_file
+from chunkbench.loaders.mineru.run import STDERR_TAIL_LINES, TIMEOUT_ENV, _timeout, load_with_mineru
+from chunkbench.types.document import sha256_file
 
 FAKE_MINERU = Path(__file__).parent / "fake_mineru" / "mineru"
 PAPER = MINERU_FIXTURES / "naacl-long-122"

@@ -20,11 +20,11 @@ import pytest
 from conftest import ROOT, child_processes, shared_pdf
 
 import chunkbench
-from chunkbench.cli import main
 from chunkbench.errors import InputError, UsageError
 from chunkbench.loaders import parse_workers, pdf_layout
 from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders.pdf import load_pdf, page_timeout_setting
+from chunkbench.ui.cli import main
 from tests.robust import corpus
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"  # 2 pages
@@ -174,7 +174,7 @@ def test_cli_refuses_a_negative_limit(capsys):
 
 HANGING_LOAD = """
 import pathlib, sys, time
-from chunkbench.cli import main
+from chunkbench.ui.cli import main
 from chunkbench.loaders import pdf_layout
 
 def hang(*task):

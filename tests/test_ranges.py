@@ -1,11 +1,11 @@
-"""chunkbench.ranges (issue 13.3): the one home of range math, checked against brute force."""
+"""chunkbench.text.ranges (issue 13.3): the one home of range math, checked against brute force."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkbench.ranges import RangeIndex, merge_ranges, overlap_length
+from chunkbench.text.ranges import RangeIndex, merge_ranges, overlap_length
 
 SPANS = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)).map(lambda t: (min(t), max(t))), max_size=12)
 

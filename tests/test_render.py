@@ -10,11 +10,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import chunkbench as cb
-from chunkbench.chunks import Boundary, Reason, build_chunk
-from chunkbench.chunkset import ChunkSet
 from chunkbench.errors import InputError, UsageError
-from chunkbench.render import PageImage, chunk_regions, position_box, render_page, render_text_view
-from chunkbench.render.palette import CHUNK_PALETTE, FILL_ALPHA, chunk_color, luminance
+from chunkbench.types.chunk import Boundary, Reason, build_chunk
+from chunkbench.types.chunkset import ChunkSet
+from chunkbench.ui.render import PageImage, chunk_regions, position_box, render_page, render_text_view
+from chunkbench.ui.render.palette import CHUNK_PALETTE, FILL_ALPHA, chunk_color, luminance
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 

@@ -9,9 +9,9 @@ from conftest import SAMPLE_PDFS, make_doc
 from test_render import hand_chunks
 
 import chunkbench as cb
-from chunkbench.cli import main
 from chunkbench.errors import UsageError
-from chunkbench.report import parse_pages, write_report
+from chunkbench.ui.cli import main
+from chunkbench.ui.report import parse_pages, write_report
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 EVIL = ["<script>alert(1)</script>", '<img src=x onerror="alert(2)">']
@@ -48,7 +48,7 @@ def test_report_escapes_document_text_in_pdf_and_text_views(tmp_path, monkeypatc
     # a document whose element texts carry markup: same PDF, texts replaced
     import dataclasses
 
-    from chunkbench.model import with_offsets
+    from chunkbench.types.document import with_offsets
 
     els = list(doc.elements)
     for k, i in enumerate((6, 8)):

@@ -8,8 +8,8 @@ import pytest
 from conftest import SAMPLE_PDFS, make_doc, shared_pdf
 
 import chunkbench as cb
-from chunkbench import retrieval as R
 from chunkbench.errors import InputError
+from chunkbench.evaluate import retrieval as R
 
 
 def test_token_scores_by_hand():

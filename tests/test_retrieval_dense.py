@@ -6,10 +6,10 @@ import sys
 
 import pytest
 
-from chunkbench import retrieval
-from chunkbench.cli import main
 from chunkbench.errors import UsageError
-from chunkbench.retrieval import RETRIEVERS, make_ranker
+from chunkbench.evaluate import retrieval
+from chunkbench.evaluate.retrieval import RETRIEVERS, make_ranker
+from chunkbench.ui.cli import main
 
 TEXTS = [
     "The feline rested on the rug all afternoon.",
@@ -71,7 +71,7 @@ def test_cli_says_which_extra_to_install_without_a_traceback(tmp_path, capsys, w
 
 def test_evaluate_with_the_dense_retriever(tmp_path):
     _dense_or_skip()
-    from chunkbench.evaluation import Setting, baseline, compare, find_cases
+    from chunkbench.evaluate.benchmark import Setting, baseline, compare, find_cases
     from tests.test_evaluation import make_corpus
 
     cases = find_cases([make_corpus(tmp_path / "c")])

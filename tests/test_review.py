@@ -16,10 +16,10 @@ import threading
 import pytest
 
 import chunkbench as cb
-from chunkbench.chunks import boundary_key
 from chunkbench.errors import UsageError
-from chunkbench.reviews import verdicts as vs
-from chunkbench.workspace import connect
+from chunkbench.store.workspace import connect
+from chunkbench.types.chunk import boundary_key
+from chunkbench.ui.reviews import verdicts as vs
 from tests.conftest import ROOT, make_doc
 
 pytest.importorskip("panel")
@@ -155,8 +155,8 @@ def test_two_threads_writing_at_once_lose_nothing(ws):
 
 _WRITER = """
 import sys
-from chunkbench.reviews import verdicts as vs
-from chunkbench.workspace import connect
+from chunkbench.ui.reviews import verdicts as vs
+from chunkbench.store.workspace import connect
 path, reviewer, n, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 conn = connect(path)
 sys.stdout.write("ready\\n"); sys.stdout.flush(); sys.stdin.readline()   # start together
@@ -188,7 +188,7 @@ def test_two_processes_writing_at_once_lose_nothing(ws):
 # ------------------------------------------------------------------ the app, driven from Python
 
 def test_app_saves_at_once_and_a_restart_resumes(ws):
-    from chunkbench.reviews.app import ReviewApp
+    from chunkbench.ui.reviews.app import ReviewApp
 
     cs = cb.chunk(_doc(), "elements", max_chunk_size=700)
     app = ReviewApp(cs, reviewer="ann", workspace=ws)
@@ -217,7 +217,7 @@ def test_app_saves_at_once_and_a_restart_resumes(ws):
 
 
 def test_app_filters(ws):
-    from chunkbench.reviews.app import ReviewApp
+    from chunkbench.ui.reviews.app import ReviewApp
 
     cs = cb.chunk(_doc(), "elements", max_chunk_size=700)
     app = ReviewApp(cs, reviewer="ann", workspace=ws)
@@ -235,7 +235,7 @@ def test_app_filters(ws):
 
 
 def test_app_shows_earlier_verdicts_for_unchanged_boundaries(ws):
-    from chunkbench.reviews.app import ReviewApp
+    from chunkbench.ui.reviews.app import ReviewApp
 
     doc = _doc()
     a = cb.chunk(doc, "elements", max_chunk_size=2000)
@@ -257,7 +257,7 @@ def test_app_shows_earlier_verdicts_for_unchanged_boundaries(ws):
 
 
 def test_app_escapes_document_text(ws):
-    from chunkbench.reviews.app import ReviewApp
+    from chunkbench.ui.reviews.app import ReviewApp
 
     evil = "<script>alert('x')</script> and <img src=x onerror=alert(1)>"
     cs = cb.chunk(_doc(evil), "elements", max_chunk_size=700)
@@ -270,7 +270,7 @@ def test_app_escapes_document_text(ws):
 
 
 def test_cli_review_export_and_errors(ws, tmp_path, capsys):
-    from chunkbench.cli import main
+    from chunkbench.ui.cli import main
 
     pdf = ROOT / "sample_pdfs" / "contract_services_agreement.pdf"
     cs = cb.chunk(cb.load(pdf), "elements")
@@ -297,7 +297,7 @@ def test_cli_review_export_and_errors(ws, tmp_path, capsys):
 def test_boundary_image_is_cut_around_the_boundary():
     from PIL import Image
 
-    from chunkbench.render.crops import boundary_png
+    from chunkbench.ui.render.crops import boundary_png
 
     cs = cb.chunk(cb.load(ROOT / "sample_pdfs" / "contract_services_agreement.pdf"), "elements")
     page_h = round(cs.doc.pages[0].height * 110 / 72)
@@ -317,7 +317,7 @@ def test_boundary_image_is_cut_around_the_boundary():
 
 
 def test_app_on_a_chunking_without_chunks(ws):
-    from chunkbench.reviews.app import ReviewApp
+    from chunkbench.ui.reviews.app import ReviewApp
 
     cs = cb.chunk(make_doc([{"type": "footer", "text": "page furniture only"}]), "elements")
     assert len(cs) == 0
@@ -366,7 +366,7 @@ def test_app_without_the_pdf_file_still_reviews_the_text(ws, tmp_path):
     import dataclasses
     import shutil
 
-    from chunkbench.reviews.app import ReviewApp
+    from chunkbench.ui.reviews.app import ReviewApp
 
     pdf = shutil.copy(ROOT / "sample_pdfs" / "contract_services_agreement.pdf", tmp_path / "moved.pdf")
     doc = cb.load(pdf)
@@ -385,7 +385,7 @@ def test_the_inline_app_inlines_panel_stylesheets_instead_of_linking_a_cdn(ws):
 
     import panel as pn
 
-    from chunkbench.reviews.app import ReviewApp
+    from chunkbench.ui.reviews.app import ReviewApp
 
     cs = cb.chunk(cb.load(ROOT / "sample_pdfs" / "contract_services_agreement.pdf"), "elements")
     before = pn.config.inline
@@ -406,10 +406,10 @@ def test_cb_review_and_cb_explore_are_plain_functions_whatever_was_imported_firs
     importing them (as the CLI and the tests do) cannot shadow `cb.review` / `cb.explore`."""
     import types
 
-    import chunkbench.explorer
-    import chunkbench.reviews
-    import chunkbench.reviews.app  # noqa: F401
+    import chunkbench.ui.explorer
+    import chunkbench.ui.reviews
+    import chunkbench.ui.reviews.app  # noqa: F401
 
-    assert cb.review is chunkbench.reviews.review and cb.explore is chunkbench.explorer.explore
+    assert cb.review is chunkbench.ui.reviews.review and cb.explore is chunkbench.ui.explorer.explore
     assert isinstance(cb.review, types.FunctionType) and isinstance(cb.explore, types.FunctionType)
-    assert type(chunkbench.reviews) is types.ModuleType and type(chunkbench.explorer) is types.ModuleType
+    assert type(chunkbench.ui.reviews) is types.ModuleType and type(chunkbench.ui.explorer) is types.ModuleType

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import chunkbench as cb
-from chunkbench.reviews import verdicts as vs
-from chunkbench.workspace import connect
+from chunkbench.store.workspace import connect
+from chunkbench.ui.reviews import verdicts as vs
 from tests.conftest import SAMPLE_PDFS
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -48,7 +48,7 @@ def browser():
 @pytest.fixture
 def serve(tmp_path):
     """serve(chunkset) → base URL of a review app over a fresh workspace (stopped after the test)."""
-    from chunkbench.reviews.serve import serve_app
+    from chunkbench.ui.reviews.serve import serve_app
 
     servers = []
 

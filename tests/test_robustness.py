@@ -1,7 +1,7 @@
 """Broken and hostile inputs (issue 7): a correct result or the right exit code with one line, every time.
 
 The corpus is generated into a temp folder by `tests/robust/corpus.py`. Each input kind of the
-issue has a test here; docs/robustness.md maps them. CLI checks call `chunkbench.cli.main`
+issue has a test here; docs/robustness.md maps them. CLI checks call `chunkbench.ui.cli.main`
 in-process (the subprocess path is covered in test_cli.py); the killed-write test uses a real
 subprocess because it needs a process to kill.
 """
@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 import chunkbench as cb
-from chunkbench.cli import main
 from chunkbench.errors import InputError, ParamError
-from chunkbench.export import chunks_json_text, debug_markdown, load_chunks_json
+from chunkbench.io.export import chunks_json_text, debug_markdown, load_chunks_json
+from chunkbench.ui.cli import main
 from tests.robust import corpus
 
 FUZZ_EXAMPLES = int(os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES", "40"))
@@ -404,8 +404,8 @@ def corpus_doc():
 
 _WRITER = r"""
 import os, sys, time
-from chunkbench.chunks import Boundary, Chunk, Reason
-from chunkbench.chunkset import ChunkSet
+from chunkbench.types.chunk import Boundary, Chunk, Reason
+from chunkbench.types.chunkset import ChunkSet
 from conftest import make_doc
 
 target, chunked_at, stall = sys.argv[1:4]

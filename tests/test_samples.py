@@ -8,7 +8,7 @@ import pytest
 from conftest import SAMPLE_PDFS
 
 import chunkbench
-from chunkbench.samples import main as build_samples
+from chunkbench.samples.build import main as build_samples
 
 NAMES = ("contract_services_agreement", "financial_annual_report", "rfp_it_services", "technical_manual")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from chunkbench import stats
-from chunkbench.chunks import Boundary, Reason, build_chunk
-from chunkbench.chunkset import ChunkSet
+from chunkbench.evaluate import stats
+from chunkbench.types.chunk import Boundary, Reason, build_chunk
+from chunkbench.types.chunkset import ChunkSet
 from tests.conftest import SAMPLE_PDFS, make_doc
 
 

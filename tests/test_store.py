@@ -16,10 +16,12 @@ import pytest
 from conftest import ROOT, make_doc
 
 import chunkbench as cb
-from chunkbench import store, workspace
-from chunkbench.atomic import write_json
+from chunkbench import store
 from chunkbench.errors import InputError, UsageError
-from chunkbench.workspace import SCHEMA_VERSION, connect, workspace_path
+from chunkbench.io.atomic import write_json
+from chunkbench.store import workspace
+from chunkbench.store.workspace import SCHEMA_VERSION, connect, workspace_path
+from chunkbench.types.chunk import boundary_key
 
 V1_FIXTURE = Path(__file__).parent / "data" / "workspace_v1.db"
 
@@ -279,12 +281,12 @@ def test_compare_two_documents_by_boundary_keys(ws):
     result = store.compare(a, b, ws)
     assert isinstance(result, store.BoundaryComparison)
     assert result.only_b
-    assert set(result.common) | set(result.only_b) == {cb.chunks.boundary_key(c) for c in store.load(b, ws)}
-    assert set(result.common) | set(result.only_a) == {cb.chunks.boundary_key(c) for c in store.load(a, ws)}
+    assert set(result.common) | set(result.only_b) == {boundary_key(c) for c in store.load(b, ws)}
+    assert set(result.common) | set(result.only_a) == {boundary_key(c) for c in store.load(a, ws)}
 
 
 def test_compare_uses_boundary_diff_for_one_document(ws):
-    pytest.importorskip("chunkbench.boundary_diff")
+    pytest.importorskip("chunkbench.evaluate.diff")
     doc = notice_doc("1 May")
     a = store.save(cb.chunk(doc, "elements"), workspace=ws)
     b = store.save(cb.chunk(doc, "elements", max_chunk_size=60), workspace=ws)
@@ -306,7 +308,7 @@ def elements_json(tmp_path):
 
 
 def test_cli_save_runs_search(ws, elements_json, capsys):
-    from chunkbench.cli import main
+    from chunkbench.ui.cli import main
 
     assert main(["store", "save", str(elements_json), "--strategy", "elements", "--set", "max_chunk_size=60",
                  "--notice-id", "T-9", "--amendment", "0", "--workspace", str(ws)]) == 0

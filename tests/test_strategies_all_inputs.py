@@ -22,14 +22,14 @@ from test_strategy_headers import _own as headers_own
 from test_strategy_sections import _check_coverage as sections_coverage
 
 import chunkbench
-from chunkbench.atomic import dumps_json, write_json
-from chunkbench.chunkset import ChunkSet, chunk
-from chunkbench.export import schema_errors
-from chunkbench.model import SEPARATOR, is_noise
-from chunkbench.stats import quality_targets
-from chunkbench.strategies import all_strategies, get_strategy
+from chunkbench.evaluate.stats import quality_targets
+from chunkbench.io.atomic import dumps_json, write_json
+from chunkbench.io.export import schema_errors
+from chunkbench.strategies import all_strategies, chunk, get_strategy
 from chunkbench.strategies.base import OFFSET_RULES, offsets_violation
-from chunkbench.tokens import count_tokens
+from chunkbench.text.tokenizer import count_tokens
+from chunkbench.types.chunkset import ChunkSet
+from chunkbench.types.document import SEPARATOR, is_noise
 
 STRATEGIES = [s.name for s in all_strategies()]
 GNUPLOT = "long_gnuplot-5.4.pdf"

@@ -11,12 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench
-from chunkbench.chunkset import chunk
-from chunkbench.clauses import clause_ref, within
 from chunkbench.errors import ParamError
+from chunkbench.strategies import chunk
 from chunkbench.strategies.contract_noise import identifiers
 from chunkbench.strategies.contract_rules import defined_term, heading_level, looks_like_heading, normalize
-from chunkbench.text import pipe_table
+from chunkbench.text.clauses import clause_ref, within
+from chunkbench.text.segment import pipe_table
 
 A = "The Supplier shall provide the Services with reasonable skill and care at all times. "
 

@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench
-from chunkbench.chunkset import chunk
 from chunkbench.errors import ParamError
-from chunkbench.model import SEPARATOR, is_noise
+from chunkbench.strategies import chunk
+from chunkbench.types.document import SEPARATOR, is_noise
 
 SPEC_EXAMPLE = [
     {"type": "paragraph", "text": "Revenue increased...", "page_idx": 1, "text_level": 999},

@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench
-from chunkbench.chunkset import chunk
 from chunkbench.errors import ParamError
 from chunkbench.loaders.markdown import read_source_text
-from chunkbench.model import is_noise
+from chunkbench.strategies import chunk
+from chunkbench.types.document import is_noise
 
 GUIDE = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 import chunkbench as cb
 from chunkbench import chunk
 from chunkbench.errors import ParamError
-from chunkbench.model import is_noise
-from chunkbench.tokens import count_tokens
+from chunkbench.text.tokenizer import count_tokens
+from chunkbench.types.document import is_noise
 from tests.conftest import SAMPLE_PDFS, make_doc
 from tests.element_streams import check_common_invariants, element_documents
 

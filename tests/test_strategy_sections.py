@@ -12,12 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench
-from chunkbench.chunks import document_key
-from chunkbench.chunkset import chunk
 from chunkbench.errors import ParamError
-from chunkbench.model import is_noise
+from chunkbench.strategies import chunk
 from chunkbench.strategies.sections import classify, file_is_relevant, heading_kind, is_text_table
-from chunkbench.tokens import count_tokens
+from chunkbench.text.tokenizer import count_tokens
+from chunkbench.types.chunk import document_key
+from chunkbench.types.document import is_noise
 
 
 def _p(text, **kw):

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 import chunkbench as cb
 from chunkbench import chunk
 from chunkbench.errors import ParamError
-from chunkbench.model import is_noise
 from chunkbench.strategies.sentences import depends_on_previous
+from chunkbench.types.document import is_noise
 from tests.conftest import SAMPLE_PDFS, make_doc
 from tests.element_streams import check_common_invariants, element_documents
 
@@ -74,7 +74,7 @@ def test_bad_parameters():
 
 
 def test_sample_pdf():
-    from chunkbench.metrics import is_heading_only
+    from chunkbench.evaluate.metrics import is_heading_only
 
     doc = cb.load(SAMPLE_PDFS / "technical_manual.pdf")
     cs = chunk(doc, "sentences")

@@ -13,11 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench
-from chunkbench.chunks import BBox, Chunk
-from chunkbench.chunkset import chunk
 from chunkbench.errors import InputError, ParamError
+from chunkbench.strategies import chunk
 from chunkbench.strategies.tokens import encode_ids, safe_cuts, token_windows, window_starts
-from chunkbench.tokens import get_encoding
+from chunkbench.text.tokenizer import get_encoding
+from chunkbench.types.chunk import BBox, Chunk
 
 TWO_PAGES = [
     {"type": "paragraph", "text": "one two three", "page_idx": 0, "bbox": [10, 20, 200, 40]},

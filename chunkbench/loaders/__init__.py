@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, UsageError
-from ..model import Document
+from chunkbench.errors import InputError, UsageError
+from chunkbench.types.document import Document
 
 BACKENDS = ("pymupdf", "mineru")
 
@@ -83,7 +83,7 @@ def load(
         raise UsageError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     kind = detect_kind(path)
     if kind == "pdf" and backend == "mineru":
-        from ..mineru_runner import load_with_mineru
+        from .mineru.run import load_with_mineru
 
         doc = load_with_mineru(
             path, backend=mineru_backend, url=mineru_url, timeout=mineru_timeout, cache=cache
@@ -105,7 +105,7 @@ def load(
 
         doc = load_markdown(path)
     elif kind == "text":
-        from .text import load_text
+        from .plaintext import load_text
 
         doc = load_text(path)
     else:

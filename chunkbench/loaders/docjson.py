@@ -43,9 +43,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..errors import InputError
-from ..model import Document, Element, Page, ParserInfo, make_document
-from ..text import pipe_table
+from chunkbench.errors import InputError
+from chunkbench.text.segment import pipe_table
+from chunkbench.types.document import Document, Element, Page, ParserInfo, make_document
+
 from .jsonread import is_int, is_number, json_type, read_json
 
 SOURCE = "document_json"

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from ..errors import InputError
+from chunkbench.errors import InputError
 
 
 def read_json(file: Path) -> Any:

@@ -50,8 +50,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock, paragraph
 from markdown_it.tree import SyntaxTreeNode
 
-from ..errors import InputError
-from ..model import Document, Element, ParserInfo, make_document
+from chunkbench.errors import InputError
+from chunkbench.types.document import Document, Element, ParserInfo, make_document
 
 SOURCE = "markdown"
 PARSER = ParserInfo("markdown-it", markdown_it.__version__, {"preset": "commonmark", "plugins": ["table"]})

@@ -27,12 +27,13 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..cache import cached_parse
-from ..errors import InputError, UsageError
-from ..model import Document, Element, Page, ParserInfo, make_document, sha256_file
-from ..pdflib import pymupdf
+from chunkbench.errors import InputError, UsageError
+from chunkbench.types.document import Document, Element, Page, ParserInfo, make_document, sha256_file
+
 from . import parse_workers, pdf_layout
+from .cache import cached_parse
 from .pdf_layout import HEADING_CLASSES, ParsedPage
+from .pdflib import pymupdf
 
 BACKEND = "pymupdf"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone

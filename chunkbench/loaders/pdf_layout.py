@@ -47,10 +47,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError
-from ..model import Element, ElementType, Page
-from ..pdflib import pymupdf
-from ..text import pipe_table
+from chunkbench.errors import InputError
+from chunkbench.text.segment import pipe_table
+from chunkbench.types.document import Element, ElementType, Page
+
+from .pdflib import pymupdf
 
 log = logging.getLogger(__name__)
 

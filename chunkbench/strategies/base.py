@@ -9,15 +9,13 @@ once, as `Param`s with their defaults, in a `Strategy` made by `declare` at the 
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..chunks import Chunk
-from ..errors import ParamError
-from ..model import Document
+from chunkbench.errors import ParamError
+from chunkbench.types.chunk import Chunk
+from chunkbench.types.document import Document
 
 
 @dataclass(frozen=True)
@@ -184,22 +182,3 @@ def declare(
     if offsets not in OFFSET_RULES:
         raise ValueError(f"strategy {name!r}: unknown offsets rule {offsets!r}")
     return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets)
-
-
-def params_hash(params: Mapping[str, Any]) -> str:
-    """sha256 of the canonical JSON of resolved parameters (sorted keys, tuples as lists)."""
-    canon = json.dumps(_jsonable(params), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-def jsonable_params(params: Mapping[str, Any]) -> dict:
-    """Parameters as plain JSON values (tuples become lists)."""
-    return _jsonable(params)

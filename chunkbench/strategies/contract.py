@@ -15,12 +15,14 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..chunks import Boundary, Chunk, Reason, build_chunk
-from ..clauses import ClauseRef, is_descendant, is_sibling, numbering_restarts, within
-from ..errors import ParamError
-from ..model import Document, Element
-from ..text import one_line
-from .base import Param, StrategyResult, declare, params_hash
+from chunkbench.errors import ParamError
+from chunkbench.text.clauses import ClauseRef, is_descendant, is_sibling, numbering_restarts, within
+from chunkbench.text.segment import one_line
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
+from chunkbench.types.chunkset import params_hash
+from chunkbench.types.document import Document, Element
+
+from .base import Param, StrategyResult, declare
 from .contract_noise import find_noise
 from .contract_rules import defined_term, in_definitions_section, in_schedule
 from .contract_units import CAPTION, HEADING, ITEM, TABLE, Unit, build_units, continues, sep

@@ -14,8 +14,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from ..clauses import clause_ref
-from ..model import Document, Element
+from chunkbench.text.clauses import clause_ref
+from chunkbench.types.document import Document, Element
 
 _PAGE_NUMBER = re.compile(
     r"^\s*(?:(?:page|pg\.?|p\.)\s*)?\d{1,4}\s*(?:(?:of|/)\s*\d{1,4})?\s*$|^\s*[-–—]\s*\d{1,4}\s*[-–—]\s*$",

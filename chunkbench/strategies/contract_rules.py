@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..clauses import MAX_CLAUSE_NUMBER
+from chunkbench.text.clauses import MAX_CLAUSE_NUMBER
 
 # --- normalization (specs/2 "Text normalization (v1)") ------------------------------------------
 

@@ -11,9 +11,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..clauses import ClauseRef, clause_ref
-from ..model import Document, Element
-from ..text import paragraph_spans, pipe_table
+from chunkbench.text.clauses import ClauseRef, clause_ref
+from chunkbench.text.segment import paragraph_spans, pipe_table
+from chunkbench.types.document import Document, Element
+
 from .contract_rules import heading_level, looks_like_heading, normalize
 from .spans import PARAGRAPH, HeadingStack, Packer
 from .spans import Unit as Span

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
-from ..model import SEPARATOR, Document, Element, is_noise
-from ..text import one_line, paragraph_spans
+from chunkbench.text.segment import one_line, paragraph_spans
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
+from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
+
 from .base import Param, StrategyResult, declare
 from .spans import HARD, PARAGRAPH, PIECE_REASONS, TABLE, HeadingStack, Packer, Unit
 

@@ -31,10 +31,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
-from ..errors import ParamError
-from ..model import SEPARATOR, Document, Element
-from ..text import one_line
+from chunkbench.errors import ParamError
+from chunkbench.text.segment import one_line
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
+from chunkbench.types.document import SEPARATOR, Document, Element
+
 from .base import Param, StrategyResult, declare
 from .spans import (
     HARD,

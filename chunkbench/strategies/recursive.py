@@ -17,10 +17,11 @@ chunk text is that span with any skipped element (header, footer, page number) i
 
 from __future__ import annotations
 
-from ..chunks import Boundary, Chunk, Reason
-from ..errors import ParamError
-from ..model import Document
-from ..tokens import count_tokens
+from chunkbench.errors import ParamError
+from chunkbench.text.tokenizer import count_tokens
+from chunkbench.types.chunk import Boundary, Chunk, Reason
+from chunkbench.types.document import Document
+
 from .base import Param, StrategyResult, declare
 from .spans import (
     HARD,

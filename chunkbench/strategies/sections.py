@@ -25,11 +25,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
-from ..errors import ParamError
-from ..model import Document
-from ..text import one_line
-from ..tokens import count_tokens
+from chunkbench.errors import ParamError
+from chunkbench.text.segment import one_line
+from chunkbench.text.tokenizer import count_tokens
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
+from chunkbench.types.document import Document
+
 from .base import Param, StrategyResult, declare
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, HeadingStack, Packer, Unit
 

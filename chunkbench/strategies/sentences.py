@@ -5,7 +5,7 @@ a sentence does wastes nothing: a character splitter's 200-character pieces cut 
 and a greedy packer adds neighbouring sentences that dilute the match. Here:
 
 * the content (page furniture skipped) is cut into paragraphs (elements and their blank lines),
-  then sentences (chunkbench.text.sentence_spans: abbreviations and decimals do not end one);
+  then sentences (chunkbench.text.segment.sentence_spans: abbreviations and decimals do not end one);
 * consecutive sentences of one paragraph are joined while the chunk so far or the next sentence
   is shorter than `min_chars` ("Mr. Speaker." or "Zero." alone says nothing), as long as the
   chunk stays within `max_chars`; a chunk of headings takes the sentence (or the table) after them
@@ -18,10 +18,11 @@ Offsets: exact canonical bounds; the text is that span less any skipped element 
 
 from __future__ import annotations
 
-from ..chunks import Boundary, Chunk, Reason
-from ..errors import ParamError
-from ..model import Document
-from ..text import sentence_spans
+from chunkbench.errors import ParamError
+from chunkbench.text.segment import sentence_spans
+from chunkbench.types.chunk import Boundary, Chunk, Reason
+from chunkbench.types.document import Document
+
 from .base import Param, StrategyResult, declare
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, content_chunk
 

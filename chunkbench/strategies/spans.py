@@ -15,9 +15,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..chunks import Boundary, Chunk, Reason, build_chunk, document_key
-from ..model import SEPARATOR, Document, Element, is_noise
-from ..text import _strip_span, paragraph_spans, sentence_spans
+from chunkbench.text.segment import _strip_span, paragraph_spans, sentence_spans
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
+from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
 
 #: unit kinds, coarsest first; a unit that does not fit is refined into the next finer kind
 HEADING, PARAGRAPH, TABLE, SENTENCE, ROW, HARD = "heading", "paragraph", "table", "sentence", "row", "hard"

@@ -23,10 +23,11 @@ import threading
 
 import numpy as np
 
-from ..chunks import Boundary, Reason, build_chunk, document_key, element_bboxes
-from ..errors import InputError, ParamError
-from ..model import Document, Element
-from ..tokens import get_encoding
+from chunkbench.errors import InputError, ParamError
+from chunkbench.text.tokenizer import get_encoding
+from chunkbench.types.chunk import Boundary, Reason, build_chunk, document_key, element_bboxes
+from chunkbench.types.document import Document, Element
+
 from .base import Param, StrategyResult, declare
 
 

@@ -39,8 +39,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ...model import Document, ParserInfo, make_document
-from ..jsonread import read_json
+from chunkbench.loaders.jsonread import read_json
+from chunkbench.types.document import Document, ParserInfo, make_document
+
 from .files import PARSE_DIRS, V1_SUFFIX, V2_SUFFIX, document_name, find_beside, find_content_list
 from .pages import middle_page_sizes, middle_version, pdf_page_sizes
 from .reader import BBOX_SCALE, NO_PAGE_SIZES_WARNING, ItemReader

@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from ...errors import InputError
+from chunkbench.errors import InputError
 
 V1_SUFFIX = "_content_list.json"
 

@@ -7,8 +7,8 @@ import os
 import re
 from pathlib import Path
 
-from ...errors import InputError
-from ..jsonread import is_number, read_json
+from chunkbench.errors import InputError
+from chunkbench.loaders.jsonread import is_number, read_json
 
 
 def pdf_page_sizes(pdf: str | os.PathLike) -> list[tuple[float, float]]:

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ...errors import InputError
-from ...model import Element, Page, as_bbox
-from ...text import pipe_table
-from ..jsonread import is_int, is_number, json_type
+from chunkbench.errors import InputError
+from chunkbench.loaders.jsonread import is_int, is_number, json_type
+from chunkbench.text.segment import pipe_table
+from chunkbench.types.document import Element, Page, as_bbox
+
 from .tables import html_table_rows
 
 #: MinerU bboxes are integers relative to the page: 0..BBOX_SCALE on each axis

@@ -1,0 +1,167 @@
+"""Evidence located in `doc.text` ignoring whitespace, case, accents and typographic quotes: every
+question's evidence becomes character ranges and pages."""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from chunkbench.text.ranges import Span, merge_ranges
+
+from .questions import Question
+
+if TYPE_CHECKING:
+    from chunkbench.types.document import Document, Element
+
+
+#: an evidence fragment shorter than this (normalized chars) is not located on its own
+MIN_FRAGMENT = 16
+
+
+_DROP = frozenset("|-")
+
+
+_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": None, "—": None, "‐": None, "‑": None,
+                       "−": None, "-": None, "|": None})
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A question with its evidence turned into character ranges and 1-based pages."""
+
+    question: Question
+    spans: tuple[tuple[int, int], ...]
+    pages: frozenset[int]
+    #: share of the evidence text (normalized characters) that was found in the document
+    located: float
+
+
+class NormalizedText:
+    """`text` with whitespace removed and characters folded, mapped back to source offsets.
+
+    Folding: NFKD without accents, casefold, typographic quotes to ASCII; dashes and table pipes dropped (a pipe
+    table and the same table extracted as lines then compare equal). Built once per document."""
+
+    def __init__(self, text: str):
+        chars: list[str] = []
+        index: list[int] = []
+        for i, ch in enumerate(text):
+            if ch.isspace() or ch in _DROP:
+                continue
+            folded = ch.lower() if ch.isascii() else _fold(ch)
+            chars.append(folded)
+            index.extend([i] * len(folded))
+        self.text = "".join(chars)
+        self.index = index
+        self.source_len = len(text)
+
+    def find(self, needle: str, lo: int = 0, hi: int | None = None) -> tuple[int, int] | None:
+        """Source range of the first occurrence of normalized `needle` within source [lo, hi)."""
+        if not needle:
+            return None
+        a = bisect.bisect_left(self.index, lo)
+        b = len(self.index) if hi is None else bisect.bisect_left(self.index, hi)
+        at = self.text.find(needle, a, b)
+        if at < 0:
+            return None
+        return self.index[at], self.index[at + len(needle) - 1] + 1
+
+
+def _fold(s: str) -> str:
+    """NFKD without combining marks (accents, so composed and decomposed forms agree), casefolded,
+    typographic quotes as ASCII, dashes and pipes dropped, no whitespace."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
+    return "".join(plain.casefold().translate(_FOLD).split())
+
+
+def normalize(s: str) -> str:
+    """Whitespace-free folded form of `s`, character by character exactly as NormalizedText folds
+    the document (so a needle and the text it came from always compare equal)."""
+    return "".join(ch.lower() if ch.isascii() else _fold(ch) for ch in s if not ch.isspace() and ch not in _DROP)
+
+
+def pages_of(e: Element) -> frozenset[int]:
+    """1-based pages an element lies on (empty when it has no page)."""
+    return frozenset(e.page_numbers)
+
+
+def page_ranges(doc: Document) -> dict[int, tuple[int, int]]:
+    """1-based page → the character range of `doc.text` its non-empty elements span."""
+    out: dict[int, tuple[int, int]] = {}
+    for e in doc.elements:
+        if e.page_idx is None or e.char_end <= e.char_start:
+            continue
+        for p in pages_of(e):
+            a, b = out.get(p, (e.char_start, e.char_end))
+            out[p] = (min(a, e.char_start), max(b, e.char_end))
+    return out
+
+
+def locate(norm: NormalizedText, text: str, window: Span | None = None) -> tuple[list[Span], float]:
+    """Character ranges where `text` occurs (whitespace-insensitive) and the share found.
+
+    The whole text is looked for first (inside `window`, the evidence page, then anywhere); when
+    it is not there verbatim (tables extracted in another order), its lines are grouped into
+    fragments of at least MIN_FRAGMENT characters and each is looked for the same way."""
+    whole = normalize(text)
+    if not whole:
+        return [], 0.0
+    hit = _find(norm, whole, window)
+    if hit:
+        return [hit], 1.0
+    spans, found = [], 0
+    for frag in _fragments(text):
+        hit = _find(norm, frag, window)
+        if hit:
+            spans.append(hit)
+            found += len(frag)
+    return merge_ranges(spans), found / len(whole)
+
+
+def _find(norm: NormalizedText, needle: str, window: tuple[int, int] | None) -> tuple[int, int] | None:
+    if window is not None:
+        hit = norm.find(needle, *window)
+        if hit:
+            return hit
+    return norm.find(needle)
+
+
+def _fragments(text: str) -> list[str]:
+    """Lines of `text` (normalized), consecutive short ones joined to >= MIN_FRAGMENT chars."""
+    out, buf = [], ""
+    for line in re.split(r"\n|(?<=[.;:])\s+", text):
+        buf += normalize(line)
+        if len(buf) >= MIN_FRAGMENT:
+            out.append(buf)
+            buf = ""
+    if buf and out and len(buf) < MIN_FRAGMENT:
+        out[-1] += buf  # a short tail rides with the previous fragment
+    elif buf:
+        out.append(buf)
+    return out
+
+
+def resolve(doc: Document, questions: Sequence[Question], norm: NormalizedText | None = None) -> list[Resolved]:
+    """Each question's evidence as character ranges of `doc.text` and a set of 1-based pages."""
+    norm = norm or NormalizedText(doc.text)
+    pages_at = page_ranges(doc)
+    out = []
+    for q in questions:
+        spans: list[tuple[int, int]] = []
+        pages: set[int] = set()
+        found = total = 0.0
+        for ev in q.evidence:
+            if ev.page is not None:
+                pages.add(ev.page)
+            if ev.text:
+                got, share = locate(norm, ev.text, pages_at.get(ev.page) if ev.page is not None else None)
+                spans.extend(got)
+                size = len(normalize(ev.text))
+                found += share * size
+                total += size
+        out.append(Resolved(q, tuple(merge_ranges(spans)), frozenset(pages), found / total if total else 0.0))
+    return out

@@ -1,0 +1,116 @@
+"""Questions with evidence: `*.questions.json` lists and FinanceBench rows, matched to a document."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from chunkbench.errors import InputError
+
+if TYPE_CHECKING:
+    from chunkbench.types.document import Document
+
+
+#: FinanceBench questions file searched beside an input that has no <stem>.questions.json
+FINANCEBENCH_FILE = "financebench_qa_subset.jsonl"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Where an answer is: a 1-based page and/or a text span (either may be missing)."""
+
+    page: int | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question with its evidence items (FinanceBench rows may have several)."""
+
+    id: str
+    question: str
+    evidence: tuple[Evidence, ...]
+
+
+def load_questions(path: str | os.PathLike[str], doc: Document | None = None) -> list[Question]:
+    """Questions from a `*.questions.json` list or a FinanceBench `*.jsonl` (rows for `doc` only).
+
+    FinanceBench pages (`evidence_page_num`) are 0-based and become 1-based here; its rows are
+    matched to `doc` by the document name (`BESTBUY_2023_10K` ~ `financial_bestbuy-2023-10k.pdf`)."""
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read questions file: {exc.strerror or exc}", path) from None
+    try:
+        if path.suffix == ".jsonl":
+            rows = [json.loads(line) for line in raw.splitlines() if line.strip()]
+            return _financebench(rows, doc, path)
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"questions file is not valid JSON: {exc}", path) from None
+    if isinstance(data, Mapping):
+        data = data.get("questions")
+    if not isinstance(data, list):
+        raise InputError("questions file must be a JSON list of {question, evidence_page, evidence_text}", path)
+    out = []
+    for n, row in enumerate(data):
+        if not isinstance(row, Mapping) or not str(row.get("question") or "").strip():
+            raise InputError(f"question {n} has no 'question' text", path)
+        page = row.get("evidence_page")
+        text = row.get("evidence_text")
+        if page is None and not text:
+            raise InputError(f"question {n} has neither evidence_page nor evidence_text", path)
+        if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
+            raise InputError(f"question {n}: evidence_page must be a 1-based page number, got {page!r}", path)
+        out.append(Question(str(row.get("id") or f"q{n + 1}"), str(row["question"]), (Evidence(page, text or None),)))
+    return out
+
+
+def _name_tokens(name: str) -> list[str]:
+    return [t for t in re.split(r"[^a-z0-9]+", name.lower()) if t]
+
+
+def matches_doc_name(doc_name: str, source: str) -> bool:
+    """Whether a FinanceBench `doc_name` names the file `source`.
+
+    Every token of the doc name must share a prefix with a token of the file stem (`ULTABEAUTY`
+    ~ `ulta`, `2023Q4` ~ `2023q4`), so `BESTBUY_2023_10K` matches `financial_bestbuy-2023-10k.pdf`."""
+    have = _name_tokens(Path(source).stem)
+    want = _name_tokens(doc_name)
+    return bool(want) and all(any(w.startswith(h) or h.startswith(w) for h in have if len(h) >= 3 or h == w)
+                              for w in want)
+
+
+def _financebench(rows: list, doc: Document | None, path: Path) -> list[Question]:
+    """FinanceBench rows whose doc_name matches `doc` (all rows when no doc is given)."""
+    out = []
+    for n, row in enumerate(rows):
+        if not isinstance(row, Mapping) or "question" not in row:
+            raise InputError(f"line {n + 1} is not a FinanceBench row", path)
+        if doc is not None and not matches_doc_name(str(row.get("doc_name", "")), doc.source):
+            continue
+        evidence = tuple(
+            Evidence(
+                int(ev["evidence_page_num"]) + 1 if ev.get("evidence_page_num") is not None else None,
+                ev.get("evidence_text") or None,
+            )
+            for ev in row.get("evidence") or ()
+        )
+        if evidence:
+            out.append(Question(str(row.get("financebench_id") or f"fb{n + 1}"), str(row["question"]), evidence))
+    return out
+
+
+def default_questions_path(input_path: str | os.PathLike[str]) -> Path | None:
+    """`<stem>.questions.json` beside the input, else a FinanceBench file there, else None."""
+    p = Path(input_path)
+    for candidate in (p.with_name(f"{p.stem}.questions.json"), p.with_name(FINANCEBENCH_FILE)):
+        if candidate.is_file():
+            return candidate
+    return None

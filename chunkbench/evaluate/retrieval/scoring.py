@@ -1,0 +1,157 @@
+"""Units (chunks, raw elements, baseline splitter pieces) ranked for each question and scored:
+recall@k, MRR and token-level precision / recall / IoU."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from chunkbench.text.ranges import Span, merge_ranges, overlap_length
+
+from .locate import NormalizedText, Resolved, pages_of, resolve
+from .questions import Question
+from .ranking import make_ranker
+
+if TYPE_CHECKING:
+    from chunkbench.types.chunkset import ChunkSet
+    from chunkbench.types.document import Document
+
+
+#: ks reported for recall@k
+KS = (1, 3, 5)
+
+
+#: how many top-ranked units the token-level precision / recall / IoU look at
+TOKEN_K = 5
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A retrievable piece: its text, its character range in `doc.text` (if known), its pages."""
+
+    text: str
+    start: int | None
+    end: int | None
+    pages: frozenset[int]
+
+
+def token_scores(retrieved: Sequence[Span], evidence: Sequence[Span]) -> tuple[float, float, float]:
+    """(precision, recall, IoU) of retrieved character ranges against evidence ranges (Chroma's measure)."""
+    ev = merge_ranges(evidence)
+    ev_len = sum(b - a for a, b in ev)
+    retrieved = [r for r in retrieved if r[1] > r[0]]
+    ret_len = sum(b - a for a, b in retrieved)
+    hit = overlap_length(merge_ranges(retrieved), ev)
+    precision = hit / ret_len if ret_len else 0.0
+    recall = hit / ev_len if ev_len else 0.0
+    union = ret_len + (ev_len - hit)
+    return precision, recall, hit / union if union else 0.0
+
+
+def chunk_units(chunkset: ChunkSet) -> list[Unit]:
+    """The chunks as retrievable units."""
+    return [Unit(c.text, c.start_char, c.end_char, frozenset(c.pages)) for c in chunkset.chunks]
+
+
+def element_units(doc: Document) -> list[Unit]:
+    """Every non-empty element (the raw blocks, page furniture included) as a unit."""
+    return [Unit(e.text, e.char_start, e.char_end, pages_of(e)) for e in doc.elements if e.text.strip()]
+
+
+def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0) -> list[Unit]:
+    """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages."""
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    chunk_size = max(1, int(chunk_size))
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=chunk_size, chunk_overlap=min(int(chunk_overlap), chunk_size - 1), add_start_index=True
+    )
+    starts = [e.char_start for e in doc.elements if e.text]
+    spans = [e for e in doc.elements if e.text]
+    out = []
+    for piece in splitter.create_documents([doc.text]):
+        a = int(piece.metadata["start_index"])
+        b = a + len(piece.page_content)
+        lo = max(0, bisect.bisect_right(starts, a) - 1)
+        hi = bisect.bisect_left(starts, b)
+        pages = frozenset().union(*(pages_of(e) for e in spans[lo:hi] if e.char_end > a))
+        out.append(Unit(piece.page_content, a, b, frozenset(pages)))
+    return out
+
+
+def _relevant(unit: Unit, r: Resolved) -> bool:
+    if r.spans:
+        if unit.start is None or unit.end is None:
+            return False
+        return any(unit.start < b and a < unit.end for a, b in r.spans)
+    return bool(unit.pages & r.pages)
+
+
+def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[int] = KS,
+             token_k: int = TOKEN_K, retriever: str = "bm25") -> tuple[dict, list[dict]]:
+    """Summary scores of ranking `units` (with `retriever`) for the resolved questions, and one
+    row per question.
+
+    Questions with neither a located span nor a page are left out (counted in `questions_used`)."""
+    ranker = make_ranker(retriever, [u.text for u in units])
+    rows: list[dict[str, Any]] = []
+    for r in resolved:
+        if not r.spans and not r.pages:
+            continue
+        ranking = ranker.rank(r.question.question)
+        first = next((n for n, i in enumerate(ranking, 1) if _relevant(units[i], r)), None)
+        row: dict[str, Any] = {"id": r.question.id, "first_relevant_rank": first, "mrr": 1.0 / first if first else 0.0}
+        for k in ks:
+            row[f"recall@{k}"] = 1.0 if first is not None and first <= k else 0.0
+        if r.spans:
+            top = [units[i] for i in ranking[:token_k]]
+            ranges = [(u.start, u.end) for u in top if u.start is not None and u.end is not None]
+            p, rec, iou = token_scores(ranges, r.spans)
+            row.update({"token_precision": p, "token_recall": rec, "token_iou": iou})
+        rows.append(row)
+    summary: dict = {"questions_used": len(rows), "units": len(units)}
+    for key in [f"recall@{k}" for k in ks] + ["mrr"]:
+        summary[key] = _mean(row[key] for row in rows)
+    spanned = [row for row in rows if "token_iou" in row]
+    for key in ("token_precision", "token_recall", "token_iou"):
+        summary[key] = _mean(row[key] for row in spanned)
+    return summary, rows
+
+
+def _mean(values: Iterable[float]) -> float | None:
+    v = list(values)
+    return round(sum(v) / len(v), 4) if v else None
+
+
+def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Question],
+                      ks: Sequence[int] = KS, token_k: int = TOKEN_K, retriever: str = "bm25") -> tuple[dict, dict]:
+    """Flat `ret_<system>_<measure>` scores for chunks, raw elements and the baseline splitter.
+
+    The baseline splits the canonical text with chunks of the ChunkSet's mean length in
+    characters (no overlap), so it is compared at the same size. Returns (flat, details)."""
+    norm = NormalizedText(doc.text)
+    resolved = resolve(doc, questions, norm)
+    sizes = [c.char_len for c in chunkset.chunks]
+    base_size = max(50, round(sum(sizes) / len(sizes))) if sizes else 1000
+    systems = {
+        "chunks": chunk_units(chunkset),
+        "elements": element_units(doc),
+        "baseline": baseline_units(doc, base_size),
+    }
+    flat: dict = {
+        "ret_questions": len(questions),
+        "ret_evidence_located": _mean(r.located for r in resolved if any(e.text for e in r.question.evidence)),
+        "baseline_chunk_chars": base_size,
+    }
+    details: dict = {"questions": [
+        {"id": r.question.id, "question": r.question.question, "spans": [list(s) for s in r.spans],
+         "pages": sorted(r.pages), "located": round(r.located, 4)} for r in resolved
+    ]}
+    for name, units in systems.items():
+        summary, rows = evaluate(units, resolved, ks, token_k, retriever)
+        for key, value in summary.items():
+            flat[f"ret_{name}_{key.replace('@', '_at_')}"] = value
+        details[name] = rows
+    return flat, details

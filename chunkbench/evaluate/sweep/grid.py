@@ -1,0 +1,143 @@
+"""The grid of a sweep: parsing `--grid`, the points (input × strategy × parameter values), the
+questions file of each input, and where each point's files go."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chunkbench.errors import InputError, UsageError
+
+
+@dataclass(frozen=True)
+class Point:
+    """One notebook run: an input, a strategy with parameters, where its files go."""
+
+    input: str
+    strategy: str
+    params: Mapping[str, Any]
+    #: the swept values of this point (grid key → value as given), for the results table
+    grid_values: Mapping[str, Any]
+    questions: str | None
+    out_dir: str
+    #: set when the point is known to fail before running (bad parameter value)
+    error: str | None = None
+    #: the input's short name in results and under points/ (its stem, numbered if two share one)
+    document: str = ""
+    #: how the retrieval check ranks units: bm25 or dense (retrieval.RETRIEVERS)
+    retriever: str = "bm25"
+
+
+def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
+    """`["chunk_size=256,512", "overlap=0,50"]` → `{"chunk_size": ["256", "512"], ...}`."""
+    grid: dict[str, list[str]] = {}
+    for item in items:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        vals = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not key or not vals:
+            raise UsageError(f"--grid expects KEY=V1,V2,..., got {item!r}")
+        if key in grid:
+            raise UsageError(f"--grid {key} given twice")
+        grid[key] = vals
+    return grid
+
+
+def _slug(value: Any) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", str(value)).strip("-") or "x"
+
+
+def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[Any]], out_dir: str | os.PathLike,
+                *, strategy: str = "elements", fixed: Mapping[str, Any] | None = None,
+                questions: str | os.PathLike | None = "auto", retriever: str = "bm25") -> list[Point]:
+    """Every input × grid point, in input order then grid order (last key varies fastest).
+
+    `grid` may hold `strategy`. With several strategies, a key one of them does not have is not
+    applied to it (and the duplicate points that leaves collapse); a key no strategy has is a
+    UsageError. A value a strategy rejects makes that point fail without running."""
+    from chunkbench.strategies import get_strategy
+
+    grid = {k: list(v) for k, v in grid.items()}
+    if any(not v for v in grid.values()):
+        raise UsageError("every --grid key needs at least one value")
+    strategies = [str(s) for s in grid.pop("strategy", [strategy])]
+    fixed = dict(fixed or {})
+    known = {s: {p.name for p in get_strategy(s).params} for s in dict.fromkeys(strategies)}
+    for key in list(grid) + list(fixed):
+        if not any(key in names for names in known.values()):
+            allowed = sorted(set().union(*known.values()))
+            raise UsageError(f"no swept strategy has a parameter {key!r}; allowed: {', '.join(allowed) or 'none'}")
+    keys = list(grid)
+    points: list[Point] = []
+    seen: set = set()
+    folders = _input_folders([str(Path(i).resolve()) for i in inputs])
+    for inp, folder in folders.items():
+        qfile = questions_for(inp, questions)
+        for strat in strategies:
+            for combo in itertools.product(*(grid[k] for k in keys)):
+                values = {k: v for k, v in zip(keys, combo) if k in known[strat]}
+                params = {**{k: v for k, v in fixed.items() if k in known[strat]}, **values}
+                ident = (inp, strat, tuple(sorted((k, str(v)) for k, v in params.items())))
+                if ident in seen:
+                    continue
+                seen.add(ident)
+                error = None
+                try:
+                    resolved = get_strategy(strat).resolve(params)
+                    params = {k: resolved[k] for k in params}
+                    values = {k: resolved[k] for k in values}
+                except UsageError as exc:
+                    error = f"{type(exc).__name__}: {exc}"
+                name = "__".join([_slug(strat)] + [f"{_slug(k)}={_slug(v)}" for k, v in values.items()])
+                point_dir = Path(out_dir) / "points" / folder / name
+                points.append(Point(inp, strat, params, {"strategy": strat, **values}, qfile,
+                                    str(point_dir.resolve()), error, folder, retriever))
+    return points
+
+
+def _input_folders(inputs: Sequence[str]) -> dict[str, str]:
+    """input → its folder name under points/: the file stem, numbered when two inputs share one."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for inp in dict.fromkeys(inputs):
+        base = _slug(Path(inp).stem)
+        name, n = base, 1
+        while name in used:
+            n += 1
+            name = f"{base}-{n}"
+        used.add(name)
+        out[inp] = name
+    return out
+
+
+def questions_for(input_path: str | os.PathLike, questions: str | os.PathLike | None = "auto") -> str | None:
+    """The questions file of an input: `"auto"` → `<stem>.questions.json` (or a FinanceBench
+    file) beside it when present; None or "" → none; anything else is that file."""
+    from chunkbench.evaluate.retrieval import default_questions_path
+
+    if questions in (None, ""):
+        return None
+    if str(questions) == "auto":
+        found = default_questions_path(input_path)
+        return str(found) if found else None
+    path = Path(questions)
+    if not path.is_file():
+        raise InputError("questions file not found", path)
+    return str(path.resolve())
+
+
+def collect_params(strategy: str, params: Mapping[str, Any] | None, namespace: Mapping[str, Any]) -> dict:
+    """The notebook's strategy parameters: the `params` dict plus any variable in `namespace` named
+    like a parameter of `strategy` (so `papermill -p max_chunk_size 1200` works); the variable wins."""
+    from chunkbench.strategies import get_strategy
+
+    out = dict(params or {})
+    for p in get_strategy(strategy).params:
+        if p.name in namespace:
+            out[p.name] = namespace[p.name]
+    return out

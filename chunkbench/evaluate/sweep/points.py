@@ -1,0 +1,99 @@
+"""One sweep point computed in this process: `measure_point` (the sweep and the notebook both call
+it: one implementation of the numbers) and `compute_point` (a results row that never raises)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from chunkbench.io.atomic import write_json
+
+from .grid import Point
+
+
+def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[str, Any] | None,
+                  questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
+                  retriever: str = "bm25"):
+    """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
+    check ranked by `retriever`), write chunks.json and metrics.json to `out_dir`. Returns (doc,
+    chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
+    from chunkbench.evaluate import metrics
+    from chunkbench.loaders import load
+    from chunkbench.strategies import chunk
+
+    doc = doc if doc is not None else load(input_path)
+    chunkset = chunk(doc, strategy, **dict(params or {}))
+    values, details = metrics.evaluate(doc, chunkset, questions or None, retriever=retriever)
+    write_point(out_dir, chunkset, values, details)
+    return doc, chunkset, values, details
+
+
+@functools.lru_cache(maxsize=4)
+def _document(input_path: str, mtime_ns: int):
+    """The loaded input, kept while its points are computed (the file's mtime is part of the key)."""
+    from chunkbench.loaders import load
+
+    return load(input_path)
+
+
+def compute_point(point: Point) -> dict:
+    """Compute one point in this process; never raises: a failure goes into the row."""
+    started = time.monotonic()
+    row: dict[str, Any] = {
+        "input": point.input, "document": point.document or Path(point.input).stem, **point.grid_values,
+        "status": "failed", "error": point.error, "seconds": 0.0, "point_dir": point.out_dir,
+        "notebook": None, "params": json.dumps(_jsonable(point.params), sort_keys=True),
+    }
+    if point.error:
+        return row
+    try:
+        doc = _document(point.input, os.stat(point.input).st_mtime_ns)
+        _, _, values, _ = measure_point(point.input, point.strategy, point.params, point.questions,
+                                        point.out_dir, doc=doc, retriever=point.retriever)
+        row.update(values)
+        row["status"] = "ok"
+        row["error"] = None
+    except Exception as exc:  # noqa: BLE001 - a failed point is recorded, the sweep goes on
+        row["error"] = describe_error(exc)
+    row["seconds"] = round(time.monotonic() - started, 4)
+    return row
+
+
+def write_point(out_dir: str | os.PathLike, chunkset, metrics: Mapping, details: Mapping) -> Path:
+    """Write `chunks.json` and `metrics.json` of one point (what the notebook calls); returns the folder."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    chunkset.to_json(out / "chunks.json")
+    from chunkbench.version import __version__
+
+    write_json(out / "metrics.json", {
+        "input": chunkset.doc.source,
+        "doc_id": chunkset.doc.doc_id,
+        "strategy": chunkset.strategy,
+        "params": _jsonable(chunkset.params),
+        "metrics": dict(metrics),
+        "details": dict(details),
+        "python": sys.executable,
+        "chunkbench": __version__,
+    })
+    return out
+
+
+def _jsonable(params: Mapping) -> dict:
+    from chunkbench.types.chunkset import jsonable_params
+
+    return jsonable_params(params)
+
+
+def describe_error(exc: BaseException) -> str:
+    """`ErrorType: message` of an exception; for a failed notebook cell, the cell's own error."""
+    ename = getattr(exc, "ename", None)
+    if ename:
+        return f"{ename}: {getattr(exc, 'evalue', '')}"
+    return f"{type(exc).__name__}: {exc}"

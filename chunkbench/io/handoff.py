@@ -1,0 +1,105 @@
+"""Hand chunks to RAG frameworks: LangChain `Document`s and LlamaIndex `TextNode`s.
+
+Both carry the chunk's evidence in metadata. Vector stores (Chroma, Pinecone, Qdrant filters, …)
+accept only flat metadata, so by default every value is a str, int, float or bool: `section_path`
+is joined with " > ", `bbox` and other list/dict fields are JSON strings, and None values are
+left out. Pass `flat=False` to keep lists and dicts as they are.
+The frameworks are optional: `pip install 'chunkbench[rag]'`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from chunkbench.types.chunk import Chunk, ChunkedDocument
+
+INSTALL_HINT = "pip install 'chunkbench[rag]'"
+SECTION_SEPARATOR = " > "
+#: metadata LlamaIndex should not embed or show the LLM (positions and ids, not meaning)
+NOT_FOR_EMBEDDING = ("chunk_id", "doc_id", "bbox", "start_char", "end_char", "reason", "reason_detail",
+                     "params_hash", "tokens_est", "index", "parent_id", "strategy")
+
+
+class MissingExtraError(ImportError):
+    """An optional framework is not installed; the message says how to install it."""
+
+
+def _require(module: str, what: str):
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingExtraError(f"{what} needs {module.split('.')[0]!r} ({exc}); install it with: {INSTALL_HINT}") from None
+
+
+def parent_id(chunk: Chunk) -> str | None:
+    """The chunk id a `_sub_N` sub-chunk was split from (headers strategy), else None."""
+    base, sep, _ = chunk.chunk_id.rpartition("_sub_")
+    return base if sep else None
+
+
+def _simple(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def chunk_metadata(chunks: ChunkedDocument, chunk: Chunk, *, flat: bool = True) -> dict[str, Any]:
+    """The metadata both hand-offs attach to a chunk: document metadata, then chunk fields."""
+    d = chunk.to_dict()
+    meta: dict[str, Any] = dict(chunk.metadata)  # pass-through (user_id, company, ...); chunk fields win
+    meta.update({k: v for k, v in d.items() if k not in ("text", "metadata", "boundary")})
+    meta.update(
+        source=chunks.doc.source,
+        doc_id=chunks.doc.doc_id,
+        strategy=chunks.strategy,
+        params_hash=chunks.params_hash,
+        page=chunk.page_start,
+        reason=chunk.boundary.reason.value,
+        reason_detail=chunk.boundary.detail,
+    )
+    parent = parent_id(chunk)
+    if parent is not None:
+        meta["parent_id"] = parent
+    if not flat:
+        return meta
+    meta["section_path"] = SECTION_SEPARATOR.join(chunk.section_path)
+    return {k: _simple(v) for k, v in meta.items() if v is not None}
+
+
+def to_langchain(chunks: ChunkedDocument, *, flat: bool = True) -> list:
+    """One `langchain_core.documents.Document` per chunk (id = chunk_id, metadata as above)."""
+    documents = _require("langchain_core.documents", "ChunkSet.to_langchain()")
+    return [
+        documents.Document(page_content=c.text, metadata=chunk_metadata(chunks, c, flat=flat), id=c.chunk_id)
+        for c in chunks.chunks
+    ]
+
+
+def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True) -> list:
+    """One LlamaIndex `TextNode` per chunk, id = chunk_id, with start/end char indices.
+
+    Relationships: SOURCE → the document (doc_id); PREVIOUS/NEXT link consecutive chunks in
+    reading order, as LlamaIndex's own node parsers do; when both chunks are sub-chunks of one
+    parent (`…_sub_N`, headers strategy) the link's metadata says `{"sibling": True,
+    "parent_id": …}` and each node has `parent_id` metadata (no PARENT relationship: the parent
+    is not a node of its own)."""
+    schema = _require("llama_index.core.schema", "ChunkSet.to_llama_index()")
+    rel, info = schema.NodeRelationship, schema.RelatedNodeInfo
+    nodes = []
+    for c in chunks.chunks:
+        meta = chunk_metadata(chunks, c, flat=flat)
+        hidden = [k for k in NOT_FOR_EMBEDDING if k in meta]
+        nodes.append(schema.TextNode(
+            id_=c.chunk_id, text=c.text, metadata=meta, start_char_idx=c.start_char, end_char_idx=c.end_char,
+            excluded_embed_metadata_keys=hidden, excluded_llm_metadata_keys=hidden,
+            relationships={rel.SOURCE: info(node_id=chunks.doc.doc_id, metadata={"source": chunks.doc.source})},
+        ))
+    for (a, node_a), (b, node_b) in zip(zip(chunks.chunks, nodes), zip(chunks.chunks[1:], nodes[1:])):
+        parent = parent_id(a)
+        link = {"sibling": True, "parent_id": parent} if parent is not None and parent == parent_id(b) else {}
+        node_a.relationships[rel.NEXT] = info(node_id=node_b.node_id, metadata=dict(link))
+        node_b.relationships[rel.PREVIOUS] = info(node_id=node_a.node_id, metadata=dict(link))
+    return nodes

@@ -1,0 +1,57 @@
+"""One-screen text summary of a Document: pages, elements by type, heading outline, warnings."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from chunkbench.types.document import Document
+
+
+def document_summary(doc: Document, max_outline: int = 40) -> dict:
+    """The facts `chunkbench info` prints, as a dict (also used by --json)."""
+    by_type = Counter(e.type for e in doc.elements)
+    outline = [
+        {"level": e.text_level or 1, "text": " ".join(e.text.split())[:100], "page": (e.page_idx or 0) + 1}
+        for e in doc.elements
+        if e.type == "heading" and e.text.strip()
+    ]
+    return {
+        "source": doc.source,
+        "doc_id": doc.doc_id,
+        "parser": doc.parser.to_dict(),
+        "pages": len(doc.pages),
+        "elements": len(doc.elements),
+        "empty_elements": sum(1 for e in doc.elements if e.is_empty),
+        "by_type": dict(sorted(by_type.items())),
+        "pages_without_text": [i + 1 for i in doc.pages_without_text],
+        "outline": outline[:max_outline],
+        "outline_total": len(outline),
+        "warnings": list(doc.warnings),
+    }
+
+
+def format_summary(doc: Document, max_outline: int = 40) -> str:
+    """Human-readable summary that fits one screen."""
+    s = document_summary(doc, max_outline)
+    lines = [
+        f"{s['source']}  ({s['parser']['name']} {s['parser']['version']})",
+        f"  doc_id   {s['doc_id'][:16]}…",
+        f"  pages    {s['pages']}",
+        f"  elements {s['elements']}" + (f" ({s['empty_elements']} empty)" if s["empty_elements"] else ""),
+        "  by type  " + ", ".join(f"{k} {v}" for k, v in s["by_type"].items()),
+    ]
+    if s["pages_without_text"]:
+        pages = s["pages_without_text"]
+        shown = ", ".join(map(str, pages[:20])) + (" …" if len(pages) > 20 else "")
+        lines.append(f"  no text  {len(pages)} page(s): {shown}")
+    for w in s["warnings"]:
+        lines.append(f"  warning  {w}")
+    if s["outline"]:
+        lines.append("  outline")
+        for h in s["outline"]:
+            lines.append(f"    {'  ' * (h['level'] - 1)}{h['text']}  (p. {h['page']})")
+        if s["outline_total"] > len(s["outline"]):
+            lines.append(f"    … {s['outline_total'] - len(s['outline'])} more headings")
+    else:
+        lines.append("  outline  (no headings found)")
+    return "\n".join(lines)

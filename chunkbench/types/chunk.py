@@ -1,0 +1,307 @@
+"""Chunk, Boundary and the boundary reason codes; `build_chunk` is the one place chunks are made.
+
+Every strategy builds its chunks through `build_chunk`, which derives pages, bboxes, source blocks
+and the token estimate from the chunk's source elements the same way for all strategies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from chunkbench.text.tokenizer import count_tokens
+
+from .document import Document, Element
+
+
+class Reason(str, Enum):
+    """Why a chunk starts where it does. Each code is documented once, here."""
+
+    DOCUMENT_START = "document_start"  #: first chunk of the document
+    PAGE_BREAK = "page_break"  #: the page changed
+    HEADING = "heading"  #: a heading starts a new chunk
+    SECTION_CHANGE = "section_change"  #: the section path changed (merge rule)
+    SIZE_LIMIT = "size_limit"  #: adding the next element would exceed the size limit
+    TABLE = "table"  #: a table starts (tables are chunks of their own)
+    CLAUSE_CHANGE = "clause_change"  #: a new clause reference starts, or clause numbering resets
+    LIST_LIMIT = "list_limit"  #: the list-item limit was reached; a long list split at an item
+    LIST_RUN = "list_run"  #: a run of list items begins
+    PARAGRAPH_SPLIT = "paragraph_split"  #: an oversized section was split at a paragraph boundary
+    SENTENCE_SPLIT = "sentence_split"  #: an oversized paragraph was split at a sentence boundary
+    TOKEN_WINDOW = "token_window"  #: a fixed token window begins (sliding-window strategies)
+    MERGED_SMALL = "merged_small"  #: starts a merge of sections that were below the minimum size
+    FALLBACK_PARAGRAPHS = "fallback_paragraphs"  #: no headings found: paragraph-based chunking
+    OVERSIZE_ELEMENT = "oversize_element"  #: one element alone exceeds the size limit
+    AFTER_TABLE = "after_table"  #: the previous chunk was a table (tables stand alone)
+    WORD_SPLIT = "word_split"  #: a sentence longer than the limit was cut at a line break or a space
+
+
+REASON_DOCS: dict[str, str] = {
+    "document_start": "first chunk of the document",
+    "page_break": "the page changed",
+    "heading": "a heading starts a new chunk",
+    "section_change": "the section path changed",
+    "size_limit": "adding the next element would exceed the size limit",
+    "table": "a table starts (tables are chunks of their own)",
+    "clause_change": "a new clause reference starts, or the clause numbering resets",
+    "list_limit": "the list-item limit was reached; a long list is split at an item boundary",
+    "list_run": "a run of list items begins",
+    "paragraph_split": "an oversized section was split at a paragraph boundary",
+    "sentence_split": "an oversized paragraph was split at a sentence boundary",
+    "token_window": "a fixed-size token window begins",
+    "merged_small": "sections below the minimum size were merged into this chunk",
+    "fallback_paragraphs": "no headings were found, so the text is chunked by paragraphs",
+    "oversize_element": "one element alone exceeds the size limit and is a chunk of its own",
+    "after_table": "the previous element was a table, which is a chunk of its own",
+    "word_split": "a sentence longer than the size limit was cut at a line break or a space",
+}
+assert set(REASON_DOCS) == {r.value for r in Reason}
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """Why a chunk starts here: a reason code and a sentence a reviewer understands."""
+
+    reason: Reason
+    detail: str
+
+    def to_dict(self) -> dict:
+        return {"reason": self.reason.value, "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Boundary:
+        return cls(Reason(d["reason"]), str(d["detail"]))
+
+
+@dataclass(frozen=True)
+class BBox:
+    """A region on a page: 1-based `page`, PDF points, origin top-left."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def to_dict(self) -> dict:
+        return {"page": self.page, "x0": self.x0, "y0": self.y0, "x1": self.x1, "y1": self.y1}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> BBox:
+        return cls(int(d["page"]), d["x0"], d["y0"], d["x1"], d["y1"])
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk with its evidence (pages, bboxes, source elements) and its boundary reason.
+
+    `extra` holds the fields a strategy's spec adds (clause_ref, header_path, tokens, ...); they
+    are written as top-level fields in chunks.json.
+    """
+
+    chunk_id: str
+    index: int
+    type: str
+    text: str
+    tokens_est: int
+    page_start: int | None
+    page_end: int | None
+    bbox: tuple[BBox, ...]
+    source_blocks: tuple[str, ...]
+    section_path: tuple[str, ...]
+    heading: str | None
+    boundary: Boundary
+    start_char: int | None
+    end_char: int | None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def char_len(self) -> int:
+        return len(self.text)
+
+    @property
+    def pages(self) -> list[int]:
+        """1-based pages the chunk touches."""
+        if self.page_start is None:
+            return []
+        return list(range(self.page_start, (self.page_end or self.page_start) + 1))
+
+    def to_dict(self) -> dict:
+        d = {
+            "chunk_id": self.chunk_id,
+            "index": self.index,
+            "type": self.type,
+            "text": self.text,
+            "char_len": self.char_len,
+            "tokens_est": self.tokens_est,
+            "page_start": self.page_start,
+            "page_end": self.page_end,
+            "bbox": [b.to_dict() for b in self.bbox],
+            "source_blocks": list(self.source_blocks),
+            "section_path": list(self.section_path),
+            "heading": self.heading,
+            "boundary": self.boundary.to_dict(),
+            "start_char": self.start_char,
+            "end_char": self.end_char,
+            "metadata": dict(self.metadata),
+        }
+        for key, value in self.extra.items():
+            if key in d:
+                raise ValueError(f"strategy field {key!r} collides with a common chunk field")
+            d[key] = value
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Chunk:
+        """The Chunk of a chunks.json chunk dict (`to_dict`'s inverse): fields beyond the common
+        ones become `extra`; `char_len` is derived from the text."""
+        return cls(
+            chunk_id=str(d["chunk_id"]),
+            index=int(d["index"]),
+            type=str(d["type"]),
+            text=str(d["text"]),
+            tokens_est=int(d["tokens_est"]),
+            page_start=d.get("page_start"),
+            page_end=d.get("page_end"),
+            bbox=tuple(BBox.from_dict(b) for b in d.get("bbox") or ()),
+            source_blocks=tuple(d.get("source_blocks") or ()),
+            section_path=tuple(d.get("section_path") or ()),
+            heading=d.get("heading"),
+            boundary=Boundary.from_dict(d["boundary"]),
+            start_char=d.get("start_char"),
+            end_char=d.get("end_char"),
+            metadata=dict(d.get("metadata") or {}),
+            extra={k: v for k, v in d.items() if k not in COMMON_FIELDS},
+        )
+
+
+#: the fields every chunk has in chunks.json (a strategy's own fields come beside them)
+COMMON_FIELDS = (
+    "chunk_id", "index", "type", "text", "char_len", "tokens_est", "page_start", "page_end", "bbox",
+    "source_blocks", "section_path", "heading", "boundary", "start_char", "end_char", "metadata",
+)
+
+
+def element_pages(elements: Sequence[Element]) -> tuple[int | None, int | None]:
+    """1-based first and last page of a run of elements (None when none has a page)."""
+    first = [e.page_idx for e in elements if e.page_idx is not None]
+    last = [e.last_page_idx for e in elements if e.last_page_idx is not None]
+    if not first:
+        return None, None
+    return min(first) + 1, max(last) + 1
+
+
+def _frozen(cls: type, **fields: Any) -> Any:
+    """An instance of the frozen dataclass `cls` from ALL its field values, equal to `cls(**fields)`.
+
+    The generated `__init__` sets each field through `object.__setattr__`; filling the instance
+    dict directly costs a fraction of that, which matters for the tens of thousands of boxes and
+    chunks a large document yields. Only for classes without `__post_init__` (checked below)."""
+    obj: Any = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+def element_bboxes(elements: Sequence[Element]) -> tuple[BBox, ...]:
+    """One BBox per source element that has one, in reading order."""
+    out = []
+    new = object.__new__
+    for e in elements:
+        if e.bbox is not None and e.page_idx is not None:
+            x0, y0, x1, y1 = e.bbox
+            box = new(BBox)  # `_frozen(BBox, ...)` inlined: this runs once per element
+            box.__dict__.update(page=e.page_idx + 1, x0=x0, y0=y0, x1=x1, y1=y1)
+            out.append(box)
+    return tuple(out)
+
+
+def build_chunk(
+    doc: Document,
+    *,
+    index: int,
+    chunk_id: str,
+    type: str,
+    text: str,
+    elements: Sequence[Element],
+    boundary: Boundary,
+    section_path: Sequence[str] = (),
+    heading: str | None = None,
+    start_char: int | None = None,
+    end_char: int | None = None,
+    bbox: Sequence[BBox] | None = None,
+    pages: tuple[int | None, int | None] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    tokens_est: int | None = None,
+    source_blocks: Sequence[str] | None = None,
+) -> Chunk:
+    """Make a Chunk from its source elements; pages, bboxes and offsets default to theirs.
+
+    `tokens_est` defaults to the cl100k count of `text`; a strategy that has already tokenized the
+    document (tokens) passes its own count instead of encoding the text a second time. Likewise
+    `source_blocks` defaults to the elements' ids (tokens passes slices of one precomputed tuple)."""
+    page_start, page_end = pages if pages is not None else element_pages(elements)
+    if start_char is None and elements:
+        start_char = elements[0].char_start
+    if end_char is None and elements:
+        end_char = elements[-1].char_end
+    return _frozen(
+        Chunk,
+        chunk_id=chunk_id,
+        index=index,
+        type=type,
+        text=text,
+        tokens_est=count_tokens(text) if tokens_est is None else tokens_est,
+        page_start=page_start,
+        page_end=page_end,
+        bbox=tuple(bbox) if bbox is not None else element_bboxes(elements),
+        source_blocks=tuple(e.id for e in elements) if source_blocks is None else tuple(source_blocks),
+        section_path=tuple(section_path),
+        heading=heading,
+        boundary=boundary,
+        start_char=start_char,
+        end_char=end_char,
+        metadata=dict(doc.metadata),
+        extra=dict(extra or {}),
+    )
+
+
+# `_frozen` skips `__init__`: it must stay equivalent (no __post_init__, every field given)
+assert not hasattr(BBox, "__post_init__") and not hasattr(Chunk, "__post_init__")
+
+
+def document_key(doc: Document) -> str:
+    """The id prefix of a document's chunks: metadata `document_id` if given, else doc_id[:16]."""
+    return str(doc.metadata.get("document_id") or doc.doc_id[:16])
+
+
+def boundary_key(chunk: Chunk) -> str:
+    """Identity of the boundary where `chunk` starts, independent of strategy parameters.
+
+    The chunk's start offset in the canonical text plus its first source element, so review
+    verdicts and boundary diffs recognise the same cut in another run."""
+    first = chunk.source_blocks[0] if chunk.source_blocks else ""
+    return f"{first}@{chunk.start_char if chunk.start_char is not None else ''}"
+
+
+class ChunkedDocument(Protocol):
+    """What serialisers (export, handoff) read from a ChunkSet: typed here so they depend on chunks
+    only and chunkset imports them one way (no import cycle, not even for types)."""
+
+    @property
+    def doc(self) -> Document: ...
+    @property
+    def strategy(self) -> str: ...
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def chunks(self) -> tuple[Chunk, ...]: ...
+    @property
+    def skipped(self) -> Mapping[str, str]: ...
+    @property
+    def params_hash(self) -> str: ...
+    def __len__(self) -> int: ...
+    def header(self, chunked_at: str | None = None) -> dict: ...
+    def to_dict(self, chunked_at: str | None = None) -> dict: ...

@@ -1,0 +1,140 @@
+"""ChunkSet: the chunks of one Document under one strategy and parameter set (made by
+`chunkbench.strategies.chunk`), with its chunks.json, JSONL, chunk_debug.md and hand-off forms."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from chunkbench.errors import UsageError
+from chunkbench.io.export import debug_markdown, write_chunks_json, write_jsonl
+from chunkbench.io.handoff import to_langchain, to_llama_index
+from chunkbench.version import __version__
+
+from .chunk import Chunk
+from .document import Document
+
+
+@dataclass(frozen=True)
+class ChunkSet:
+    """Ordered chunks of one Document under one strategy and parameter set."""
+
+    doc: Document
+    strategy: str
+    params: Mapping[str, Any]
+    chunks: tuple[Chunk, ...]
+    ruleset: str = ""
+    #: element id → why no chunk contains it
+    skipped: Mapping[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return (f"ChunkSet(source={self.doc.source!r}, strategy={self.strategy!r}, "
+                f"params={dict(self.params)!r}, chunks={len(self.chunks)}, skipped={len(self.skipped)})")
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def __iter__(self):
+        return iter(self.chunks)
+
+    def __getitem__(self, i: int) -> Chunk:
+        return self.chunks[i]
+
+    @property
+    def params_hash(self) -> str:
+        return params_hash(self.params)
+
+    def header(self, chunked_at: str | None = None) -> dict:
+        """The chunks.json envelope without the chunks."""
+        return {
+            "doc_id": self.doc.doc_id,
+            "source": self.doc.source,
+            "chunked_at": chunked_at or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "chunking": {
+                "version": __version__,
+                "ruleset": self.ruleset,
+                "strategy": self.strategy,
+                "params": jsonable_params(self.params),
+                "params_hash": self.params_hash,
+                "parser": {"name": self.doc.parser.name, "version": self.doc.parser.version},
+            },
+            #: why chunks may be missing (pages without a text layer, garbled fonts): the loader's words
+            "warnings": list(self.doc.warnings),
+        }
+
+    def to_dict(self, chunked_at: str | None = None) -> dict:
+        """The chunks.json document (docs/contracts.md)."""
+        return {**self.header(chunked_at), "chunks": [c.to_dict() for c in self.chunks]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], doc: Document) -> ChunkSet:
+        """The ChunkSet of a chunks.json document and the Document it was made from: `to_dict`'s
+        inverse (`chunked_at` and the document `warnings` come from `doc`; `skipped` is not in
+        chunks.json, so it is empty)."""
+        if d["doc_id"] != doc.doc_id:
+            raise UsageError(f"these chunks belong to {d.get('source')!r}, not to {doc.source}")
+        chunking = d["chunking"]
+        return cls(doc=doc, strategy=chunking["strategy"], params=restore_params(chunking["params"]),
+                   chunks=tuple(Chunk.from_dict(c) for c in d["chunks"]), ruleset=chunking.get("ruleset", ""))
+
+    def to_json(self, path: str | os.PathLike, chunked_at: str | None = None) -> None:
+        """Validate against the shipped JSON Schema and write chunks.json atomically."""
+        write_chunks_json(self, path, chunked_at=chunked_at)
+
+    def to_debug_markdown(self, path: str | os.PathLike | None = None) -> str:
+        """chunk_debug.md: each chunk, its metadata, source elements and boundary reason."""
+        return debug_markdown(self, path)
+
+    def to_jsonl(self, path: str | os.PathLike) -> None:
+        """One chunk dict per line, written atomically."""
+        write_jsonl(self, path)
+
+    def to_langchain(self, *, flat: bool = True) -> list:
+        """LangChain `Document`s with the evidence in metadata (extra `rag`; see chunkbench.io.handoff)."""
+        return to_langchain(self, flat=flat)
+
+    def to_llama_index(self, *, flat: bool = True) -> list:
+        """LlamaIndex `TextNode`s with char offsets and PREVIOUS/NEXT links (extra `rag`)."""
+        return to_llama_index(self, flat=flat)
+
+    def to_dataframe(self):
+        """A pandas DataFrame, one row per chunk; list fields stay lists."""
+        import pandas as pd
+
+        rows = []
+        for c in self.chunks:
+            row = c.to_dict()
+            row["reason"] = c.boundary.reason.value
+            row["reason_detail"] = c.boundary.detail
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
+def restore_params(params: Mapping[str, Any]) -> dict:
+    """Parameters read back from JSON: lists back to tuples. Every list-valued parameter is a tuple
+    (`Param.coerce` makes tuples; JSON writes them as lists), so no registry is needed."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+
+
+def params_hash(params: Mapping[str, Any]) -> str:
+    """sha256 of the canonical JSON of resolved parameters (sorted keys, tuples as lists)."""
+    canon = json.dumps(_jsonable(params), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def jsonable_params(params: Mapping[str, Any]) -> dict:
+    """Parameters as plain JSON values (tuples become lists)."""
+    return _jsonable(params)

@@ -1,0 +1,142 @@
+"""The `chunkbench` command line: one module per command group, dispatched from here.
+
+Errors a user can cause print one line naming the file and the problem and exit with the code
+of docs/contracts.md (2 usage, 3 input, 4 external tool); `--debug` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import traceback
+
+from chunkbench.errors import ChunkbenchError
+
+
+def command_modules() -> list[str]:
+    """Modules of this package that define `register(subparsers)`: one per command group.
+
+    Found by listing the package, so adding a command is adding a module."""
+    import pkgutil
+
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with code 2 and one line, as docs/contracts.md asks."""
+
+    def error(self, message: str):  # noqa: D102
+        self.exit(2, f"chunkbench: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="chunkbench", description="Inspect, tune and review document chunking.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    from chunkbench.version import __version__
+
+    parser.add_argument("--version", action="version", version=f"chunkbench {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in command_modules():
+        module = importlib.import_module(f"{__name__}.{name}")
+        if hasattr(module, "register"):
+            module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in argv
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args) or 0)
+    except ChunkbenchError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"chunkbench: error: {exc}", file=sys.stderr)
+        tail = getattr(exc, "stderr_tail", "")
+        if tail:
+            print(tail.rstrip(), file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("chunkbench: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - last line of defence for the CLI
+        if debug:
+            traceback.print_exc()
+        else:
+            print(f"chunkbench: internal error: {type(exc).__name__}: {exc} (rerun with --debug)", file=sys.stderr)
+        return 1
+
+
+def add_set_option(parser: argparse.ArgumentParser) -> None:
+    """`--strategy NAME --set KEY=VALUE ...` shared by chunk, render, review, store, sweep."""
+    parser.add_argument("--strategy", default="elements", help="strategy name (see `chunkbench strategies`)")
+    parser.add_argument(
+        "--set", dest="params", action="append", default=[], metavar="KEY=VALUE",
+        help="strategy parameter, repeatable",
+    )
+
+
+def parse_sets(items: list[str]) -> dict[str, str]:
+    """`["k=v", ...]` → dict; a malformed item is a usage error."""
+    from chunkbench.errors import UsageError
+
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set expects KEY=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """Options every command that loads an INPUT accepts."""
+    parser.add_argument("input", help="a .pdf, .md, MinerU content_list.json/folder, document.json or elements.json")
+    parser.add_argument("--backend", default="pymupdf", choices=("pymupdf", "mineru"), help="PDF parser")
+    parser.add_argument("--mineru-backend", default=None, help="MinerU backend (default vlm-vllm-engine)")
+    parser.add_argument("--mineru-url", default=None, help="MinerU server URL for http-client backends")
+    parser.add_argument("--mineru-timeout", type=float, default=None, help="seconds before MinerU is killed")
+    parser.add_argument("--pdf", default=None, help="source PDF of MinerU output / document.json")
+    parser.add_argument("--password", default=None, help="password of an encrypted PDF")
+    parser.add_argument(
+        "--page-timeout", type=float, default=None, metavar="SECONDS",
+        help="PyMuPDF backend: stop with an error when parsing takes longer than this per page "
+        "(default 120, or $CHUNKBENCH_PAGE_TIMEOUT; 0: no limit)",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="do not use the parse cache")
+    parser.add_argument("--cache-dir", default=None, help="parse cache folder (default ~/.cache/chunkbench)")
+
+
+def load_input(args: argparse.Namespace):
+    """Load `args.input` with the options of `add_input_options`."""
+    import os
+
+    from chunkbench.loaders import load
+
+    if getattr(args, "cache_dir", None):
+        os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
+    doc = load(
+        args.input,
+        backend=args.backend,
+        cache=not args.no_cache,
+        password=args.password,
+        pdf=args.pdf,
+        mineru_backend=args.mineru_backend,
+        mineru_url=args.mineru_url,
+        mineru_timeout=args.mineru_timeout,
+        page_timeout=getattr(args, "page_timeout", None),
+    )
+    print_warnings(doc)
+    return doc
+
+
+def print_warnings(doc) -> None:
+    """The Document's warnings (pages without a text layer, garbled fonts, ...) on stderr, one
+    line each naming the file: every command that loads an input says why chunks may be missing."""
+    for warning in doc.warnings:
+        print(f"chunkbench: warning: {doc.source}: {warning}", file=sys.stderr)

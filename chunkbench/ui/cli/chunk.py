@@ -1,0 +1,170 @@
+"""`chunkbench chunk` (chunks.json, chunk_debug.md or a table), `chunkbench strategies`, `chunkbench stats`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from chunkbench.errors import UsageError
+from chunkbench.text.segment import one_line
+
+from . import add_input_options, add_set_option, load_input, parse_sets
+
+
+def register(sub) -> None:
+    p = sub.add_parser("chunk", help="chunk INPUT with a strategy; write chunks.json and chunk_debug.md")
+    add_input_options(p)
+    add_set_option(p)
+    p.add_argument(
+        "--meta", action="append", default=[], metavar="KEY=VALUE",
+        help="pass-through document metadata copied into every chunk, repeatable; "
+             "KEY:=JSON for numbers and booleans (fiscal_year:=2023)",
+    )
+    p.add_argument("-o", "--output", default=None, help="chunks.json path (default: print a table of chunks)")
+    p.add_argument("--debug-md", default=None, metavar="PATH", help="also write chunk_debug.md here")
+    p.add_argument("--jsonl", default=None, metavar="PATH", help="also write one chunk per line here")
+    p.set_defaults(func=run_chunk)
+
+    p = sub.add_parser("strategies", help="list the chunking strategies and their parameters")
+    p.add_argument("--json", action="store_true", help="print the registry as JSON")
+    p.set_defaults(func=run_strategies)
+
+    p = sub.add_parser("stats", help="sizes, seed-2 quality targets, clause_ref rate, chunks by type and reason")
+    p.add_argument("chunks_json", help="a chunks.json written by `chunkbench chunk`")
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.set_defaults(func=run_stats)
+
+
+def parse_meta(items: list[str]) -> dict[str, Any]:
+    """`["company=ACME", "fiscal_year:=2023"]` → dict; `:=` values are JSON, the others text."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip(":").strip():
+            raise UsageError(f"--meta expects KEY=VALUE or KEY:=JSON, got {item!r}")
+        if key.endswith(":"):
+            key = key[:-1]
+            try:
+                out[key.strip()] = json.loads(value)
+            except json.JSONDecodeError:
+                raise UsageError(f"--meta {key}:= expects a JSON value, got {value!r}") from None
+        else:
+            out[key.strip()] = value
+    return out
+
+
+def write_output(path: str, write: Callable[[str], Any]) -> None:
+    """Run `write(path)`; an output path that is a folder or cannot be written is a usage error."""
+    if os.path.isdir(path):
+        raise UsageError("output path is a folder, expected a file name", path)
+    try:
+        write(path)
+    except OSError as exc:
+        raise UsageError(f"cannot write: {exc.strerror or exc}", path) from None
+
+
+def run_chunk(args) -> int:
+    from chunkbench.strategies import chunk
+
+    params = parse_sets(args.params)
+    meta = parse_meta(args.meta)
+    doc = load_input(args)
+    if meta:
+        doc = doc.with_metadata(**meta)
+    chunkset = chunk(doc, args.strategy, **params)
+    wrote = []
+    if args.output:
+        write_output(args.output, chunkset.to_json)
+        wrote.append(args.output)
+    if args.debug_md:
+        write_output(args.debug_md, chunkset.to_debug_markdown)
+        wrote.append(args.debug_md)
+    if args.jsonl:
+        write_output(args.jsonl, chunkset.to_jsonl)
+        wrote.append(args.jsonl)
+    if wrote:
+        from chunkbench.evaluate.stats import fmt_num, quality_targets, size_summary
+
+        size = size_summary(chunkset)
+        targets = quality_targets(chunkset)
+        print(
+            f"{doc.source}: {size.count} chunks ({chunkset.strategy}), median {fmt_num(size.chars.median)} chars, "
+            f"p95 {fmt_num(size.chars.p95)}, targets {sum(t.passed for t in targets)}/{len(targets)}"
+            + (" (see the warnings on stderr)" if doc.warnings else "")
+        )
+        for path in wrote:
+            print(f"  wrote {path}")
+    else:
+        print(format_chunk_table(chunkset))
+    return 0
+
+
+def format_chunk_table(chunkset) -> str:
+    """One line per chunk: index, type, boundary reason, pages, chars, tokens, start of the text."""
+    lines = [f"{chunkset.doc.source}: {len(chunkset)} chunks, strategy {chunkset.strategy}",
+             f"{'#':>4}  {'type':<12} {'reason':<18} {'pages':<7} {'chars':>6} {'tokens':>6}  text"]
+    for c in chunkset.chunks:
+        pages = "-" if c.page_start is None else (
+            str(c.page_start) if c.page_end == c.page_start else f"{c.page_start}-{c.page_end}")
+        lines.append(
+            f"{c.index:>4}  {c.type[:12]:<12} {c.boundary.reason.value:<18} {pages:<7} "
+            f"{c.char_len:>6} {c.tokens_est:>6}  {one_line(c.text, 50)}"
+        )
+    return "\n".join(lines)
+
+
+def strategies_registry() -> list[dict]:
+    """The registry as plain data: name, spec, ruleset, one-line doc, offsets rule, parameters."""
+    from chunkbench.strategies import all_strategies
+
+    return [
+        {"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc, "offsets": s.offsets,
+         "params": [p.describe() for p in s.params]}
+        for s in all_strategies()
+    ]
+
+
+def _range(p: dict) -> str:
+    if "choices" in p:
+        return "{" + ",".join(map(str, p["choices"])) + "}"
+    if "min" in p or "max" in p:
+        return f"[{p.get('min', '')}..{p.get('max', '')}]"
+    return ""
+
+
+def run_strategies(args) -> int:
+    reg = strategies_registry()
+    if args.json:
+        json.dump(reg, sys.stdout, ensure_ascii=False, indent=2)
+        print()
+        return 0
+    for s in reg:
+        print(f"{s['name']}  ({s['spec']}, ruleset {s['ruleset']})")
+        print(f"  {s['doc']}")
+        print(f"  offsets: {s['offsets']}")
+        for p in s["params"]:
+            print(f"    {p['name']:<24} {p['type']:<6} {json.dumps(p['default']):<8} {_range(p):<14} {p['doc']}")
+    return 0
+
+
+def run_stats(args) -> int:
+    from chunkbench.evaluate.stats import chunk_stats, format_stats
+    from chunkbench.io.export import load_chunks_json
+
+    data = load_chunks_json(Path(args.chunks_json))
+    stats = chunk_stats(data)
+    if args.json:
+        out = {"source": data["source"], "doc_id": data["doc_id"], "chunking": data["chunking"], **stats}
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    else:
+        c = data["chunking"]
+        title = f"{data['source']}: strategy {c['strategy']} {json.dumps(c['params'], sort_keys=True)}"
+        print(format_stats(stats, title=title))
+    for warning in data.get("warnings", ()):
+        print(f"chunkbench: warning: {data['source']}: {warning}", file=sys.stderr)
+    return 0

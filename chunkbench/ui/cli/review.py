@@ -1,0 +1,59 @@
+"""`chunkbench review`: serve the reviewer QA app for one input and chunking (or export verdicts)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from chunkbench.errors import UsageError
+
+from . import add_input_options, add_set_option, load_input, parse_sets
+
+
+def register(sub) -> None:
+    p = sub.add_parser("review", help="review chunk boundaries in the browser (verdicts saved in the workspace)")
+    add_input_options(p)
+    add_set_option(p)
+    p.add_argument("--reviewer", default="", help="your name, stored with every verdict (a ?reviewer= URL argument overrides it)")
+    p.add_argument("--port", type=int, default=5006, help="port to serve on (default 5006)")
+    p.add_argument("--address", default="127.0.0.1", help="address to serve on (default 127.0.0.1: this machine only)")
+    p.add_argument("--workspace", default=None,
+                   help="workspace database (default $CHUNKBENCH_WORKSPACE or ./.chunkbench/workspace.db)")
+    p.add_argument("--show", action="store_true", help="open a browser tab")
+    p.add_argument("--export", default=None, metavar="FILE",
+                   help="do not serve: write this chunking's verdicts to FILE (.csv or .json) and exit")
+    p.set_defaults(func=run_review)
+
+
+def run_review(args) -> int:
+    from chunkbench.strategies import chunk
+
+    if args.export and Path(args.export).suffix.lower() not in (".csv", ".json"):
+        raise UsageError(f"--export must name a .csv or .json file, got {args.export!r}")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0–65535, got {args.port}")
+    doc = load_input(args)
+    cs = chunk(doc, args.strategy, **parse_sets(args.params))
+    if args.export:
+        return _export(cs, args)
+    from chunkbench.ui.reviews.serve import serve_app
+
+    print(f"reviewing {len(cs)} boundaries of {doc.source} ({cs.strategy}, params {cs.params_hash[:10]}) "
+          f"at http://{args.address}:{args.port}/ — Ctrl-C to stop", file=sys.stderr)
+    serve_app(cs, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
+              show=args.show)
+    return 0
+
+
+def _export(cs, args) -> int:
+    from chunkbench.store.workspace import open_workspace
+    from chunkbench.ui.reviews import verdicts as vstore
+
+    with open_workspace(args.workspace) as conn:
+        rows = vstore.query(conn, doc_id=cs.doc.doc_id, strategy=cs.strategy, params_hash=cs.params_hash)
+    if args.export.lower().endswith(".csv"):
+        vstore.to_csv(rows, args.export)
+    else:
+        vstore.to_json(rows, args.export)
+    print(f"wrote {len(rows)} verdicts to {args.export}", file=sys.stderr)
+    return 0

@@ -1,0 +1,82 @@
+"""`chunkbench sweep INPUT... --grid KEY=V1,V2 ... -o DIR`: the sweep notebook over a parameter grid."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from . import add_set_option, parse_sets
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "sweep",
+        help="measure inputs × a parameter grid; collect metrics and plots; the notebook per input",
+        description=(
+            "Computes every input × grid point in-process (worker processes or a Dask cluster when the work "
+            "outweighs starting them), writes results.csv, results.parquet and summary.html to DIR, then runs "
+            "notebooks/02_sweep.ipynb with papermill once per input (--notebooks). A failed point is recorded "
+            "in its row and the sweep goes on: the exit code is 0 when any point succeeded (with a warning "
+            "line for the failures), otherwise that of the common error (2 parameters, 3 input, else 1)."
+        ),
+    )
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="inputs (.pdf, .md, MinerU output, document.json, elements.json)")
+    add_set_option(p)
+    p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
+                   help="swept parameter (repeatable); KEY may be 'strategy'")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--questions", default="auto", metavar="FILE",
+                   help="questions file for the retrieval check (default: <input stem>.questions.json beside each "
+                        "input, or a FinanceBench .jsonl there; 'none' to skip)")
+    p.add_argument("--retriever", default="bm25", choices=("bm25", "dense"),
+                   help="how the retrieval check ranks: BM25 (default) or dense all-MiniLM-L6-v2 (extra chunkbench[dense])")
+    p.add_argument("--notebooks", default="best", choices=("all", "best", "none"),
+                   help="the notebook once per input: for its best point (best, default), with the whole grid "
+                        "as well (all), or none")
+    p.add_argument("--rank-by", default=None, metavar="METRIC",
+                   help="metric that picks each input's best point (default: ret_chunks_token_iou, else "
+                        "ret_chunks_mrr, else targets_passed)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="at most this many worker processes (default: the core count; 1: all in this process)")
+    p.add_argument("--dask", default=None, metavar="SCHEDULER_ADDRESS",
+                   help="run the points as tasks on an existing dask.distributed cluster")
+    p.add_argument("--timeout", type=float, default=600, help="seconds one notebook cell may run (default 600)")
+    p.add_argument("--kernel", default="python3", help="Jupyter kernel (default python3 = this interpreter)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--cache-dir", default=None, help="parse cache folder (default ~/.cache/chunkbench)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from chunkbench.errors import UsageError
+    from chunkbench.evaluate.sweep import exit_status, format_results, parse_grid, run_sweep
+
+    if args.cache_dir:
+        os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    grid = parse_grid(args.grid)
+    fixed = parse_sets(args.params)
+    questions = None if args.questions.lower() == "none" else args.questions
+    df = run_sweep(
+        args.inputs, grid, args.output, strategy=args.strategy, fixed=fixed, questions=questions,
+        jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
+        timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
+    )
+    from chunkbench.ui.sweep_summary import write_summary
+
+    started = time.monotonic()
+    write_summary(df, args.output)
+    df.attrs["timing"]["summary_s"] = round(time.monotonic() - started, 3)
+    print(format_results(df))
+    print(f"results: {os.path.join(args.output, 'results.csv')} (and results.parquet)")
+    print(f"summary: {os.path.join(args.output, 'summary.html')}")
+    timing = df.attrs.get("timing", {})
+    print("time: " + ", ".join(f"{k.removesuffix('_s')} {v:.1f} s" for k, v in timing.items()))
+    code, message = exit_status(df)
+    if message:
+        print(f"chunkbench: {message}", file=sys.stderr)
+    return code

@@ -1,0 +1,300 @@
+"""`render_page`: a PDF page with the chunks drawn on it, so a reviewer sees where and why they cut.
+
+Layers, bottom to top (each switched on by a name in `show`):
+
+* `elements` – the parser's raw elements outlined in a colour per type, with a legend; with
+  `elements_of=` a second parse of the same PDF (e.g. MinerU) is drawn dashed on top of it.
+* `noise` – elements the strategy skipped (ChunkSet.skipped): dashed grey, labelled with the reason.
+* `chunks` – each chunk's regions (sub-element precise, see `regions.py`) lightly filled and
+  outlined in the chunk's palette colour, its number at the top-left.
+* `overlap` – text two neighbouring chunks share (`[start_char, previous.end_char)`) hatched.
+* `reasons` – where a chunk starts, a bar in its colour and its reason code next to the number;
+  chunks continuing from / onto another page are marked "from p.N" / "p.N".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from chunkbench.errors import UsageError
+from chunkbench.types.chunk import BBox, Chunk
+from chunkbench.types.document import Document
+
+from .image import PageImage, Region
+from .palette import (
+    CHUNK_PALETTE,
+    ELEMENT_COLORS,
+    FILL_ALPHA,
+    NOISE_GREY,
+    OVERLAP_COLOR,
+    chunk_color,
+    darker,
+    label_color,
+    readable_on_white,
+)
+from .pdfpages import page_size, pdf_path_of
+from .regions import chunk_regions, span_regions
+
+LAYERS = ("chunks", "elements", "reasons", "overlap", "noise")
+DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise")
+#: label font size in points (chunk labels sit in gutters beside the page, so they can be this big)
+LABEL_SIZE = 9.0
+#: widest gutter (points) beside the page for chunk labels; longer labels are shortened with "…"
+GUTTER_MAX = 170.0
+#: gap (points) between a gutter label and the page edge, crossed by its leader line
+GUTTER_GAP = 6.0
+
+
+def check_show(show: Iterable[str]) -> frozenset[str]:
+    """The set of layer names, or UsageError naming the unknown ones."""
+    if isinstance(show, str):
+        show = (show,)
+    layers = frozenset(show)
+    unknown = sorted(layers - set(LAYERS))
+    if unknown:
+        raise UsageError(f"unknown overlay layer(s) {', '.join(unknown)}; choose from {', '.join(LAYERS)}")
+    return layers
+
+
+def chunks_on_page(chunks, page: int) -> list[Chunk]:
+    """The chunks whose pages include `page` (1-based), in order."""
+    out = []
+    for c in chunks:
+        if c.page_start is not None and c.page_start <= page <= (c.page_end or c.page_start) or c.page_start is None and any(b.page == page for b in c.bbox):
+            out.append(c)
+    return out
+
+
+def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, show: Iterable[str] = DEFAULT_SHOW,
+                *, selected: int | None = None, elements_of: Document | None = None) -> PageImage:
+    """Render 1-based `page` of `doc`'s PDF at `dpi` with the `show` layers of `chunks` (a ChunkSet,
+    a sequence of Chunks, or None for the bare page / raw elements). `selected` emphasises one
+    chunk (by index); `elements_of` adds another parse of the same PDF as a dashed element layer.
+
+    Raises InputError when the document has no PDF (use `render_text_view` then)."""
+    layers = check_show(show)
+    if not isinstance(page, int) or isinstance(page, bool):
+        raise UsageError(f"page must be a 1-based integer, got {page!r}")
+    if not 10 <= float(dpi) <= 600:
+        raise UsageError(f"dpi must be between 10 and 600, got {dpi!r}")
+    chunk_doc = getattr(chunks, "doc", None)
+    if chunk_doc is not None and chunk_doc.doc_id != doc.doc_id:
+        raise UsageError(f"these chunks belong to {chunk_doc.source}, not to {doc.source}")
+    path = pdf_path_of(doc)
+    width, height = page_size(path, page)
+    all_chunks = list(chunks) if chunks is not None else []
+    on_page = chunks_on_page(all_chunks, page)
+    regions = {c.index: [b for b in chunk_regions(doc, c) if b.page == page] for c in on_page}
+    labels = (plan_labels(on_page, regions, page, width, with_reason="reasons" in layers)
+              if "chunks" in layers or "reasons" in layers else [])
+    left = _gutter(labels, "left")
+    right = _gutter(labels, "right")
+    img = PageImage(path, page, dpi, doc=doc, page_size=(width, height), clip=(-left, 0.0, width + right, height))
+    if "elements" in layers:
+        _draw_elements(img, doc, page, dashed=False)
+        if elements_of is not None:
+            _draw_elements(img, elements_of, page, dashed=True, target=page_size(path, page))
+        _legend(img, doc, elements_of, page)
+    if chunks is None:
+        return img
+    if "noise" in layers:
+        _draw_noise(img, doc, getattr(chunks, "skipped", {}) or {}, page)
+    if "chunks" in layers:
+        for c in on_page:
+            _draw_chunk(img, c, regions[c.index], emphasis=c.index == selected)
+    if "overlap" in layers:
+        _draw_overlaps(img, doc, all_chunks, on_page, page)
+    for label in labels:
+        _draw_label(img, label, left, width)
+    return img
+
+
+def _draw_chunk(img: PageImage, c: Chunk, boxes: list[BBox], emphasis: bool) -> None:
+    color = chunk_color(c.index)
+    # the selected chunk gets a heavier, darker outline, never a heavier fill: its text stays readable
+    img.draw_region(boxes, stroke=darker(color, 0.5) if emphasis else color,
+                    fill=(*color, int(255 * FILL_ALPHA)), width=5 if emphasis else 2)
+    for b in boxes:
+        x0, y0, x1, y1 = img.to_pixels(b)
+        img.add_region(Region(c.index, img.page, x0, y0, x1, y1, "chunk", c.boundary.reason.value))
+
+
+def _draw_overlaps(img: PageImage, doc: Document, all_chunks: list[Chunk], on_page: list[Chunk], page: int) -> None:
+    pos = {id(c): i for i, c in enumerate(all_chunks)}
+    for c in on_page:
+        i = pos[id(c)]
+        if i == 0 or c.start_char is None:
+            continue
+        prev = all_chunks[i - 1]
+        if prev.end_char is None or c.start_char >= prev.end_char:
+            continue
+        elements = [doc.element(e) for e in c.source_blocks if e in doc._by_id]
+        for b in span_regions(doc, c.start_char, prev.end_char, elements):
+            if b.page != page:
+                continue
+            img.draw_rect(b, stroke=None, hatch=(*OVERLAP_COLOR, 120))
+            x0, y0, x1, y1 = img.to_pixels(b)
+            img.add_region(Region(c.index, page, x0, y0, x1, y1, "overlap", f"overlap of {prev.index} and {c.index}"))
+
+
+@dataclass(frozen=True)
+class GutterLabel:
+    """A chunk's label in the gutter left or right of the page: its text, where it points to on
+    the page (`anchor`, points) and its top `y` after stacking; `start` marks where the chunk starts."""
+
+    chunk: Chunk
+    side: str
+    text: str
+    anchor: tuple[float, float]
+    y: float
+    start: BBox | None = None
+    arrow: str = ""
+
+
+def _label_height(size: float = LABEL_SIZE) -> float:
+    return size * 1.15 + size * 0.4
+
+
+def _shorten(text: str, size: float, room: float) -> str:
+    """`text`, cut with "…" so that it sets in `room` points at `size`."""
+    if PageImage.text_width(text, size) <= room:
+        return text
+    while text and PageImage.text_width(text + "…", size) > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def plan_labels(on_page: list[Chunk], regions: dict[int, list[BBox]], page: int, page_width: float,
+                with_reason: bool) -> list[GutterLabel]:
+    """One label per chunk on the page (number, and reason where it starts; "from p.N" where it
+    continues from the previous page) plus "p.N" where it goes on to the next, in the gutter on
+    the side of the page nearer to the chunk, stacked so that no two labels overlap. Labels sit
+    outside the page, so they never cover its text, and a leader line joins each to its chunk."""
+    wanted: list[GutterLabel] = []
+    room = GUTTER_MAX - GUTTER_GAP - LABEL_SIZE
+    for c in on_page:
+        boxes = regions.get(c.index) or []
+        if not boxes:
+            continue
+        first, last = boxes[0], boxes[-1]
+        side = "left" if (first.x0 + first.x1) / 2 < page_width / 2 else "right"
+        starts_here = c.page_start in (None, page)
+        if starts_here:
+            text, arrow = (f"{c.index} {c.boundary.reason.value}" if with_reason else f"{c.index}"), ""
+        else:
+            text, arrow = f"{c.index} from p.{page - 1}", "up"
+        edge = first.x0 if side == "left" else first.x1
+        wanted.append(GutterLabel(c, side, _shorten(text, LABEL_SIZE, room), (edge, first.y0 + 1),
+                                  first.y0 - _label_height() / 2, first if starts_here and with_reason else None,
+                                  arrow))
+        if c.page_end is not None and c.page_end > page:
+            edge = last.x0 if side == "left" else last.x1
+            wanted.append(GutterLabel(c, side, f"{c.index} p.{page + 1}", (edge, last.y1 - 1),
+                                      last.y1 - _label_height(), None, "down"))
+    placed: list[GutterLabel] = []
+    for side in ("left", "right"):
+        bottom = 0.0
+        for label in sorted((w for w in wanted if w.side == side), key=lambda w: (w.y, w.chunk.index)):
+            y = max(label.y, bottom + 1.0, 0.0)
+            placed.append(dataclasses.replace(label, y=y))
+            bottom = y + _label_height()
+    return placed
+
+
+def _label_width(label: GutterLabel) -> float:
+    return PageImage.text_width(label.text, LABEL_SIZE) + LABEL_SIZE * (1.2 if label.arrow else 0.4)
+
+
+def _gutter(labels: list[GutterLabel], side: str) -> float:
+    """Width (points) of the gutter the labels of `side` need: 0 when there are none."""
+    widths = [_label_width(label) for label in labels if label.side == side]
+    return min(GUTTER_MAX, max(widths) + GUTTER_GAP + 2.0) if widths else 0.0
+
+
+def _draw_label(img: PageImage, label: GutterLabel, left_gutter: float, page_width: float) -> None:
+    """A gutter label on the chunk's colour (text colour by WCAG contrast), its leader line to
+    the chunk, and where the chunk starts here: a bar over its first line and a tick at the start."""
+    color = chunk_color(label.chunk.index)
+    w, h = _label_width(label), _label_height()
+    x = -w - GUTTER_GAP if label.side == "left" else page_width + GUTTER_GAP
+    leader_from = (x + w, label.y + h / 2) if label.side == "left" else (x, label.y + h / 2)
+    img.draw_line([leader_from, label.anchor], stroke=darker(color, 0.8), width=1.2)
+    if label.start is not None:
+        first, bar = label.start, darker(color, 0.8)
+        img.draw_hline(first.x0, first.x1, first.y0, stroke=bar, width=3)
+        img.draw_rect((first.x0 - 1.2, first.y0, first.x0 + 0.8, min(first.y1, first.y0 + 12)),
+                      stroke=None, fill=(*bar, 255))
+    img.draw_text(label.text, (x, label.y), color=label_color(color), size=LABEL_SIZE,
+                  background=(*color, 255), arrow=label.arrow)
+    x0, y0, x1, y1 = img.to_pixels((x, label.y, x + w, label.y + h))
+    img.add_region(Region(label.chunk.index, img.page, x0, y0, x1, y1, "chunk", "label"))
+
+
+def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
+    for eid, reason in skipped.items():
+        try:
+            e = doc.element(eid)
+        except KeyError:
+            continue
+        if e.bbox is None or e.page_idx is None or e.page_idx + 1 != page:
+            continue
+        img.draw_rect(e.bbox, stroke=(*NOISE_GREY, 255), fill=(*NOISE_GREY, 30), width=1, dash=4)
+        label = f"skipped: {e.type}"
+        img.draw_text(label, (e.bbox[0], max(e.bbox[1] - LABEL_SIZE * 1.4, 0)), color=readable_on_white(NOISE_GREY),
+                      size=LABEL_SIZE * 0.85, background=(255, 255, 255, 200))
+        x0, y0, x1, y1 = img.to_pixels(e.bbox)
+        img.add_region(Region(None, page, x0, y0, x1, y1, "noise", f"{e.id}: {reason}"))
+
+
+def _draw_elements(img: PageImage, doc: Document, page: int, dashed: bool,
+                   target: tuple[float, float] | None = None) -> None:
+    sx = sy = 1.0
+    p = doc.page(page - 1)
+    if target is not None and p is not None and p.width and p.height:
+        sx, sy = target[0] / p.width, target[1] / p.height
+    for e in doc.elements:
+        if e.bbox is None or e.page_idx is None or e.page_idx + 1 != page:
+            continue
+        box = (e.bbox[0] * sx, e.bbox[1] * sy, e.bbox[2] * sx, e.bbox[3] * sy)
+        color = ELEMENT_COLORS.get(e.type, ELEMENT_COLORS["other"])
+        if dashed:
+            img.draw_rect(box, stroke=color, width=2, dash=6)
+        else:
+            img.draw_rect(box, stroke=color, fill=(*color, 22), width=1)
+        tag = f"{doc.parser.name}:{e.type}" if dashed else e.type
+        size = LABEL_SIZE * 0.75
+        tw = PageImage.text_width(tag, size) + size * 0.4
+        # type tags sit outside the box (above its right end; dashed layer: below) to keep text readable
+        ty = box[3] + 0.5 if dashed else box[1] - size * 1.55 - 0.5
+        img.draw_text(tag, (box[2] - tw, max(ty, 0)), color=readable_on_white(color), size=size,
+                      background=(255, 255, 255, 200))
+        x0, y0, x1, y1 = img.to_pixels(box)
+        img.add_region(Region(None, page, x0, y0, x1, y1, "element", f"{'other:' if dashed else ''}{e.type} {e.id}"))
+
+
+def _legend(img: PageImage, doc: Document, other: Document | None, page: int) -> None:
+    types = []
+    for d in (doc, other):
+        if d is None:
+            continue
+        for e in d.elements:
+            if e.page_idx is not None and e.page_idx + 1 == page and e.bbox is not None and e.type not in types:
+                types.append(e.type)
+    lines = [(t, ELEMENT_COLORS.get(t, ELEMENT_COLORS["other"])) for t in types]
+    if other is not None:
+        lines.append((f"solid: {doc.parser.name}, dashed: {other.parser.name}", (0, 0, 0)))
+    size = LABEL_SIZE * 0.9
+    width_pts = img.clip[2]
+    wmax = max((PageImage.text_width(t, size) for t, _ in lines), default=0) + size * 3.5
+    x, y = width_pts - wmax - 10, 6.0
+    img.draw_rect((x - 2, y - 2, x + wmax + 2, y + len(lines) * size * 1.5 + 2), stroke=(90, 90, 90),
+                  fill=(255, 255, 255, 230), width=1)
+    for n, (t, color) in enumerate(lines):
+        yy = y + n * size * 1.5
+        img.draw_rect((x + 2, yy + 2, x + size + 1, yy + size + 1), stroke=color, fill=(*color, 255), width=1)
+        img.draw_text(t, (x + size * 1.6, yy), color=(0, 0, 0), size=size, background=None)
+
+
+__all__ = ["render_page", "DEFAULT_SHOW", "LAYERS", "chunks_on_page", "CHUNK_PALETTE"]

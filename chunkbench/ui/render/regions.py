@@ -1,0 +1,303 @@
+"""Where a chunk lies on the page: element boxes, narrowed to words when it starts or ends inside one.
+
+A chunk that covers an element completely uses the element's bbox. A chunk that starts or ends
+inside an element (token windows, split paragraphs, long lists) covers only its own words: the
+element's text is aligned to the PyMuPDF words inside the element's bbox (non-space characters
+matched in order, so whitespace, hyphenation and superscript spacing differences do not matter;
+characters only the element has, such as a table's pipe syntax, are skipped, and `difflib`
+resynchronises where the texts really differ), and the chunk's
+characters select words. Selected words are grouped into lines; consecutive lines that are
+selected completely merge into one box, partial first/last lines stay boxes of their own (the
+familiar shape of a text selection). Every box is clipped to the element's bbox. When the page has
+no words (scans), the element's box is cut vertically in proportion to the characters.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import functools
+import re
+import weakref
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from chunkbench.types.chunk import BBox, Chunk
+from chunkbench.types.document import BBoxTuple, Document, Element, as_bbox
+
+from .pdfpages import page_words
+
+#: word alignment through difflib is skipped (proportional fallback) above this many words
+_MAX_ALIGN = 20_000
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The words of one element and, per character of its text, the index of its word (-1: none)."""
+
+    boxes: np.ndarray  # (n, 4) float
+    lines: tuple[tuple[int, int], ...]  # (block_no, line_no) per word
+    char_word: np.ndarray  # (len(text),) int
+
+
+def _clip(box: Sequence[float], bbox: Sequence[float]) -> tuple[float, float, float, float] | None:
+    x0, y0 = max(box[0], bbox[0]), max(box[1], bbox[1])
+    x1, y1 = min(box[2], bbox[2]), min(box[3], bbox[3])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return (x0, y0, x1, y1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _element_words(path: str, page: int, bbox: tuple[float, float, float, float], text: str) -> _Words | None:
+    x0, y0, x1, y1 = bbox
+    tol = 1.0
+    picked = [
+        w for w in page_words(path, page)
+        if x0 - tol <= (w[0] + w[2]) / 2 <= x1 + tol and y0 - tol <= (w[1] + w[3]) / 2 <= y1 + tol
+    ]
+    if not picked:
+        return None
+    word_chars: list[str] = []
+    owner: list[int] = []
+    for i, w in enumerate(picked):
+        s = "".join(w[4].replace("\xad", "").split())
+        word_chars.append(s)
+        owner.extend([i] * len(s))
+    wstr = "".join(word_chars)
+    positions = [i for i, ch in enumerate(text) if not ch.isspace()]
+    estr = "".join(text[i] for i in positions)
+    char_word = np.full(len(text), -1, dtype=np.int64)
+    if not positions or not wstr:
+        return None
+    pos = np.asarray(positions, dtype=np.int64)
+    own = np.asarray(owner, dtype=np.int64)
+    if estr == wstr:
+        char_word[pos] = own
+    else:
+        mapped = _greedy(estr, wstr, own)
+        if mapped is None:  # the texts differ in more than added characters: align word by word
+            if len(picked) > _MAX_ALIGN:
+                return None
+            char_word = _word_alignment(text, word_chars)
+            if (char_word < 0).all():
+                return None
+            boxes = np.asarray([w[:4] for w in picked], dtype=float)
+            return _Words(boxes, tuple((int(w[5]), int(w[6])) for w in picked), char_word)
+        if (mapped < 0).all():
+            return None
+        # characters the words lack take the word of their nearest mapped predecessor (or successor)
+        idx = np.where(mapped >= 0, np.arange(len(mapped)), -1)
+        np.maximum.accumulate(idx, out=idx)
+        first = int(np.argmax(mapped >= 0))
+        idx[idx < 0] = first
+        char_word[pos] = mapped[idx]
+    boxes = np.asarray([w[:4] for w in picked], dtype=float)
+    return _Words(boxes, tuple((int(w[5]), int(w[6])) for w in picked), char_word)
+
+
+def _greedy(estr: str, wstr: str, own: np.ndarray) -> np.ndarray | None:
+    """Map element characters to words when the element text only ADDS characters to the words'
+    (a table's pipes and separator row, superscript spacing): walk both, skipping element
+    characters that do not match. None when words are left unmatched (the texts really differ)."""
+    mapped = np.full(len(estr), -1, dtype=np.int64)
+    j, n = 0, len(wstr)
+    for i, ch in enumerate(estr):
+        if j < n and ch == wstr[j]:
+            mapped[i] = own[j]
+            j += 1
+    return mapped if j == n else None
+
+
+def _word_alignment(text: str, words: list[str]) -> np.ndarray:
+    """Per character of `text`, the index of the PyMuPDF word it belongs to, by aligning the
+    text's tokens (split at whitespace and table pipes) with the words using difflib on whole
+    tokens (fast: a table's cells come in another order than its words, and dot leaders are
+    dropped). Characters of unmatched tokens take the word of the token before them."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\s|]+", text)]
+    tokens = [text[a:b] for a, b in spans]
+    out = np.full(len(text), -1, dtype=np.int64)
+    token_word = [-1] * len(tokens)
+    for blk in difflib.SequenceMatcher(None, tokens, words, autojunk=False).get_matching_blocks():
+        for k in range(blk.size):
+            token_word[blk.a + k] = blk.b + k
+    last = next((w for w in token_word if w >= 0), -1)
+    for (a, b), w in zip(spans, token_word):
+        if w >= 0:
+            last = w
+        out[a:b] = last
+    return out
+
+
+def _box(e: Element) -> BBoxTuple:
+    """The box of an element being drawn (only elements with a page and a box are)."""
+    assert e.bbox is not None, "only elements with a box are drawn"
+    return e.bbox
+
+
+def _page(e: Element) -> int:
+    assert e.page_idx is not None, "only elements on a page are drawn"
+    return e.page_idx
+
+
+def _proportional(e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
+    x0, y0, x1, y1 = _box(e)
+    n = max(len(e.text), 1)
+    h = y1 - y0
+    return [(x0, y0 + h * a / n, x1, y0 + h * b / n)]
+
+
+def _partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
+    """Boxes of characters [a, b) of element `e`'s text (see module docstring), cached."""
+    return list(_partial_boxes_cached(path, _page(e), _box(e), e.text, a, b))
+
+
+@functools.lru_cache(maxsize=16384)
+def _partial_boxes_cached(path: str, page_idx: int, bbox: tuple, text: str, a: int, b: int) -> tuple:
+    e = Element(id="", type="", text=text, page_idx=page_idx, bbox=bbox)
+    return tuple(_compute_partial_boxes(path, e, a, b))
+
+
+def _compute_partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
+    words = _element_words(path, _page(e) + 1, _box(e), e.text)
+    if words is None:
+        return _proportional(e, a, b)
+    sel = words.char_word[a:b]
+    sel = np.unique(sel[sel >= 0])
+    if sel.size == 0:
+        # only whitespace selected (a token window starting at a space): the next word, else the previous
+        after = words.char_word[b:]
+        before = words.char_word[:a]
+        nxt = after[after >= 0]
+        prv = before[before >= 0]
+        if nxt.size:
+            sel = nxt[:1]
+        elif prv.size:
+            sel = prv[-1:]
+        else:
+            return _proportional(e, a, b)
+    chosen = set(sel.tolist())
+    line_order: list[tuple[int, int]] = []
+    line_words: dict[tuple[int, int], list[int]] = {}
+    for i, key in enumerate(words.lines):
+        line_words.setdefault(key, []).append(i)
+    for i in sel.tolist():
+        key = words.lines[i]
+        if (not line_order or line_order[-1] != key) and key not in line_order:
+            line_order.append(key)
+    out: list[tuple[float, float, float, float]] = []
+    run: list[float] | None = None
+    for key in line_order:
+        ids = [i for i in line_words[key] if i in chosen]
+        bx = words.boxes[ids]
+        box = [float(bx[:, 0].min()), float(bx[:, 1].min()), float(bx[:, 2].max()), float(bx[:, 3].max())]
+        complete = len(ids) == len(line_words[key])
+        if complete and run is not None:
+            run = [min(run[0], box[0]), min(run[1], box[1]), max(run[2], box[2]), max(run[3], box[3])]
+            continue
+        if run is not None:
+            out.append(as_bbox(run))
+            run = None
+        if complete:
+            run = box
+        else:
+            out.append(as_bbox(box))
+    if run is not None:
+        out.append(as_bbox(run))
+    clipped = [_clip(b, _box(e)) for b in out]
+    return [b for b in clipped if b is not None] or _proportional(e, a, b)
+
+
+def span_regions(doc: Document, start: int, end: int, elements: Iterable[Element] | None = None) -> list[BBox]:
+    """Boxes (1-based page, points) covering canonical text [start, end) within `elements`.
+
+    `elements` defaults to every element of the document overlapping the span; whole elements use
+    their bbox, partly covered ones their words."""
+    if elements is None:
+        elements = elements_overlapping(doc, start, end)
+    path = doc.pdf_path
+    out: list[BBox] = []
+    for e in elements:
+        if e.bbox is None or e.page_idx is None or not e.text:
+            continue
+        a, b = max(start, e.char_start) - e.char_start, min(end, e.char_end) - e.char_start
+        if a >= b:
+            continue
+        if a <= 0 and b >= len(e.text) or not path:
+            boxes = [_box(e)]
+        else:
+            boxes = _partial_boxes(path, e, a, b)
+        out.extend(BBox(e.page_idx + 1, *box) for box in boxes)
+    return out
+
+
+def chunk_regions(doc: Document, chunk: Chunk) -> list[BBox]:
+    """The boxes a chunk covers, in reading order, one or more per page it touches (see module doc)."""
+    elements = []
+    for eid in chunk.source_blocks:
+        try:
+            elements.append(doc.element(eid))
+        except KeyError:
+            continue
+    if chunk.start_char is None or chunk.end_char is None or not elements:
+        return list(chunk.bbox)
+    regions = span_regions(doc, chunk.start_char, chunk.end_char, elements)
+    # elements with no text (pictures) inside the chunk's span belong to it as a whole
+    for e in elements:
+        inside = chunk.start_char <= e.char_start <= chunk.end_char
+        if not e.text and e.bbox is not None and e.page_idx is not None and inside:
+            regions.append(BBox(e.page_idx + 1, *e.bbox))
+    return regions if regions else list(chunk.bbox)
+
+
+_STARTS: dict[int, tuple] = {}
+
+
+def _starts(doc: Document) -> tuple[list[int], list[Element]]:
+    """Start offsets and non-empty elements of `doc`, cached per Document object (Documents hold
+    dicts, so they are not hashable; the entry is dropped when the Document is collected)."""
+    hit = _STARTS.get(id(doc))
+    if hit is not None and hit[0]() is doc:
+        return hit[1]
+    els = [e for e in doc.elements if e.text]
+    value = ([e.char_start for e in els], els)
+    _STARTS[id(doc)] = (weakref.ref(doc), value)
+    weakref.finalize(doc, _STARTS.pop, id(doc), None)
+    return value
+
+
+def elements_overlapping(doc: Document, start: int, end: int) -> list[Element]:
+    """Non-empty elements whose span intersects [start, end), in reading order (binary search)."""
+    starts, els = _starts(doc)
+    i = max(bisect.bisect_right(starts, start) - 1, 0)
+    out = []
+    while i < len(els) and els[i].char_start < end:
+        if els[i].char_end > start:
+            out.append(els[i])
+        i += 1
+    return out
+
+
+def element_at(doc: Document, char: int) -> Element | None:
+    """The non-empty element containing canonical offset `char`, or the next one when `char` falls
+    on a separator; None past the end."""
+    starts, els = _starts(doc)
+    i = max(bisect.bisect_right(starts, char) - 1, 0)
+    if i < len(els) and els[i].char_end <= char:
+        i += 1
+    return els[i] if i < len(els) else None
+
+
+def position_box(doc: Document, char: int) -> BBox | None:
+    """The box of the word at canonical offset `char` (the next element's first word when `char`
+    falls on a separator), or None when that element has no bbox."""
+    e = element_at(doc, char)
+    if e is None:
+        return None
+    pos = max(char, e.char_start)
+    while pos < e.char_end - 1 and e.text[pos - e.char_start].isspace():
+        pos += 1
+    boxes = span_regions(doc, pos, min(pos + 1, e.char_end), [e])
+    return boxes[0] if boxes else None

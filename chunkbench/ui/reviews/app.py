@@ -1,0 +1,338 @@
+"""The reviewer QA app (Panel): step through boundaries, give verdicts, saved at once.
+
+One `ReviewApp` per browser session (or notebook cell) over a shared ChunkSet. Every verdict goes
+straight to the workspace SQLite file through `verdicts.record`, and the state shown is re-read
+from it on every step, so two reviewers at once see each other's progress and lose nothing.
+Keyboard: 1–4 (or o/m/s/t) give a verdict, n/p (or →/←) move; typing in the comment box is
+never taken for a shortcut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import html
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import panel as pn
+
+from chunkbench.errors import ChunkbenchError, UsageError
+from chunkbench.store.workspace import connect
+from chunkbench.types.chunk import Chunk, boundary_key
+from chunkbench.types.chunkset import ChunkSet
+from chunkbench.ui.render.crops import boundary_png
+
+from . import verdicts as vstore
+from .cards import head, image_html, info_html, pages_label, pre, short_hash, tail
+from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
+from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
+
+FILTERS = ("all", "unreviewed", "flagged")
+ANY_REASON = "any reason"
+
+
+def _discard_event(action: Callable[[], object]) -> Callable[[Any], None]:
+    """A button callback that runs `action` and returns None, as panel's `on_click` expects."""
+
+    def on_click(_event: Any) -> None:
+        action()
+
+    return on_click
+
+class ReviewApp:
+    """Review the boundaries of one ChunkSet as `reviewer`, saving into the workspace at `workspace`.
+
+    The Python methods (`give`, `next`, `previous`, `go_to`, `set_filter`) are what the buttons and
+    keys call, so tests and notebooks can drive the app without a browser."""
+
+    def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
+                 dpi: int = 110, inline: bool = False, image_cache: dict | None = None):
+        self.chunkset = chunkset
+        self.doc = chunkset.doc
+        self.reviewer = reviewer or ""
+        self.workspace = workspace
+        self.dpi = dpi
+        #: chunk index → cropped PNG; shared by every session over the same ChunkSet
+        self._images = image_cache if image_cache is not None else {}
+        self.keys = [boundary_key(c) for c in chunkset.chunks]
+        self.filter = "all"
+        self.reason = ANY_REASON
+        self.mine: dict[str, Verdict] = {}
+        self.everyone: dict[str, list[Verdict]] = {}
+        self.earlier: dict[str, list[Verdict]] = {}
+        self._reload()
+        unreviewed = [i for i, k in enumerate(self.keys) if k not in self.mine]
+        self.current = unreviewed[0] if unreviewed else 0
+        self._build(inline)
+        self._show()
+
+    # ---------------------------------------------------------------- storage
+    @contextlib.contextmanager
+    def _conn(self) -> Iterator:
+        conn = connect(self.workspace)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def _reload(self) -> None:
+        """Re-read every verdict on this chunking (and earlier ones on its boundaries)."""
+        with self._conn() as conn:
+            self.everyone = vstore.for_chunkset(conn, self.chunkset)
+            self.earlier = vstore.carried_over(conn, self.chunkset)
+        self.mine = {k: v for k, vs in self.everyone.items() for v in vs if v.reviewer == self.reviewer}
+
+    # ---------------------------------------------------------------- actions
+    def give(self, verdict: str, comment: str | None = None, *, advance: bool = True) -> Verdict:
+        """Save `verdict` on the current boundary (with the comment box's text), then move on."""
+        if not self.keys:
+            raise UsageError("this chunking has no chunks, so there is no boundary to judge")
+        if comment is None:
+            comment = self._comment_text
+        with self._conn() as conn:
+            saved = vstore.record_for_chunk(conn, self.chunkset, self.current, verdict,
+                                            reviewer=self.reviewer, comment=comment or "")
+        self._reload()
+        if advance:
+            nxt = self._neighbour(+1)
+            if nxt is not None:
+                self.current = nxt
+        self._show()
+        return saved
+
+    def apply_earlier(self) -> Verdict | None:
+        """Give the current boundary the newest verdict it had under other parameters."""
+        earlier = self.earlier.get(self.keys[self.current])
+        if not earlier:
+            return None
+        return self.give(earlier[0].verdict, earlier[0].comment)
+
+    def next(self) -> int:
+        nxt = self._neighbour(+1)
+        if nxt is not None:
+            self.current = nxt
+        self._reload()
+        self._show()
+        return self.current
+
+    def previous(self) -> int:
+        prv = self._neighbour(-1)
+        if prv is not None:
+            self.current = prv
+        self._reload()
+        self._show()
+        return self.current
+
+    def go_to(self, index: int) -> None:
+        """Show the boundary where chunk `index` starts."""
+        if not 0 <= index < len(self.keys):
+            raise IndexError(f"no chunk {index}; this chunking has {len(self.keys)}")
+        self.current = index
+        self._reload()
+        self._show()
+
+    def set_filter(self, which: str = "all", reason: str = ANY_REASON) -> None:
+        """Show all, unreviewed (no verdict of yours) or flagged (not ok, by anyone) boundaries,
+        optionally of one reason only; jumps to the first match when the current one is hidden."""
+        if which not in FILTERS:
+            raise ValueError(f"filter must be one of {', '.join(FILTERS)}")
+        self.filter, self.reason = which, reason
+        if self.filter_w.value != which:
+            self.filter_w.value = which
+        if self.reason_w.value != reason:
+            self.reason_w.value = reason
+        self._reload()
+        shown = self.visible()
+        if shown and self.current not in shown:
+            later = [i for i in shown if i > self.current]
+            self.current = later[0] if later else shown[0]
+        self._show()
+
+    # ---------------------------------------------------------------- state
+    def visible(self) -> list[int]:
+        """Chunk indices whose boundary passes the current filters."""
+        out = []
+        for i, (c, k) in enumerate(zip(self.chunkset.chunks, self.keys)):
+            if self.reason != ANY_REASON and c.boundary.reason.value != self.reason:
+                continue
+            if self.filter == "unreviewed" and k in self.mine:
+                continue
+            if self.filter == "flagged" and not any(v.flagged for v in self.everyone.get(k, ())):
+                continue
+            out.append(i)
+        return out
+
+    def _neighbour(self, step: int) -> int | None:
+        shown = self.visible()
+        if step > 0:
+            later = [i for i in shown if i > self.current]
+            return later[0] if later else None
+        earlier = [i for i in shown if i < self.current]
+        return earlier[-1] if earlier else None
+
+    @property
+    def reviewed(self) -> int:
+        return len(self.mine)
+
+    @property
+    def progress_text(self) -> str:
+        flagged = sum(1 for v in self.mine.values() if v.flagged)
+        carried = sum(1 for k in self.keys if k not in self.mine and k in self.earlier)
+        text = f"{self.reviewed} of {len(self.keys)} reviewed"
+        if flagged:
+            text += f" · {flagged} flagged"
+        if carried:
+            text += f" · {carried} with an earlier verdict under other parameters"
+        return text
+
+    # ---------------------------------------------------------------- UI
+    def _build(self, inline: bool) -> None:
+        cs = self.chunkset
+        params = ", ".join(f"{k}={v}" for k, v in cs.params.items())
+        who = html.escape(self.reviewer) if self.reviewer else "(anonymous)"
+        self.title = pn.pane.HTML(
+            f'<div class="cb-title"><b>Review</b> · {html.escape(self.doc.source)} · strategy '
+            f'<b>{html.escape(cs.strategy)}</b> ({html.escape(params)}; params {short_hash(cs.params_hash)}) · '
+            f'reviewer <b class="cb-reviewer">{who}</b></div>',
+            sizing_mode="stretch_width",
+        )
+        self.progress = pn.pane.HTML("", css_classes=["cb-progress"])
+        self.bar = pn.indicators.Progress(value=0, max=max(1, len(self.keys)), width=260, height=14)
+        self.filter_w = pn.widgets.RadioButtonGroup(options=list(FILTERS), value="all", color="default")
+        reasons = sorted({c.boundary.reason.value for c in cs.chunks})
+        self.reason_w = pn.widgets.Select(options=[ANY_REASON, *reasons], value=ANY_REASON, width=200)
+        self.filter_w.param.watch(lambda e: self.set_filter(e.new, self.reason), "value")
+        self.reason_w.param.watch(lambda e: self.set_filter(self.filter, e.new), "value")
+        self.position = pn.pane.HTML("", css_classes=["cb-position"])
+        # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
+        self.image = pn.pane.HTML("", width=640, css_classes=["cb-page"])
+        self.info = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-info"])
+        self.before = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-before"])
+        self.after = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-after"])
+        self.buttons = {}
+        for n, code in enumerate(VERDICTS, 1):
+            b = pn.widgets.Button(label=f"{n} · {VERDICT_LABELS[code]}", width=175, css_classes=[f"cb-v-{code}"])
+            b.on_click(_discard_event(functools.partial(self.give, code)))
+            self.buttons[code] = b
+        self.comment = pn.widgets.TextInput(placeholder="optional comment, saved with the verdict", width=520)
+        self._comment_text = ""
+        # what is typed counts even before Enter (value_input), and so does a value set from Python
+        self.comment.param.watch(lambda *events: setattr(self, "_comment_text", events[-1].new or ""),
+                                 ["value", "value_input"])
+        self.prev_b = pn.widgets.Button(label="← p previous", width=120, css_classes=["cb-prev"])
+        self.next_b = pn.widgets.Button(label="n next →", width=120, css_classes=["cb-next"])
+        self.prev_b.on_click(_discard_event(self.previous))
+        self.next_b.on_click(_discard_event(self.next))
+        self.earlier_b = pn.widgets.Button(label="apply earlier verdict", width=180, visible=False,
+                                           css_classes=["cb-apply-earlier"])
+        self.earlier_b.on_click(_discard_event(self.apply_earlier))
+        self.shortcuts = KeyboardShortcuts(self._on_key, keys=[*KEYS, *NAV_KEYS], scoped=inline)
+        help_line = pn.pane.HTML(
+            '<div class="cb-help">Keys: <kbd>1</kbd>/<kbd>o</kbd> ok · <kbd>2</kbd>/<kbd>m</kbd> should merge · '
+            '<kbd>3</kbd>/<kbd>s</kbd> should split elsewhere · <kbd>4</kbd>/<kbd>t</kbd> wrong type · '
+            '<kbd>n</kbd>/<kbd>→</kbd> next · <kbd>p</kbd>/<kbd>←</kbd> previous</div>'
+        )
+        self.layout = pn.Column(
+            self.title,
+            pn.Row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w),
+            self.position,
+            pn.Row(
+                self.image,
+                pn.Column(self.info, pn.pane.HTML("<b>Before the boundary</b> (end of the previous chunk)"),
+                          self.before, pn.pane.HTML("<b>After the boundary</b> (start of this chunk)"),
+                          self.after, sizing_mode="stretch_width"),
+                sizing_mode="stretch_width",
+            ),
+            pn.Row(*self.buttons.values()),
+            pn.Row(self.comment, self.earlier_b),
+            pn.Row(self.prev_b, self.next_b, help_line),
+            self.shortcuts,
+            sizing_mode="stretch_width",
+            css_classes=["cb-review"],
+        )
+
+    def _on_key(self, key: str) -> None:
+        if key in KEYS:
+            self.give(KEYS[key])
+        elif NAV_KEYS.get(key) == "next":
+            self.next()
+        elif NAV_KEYS.get(key) == "previous":
+            self.previous()
+
+    def _show(self) -> None:
+        """Refresh every pane for the current boundary and the stored verdicts."""
+        i = self.current
+        cs = self.chunkset
+        c = cs.chunks[i] if cs.chunks else None
+        self.progress.object = f'<span class="cb-progress-text">{html.escape(self.progress_text)}</span>'
+        self.bar.value = min(self.reviewed, self.bar.max)
+        shown = self.visible()
+        if c is None:
+            self.position.object = "<i>This chunking has no chunks.</i>"
+            return
+        where = f"{shown.index(i) + 1} of {len(shown)} shown" if i in shown else "not in the current filter"
+        self.position.object = (
+            f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(self.keys)} ({where}) · chunk #{i} · '
+            f'{pages_label(c)}</div>'
+        )
+        self.image.object = self._image_html(i, c)
+        key = self.keys[i]
+        mine = self.mine.get(key)
+        for code, b in self.buttons.items():
+            b.color = "primary" if mine is not None and mine.verdict == code else "default"
+        self.comment.value = mine.comment if mine else ""
+        self.info.object = self._info_html(c, key, mine)
+        prev = cs.chunks[i - 1].text if i > 0 else ""
+        self.before.object = pre(tail(prev) if prev else "(start of the document)", "cb-text")
+        self.after.object = pre(head(c.text), "cb-text")
+        self.earlier_b.visible = mine is None and key in self.earlier
+        self.prev_b.disabled = self._neighbour(-1) is None
+        self.next_b.disabled = self._neighbour(+1) is None
+
+    def _image_html(self, i: int, c: Chunk) -> str:
+        """The cropped page image (rendered once per boundary), or a line saying why there is none."""
+        if not self.doc.pdf_path:
+            return "<i>No page image: this input has no PDF. Judge from the text on the right.</i>"
+        if i not in self._images:
+            try:
+                self._images[i] = boundary_png(self.chunkset, i, self.dpi)
+            except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed: review the text
+                return f"<i>No page image: {html.escape(str(exc))}</i>"
+        return image_html(self._images[i], c, i)
+
+    def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
+        others = [v for v in self.everyone.get(key, ()) if v.reviewer != self.reviewer]
+        return info_html(c, mine, others, self.earlier.get(key) or ())
+
+    def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
+        """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
+        with self._conn() as conn:
+            return vstore.query(conn, doc_id=self.doc.doc_id, strategy=self.chunkset.strategy,
+                                params_hash=self.chunkset.params_hash,
+                                reviewer=None if all_reviewers else self.reviewer)
+
+    def dataframe(self, all_reviewers: bool = True):
+        """`verdicts()` as a pandas DataFrame."""
+        return vstore.to_dataframe(self.verdicts(all_reviewers))
+
+    def earlier_dataframe(self):
+        """Verdicts given under other parameters on boundaries this chunking kept, one row each."""
+        import pandas as pd
+
+        rows = [(key, v.verdict, v.reviewer, v.params_hash[:10]) for key, vs in self.earlier.items() for v in vs]
+        return pd.DataFrame(rows, columns=["boundary_key", "earlier verdict", "reviewer", "under params"])
+
+    # ---------------------------------------------------------------- display
+    def servable(self):
+        return self.layout.servable()
+
+    def __panel__(self):
+        return self.layout
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        # Shown in a notebook: Panel's stylesheets go inline, not as links to cdn.holoviz.org, which
+        # an offline JupyterLab cannot reach; set for the session, so later updates stay inline too.
+        pn.config.inline = True  # type: ignore[misc]  # a settable parameter; the stub calls it read-only
+        return self.layout._repr_mimebundle_(include, exclude)

@@ -1,0 +1,94 @@
+"""The review app's HTML pieces: the boundary's page crop, the reason and verdict card, the text
+on each side of the boundary (all text escaped; styles inline, since every Panel pane has its own
+shadow root)."""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Iterable
+
+from chunkbench.types.chunk import Chunk
+
+from .verdicts import VERDICT_LABELS, Verdict
+
+#: characters of text shown on each side of the boundary
+CONTEXT_CHARS = 700
+
+_BADGE_STYLE = ("background:#1f5fa8;color:#fff;border-radius:4px;padding:1px 7px;font-family:monospace;"
+                "font-size:13px")
+_PRE_STYLE = ("white-space:pre-wrap;font-size:12.5px;line-height:1.35;max-height:210px;overflow:auto;"
+              "background:#f7f7f5;border:1px solid #ddd;padding:6px 8px;margin:0")
+
+
+def image_html(png: bytes | None, c: Chunk, i: int) -> str:
+    """The cropped page image of boundary `i` as an <img>, or a line saying there is none."""
+    if png is None:
+        return "<i>No page image: this chunk has no page.</i>"
+    return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" alt="page '
+            f'{c.page_start} around boundary {i + 1}" style="width:100%;height:auto;border:1px solid #ccc;'
+            'display:block">')
+
+
+def info_html(c: Chunk, mine: Verdict | None, others: Iterable[Verdict], earlier: Iterable[Verdict]) -> str:
+    """Why the chunk starts here, its type and size, the reviewer's verdict, the other reviewers'
+    verdicts, and the verdicts of earlier runs whose boundary is unchanged."""
+    e = html.escape
+    rows = [
+        f'<div class="cb-reason" style="font-size:15px;margin-bottom:4px">Starts here because '
+        f'<span class="cb-badge" style="{_BADGE_STYLE}">{e(c.boundary.reason.value)}</span> '
+        f'{e(c.boundary.detail)}</div>',
+        f'<div>type <b>{e(c.type)}</b> · {c.char_len} chars · {c.tokens_est} tokens'
+        + (f' · section {e(" › ".join(c.section_path))}' if c.section_path else "") + "</div>",
+    ]
+    if mine is not None:
+        rows.append(f'<div class="cb-verdict">Your verdict: <b>{e(VERDICT_LABELS[mine.verdict])}</b>'
+                    + (f' — “{e(mine.comment)}”' if mine.comment else "") + "</div>")
+    else:
+        rows.append('<div class="cb-verdict">Your verdict: <i>none yet</i></div>')
+    others = list(others)
+    if others:
+        rows.append("<div>Other reviewers: " + "; ".join(
+            f"{e(v.reviewer or '(anonymous)')}: {e(VERDICT_LABELS[v.verdict])}" for v in others) + "</div>")
+    earlier = list(earlier)
+    if earlier:
+        rows.append('<div class="cb-earlier" style="background:#fff4d6;padding:4px 6px">This boundary is unchanged from earlier runs with other '
+                    "parameters; their verdicts still apply: " + "; ".join(
+                        f"{e(VERDICT_LABELS[v.verdict])} by {e(v.reviewer or '(anonymous)')} "
+                        f"(params {short_hash(v.params_hash)})" for v in earlier) + "</div>")
+    return "".join(rows)
+
+
+def pre(text: str, css_class: str) -> str:
+    """Escaped text in a scrolling box."""
+    return f'<pre class="{css_class}" style="{_PRE_STYLE}">{html.escape(text)}</pre>'
+
+
+def short_hash(params_hash: str) -> str:
+    return params_hash[:10]
+
+
+def tail(text: str, n: int = CONTEXT_CHARS) -> str:
+    """The last ~n characters of `text`, starting at a word."""
+    if len(text) <= n:
+        return text
+    cut = text[-n:]
+    space = cut.find(" ")
+    return "…" + (cut[space + 1:] if 0 <= space < 40 else cut)
+
+
+def head(text: str, n: int = CONTEXT_CHARS) -> str:
+    """The first ~n characters of `text`, ending at a word."""
+    if len(text) <= n:
+        return text
+    cut = text[:n]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > n - 40 else cut) + "…"
+
+
+def pages_label(c: Chunk) -> str:
+    if c.page_start is None:
+        return "no page"
+    if c.page_end and c.page_end != c.page_start:
+        return f"pages {c.page_start}–{c.page_end}"
+    return f"page {c.page_start}"
