@@ -14,12 +14,13 @@ import sys
 import pytest
 
 from chunkbench.io.export import load_chunks_json
+from chunkbench.strategies import all_strategies
 from chunkbench.ui.cli import main
 from tests.conftest import ROOT, SAMPLE_PDFS
 
 MD = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
-FIVE = {"elements", "contract", "headers", "sections", "tokens", "recursive", "sentences"}  # the five specs + 2
+REGISTERED = {s.name for s in all_strategies()}  # the registry is the one list of strategies
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
@@ -76,11 +77,11 @@ def test_info_and_stats_through_the_entry_point(tmp_path):
     assert_one_line_error(r.stderr, str(bad), "not a valid chunks.json")
 
 
-def test_strategies_lists_all_five_with_params():
+def test_strategies_lists_every_registered_one_with_params():
     r = run_cli("strategies", "--json")
     assert r.returncode == 0, r.stderr
     reg = json.loads(r.stdout)
-    assert {s["name"] for s in reg} == FIVE
+    assert {s["name"] for s in reg} == REGISTERED >= {"elements", "contract", "headers", "sections", "tokens"}
     for s in reg:
         assert s["doc"] and s["spec"].startswith("docs/") and (ROOT / s["spec"]).exists() and s["params"]
         assert s["offsets"] in ("slice", "slice_without_skipped", "rewritten")
@@ -92,7 +93,7 @@ def test_strategies_text(capsys):
     assert main(["strategies"]) == 0
     out = capsys.readouterr().out
     assert "max_chunk_size" in out and "[50..100000]" in out
-    for name in FIVE:
+    for name in REGISTERED:
         assert any(line.startswith(name + "  (docs/") for line in out.splitlines()), name
 
 

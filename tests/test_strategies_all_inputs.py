@@ -60,13 +60,14 @@ class Chunked:
     def get(self, strategy: str, variant: str = "default") -> ChunkSet:
         key = (strategy, variant)
         if key not in self._sets:
-            self._sets[key] = chunk(self.doc, strategy, **VARIANTS[variant][strategy])
+            self._sets[key] = chunk(self.doc, strategy, **VARIANTS[variant].get(strategy, {}))
         return self._sets[key]
 
 
-#: default parameters, and small sizes that make every strategy split, overlap and merge often
+#: default parameters, and small sizes that make each strategy split, overlap and merge often (a strategy
+#: not listed runs its defaults under "small" too: every registered strategy is in the matrix)
 VARIANTS = {
-    "default": {name: {} for name in STRATEGIES},
+    "default": {},
     "small": {
         "elements": {"max_chunk_size": 300, "heading_level": 3, "table_boundary": False},
         "headers": {"max_chunk_chars": 300, "min_chunk_chars": 50, "overlap_chars": 30, "include_parent_headers": False},
@@ -197,13 +198,17 @@ def check_sentences(doc, cs: ChunkSet) -> None:
                for c in cs)
 
 
+#: each spec's own rules, on top of the invariants every strategy keeps (check_all); optional for a new
+#: strategy (docs/adding-a-strategy.md)
 SANITY = {"tokens": check_tokens, "elements": check_elements, "headers": check_headers,
           "sections": check_sections, "contract": check_contract, "recursive": check_recursive,
           "sentences": check_sentences}
 
 
-def test_every_registered_strategy_has_a_sanity_check_here():
-    assert set(STRATEGIES) == set(SANITY) and len(STRATEGIES) == 7
+def test_the_per_strategy_tables_name_registered_strategies():
+    """The matrix itself comes from the registry; these tables only add to it, so a renamed strategy
+    must not leave a check or a small-size variant behind."""
+    assert set(SANITY) <= set(STRATEGIES) and set(VARIANTS["small"]) <= set(STRATEGIES)
 
 
 def check_spans(doc, cs: ChunkSet) -> None:
@@ -223,7 +228,8 @@ def check_all(doc, cs: ChunkSet, tmp_path: Path) -> None:
     data = check_chunks_json(cs, tmp_path)
     if doc.pages:
         check_evidence(doc, cs, data)
-    SANITY[cs.strategy](doc, cs)
+    if cs.strategy in SANITY:
+        SANITY[cs.strategy](doc, cs)
     check_offsets_rule(doc, cs)
 
 

@@ -8,10 +8,14 @@ import inspect
 import subprocess
 import sys
 
+import pytest
+from hypothesis import given, settings
+
 import chunkbench
-from chunkbench.strategies import REGISTRY, all_strategies, get_strategy
+from chunkbench.strategies import REGISTRY, all_strategies, chunk, get_strategy
 from chunkbench.strategies.base import Strategy
 from tests.conftest import ROOT
+from tests.element_streams import check_common_invariants, element_documents
 
 
 def test_the_registry_is_the_explicit_list_of_declarations():
@@ -54,3 +58,14 @@ def test_chunk_passes_every_resolved_parameter():
     doc = chunkbench.load(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md")
     for s in all_strategies():
         assert len(chunkbench.chunk(doc, s.name)) > 0, s.name
+
+
+@pytest.mark.parametrize("name", [s.name for s in all_strategies()])
+@given(doc=element_documents(max_elements=25))
+@settings(max_examples=25, deadline=None)
+def test_every_registered_strategy_keeps_the_common_invariants(name, doc):
+    """Issue 23: the registry drives the property tests too, so a new strategy is covered by
+    hypothesis before it has tests of its own (docs/adding-a-strategy.md)."""
+    cs = chunk(doc, name)
+    check_common_invariants(doc, cs, dict(cs.params))
+    assert chunk(doc, name).to_dict(chunked_at="-") == cs.to_dict(chunked_at="-"), "deterministic"

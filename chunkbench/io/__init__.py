@@ -1,3 +1,4 @@
 """Files in and out: atomic writes (`atomic`), chunks.json / JSONL / chunk_debug.md (`export`) and the
-hand-off to LangChain and LlamaIndex types (`handoff`). Typed against the shapes they read
-(`shapes`), not the classes, so the data model in `chunkbench.types` can call them one way."""
+hand-off to LangChain and LlamaIndex types (`handoff`). On the data model's floor: export and handoff
+read Chunk and Document (typed by `types.chunk.ChunkedDocument`, never importing ChunkSet), and
+`ChunkSet.to_json()` & co. call them, one way."""

@@ -148,6 +148,10 @@ class Strategy:
     check: Callable[[dict], None] | None = None
     #: what start_char/end_char mean for the chunk text: a key of OFFSET_RULES
     offsets: str = "slice"
+    #: what decides a boundary, and the chunk fields the strategy adds (Markdown; the README's
+    #: strategy table is generated from these, `python -m chunkbench.ui.doctables`)
+    boundaries: str = ""
+    fields: str = ""
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -176,9 +180,11 @@ def declare(
     ruleset: str,
     check: Callable[[dict], None] | None = None,
     offsets: str = "slice",
+    boundaries: str = "",
+    fields: str = "",
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written)."""
     if offsets not in OFFSET_RULES:
         raise ValueError(f"strategy {name!r}: unknown offsets rule {offsets!r}")
-    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets)
+    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields)

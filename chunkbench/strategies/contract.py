@@ -342,4 +342,6 @@ STRATEGY = declare(
     ruleset="contract/2026-11",
     offsets="rewritten",  # specs/2 text normalization (hyphenated line breaks joined, ...)
     check=_check,
+    boundaries='headings (section stack), tables (one table = one chunk, pipe text, rows kept, preceding heading linked), page break only near `max_chars`, clause numbering reset / new sub-clause / list run (soft), `max_chars` 2000, `max_list_items` 12, new clause ref; an element over `max_chars` is cut at paragraphs, sentences, then spaces (`split_oversize`); a heading right after a heading joins it (`join_headings`); footnotes carry no clause number',
+    fields='`clause_ref`, `clause_level`, `list_items`, `defined_terms`, `table_rows`; types heading/definition/clause/schedule/table/paragraph/unknown',
 )

@@ -128,4 +128,6 @@ STRATEGY = declare(
     ruleset="recursive/2026-11",
     offsets="slice_without_skipped",
     check=_check,
+    boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space; a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
+    fields='`size`, `size_unit`, `overlap_chars`',
 )

@@ -385,4 +385,6 @@ STRATEGY = declare(
     ruleset="sections/2026-11",
     offsets="slice_without_skipped",
     check=_check,
+    boundaries='detected headings (layout, ALL CAPS, `SECTION 1:`, trailing colon), 400–600 cl100k tokens, split at paragraphs then sentences; no headings → paragraph fallback',
+    fields='`section_name`, `section_type`, `requirement_flag`, `is_critical`, `is_table`, `embed`, `amendment_number`, `is_latest_version`',
 )

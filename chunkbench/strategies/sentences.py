@@ -137,4 +137,6 @@ STRATEGY = declare(
     ruleset="sentences/2026-11",
     offsets="slice_without_skipped",
     check=_check,
+    boundaries='one chunk per sentence; a sentence under `min_chars` (20) joins its neighbour in the paragraph, one opening with "And", "But", "This", "It", ... joins the one before (`join_dependent`); a heading joins the sentence after it; a sentence over `max_chars` (1000) is cut at a line break or space; tables alone, cut at rows',
+    fields='`sentences`',
 )

@@ -274,4 +274,6 @@ STRATEGY = declare(
     spec="docs/specs/5-token-window-citations.md",
     ruleset="tokens/2026-11",
     check=_check,
+    boundaries='cl100k windows of `chunk_size` (512) with `overlap` (50) tokens, computed in one linear pass; `text == doc.text[start_char:end_char]` exactly, never a broken character',
+    fields='`tokens`, `overlap_tokens`, `page`, `pages`',
 )

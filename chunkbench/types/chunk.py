@@ -17,47 +17,49 @@ from .document import Document, Element
 
 
 class Reason(str, Enum):
-    """Why a chunk starts where it does. Each code is documented once, here."""
+    """Why a chunk starts where it does. Each code is declared once, here, with its meaning: the README
+    table, the chunks.json schema's enum and the reports are generated from this list
+    (`python -m chunkbench.ui.doctables`)."""
 
-    DOCUMENT_START = "document_start"  #: first chunk of the document
-    PAGE_BREAK = "page_break"  #: the page changed
-    HEADING = "heading"  #: a heading starts a new chunk
-    SECTION_CHANGE = "section_change"  #: the section path changed (merge rule)
-    SIZE_LIMIT = "size_limit"  #: adding the next element would exceed the size limit
-    TABLE = "table"  #: a table starts (tables are chunks of their own)
-    CLAUSE_CHANGE = "clause_change"  #: a new clause reference starts, or clause numbering resets
-    LIST_LIMIT = "list_limit"  #: the list-item limit was reached; a long list split at an item
-    LIST_RUN = "list_run"  #: a run of list items begins
-    PARAGRAPH_SPLIT = "paragraph_split"  #: an oversized section was split at a paragraph boundary
-    SENTENCE_SPLIT = "sentence_split"  #: an oversized paragraph was split at a sentence boundary
-    TOKEN_WINDOW = "token_window"  #: a fixed token window begins (sliding-window strategies)
-    MERGED_SMALL = "merged_small"  #: starts a merge of sections that were below the minimum size
-    FALLBACK_PARAGRAPHS = "fallback_paragraphs"  #: no headings found: paragraph-based chunking
-    OVERSIZE_ELEMENT = "oversize_element"  #: one element alone exceeds the size limit
-    AFTER_TABLE = "after_table"  #: the previous chunk was a table (tables stand alone)
-    WORD_SPLIT = "word_split"  #: a sentence longer than the limit was cut at a line break or a space
+    doc: str
+
+    def __new__(cls, value: str, doc: str) -> Reason:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.doc = doc
+        return member
+
+    @classmethod
+    def of(cls, code: str) -> Reason:
+        """The Reason of a code as chunks.json writes it; ValueError for an unknown code."""
+        try:
+            return cls._value2member_map_[code]  # type: ignore[return-value]
+        except KeyError:
+            raise ValueError(f"{code!r} is not a boundary reason code") from None
+
+    DOCUMENT_START = "document_start", "first chunk of the document"
+    PAGE_BREAK = "page_break", "the page changed"
+    HEADING = "heading", "a heading starts a new chunk"
+    SECTION_CHANGE = ("section_change", "the section path changed (in the contract; no built-in strategy emits it, "
+                      "since a section path changes only at a heading, which is a boundary of its own)")
+    SIZE_LIMIT = "size_limit", "adding the next element would exceed the size limit"
+    TABLE = "table", "a table starts (tables are chunks of their own)"
+    AFTER_TABLE = "after_table", "the previous element was a table, which is a chunk of its own"
+    CLAUSE_CHANGE = "clause_change", "a new clause reference starts, or the clause numbering resets"
+    LIST_LIMIT = "list_limit", "the list-item limit was reached; a long list is split at an item boundary"
+    LIST_RUN = "list_run", "a run of list items begins"
+    PARAGRAPH_SPLIT = "paragraph_split", "an oversized section was split at a paragraph boundary"
+    SENTENCE_SPLIT = "sentence_split", "an oversized paragraph was split at a sentence boundary"
+    WORD_SPLIT = "word_split", "a sentence longer than the size limit was cut at a line break or a space"
+    TOKEN_WINDOW = "token_window", "a fixed-size token window begins"
+    MERGED_SMALL = "merged_small", "sections below the minimum size were merged into this chunk"
+    FALLBACK_PARAGRAPHS = "fallback_paragraphs", "no headings were found, so the text is chunked by paragraphs"
+    OVERSIZE_ELEMENT = ("oversize_element", "one element alone exceeds the size limit: `elements` cuts it into "
+                        "pieces (this is the first), or keeps it whole with `split_oversize=false`")
 
 
-REASON_DOCS: dict[str, str] = {
-    "document_start": "first chunk of the document",
-    "page_break": "the page changed",
-    "heading": "a heading starts a new chunk",
-    "section_change": "the section path changed",
-    "size_limit": "adding the next element would exceed the size limit",
-    "table": "a table starts (tables are chunks of their own)",
-    "clause_change": "a new clause reference starts, or the clause numbering resets",
-    "list_limit": "the list-item limit was reached; a long list is split at an item boundary",
-    "list_run": "a run of list items begins",
-    "paragraph_split": "an oversized section was split at a paragraph boundary",
-    "sentence_split": "an oversized paragraph was split at a sentence boundary",
-    "token_window": "a fixed-size token window begins",
-    "merged_small": "sections below the minimum size were merged into this chunk",
-    "fallback_paragraphs": "no headings were found, so the text is chunked by paragraphs",
-    "oversize_element": "one element alone exceeds the size limit and is a chunk of its own",
-    "after_table": "the previous element was a table, which is a chunk of its own",
-    "word_split": "a sentence longer than the size limit was cut at a line break or a space",
-}
-assert set(REASON_DOCS) == {r.value for r in Reason}
+#: code -> meaning, derived from Reason (for lookups by the string a chunks.json holds)
+REASON_DOCS: dict[str, str] = {r.value: r.doc for r in Reason}
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class Boundary:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Boundary:
-        return cls(Reason(d["reason"]), str(d["detail"]))
+        return cls(Reason.of(d["reason"]), str(d["detail"]))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,95 @@
+"""The tables generated from the declarations: the README's strategy and reason-code tables and the
+reason enum of the chunks.json schema. Strategies and reason codes are declared once (the registry in
+`chunkbench.strategies`, the `Reason` enum); this writes everything that lists them.
+
+    python -m chunkbench.ui.doctables          rewrite README.md and chunkbench/schema/chunks.schema.json
+    python -m chunkbench.ui.doctables --check  exit 1, naming the files, when either is out of date
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from chunkbench.strategies import all_strategies
+from chunkbench.types.chunk import Reason
+
+PACKAGE = Path(__file__).resolve().parents[1]
+README = PACKAGE.parent / "README.md"
+SCHEMA = PACKAGE / "schema" / "chunks.schema.json"
+COMMAND = "python -m chunkbench.ui.doctables"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def strategy_table() -> str:
+    """name | spec | what decides a boundary | fields it adds | offsets rule, one row per strategy."""
+    rows = ["| name | spec | what decides a boundary | fields it adds | offsets |", "|---|---|---|---|---|"]
+    for s in all_strategies():
+        spec = f"[{s.spec.removeprefix('docs/')}]({s.spec})"
+        rows.append(f"| `{s.name}` | {spec} | {_cell(s.boundaries or s.doc)} | {_cell(s.fields) or '–'} | `{s.offsets}` |")
+    return "\n".join(rows)
+
+
+def reason_table() -> str:
+    """code | meaning, one row per Reason, in the enum's order."""
+    return "\n".join(["| code | meaning |", "|---|---|", *(f"| `{r.value}` | {_cell(r.doc)} |" for r in Reason)])
+
+
+def _between(text: str, name: str, body: str) -> str:
+    """`text` with the block between the `name` markers replaced by `body`."""
+    start, end = f"<!-- generated: {name} ({COMMAND}) -->", f"<!-- end generated: {name} -->"
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    if not pattern.search(text):
+        raise ValueError(f"README.md has no '{start}' ... '{end}' block")
+    return pattern.sub(lambda _m: f"{start}\n{body}\n{end}", text)
+
+
+def readme_text(current: str) -> str:
+    return _between(_between(current, "strategies", strategy_table()), "reasons", reason_table())
+
+
+def schema_text(current: str) -> str:
+    """The schema with its boundary reason enum set to the Reason codes, in order."""
+    schema = json.loads(current)
+    schema["$defs"]["chunk"]["properties"]["boundary"]["properties"]["reason"]["enum"] = [r.value for r in Reason]
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def outdated() -> dict[Path, str]:
+    """Each generated file whose text differs from what the declarations give, with that text."""
+    out = {}
+    for path, make in ((README, readme_text), (SCHEMA, schema_text)):
+        if path.exists():
+            current = path.read_text("utf-8")
+            wanted = make(current)
+            if wanted != current:
+                out[path] = wanted
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="only report out-of-date files (exit 1)")
+    args = ap.parse_args(argv)
+    stale = outdated()
+    if args.check:
+        for path in stale:
+            print(f"{path}: out of date with the declarations; run {COMMAND}", file=sys.stderr)
+        return 1 if stale else 0
+    from chunkbench.io.atomic import write_text
+
+    for path, text in stale.items():
+        write_text(path, text)
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
