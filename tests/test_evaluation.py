@@ -11,7 +11,7 @@ from chunkbench.evaluate.benchmark import (
     BASELINE,
     Setting,
     baseline,
-    compare,
+    compare_settings,
     default_settings,
     find_cases,
     format_table,
@@ -70,7 +70,7 @@ def test_scores_pool_every_question_and_follow_the_token_measure(tmp_path):
 def test_compare_marks_gains_against_the_baseline_and_picks_the_best_with_enough_recall(tmp_path):
     cases = find_cases([make_corpus(tmp_path / "c")])
     settings = [Setting("recursive", {"chunk_size": 120}), Setting("tokens", {"chunk_size": 5, "overlap": 0})]
-    result = compare(cases, settings, baseline(200), token_k=1)
+    result = compare_settings(cases, settings, baseline(200), token_k=1)
     rows = {r["setting"]: r for r in result["rows"]}
     base = rows[result["baseline"]]
     assert result["rows"][0] is base and base["strategy"] == BASELINE and base["iou_gain"] == 0.0
@@ -88,7 +88,7 @@ def test_compare_marks_gains_against_the_baseline_and_picks_the_best_with_enough
 def test_no_best_when_no_setting_reaches_the_baseline_recall(tmp_path):
     cases = find_cases([make_corpus(tmp_path / "c")])
     tiny = Setting("tokens", {"chunk_size": 2, "overlap": 0})  # 2-token units cannot cover a paragraph
-    result = compare(cases, [tiny], baseline(400), token_k=1)
+    result = compare_settings(cases, [tiny], baseline(400), token_k=1)
     assert result["best"] is None and summary_line(result).startswith("no setting reached")
 
 
@@ -178,7 +178,7 @@ def test_on_the_public_domain_corpus_sentences_beat_the_200_char_splitter_at_equ
     RecursiveCharacterTextSplitter(200) with a token recall at least the splitter's (BM25, top 5)."""
     cases = find_cases([CORPUS, shared_pdf("req_federal-register-2020-17221.pdf")], questions_dir=CORPUS)
     assert sum(len(c.resolved) for c in cases) >= 50
-    result = compare(cases, default_settings())
+    result = compare_settings(cases, default_settings())
     rows = {r["setting"]: r for r in result["rows"]}
     best = rows[result["best"]]
     assert best["recall_ok"] and best["iou_gain"] >= 0.20, format_table(result)

@@ -188,3 +188,32 @@ def test_the_selected_chunk_keeps_its_text_readable(contract):
     assert np.median(inside_chosen[text]) <= np.median(inside_plain[text]) + 30
     background = inside_plain > 600
     assert np.median(inside_chosen[background]) >= 650  # a light tint at most (the old 2x fill: 616)
+
+
+def test_the_state_runs_without_any_widget(contract):
+    """Issue 23: state apart from view. The explorer's model imports no widget library and keeps
+    its rules alone: bad values change nothing, the selection follows a re-chunk, paging lets go of a
+    chunk that is not on the new page, and a re-visited setting comes from its cache."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, chunkbench.ui.explorer.state as s; "
+             "print(sorted(m for m in ('ipywidgets', 'ipyevents', 'panel', 'IPython') if m in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip() == "[]"
+
+    from chunkbench.ui.explorer import ExplorerState
+
+    state = ExplorerState(contract, "elements")
+    first = state.chunkset
+    with pytest.raises(ParamError):
+        state.set_params(max_chunk_size=-5)
+    assert state.chunkset is first and state.params == dict(first.params)
+    last = len(first) - 1
+    state.select(last)
+    assert state.page == first[last].page_start
+    smaller = state.set_params(max_chunk_size=600)
+    moved = smaller[state.selected]
+    assert moved.start_char <= first[last].start_char < moved.end_char  # the selection followed its text
+    state.go_to_page(1)
+    assert state.selected is None or state.selected in state.chunks_on_page(1)
+    assert state.set_params(max_chunk_size=first.params["max_chunk_size"]) is first  # from the cache

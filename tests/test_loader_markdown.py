@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 import chunkbench
 from chunkbench.errors import InputError
 from chunkbench.loaders import load_elements_json
-from chunkbench.loaders.markdown import load_markdown, read_source_text
+from chunkbench.loaders.markdown import load_markdown
+from chunkbench.loaders.textfile import read_source_text
 
 GUIDE = Path(__file__).parent / "data" / "markdown" / "deployment_guide.md"
 # read off the file by hand: (type, heading level) of each top-level block

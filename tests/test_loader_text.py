@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 import chunkbench
 from chunkbench.loaders import detect_kind
-from chunkbench.loaders.markdown import read_source_text
 from chunkbench.loaders.plaintext import load_text
+from chunkbench.loaders.textfile import read_source_text
 from tests.test_loader_markdown import assert_exact_offsets
 
 WRAPPED = """CHAPTER I

@@ -71,10 +71,10 @@ def test_cli_says_which_extra_to_install_without_a_traceback(tmp_path, capsys, w
 
 def test_evaluate_with_the_dense_retriever(tmp_path):
     _dense_or_skip()
-    from chunkbench.evaluate.benchmark import Setting, baseline, compare, find_cases
+    from chunkbench.evaluate.benchmark import Setting, baseline, compare_settings, find_cases
     from tests.test_evaluation import make_corpus
 
     cases = find_cases([make_corpus(tmp_path / "c")])
-    result = compare(cases, [Setting("sentences", {})], baseline(), retriever="dense")
+    result = compare_settings(cases, [Setting("sentences", {})], baseline(), retriever="dense")
     assert result["retriever"] == "dense"
     assert all(r["recall@5"] == 1.0 for r in result["rows"])  # three small units: all are retrieved

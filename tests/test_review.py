@@ -216,6 +216,30 @@ def test_app_saves_at_once_and_a_restart_resumes(ws):
     assert "ann: should merge" in other.info.object
 
 
+def test_the_session_runs_without_panel(ws):
+    """Issue 23: state apart from view. The review session imports no app library and keeps the
+    reviewer's place, filters and verdicts alone; a second session sees the first one's verdicts."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, chunkbench.ui.reviews.session; "
+             "print(sorted(m for m in ('panel', 'bokeh', 'ipywidgets') if m in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip() == "[]"
+
+    from chunkbench.ui.reviews.session import ReviewSession
+
+    cs = cb.chunk(_doc(), "elements", max_chunk_size=700)
+    ann = ReviewSession(cs, reviewer="ann", workspace=ws)
+    ann.give("ok")
+    ann.give("should_merge", "two halves of one clause")
+    assert ann.current == 2 and ann.progress_text == f"2 of {len(cs)} reviewed · 1 flagged"
+    ann.set_filter("flagged")
+    assert ann.visible() == [1] and ann.current == 1 and ann.neighbour(+1) is None
+    bob = ReviewSession(cs, reviewer="bob", workspace=ws)
+    assert bob.current == 0 and [v.verdict for v in bob.others(bob.keys[1])] == ["should_merge"]
+    assert len(bob.verdicts()) == 2 and bob.verdicts(all_reviewers=False) == []
+
+
 def test_app_filters(ws):
     from chunkbench.ui.reviews.app import ReviewApp
 

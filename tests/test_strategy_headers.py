@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import chunkbench
 from chunkbench.errors import ParamError
-from chunkbench.loaders.markdown import read_source_text
+from chunkbench.loaders.textfile import read_source_text
 from chunkbench.strategies import chunk
 from chunkbench.types.document import is_noise
 

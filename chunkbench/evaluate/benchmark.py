@@ -173,7 +173,7 @@ def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_
     return out
 
 
-def compare(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
+def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
             token_k: int = TOKEN_K, retriever: str = "bm25") -> dict[str, Any]:
     """Score the baseline and every setting; mark each against the baseline and name the best.
 

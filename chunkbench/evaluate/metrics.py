@@ -64,10 +64,6 @@ def _content_elements(doc: Document, chunkset: ChunkSet) -> list[Element]:
     return [e for e in doc.elements if e.text.strip() and e.id not in chunkset.skipped]
 
 
-def _share(part: float, whole: float) -> float | None:
-    return round(part / whole, 4) if whole else None
-
-
 # --------------------------------------------------------------------------- size
 
 
@@ -101,9 +97,9 @@ def evidence_metrics(doc: Document, chunkset: ChunkSet) -> dict:
     """Share of chunks that carry pages, bounding boxes and source blocks."""
     n = len(chunkset.chunks)
     return {
-        "share_with_pages": _share(sum(c.page_start is not None for c in chunkset.chunks), n),
-        "share_with_bbox": _share(sum(bool(c.bbox) for c in chunkset.chunks), n),
-        "share_with_source_blocks": _share(sum(bool(c.source_blocks) for c in chunkset.chunks), n),
+        "share_with_pages": stats.ratio(sum(c.page_start is not None for c in chunkset.chunks), n),
+        "share_with_bbox": stats.ratio(sum(bool(c.bbox) for c in chunkset.chunks), n),
+        "share_with_source_blocks": stats.ratio(sum(bool(c.source_blocks) for c in chunkset.chunks), n),
     }
 
 
@@ -258,18 +254,18 @@ def structure_metrics(doc: Document, chunkset: ChunkSet) -> dict:
         "clauses_split": sum(ranges.splits(a, b) for a, b in clauses),
         "heading_only_chunks": sum(is_heading_only(doc, c) for c in chunks),
         "mid_sentence_chunks": mid,
-        "mid_sentence_share": _share(mid, n),
+        "mid_sentence_share": stats.ratio(mid, n),
         "chunks_spanning_pages": sum(
             c.page_start is not None and c.page_end is not None and c.page_end > c.page_start for c in chunks
         ),
         "clause_ref_rate": stats.clause_ref_rate(chunkset),
-        "clause_ref_text_rate": _share(sum(clause_ref(c.text) is not None for c in chunks), n),
-        "section_path_coverage": _share(sum(bool(c.section_path) for c in chunks), n),
+        "clause_ref_text_rate": stats.ratio(sum(clause_ref(c.text) is not None for c in chunks), n),
+        "section_path_coverage": stats.ratio(sum(bool(c.section_path) for c in chunks), n),
         "skipped_elements": len(chunkset.skipped),
         "text_lost_chars": lost,
-        "text_lost_share": _share(lost, total),
+        "text_lost_share": stats.ratio(lost, total),
         "overlap_chars": twice,
-        "overlap_share": _share(twice, nonspace_spanned),
+        "overlap_share": stats.ratio(twice, nonspace_spanned),
         "storage_overhead": round(sum(c.char_len for c in chunks) / spanned_chars - 1, 4) if spanned_chars else None,
     }
 
@@ -292,10 +288,10 @@ def all_metrics(doc: Document, chunkset: ChunkSet, questions=None) -> dict:
 
     `questions`: None (no retrieval check), a list of `retrieval.Question`, or a path of a
     questions file (`*.questions.json` or FinanceBench `*.jsonl`)."""
-    return evaluate(doc, chunkset, questions)[0]
+    return measure(doc, chunkset, questions)[0]
 
 
-def evaluate(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25") -> tuple[dict, dict]:
+def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25") -> tuple[dict, dict]:
     """`all_metrics` plus details for metrics.json: size histograms and per-question retrieval
     (ranked with `retriever`: bm25, or dense with the optional extra)."""
     flat = {

@@ -130,8 +130,14 @@ def size_summary(chunks: Any) -> SizeSummary:
     )
 
 
+def ratio(part: float, whole: float) -> float | None:
+    """part / whole rounded to 4 places, None when there is no whole: the one share rule of the
+    stats, the metrics and the sweep tables."""
+    return round(part / whole, 4) if whole else None
+
+
 def _share(flags: list[bool]) -> float | None:
-    return round(sum(flags) / len(flags), 4) if flags else None
+    return ratio(sum(flags), len(flags))
 
 
 def quality_targets(chunks: Any) -> list[Target]:

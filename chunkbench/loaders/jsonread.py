@@ -9,13 +9,12 @@ from typing import Any, TypeGuard
 
 from chunkbench.errors import InputError
 
+from .textfile import read_bytes
+
 
 def read_json(file: Path) -> Any:
     """The parsed JSON of `file`; InputError for unreadable, empty, non-UTF-8, invalid or too deep."""
-    try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", file) from None
+    raw = read_bytes(file)
     if not raw.strip():
         raise InputError("empty file", file)
     try:

@@ -9,7 +9,7 @@ Decisions:
 * source text: the file decoded as UTF-8, a leading BOM dropped, NUL replaced by U+FFFD (as
   CommonMark requires; same length), newlines untouched (`\\r\\n` stays). Invalid UTF-8 is not an
   error: bad bytes become U+FFFD and a warning gives the offset of the first one.
-  `read_source_text(path)` returns exactly this text;
+  `loaders.textfile.read_source_text(path)` returns exactly this text;
 * each element's text is `source[src_start:src_end]` (`attrs`), trimmed of surrounding whitespace
   (code keeps its leading indentation);
 * only top-level blocks become elements:
@@ -50,8 +50,9 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock, paragraph
 from markdown_it.tree import SyntaxTreeNode
 
-from chunkbench.errors import InputError
 from chunkbench.types.document import Document, Element, ParserInfo, make_document
+
+from .textfile import SourceLines, decode_source, read_bytes
 
 SOURCE = "markdown"
 PARSER = ParserInfo("markdown-it", markdown_it.__version__, {"preset": "commonmark", "plugins": ["table"]})
@@ -61,7 +62,6 @@ FLAT_LEVEL = 40
 #: a setext "heading" longer than this is read as a paragraph over a rule (see _not_a_title)
 SETEXT_TITLE_MAX = 120
 _CAPTION = re.compile(r"^(figure|fig\.|table|chart|image|photo|source|note)\s*[\dA-Z:.]", re.I)
-_NEWLINE = re.compile(r"\r\n|\r|\n")  # the line breaks markdown-it normalizes to "\n"
 _FRONT_MATTER_END = ("---", "...")
 
 # node type -> element type; node types missing here (hr) make no element
@@ -97,32 +97,6 @@ def load_markdown(path: str | os.PathLike) -> Document:
     return doc.with_metadata(**metadata) if metadata else doc
 
 
-def read_source_text(path: str | os.PathLike) -> str:
-    """The text a Markdown Document's `src_start`/`src_end` offsets index (see the module notes)."""
-    file = Path(path)
-    return decode_source(read_bytes(file))[0]
-
-
-def read_bytes(file: Path) -> bytes:
-    try:
-        return file.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", file) from None
-
-
-def decode_source(data: bytes) -> tuple[str, list[str]]:
-    """UTF-8 text without BOM and with NUL replaced; bad bytes replaced, with a warning."""
-    warnings = []
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        text = data.decode("utf-8-sig", errors="replace")
-        warnings.append(
-            f"not valid UTF-8 (first bad byte at offset {exc.start}): bad bytes replaced by U+FFFD"
-        )
-    return text.replace("\0", "\ufffd"), warnings
-
-
 def _markdown_it() -> MarkdownIt:
     """CommonMark + GFM tables, block rules only (element texts are source slices)."""
     md = MarkdownIt("commonmark", {"maxNesting": FLAT_LEVEL + 10}).enable("table").disable("inline")
@@ -137,37 +111,6 @@ def _flat_when_deep(state: StateBlock, start_line: int, end_line: int, silent: b
     would pull everything after a deep list into it.
     """
     return state.level >= FLAT_LEVEL and paragraph(state, start_line, end_line, silent)
-
-
-class SourceLines:
-    """Character offsets of the source's lines, numbered as markdown-it numbers them (0-based)."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.starts = [0]
-        self.ends = []
-        for m in _NEWLINE.finditer(text):
-            self.ends.append(m.start())
-            self.starts.append(m.end())
-        self.ends.append(len(text))
-
-    def __len__(self) -> int:
-        return len(self.starts)
-
-    def start(self, line: int) -> int:
-        return self.starts[line]
-
-    def line(self, n: int) -> str:
-        return self.text[self.starts[n] : self.ends[n]]
-
-    def span(self, first: int, stop: int, *, keep_indent: bool = False) -> tuple[int, int]:
-        """Span of lines [first, stop) without the last line break, trimmed of outer whitespace."""
-        a, b = self.starts[first], self.ends[stop - 1]
-        piece = self.text[a:b]
-        b = a + len(piece.rstrip())
-        if not keep_indent:
-            a += len(piece) - len(piece.lstrip())
-        return a, max(a, b)
 
 
 def _front_matter(text: str, lines: SourceLines, warnings: list[str]) -> tuple[dict[str, Any], int]:

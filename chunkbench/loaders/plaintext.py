@@ -25,7 +25,7 @@ from pathlib import Path
 
 from chunkbench.types.document import Document, Element, ParserInfo, make_document
 
-from .markdown import SourceLines, decode_source, read_bytes
+from .textfile import SourceLines, decode_source, read_bytes
 
 SOURCE = "text"
 PARSER = ParserInfo("chunkbench-text", "1", {})

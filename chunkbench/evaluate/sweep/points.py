@@ -29,7 +29,7 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
 
     doc = doc if doc is not None else load(input_path)
     chunkset = chunk(doc, strategy, **dict(params or {}))
-    values, details = metrics.evaluate(doc, chunkset, questions or None, retriever=retriever)
+    values, details = metrics.measure(doc, chunkset, questions or None, retriever=retriever)
     write_point(out_dir, chunkset, values, details)
     return doc, chunkset, values, details
 

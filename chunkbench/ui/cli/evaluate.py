@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from chunkbench.errors import UsageError
     from chunkbench.evaluate.benchmark import (
         baseline,
-        compare,
+        compare_settings,
         default_settings,
         find_cases,
         format_table,
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     settings = (grid_settings(args.strategy or "recursive", parse_sets(args.params), parse_grid(args.grid))
                 if explicit else default_settings())
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
-    result = compare(cases, settings, baseline(args.baseline_size, args.baseline_overlap), args.top_k, args.retriever)
+    result = compare_settings(cases, settings, baseline(args.baseline_size, args.baseline_overlap), args.top_k, args.retriever)
     table = format_table(result)
     if args.output:
         if os.path.exists(args.output) and not os.path.isdir(args.output):

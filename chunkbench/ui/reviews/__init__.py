@@ -2,8 +2,9 @@
 
 `review(doc_or_path, strategy, **params)` returns a `ReviewApp` that shows itself inline in a
 notebook; `serve=True` (or `chunkbench review INPUT`) serves it with Panel on 127.0.0.1.
-Storage and export live in `chunkbench.ui.reviews.verdicts` (pure functions over a connection); the
-app in `app.py`, its keyboard shortcuts in `keys.py`, serving in `serve.py`, the boundary crops in
+Storage and export live in `verdicts` (pure functions over a connection); one reviewer's place,
+filters and verdicts in `session` (no widgets); the Panel view in `app`, its HTML pieces in
+`cards`, its keyboard shortcuts in `keys`, serving in `serve`; the boundary crops in
 `chunkbench.ui.render.crops`.
 """
 

@@ -1,36 +1,32 @@
 """The reviewer QA app (Panel): step through boundaries, give verdicts, saved at once.
 
-One `ReviewApp` per browser session (or notebook cell) over a shared ChunkSet. Every verdict goes
-straight to the workspace SQLite file through `verdicts.record`, and the state shown is re-read
-from it on every step, so two reviewers at once see each other's progress and lose nothing.
+One `ReviewApp` per browser session (or notebook cell) over a shared ChunkSet: the view of a
+`session.ReviewSession`, which holds the position and filters and stores every verdict straight in
+the workspace SQLite file, re-reading it on every step, so two reviewers at once see each other's
+progress and lose nothing.
 Keyboard: 1–4 (or o/m/s/t) give a verdict, n/p (or →/←) move; typing in the comment box is
 never taken for a shortcut.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import panel as pn
 
-from chunkbench.errors import ChunkbenchError, UsageError
-from chunkbench.store.workspace import connect
-from chunkbench.types.chunk import Chunk, boundary_key
+from chunkbench.errors import ChunkbenchError
+from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.ui.render.crops import boundary_png
 
-from . import verdicts as vstore
 from .cards import head, image_html, info_html, pages_label, pre, short_hash, tail
 from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
+from .session import ANY_REASON, FILTERS, ReviewSession
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
-
-FILTERS = ("all", "unreviewed", "flagged")
-ANY_REASON = "any reason"
 
 
 def _discard_event(action: Callable[[], object]) -> Callable[[Any], None]:
@@ -42,150 +38,95 @@ def _discard_event(action: Callable[[], object]) -> Callable[[Any], None]:
     return on_click
 
 class ReviewApp:
-    """Review the boundaries of one ChunkSet as `reviewer`, saving into the workspace at `workspace`.
+    """The Panel view of a `ReviewSession`: one per browser session (or notebook cell).
 
     The Python methods (`give`, `next`, `previous`, `go_to`, `set_filter`) are what the buttons and
-    keys call, so tests and notebooks can drive the app without a browser."""
+    keys call: each changes the session, then redraws, so tests and notebooks can drive the app
+    without a browser."""
 
     def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
                  dpi: int = 110, inline: bool = False, image_cache: dict | None = None):
+        self.session = ReviewSession(chunkset, reviewer=reviewer, workspace=workspace)
         self.chunkset = chunkset
         self.doc = chunkset.doc
-        self.reviewer = reviewer or ""
-        self.workspace = workspace
         self.dpi = dpi
         #: chunk index → cropped PNG; shared by every session over the same ChunkSet
         self._images = image_cache if image_cache is not None else {}
-        self.keys = [boundary_key(c) for c in chunkset.chunks]
-        self.filter = "all"
-        self.reason = ANY_REASON
-        self.mine: dict[str, Verdict] = {}
-        self.everyone: dict[str, list[Verdict]] = {}
-        self.earlier: dict[str, list[Verdict]] = {}
-        self._reload()
-        unreviewed = [i for i, k in enumerate(self.keys) if k not in self.mine]
-        self.current = unreviewed[0] if unreviewed else 0
         self._build(inline)
         self._show()
 
-    # ---------------------------------------------------------------- storage
-    @contextlib.contextmanager
-    def _conn(self) -> Iterator:
-        conn = connect(self.workspace)
-        try:
-            yield conn
-        finally:
-            conn.close()
+    # ---------------------------------------------------------------- the session's state
+    @property
+    def current(self) -> int:
+        return self.session.current
 
-    def _reload(self) -> None:
-        """Re-read every verdict on this chunking (and earlier ones on its boundaries)."""
-        with self._conn() as conn:
-            self.everyone = vstore.for_chunkset(conn, self.chunkset)
-            self.earlier = vstore.carried_over(conn, self.chunkset)
-        self.mine = {k: v for k, vs in self.everyone.items() for v in vs if v.reviewer == self.reviewer}
+    @property
+    def reviewer(self) -> str:
+        return self.session.reviewer
 
-    # ---------------------------------------------------------------- actions
+    @property
+    def keys(self) -> list[str]:
+        return self.session.keys
+
+    @property
+    def reviewed(self) -> int:
+        return self.session.reviewed
+
+    @property
+    def progress_text(self) -> str:
+        return self.session.progress_text
+
+    def visible(self) -> list[int]:
+        """Chunk indices whose boundary passes the current filters."""
+        return self.session.visible()
+
+    # ---------------------------------------------------------------- actions (session, then redraw)
     def give(self, verdict: str, comment: str | None = None, *, advance: bool = True) -> Verdict:
         """Save `verdict` on the current boundary (with the comment box's text), then move on."""
-        if not self.keys:
-            raise UsageError("this chunking has no chunks, so there is no boundary to judge")
-        if comment is None:
-            comment = self._comment_text
-        with self._conn() as conn:
-            saved = vstore.record_for_chunk(conn, self.chunkset, self.current, verdict,
-                                            reviewer=self.reviewer, comment=comment or "")
-        self._reload()
-        if advance:
-            nxt = self._neighbour(+1)
-            if nxt is not None:
-                self.current = nxt
+        saved = self.session.give(verdict, self._comment_text if comment is None else comment, advance=advance)
         self._show()
         return saved
 
     def apply_earlier(self) -> Verdict | None:
         """Give the current boundary the newest verdict it had under other parameters."""
-        earlier = self.earlier.get(self.keys[self.current])
-        if not earlier:
-            return None
-        return self.give(earlier[0].verdict, earlier[0].comment)
+        earlier = self.session.earlier_verdict()
+        return None if earlier is None else self.give(earlier.verdict, earlier.comment)
 
     def next(self) -> int:
-        nxt = self._neighbour(+1)
-        if nxt is not None:
-            self.current = nxt
-        self._reload()
+        self.session.step(+1)
         self._show()
         return self.current
 
     def previous(self) -> int:
-        prv = self._neighbour(-1)
-        if prv is not None:
-            self.current = prv
-        self._reload()
+        self.session.step(-1)
         self._show()
         return self.current
 
     def go_to(self, index: int) -> None:
         """Show the boundary where chunk `index` starts."""
-        if not 0 <= index < len(self.keys):
-            raise IndexError(f"no chunk {index}; this chunking has {len(self.keys)}")
-        self.current = index
-        self._reload()
+        self.session.go_to(index)
         self._show()
 
     def set_filter(self, which: str = "all", reason: str = ANY_REASON) -> None:
-        """Show all, unreviewed (no verdict of yours) or flagged (not ok, by anyone) boundaries,
-        optionally of one reason only; jumps to the first match when the current one is hidden."""
-        if which not in FILTERS:
-            raise ValueError(f"filter must be one of {', '.join(FILTERS)}")
-        self.filter, self.reason = which, reason
+        """Filter the boundaries shown (see `ReviewSession.set_filter`) and keep the controls in step."""
+        self.session.set_filter(which, reason)
         if self.filter_w.value != which:
             self.filter_w.value = which
         if self.reason_w.value != reason:
             self.reason_w.value = reason
-        self._reload()
-        shown = self.visible()
-        if shown and self.current not in shown:
-            later = [i for i in shown if i > self.current]
-            self.current = later[0] if later else shown[0]
         self._show()
 
-    # ---------------------------------------------------------------- state
-    def visible(self) -> list[int]:
-        """Chunk indices whose boundary passes the current filters."""
-        out = []
-        for i, (c, k) in enumerate(zip(self.chunkset.chunks, self.keys)):
-            if self.reason != ANY_REASON and c.boundary.reason.value != self.reason:
-                continue
-            if self.filter == "unreviewed" and k in self.mine:
-                continue
-            if self.filter == "flagged" and not any(v.flagged for v in self.everyone.get(k, ())):
-                continue
-            out.append(i)
-        return out
+    def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
+        """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
+        return self.session.verdicts(all_reviewers)
 
-    def _neighbour(self, step: int) -> int | None:
-        shown = self.visible()
-        if step > 0:
-            later = [i for i in shown if i > self.current]
-            return later[0] if later else None
-        earlier = [i for i in shown if i < self.current]
-        return earlier[-1] if earlier else None
+    def dataframe(self, all_reviewers: bool = True):
+        """`verdicts()` as a pandas DataFrame."""
+        return self.session.dataframe(all_reviewers)
 
-    @property
-    def reviewed(self) -> int:
-        return len(self.mine)
-
-    @property
-    def progress_text(self) -> str:
-        flagged = sum(1 for v in self.mine.values() if v.flagged)
-        carried = sum(1 for k in self.keys if k not in self.mine and k in self.earlier)
-        text = f"{self.reviewed} of {len(self.keys)} reviewed"
-        if flagged:
-            text += f" · {flagged} flagged"
-        if carried:
-            text += f" · {carried} with an earlier verdict under other parameters"
-        return text
+    def earlier_dataframe(self):
+        """Verdicts given under other parameters on boundaries this chunking kept, one row each."""
+        return self.session.earlier_dataframe()
 
     # ---------------------------------------------------------------- UI
     def _build(self, inline: bool) -> None:
@@ -203,8 +144,8 @@ class ReviewApp:
         self.filter_w = pn.widgets.RadioButtonGroup(options=list(FILTERS), value="all", color="default")
         reasons = sorted({c.boundary.reason.value for c in cs.chunks})
         self.reason_w = pn.widgets.Select(options=[ANY_REASON, *reasons], value=ANY_REASON, width=200)
-        self.filter_w.param.watch(lambda e: self.set_filter(e.new, self.reason), "value")
-        self.reason_w.param.watch(lambda e: self.set_filter(self.filter, e.new), "value")
+        self.filter_w.param.watch(lambda e: self.set_filter(e.new, self.session.reason), "value")
+        self.reason_w.param.watch(lambda e: self.set_filter(self.session.filter, e.new), "value")
         self.position = pn.pane.HTML("", css_classes=["cb-position"])
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
         self.image = pn.pane.HTML("", width=640, css_classes=["cb-page"])
@@ -279,7 +220,7 @@ class ReviewApp:
         )
         self.image.object = self._image_html(i, c)
         key = self.keys[i]
-        mine = self.mine.get(key)
+        mine = self.session.mine.get(key)
         for code, b in self.buttons.items():
             b.color = "primary" if mine is not None and mine.verdict == code else "default"
         self.comment.value = mine.comment if mine else ""
@@ -287,9 +228,9 @@ class ReviewApp:
         prev = cs.chunks[i - 1].text if i > 0 else ""
         self.before.object = pre(tail(prev) if prev else "(start of the document)", "cb-text")
         self.after.object = pre(head(c.text), "cb-text")
-        self.earlier_b.visible = mine is None and key in self.earlier
-        self.prev_b.disabled = self._neighbour(-1) is None
-        self.next_b.disabled = self._neighbour(+1) is None
+        self.earlier_b.visible = mine is None and key in self.session.earlier
+        self.prev_b.disabled = self.session.neighbour(-1) is None
+        self.next_b.disabled = self.session.neighbour(+1) is None
 
     def _image_html(self, i: int, c: Chunk) -> str:
         """The cropped page image (rendered once per boundary), or a line saying why there is none."""
@@ -303,26 +244,7 @@ class ReviewApp:
         return image_html(self._images[i], c, i)
 
     def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
-        others = [v for v in self.everyone.get(key, ()) if v.reviewer != self.reviewer]
-        return info_html(c, mine, others, self.earlier.get(key) or ())
-
-    def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
-        """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
-        with self._conn() as conn:
-            return vstore.query(conn, doc_id=self.doc.doc_id, strategy=self.chunkset.strategy,
-                                params_hash=self.chunkset.params_hash,
-                                reviewer=None if all_reviewers else self.reviewer)
-
-    def dataframe(self, all_reviewers: bool = True):
-        """`verdicts()` as a pandas DataFrame."""
-        return vstore.to_dataframe(self.verdicts(all_reviewers))
-
-    def earlier_dataframe(self):
-        """Verdicts given under other parameters on boundaries this chunking kept, one row each."""
-        import pandas as pd
-
-        rows = [(key, v.verdict, v.reviewer, v.params_hash[:10]) for key, vs in self.earlier.items() for v in vs]
-        return pd.DataFrame(rows, columns=["boundary_key", "earlier verdict", "reviewer", "under params"])
+        return info_html(c, mine, self.session.others(key), self.session.earlier.get(key) or ())
 
     # ---------------------------------------------------------------- display
     def servable(self):

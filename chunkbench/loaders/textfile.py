@@ -1,0 +1,69 @@
+"""Reading a text source (Markdown, plain text): its bytes with one error naming the file, UTF-8
+decoding that warns instead of failing, and the character offsets of its lines."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from chunkbench.errors import InputError
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # the line breaks markdown-it normalizes to "\n"
+
+
+def read_source_text(path: str | os.PathLike) -> str:
+    """The text a Markdown or text Document's `src_start`/`src_end` offsets index (the decoded source)."""
+    file = Path(path)
+    return decode_source(read_bytes(file))[0]
+
+
+def read_bytes(file: Path) -> bytes:
+    try:
+        return file.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", file) from None
+
+
+def decode_source(data: bytes) -> tuple[str, list[str]]:
+    """UTF-8 text without BOM and with NUL replaced; bad bytes replaced, with a warning."""
+    warnings = []
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8-sig", errors="replace")
+        warnings.append(
+            f"not valid UTF-8 (first bad byte at offset {exc.start}): bad bytes replaced by U+FFFD"
+        )
+    return text.replace("\0", "\ufffd"), warnings
+
+
+class SourceLines:
+    """Character offsets of the source's lines, numbered as markdown-it numbers them (0-based)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0]
+        self.ends = []
+        for m in _NEWLINE.finditer(text):
+            self.ends.append(m.start())
+            self.starts.append(m.end())
+        self.ends.append(len(text))
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def start(self, line: int) -> int:
+        return self.starts[line]
+
+    def line(self, n: int) -> str:
+        return self.text[self.starts[n] : self.ends[n]]
+
+    def span(self, first: int, stop: int, *, keep_indent: bool = False) -> tuple[int, int]:
+        """Span of lines [first, stop) without the last line break, trimmed of outer whitespace."""
+        a, b = self.starts[first], self.ends[stop - 1]
+        piece = self.text[a:b]
+        b = a + len(piece.rstrip())
+        if not keep_indent:
+            a += len(piece) - len(piece.lstrip())
+        return a, max(a, b)

@@ -1,0 +1,100 @@
+"""What the explorer shows, without any widget: the Document, the strategy and its resolved
+parameters, the current ChunkSet (re-chunked settings kept in a small LRU), the page and the
+selected chunk. The widget view (`widget.Explorer`) drives this and redraws; tests and scripts can
+drive it alone."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from typing import Any
+
+from chunkbench.strategies import chunk, get_strategy
+from chunkbench.types.chunk import Chunk
+from chunkbench.types.chunkset import ChunkSet
+from chunkbench.types.document import Document
+
+#: re-chunked results kept per (strategy, params), so going back to a setting is instant
+CACHE_SIZE = 16
+
+
+def on_page(c: Chunk, n: int) -> bool:
+    """Whether chunk `c` touches 1-based page `n`."""
+    return c.page_start is not None and c.page_start <= n <= (c.page_end or c.page_start)
+
+
+class ExplorerState:
+    """The explorer's model: every change goes through here, so it is checked before anything moves."""
+
+    def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None):
+        self.doc = doc
+        self.page = 1
+        self.selected: int | None = None
+        self._cache: OrderedDict[str, ChunkSet] = OrderedDict()
+        self.chunkset = self.set_strategy(strategy, **(params or {}))
+
+    @property
+    def n_pages(self) -> int:
+        return max(1, len(self.doc.pages))
+
+    @property
+    def strategy(self) -> str:
+        return self.chunkset.strategy
+
+    @property
+    def params(self) -> dict:
+        return dict(self.chunkset.params)
+
+    def set_strategy(self, name: str, **params: Any) -> ChunkSet:
+        """Switch strategy with `params` over its defaults; ParamError before anything changes."""
+        strat = get_strategy(name)
+        return self._use(strat.name, strat.resolve(params))
+
+    def set_params(self, **params: Any) -> ChunkSet:
+        """Change some parameters of the current strategy; ParamError before anything changes."""
+        return self._use(self.strategy, get_strategy(self.strategy).resolve({**self.params, **params}))
+
+    def go_to_page(self, n: int) -> None:
+        """Show 1-based page `n` (clamped); a selected chunk not on that page is let go."""
+        self.page = min(max(1, int(n)), self.n_pages)
+        if self.selected is not None and not on_page(self.chunkset[self.selected], self.page):
+            self.selected = None
+
+    def chunks_on_page(self, n: int | None = None) -> list[int]:
+        """Indices of the chunks that touch 1-based page `n` (default: the page shown)."""
+        n = self.page if n is None else n
+        return [c.index for c in self.chunkset if on_page(c, n)]
+
+    def select(self, index: int | None) -> None:
+        """Select chunk `index` (None clears); the page follows the chunk when it is elsewhere."""
+        if index is not None:
+            if not 0 <= index < len(self.chunkset):
+                raise IndexError(f"no chunk {index}; this setting has {len(self.chunkset)} chunks")
+            c = self.chunkset[index]
+            if c.page_start is not None and not on_page(c, self.page):
+                self.page = c.page_start
+        self.selected = index
+
+    def _use(self, strategy: str, resolved: dict) -> ChunkSet:
+        key = json.dumps([strategy, resolved], sort_keys=True, default=list)
+        cs = self._cache.get(key)
+        if cs is None:
+            cs = self._cache[key] = chunk(self.doc, strategy, **resolved)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        old = getattr(self, "chunkset", None)
+        previous = old[self.selected] if old is not None and self.selected is not None else None
+        self.chunkset = cs
+        self.selected = self._follow(previous)
+        return cs
+
+    def _follow(self, old: Chunk | None) -> int | None:
+        """After re-chunking, keep selecting the chunk that now holds the old selection's start."""
+        if old is None or old.start_char is None:
+            return None
+        for c in self.chunkset:
+            if c.start_char is not None and c.end_char is not None and c.start_char <= old.start_char < c.end_char:
+                return c.index
+        return None

@@ -1,0 +1,289 @@
+"""The explorer's view: ipywidgets around `state.ExplorerState`, page overlay and chunk list side by
+side, parameters as controls.
+
+`explore(doc_or_path, strategy, **params)` loads the input once and keeps the Document; changing
+the strategy or a parameter re-chunks that cached Document (never re-parses) and keeps the page.
+Clicking a chunk in the list selects its region on the page; clicking a region on the page
+(ipyevents) selects its chunk. Built from ipywidgets, so it works in JupyterLab and headless; the
+`Explorer` object has a small Python API (`set_params`, `select`, `go_to_page`, `click`) that the
+controls call and tests drive.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from chunkbench import loaders
+from chunkbench.errors import ChunkbenchError
+from chunkbench.strategies import all_strategies, get_strategy
+from chunkbench.strategies.base import Param
+from chunkbench.types.chunkset import ChunkSet
+from chunkbench.types.document import Document
+
+from .cards import STYLE, chunk_label, detail_html, error_html, summary_html
+from .state import ExplorerState
+
+#: sliders stop at this multiple of the default (the number box beside it takes any allowed value)
+SLIDER_SPAN = 5
+
+if TYPE_CHECKING:
+    from chunkbench.ui.render import PageImage
+
+
+def chunk_at(image, x_px: float, y_px: float) -> int | None:
+    """Index of the chunk drawn at pixel (x_px, y_px) of a rendered PageImage, or None.
+
+    Where regions overlap (token-window overlap, nested boxes) the smallest chunk region wins."""
+    hit = image.region_at(x_px, y_px, kinds=("chunk", "overlap", "boundary"))
+    return None if hit is None else hit.chunk_index
+
+
+def param_control(p: Param, value: Any) -> w.Widget:
+    """The widget for one strategy parameter: slider, checkbox, dropdown or text box."""
+    style = {"description_width": "initial"}
+    common = dict(description=p.name, tooltip=p.doc, style=style, layout=w.Layout(width="auto"))
+    if p.type is bool:
+        return w.Checkbox(value=bool(value), indent=False, **common)
+    if p.choices is not None:
+        return w.Dropdown(options=list(p.choices), value=value, **common)
+    if p.type in (int, float) and p.min is not None and p.max is not None:
+        hi = p.max
+        if p.default and p.max > p.default * SLIDER_SPAN:
+            hi = max(p.default * SLIDER_SPAN, value)
+        cls = w.IntSlider if p.type is int else w.FloatSlider
+        step = p.ui_step or (1 if p.type is int else (p.max - p.min) / 100)
+        return cls(value=value, min=p.min, max=hi, step=step, continuous_update=False,
+                   layout=w.Layout(width="340px"), description=p.name, tooltip=p.doc, style=style)
+    if p.type is int:
+        return w.IntText(value=value, **common)
+    if p.type is float:
+        return w.FloatText(value=value, **common)
+    text = ", ".join(value) if isinstance(value, (list, tuple)) else str(value)
+    return w.Text(value=text, continuous_update=False, **common)
+
+
+class Explorer:
+    """The explorer's widgets for one Document, over an `ExplorerState` (see the module docstring).
+    Each API call changes the state, then redraws what depends on it."""
+
+    def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
+                 dpi: int = 90, image_width: int = 560):
+        self.state = ExplorerState(doc, strategy, params)
+        self.doc = doc
+        self.dpi = dpi
+        self._syncing = False
+        self.image: PageImage | None = None  # the PageImage on screen (None without a PDF)
+        self.has_pdf = bool(doc.pdf_path) and bool(doc.pages)
+        self.error: str | None = None
+        self._build(image_width)
+        self._show_strategy()
+
+    # ------------------------------------------------------------------ API (state, then redraw)
+    @property
+    def chunkset(self) -> ChunkSet:
+        return self.state.chunkset
+
+    @property
+    def strategy(self) -> str:
+        return self.state.strategy
+
+    @property
+    def params(self) -> dict:
+        return self.state.params
+
+    @property
+    def page(self) -> int:
+        return self.state.page
+
+    @property
+    def selected(self) -> int | None:
+        return self.state.selected
+
+    @property
+    def n_pages(self) -> int:
+        return self.state.n_pages
+
+    def set_strategy(self, name: str, **params: Any) -> ChunkSet:
+        """Switch strategy (its controls are rebuilt from the registry) and re-chunk."""
+        self.state.set_strategy(name, **params)
+        self._show_strategy()
+        return self.chunkset
+
+    def set_params(self, **params: Any) -> ChunkSet:
+        """Change some parameters of the current strategy and re-chunk the cached Document."""
+        self.state.set_params(**params)
+        with self._quiet():
+            for name in params:
+                ctl, value = self._controls[name], self.params[name]
+                if isinstance(ctl, (w.IntSlider, w.FloatSlider)) and value > ctl.max:
+                    ctl.max = value
+                ctl.value = ", ".join(value) if isinstance(value, tuple) else value
+        self._show_chunks()
+        return self.chunkset
+
+    def go_to_page(self, n: int) -> None:
+        """Show 1-based page `n` (clamped); a selected chunk not on that page is let go, so the
+        detail panel never shows a chunk of another page."""
+        self.state.go_to_page(n)
+        self._sync_selection()
+        self._render()
+
+    def chunks_on_page(self, n: int | None = None) -> list[int]:
+        """Indices of the chunks that touch 1-based page `n` (default: the page shown)."""
+        return self.state.chunks_on_page(n)
+
+    def select(self, index: int | None) -> None:
+        """Select chunk `index` (None clears): its region is emphasised, its page shown, its text,
+        reason and metadata listed."""
+        self.state.select(index)
+        self._sync_selection()
+        self._render()
+
+    def click(self, x_px: float, y_px: float) -> int | None:
+        """What a click on the page image at pixel (x, y) does: select the chunk there (if any)."""
+        if self.image is None:
+            return None
+        hit = chunk_at(self.image, x_px, y_px)
+        if hit is not None:
+            self.select(hit)
+        return hit
+
+    # ------------------------------------------------------------------ redraw
+    @contextlib.contextmanager
+    def _quiet(self):
+        """Widget updates made by the API must not fire the widgets' own callbacks."""
+        prev, self._syncing = self._syncing, True
+        try:
+            yield
+        finally:
+            self._syncing = prev
+
+    def _show_strategy(self) -> None:
+        """The strategy's controls, rebuilt from the registry, then its chunks."""
+        with self._quiet():
+            self.strategy_w.value = self.strategy
+        self._controls = {p.name: param_control(p, self.params[p.name]) for p in get_strategy(self.strategy).params}
+        for name_, ctl in self._controls.items():
+            ctl.observe(lambda e, n=name_: self._on_control(n, e["new"]), names="value")
+        self.params_box.children = list(self._controls.values())
+        self._show_chunks()
+
+    def _show_chunks(self) -> None:
+        with self._quiet():
+            self.list_w.options = [(chunk_label(c), c.index) for c in self.chunkset]
+        self._sync_selection()
+        self.error = None
+        self.summary_w.value = summary_html(self.chunkset)
+        self.status_w.value = ""
+        self._render()
+
+    def _sync_selection(self) -> None:
+        with self._quiet():
+            self.page_w.value = self.page
+            self.list_w.value = self.selected
+
+    def _render(self) -> None:
+        from chunkbench.ui.render import render_page, render_text_view
+
+        cs = self.chunkset
+        if self.has_pdf:
+            try:
+                self.image = render_page(self.doc, cs, page=self.page, dpi=self.dpi, selected=self.selected)
+                self.image_w.value = self.image.png()
+            except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed
+                self.image = None
+                self.status_w.value = error_html(f"no page image: {exc}")
+        else:
+            self.image = None
+            self.textview_w.value = render_text_view(self.doc, cs)
+        self.prev_w.disabled = self.page <= 1
+        self.next_w.disabled = self.page >= self.n_pages
+        self.detail_w.value = detail_html(cs, self.selected, self.page)
+
+    # ------------------------------------------------------------------ widget callbacks
+    def _on_control(self, name: str, value: Any) -> None:
+        if self._syncing:
+            return
+        try:
+            self.set_params(**{name: value})
+        except ChunkbenchError as exc:
+            self.error = str(exc)
+            self.status_w.value = error_html(str(exc))
+
+    def _on_strategy(self, change) -> None:
+        if self._syncing or change["new"] == self.strategy:
+            return
+        try:
+            self.set_strategy(change["new"])
+        except ChunkbenchError as exc:
+            self.status_w.value = error_html(str(exc))
+
+    def _on_list(self, change) -> None:
+        if not self._syncing and change["new"] != self.selected:
+            self.select(change["new"])
+
+    def _on_page(self, change) -> None:
+        if not self._syncing:
+            self.go_to_page(change["new"])
+
+    def _on_image_event(self, event: dict) -> None:
+        x, y = event.get("dataX"), event.get("dataY")
+        if x is not None and y is not None:
+            self.click(float(x), float(y))
+
+    # ------------------------------------------------------------------ widgets
+    def _build(self, image_width: int) -> None:
+        names = [s.name for s in all_strategies()]
+        self.strategy_w = w.Dropdown(options=names, description="strategy", layout=w.Layout(width="220px"))
+        self.strategy_w.observe(self._on_strategy, names="value")
+        self.params_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.summary_w = w.HTML()
+        self.status_w = w.HTML()
+        self.prev_w = w.Button(description="◀", layout=w.Layout(width="40px"), tooltip="previous page")
+        self.next_w = w.Button(description="▶", layout=w.Layout(width="40px"), tooltip="next page")
+        self.page_w = w.BoundedIntText(value=1, min=1, max=self.n_pages, description="page",
+                                       layout=w.Layout(width="130px"))
+        self.prev_w.on_click(lambda _b: self.go_to_page(self.page - 1))
+        self.next_w.on_click(lambda _b: self.go_to_page(self.page + 1))
+        self.page_w.observe(self._on_page, names="value")
+        self.pages_label = w.HTML(f"of {self.n_pages}")
+        self.image_w = w.Image(format="png", layout=w.Layout(width=f"{image_width}px", border="1px solid #ccc"))
+        self.textview_w = w.HTML(layout=w.Layout(width=f"{image_width}px", max_height="780px", overflow="auto"))
+        self.list_w = w.Select(options=[], rows=14, layout=w.Layout(width="440px"))
+        self.list_w.add_class("cb-chunk-list")
+        self.list_w.observe(self._on_list, names="value")
+        self.detail_w = w.HTML(layout=w.Layout(width="440px"))
+        self._events = None
+        if self.has_pdf:
+            try:
+                from ipyevents import Event
+
+                self._events = Event(source=self.image_w, watched_events=["click"])
+                self._events.on_dom_event(self._on_image_event)
+            except ImportError:  # clicking regions needs ipyevents; the list still selects
+                self._events = None
+        nav = w.HBox([self.prev_w, self.page_w, self.pages_label, self.next_w])
+        left = w.VBox([nav, self.image_w] if self.has_pdf else [self.textview_w])
+        right = w.VBox([w.HTML("<b>Chunks</b> (click one to select it; click the page to pick a region)"),
+                        self.list_w, self.detail_w])
+        self.widget = w.VBox([
+            w.HBox([self.strategy_w, self.params_box]),
+            self.summary_w,
+            self.status_w,
+            w.HBox([left, right]),
+            w.HTML(STYLE),
+        ])
+        self.widget.add_class("cb-explorer")
+
+    # ------------------------------------------------------------------ display
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def explore(doc_or_path: Document | str, strategy: str = "elements", *, dpi: int = 90, **params: Any) -> Explorer:
+    """Open the linked explorer on a Document or any loadable path (parsed once, then cached)."""
+    doc = doc_or_path if isinstance(doc_or_path, Document) else loaders.load(doc_or_path)
+    return Explorer(doc, strategy, params, dpi=dpi)

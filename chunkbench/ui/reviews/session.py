@@ -1,0 +1,162 @@
+"""One reviewer's pass over the boundaries of one ChunkSet, without any widget: where they are, what
+the filters show, and the verdicts stored in the workspace (re-read on every step, so two reviewers
+at once see each other's progress). The Panel view (`app.ReviewApp`) drives this and redraws."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+from chunkbench.errors import UsageError
+from chunkbench.store.workspace import connect
+from chunkbench.types.chunk import boundary_key
+from chunkbench.types.chunkset import ChunkSet
+
+from . import verdicts as vstore
+from .verdicts import Verdict
+
+FILTERS = ("all", "unreviewed", "flagged")
+ANY_REASON = "any reason"
+
+
+class ReviewSession:
+    """Review the boundaries of `chunkset` as `reviewer`, saving into the workspace at `workspace`."""
+
+    def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None):
+        self.chunkset = chunkset
+        self.doc = chunkset.doc
+        self.reviewer = reviewer or ""
+        self.workspace = workspace
+        self.keys = [boundary_key(c) for c in chunkset.chunks]
+        self.filter = "all"
+        self.reason = ANY_REASON
+        self.mine: dict[str, Verdict] = {}
+        self.everyone: dict[str, list[Verdict]] = {}
+        self.earlier: dict[str, list[Verdict]] = {}
+        self.reload()
+        unreviewed = [i for i, k in enumerate(self.keys) if k not in self.mine]
+        self.current = unreviewed[0] if unreviewed else 0
+
+    # ---------------------------------------------------------------- storage
+    @contextlib.contextmanager
+    def _conn(self) -> Iterator:
+        conn = connect(self.workspace)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def reload(self) -> None:
+        """Re-read every verdict on this chunking (and earlier ones on its boundaries)."""
+        with self._conn() as conn:
+            self.everyone = vstore.for_chunkset(conn, self.chunkset)
+            self.earlier = vstore.carried_over(conn, self.chunkset)
+        self.mine = {k: v for k, vs in self.everyone.items() for v in vs if v.reviewer == self.reviewer}
+
+    # ---------------------------------------------------------------- actions
+    def give(self, verdict: str, comment: str = "", *, advance: bool = True) -> Verdict:
+        """Save `verdict` on the current boundary, then move to the next one shown."""
+        if not self.keys:
+            raise UsageError("this chunking has no chunks, so there is no boundary to judge")
+        with self._conn() as conn:
+            saved = vstore.record_for_chunk(conn, self.chunkset, self.current, verdict,
+                                            reviewer=self.reviewer, comment=comment or "")
+        self.reload()
+        if advance:
+            self.step(+1, reload=False)
+        return saved
+
+    def earlier_verdict(self) -> Verdict | None:
+        """The newest verdict the current boundary had under other parameters, if any."""
+        earlier = self.earlier.get(self.keys[self.current]) if self.keys else None
+        return earlier[0] if earlier else None
+
+    def step(self, step: int, *, reload: bool = True) -> int:
+        """Move to the next (+1) or previous (-1) boundary the filters show; stay at the ends."""
+        nxt = self.neighbour(step)
+        if nxt is not None:
+            self.current = nxt
+        if reload:
+            self.reload()
+        return self.current
+
+    def go_to(self, index: int) -> None:
+        """Go to the boundary where chunk `index` starts."""
+        if not 0 <= index < len(self.keys):
+            raise IndexError(f"no chunk {index}; this chunking has {len(self.keys)}")
+        self.current = index
+        self.reload()
+
+    def set_filter(self, which: str = "all", reason: str = ANY_REASON) -> None:
+        """Show all, unreviewed (no verdict of yours) or flagged (not ok, by anyone) boundaries,
+        optionally of one reason only; jumps to the first match when the current one is hidden."""
+        if which not in FILTERS:
+            raise ValueError(f"filter must be one of {', '.join(FILTERS)}")
+        self.filter, self.reason = which, reason
+        self.reload()
+        shown = self.visible()
+        if shown and self.current not in shown:
+            later = [i for i in shown if i > self.current]
+            self.current = later[0] if later else shown[0]
+
+    # ---------------------------------------------------------------- what is shown
+    def visible(self) -> list[int]:
+        """Chunk indices whose boundary passes the current filters."""
+        out = []
+        for i, (c, k) in enumerate(zip(self.chunkset.chunks, self.keys)):
+            if self.reason != ANY_REASON and c.boundary.reason.value != self.reason:
+                continue
+            if self.filter == "unreviewed" and k in self.mine:
+                continue
+            if self.filter == "flagged" and not any(v.flagged for v in self.everyone.get(k, ())):
+                continue
+            out.append(i)
+        return out
+
+    def neighbour(self, step: int) -> int | None:
+        """The next (+1) or previous (-1) shown boundary, or None at the end."""
+        shown = self.visible()
+        if step > 0:
+            later = [i for i in shown if i > self.current]
+            return later[0] if later else None
+        earlier = [i for i in shown if i < self.current]
+        return earlier[-1] if earlier else None
+
+    @property
+    def reviewed(self) -> int:
+        return len(self.mine)
+
+    @property
+    def progress_text(self) -> str:
+        flagged = sum(1 for v in self.mine.values() if v.flagged)
+        carried = sum(1 for k in self.keys if k not in self.mine and k in self.earlier)
+        text = f"{self.reviewed} of {len(self.keys)} reviewed"
+        if flagged:
+            text += f" · {flagged} flagged"
+        if carried:
+            text += f" · {carried} with an earlier verdict under other parameters"
+        return text
+
+    def others(self, key: str) -> list[Verdict]:
+        """Other reviewers' verdicts on boundary `key`."""
+        return [v for v in self.everyone.get(key, ()) if v.reviewer != self.reviewer]
+
+    # ---------------------------------------------------------------- export
+    def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
+        """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
+        with self._conn() as conn:
+            return vstore.query(conn, doc_id=self.doc.doc_id, strategy=self.chunkset.strategy,
+                                params_hash=self.chunkset.params_hash,
+                                reviewer=None if all_reviewers else self.reviewer)
+
+    def dataframe(self, all_reviewers: bool = True):
+        """`verdicts()` as a pandas DataFrame."""
+        return vstore.to_dataframe(self.verdicts(all_reviewers))
+
+    def earlier_dataframe(self):
+        """Verdicts given under other parameters on boundaries this chunking kept, one row each."""
+        import pandas as pd
+
+        rows = [(key, v.verdict, v.reviewer, v.params_hash[:10]) for key, vs in self.earlier.items() for v in vs]
+        return pd.DataFrame(rows, columns=["boundary_key", "earlier verdict", "reviewer", "under params"])
