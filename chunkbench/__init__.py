@@ -1,6 +1,6 @@
 """chunkbench: inspect, tune and review how documents are cut into chunks for retrieval.
 
-The public API, in one place: `cb.load`, `cb.chunk`, the data model (`Document`, `Chunk`, `ChunkSet`,
+The public API, in one place: `cb.load`, `cb.chunk`, `cb.inspect` (another chunker's chunks), the data model (`Document`, `Chunk`, `ChunkSet`,
 ...), the errors, and, imported on first use, the heavier pieces (`cb.render_page`, `cb.explore`,
 `cb.review`, `cb.diff`, `cb.store`, `cb.metrics`, `cb.sweep`). `dir(cb)` and tab completion list
 exactly `__all__`; the subpackages (`types`, `loaders`, `strategies`, `evaluate`, `ui`, ...) are the
@@ -8,6 +8,7 @@ implementation's rooms, described in docs/architecture.md.
 """
 
 from .errors import ChunkbenchError, ExternalToolError, InputError, ParamError, UsageError
+from .foreign import inspect
 from .loaders import load
 from .strategies import all_strategies, chunk, get_strategy
 from .types.chunk import BBox, Boundary, Chunk, Reason
@@ -30,8 +31,8 @@ _LAZY = {
 }
 
 __all__ = [
-    # loading, chunking, the registry
-    "load", "chunk", "all_strategies", "get_strategy",
+    # loading, chunking, the registry, other chunkers' chunks
+    "load", "chunk", "all_strategies", "get_strategy", "inspect",
     # the data model
     "Document", "Element", "Page", "ParserInfo", "Chunk", "BBox", "Boundary", "Reason", "ChunkSet",
     # errors (each carries its exit code)

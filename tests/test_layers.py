@@ -17,7 +17,7 @@ FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"errors", "version", "text"}),  # vocabulary: exceptions, the version, string and span helpers
     frozenset({"types", "io"}),                # the data model and its serialised forms (chunks.json, hand-off)
     frozenset({"loaders"}),                    # inputs into Documents (with the parse cache, MinerU runner)
-    frozenset({"strategies"}),                 # the strategies, their registry and chunk()
+    frozenset({"strategies", "foreign"}),      # the strategies, their registry and chunk(); other chunkers' chunks located
     frozenset({"evaluate"}),                   # metrics, stats, diff, retrieval, benchmark, sweeps
     frozenset({"store"}),                      # the workspace database of saved runs
     frozenset({"ui", "samples", "__main__"}),  # render, plots, report, explorer, review app, CLI, demo

@@ -102,6 +102,12 @@ def test_notebook_runs_with_small_parameters(path, tmp_path):
     nb = _load(executed)
     errors = [o for c in _code_cells(nb) for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    if path.name == "04_your_chunker.ipynb":  # LangChain's chunks located, shown, diffed and written
+        data = json.loads((out / "your_chunks.json").read_text())
+        assert data["chunking"]["strategy"] == "langchain:RecursiveCharacterTextSplitter" and data["chunks"]
+        printed = json.dumps([o.get("text") for c in _code_cells(nb) for o in c.get("outputs", [])])
+        assert "located" in printed and "chunks: " in printed
+        assert sum("image/png" in o.get("data", {}) for c in _code_cells(nb) for o in c.get("outputs", [])) >= 3
     if path.name == "02_sweep.ipynb":
         metrics = json.loads((out / "metrics.json").read_text())
         assert metrics["metrics"]["chunks"] > 0 and (out / "chunks.json").exists()

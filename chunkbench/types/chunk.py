@@ -48,9 +48,15 @@ class Reason(str, Enum):
     CLAUSE_CHANGE = "clause_change", "a new clause reference starts, or the clause numbering resets"
     LIST_LIMIT = "list_limit", "the list-item limit was reached; a long list is split at an item boundary"
     LIST_RUN = "list_run", "a run of list items begins"
-    PARAGRAPH_SPLIT = "paragraph_split", "an oversized section was split at a paragraph boundary"
-    SENTENCE_SPLIT = "sentence_split", "an oversized paragraph was split at a sentence boundary"
+    PARAGRAPH_SPLIT = ("paragraph_split", "an oversized section was split at a paragraph boundary (for another "
+                       "chunker's chunks: the cut is at a paragraph's start or break)")
+    SENTENCE_SPLIT = ("sentence_split", "an oversized paragraph was split at a sentence boundary (for another "
+                      "chunker's chunks: the cut follows a sentence end)")
     WORD_SPLIT = "word_split", "a sentence longer than the size limit was cut at a line break or a space"
+    TABLE_ROW_SPLIT = "table_row_split", "a table was cut between two of its rows"
+    MID_SENTENCE = "mid_sentence", "another chunker cut inside a sentence (inferred by `cb.inspect`)"
+    MID_WORD = "mid_word", "another chunker cut inside a word (inferred by `cb.inspect`)"
+    UNLOCATED = "unlocated", "another chunker's chunk whose text was not found in this document"
     TOKEN_WINDOW = "token_window", "a fixed-size token window begins"
     MERGED_SMALL = "merged_small", "sections below the minimum size were merged into this chunk"
     FALLBACK_PARAGRAPHS = "fallback_paragraphs", "no headings were found, so the text is chunked by paragraphs"

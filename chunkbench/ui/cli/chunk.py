@@ -27,6 +27,14 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", default=None, help="chunks.json path (default: print a table of chunks)")
     p.add_argument("--debug-md", default=None, metavar="PATH", help="also write chunk_debug.md here")
     p.add_argument("--jsonl", default=None, metavar="PATH", help="also write one chunk per line here")
+    p.add_argument(
+        "--chunks", default=None, metavar="FILE",
+        help="inspect another chunker's chunks instead of chunking: a JSON list of strings or of objects with "
+             "text (or page_content), metadata, start_index, or JSON Lines of them; each is located in INPUT and "
+             "its boundary reason inferred (--strategy and --set are then not used)",
+    )
+    p.add_argument("--chunker", default="foreign", metavar="NAME",
+                   help="with --chunks: the name the chunks are shown under (e.g. langchain:RecursiveCharacterTextSplitter)")
     p.set_defaults(func=run_chunk)
 
     p = sub.add_parser("strategies", help="list the chunking strategies and their parameters")
@@ -75,7 +83,7 @@ def run_chunk(args) -> int:
     doc = load_input(args)
     if meta:
         doc = doc.with_metadata(**meta)
-    chunkset = chunk(doc, args.strategy, **params)
+    chunkset = inspect_chunks(doc, args) if args.chunks else chunk(doc, args.strategy, **params)
     wrote = []
     if args.output:
         write_output(args.output, chunkset.to_json)
@@ -101,6 +109,22 @@ def run_chunk(args) -> int:
     else:
         print(format_chunk_table(chunkset))
     return 0
+
+
+def inspect_chunks(doc, args):
+    """`--chunks FILE`: the file's chunks located in `doc`; one line of counts, a warning per chunk
+    not found or only partly found; exit 3 when not one chunk could be placed."""
+    from chunkbench.foreign import inspect, match_summary, require_located
+
+    chunkset = inspect(doc, args.chunks, name=args.chunker, params={"chunks_file": os.path.basename(args.chunks)})
+    require_located(chunkset, args.chunks)
+    print(f"{args.chunks}: {match_summary(chunkset)}", file=sys.stderr)
+    for c in chunkset:
+        if c.extra["match"] in ("partial", "unlocated"):
+            state = "not found" if c.extra["match"] == "unlocated" else f"only {c.extra['match_score']:.0%} found"
+            print(f"chunkbench: warning: {args.chunks}: chunk {c.index} {state}: {one_line(c.text, 60)!r}",
+                  file=sys.stderr)
+    return chunkset
 
 
 def format_chunk_table(chunkset) -> str:

@@ -1,0 +1,93 @@
+"""Chunks people already have, from any chunker, on chunkbench's pages: `inspect(doc, chunks)`.
+
+`read` turns a chunk file or the chunkers' objects into `ForeignChunk`s, `locate` finds each in the
+Document's canonical text (exact, normalised, fuzzy, partial or not at all), `reasons` infers why each
+boundary is where it is. The result is an ordinary ChunkSet (pages, bboxes, source elements,
+offsets), so every view works on it: overlays, reports, the boundary diff, review, metrics."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from chunkbench.errors import InputError
+from chunkbench.types.chunk import Boundary, build_chunk, document_key
+from chunkbench.types.chunkset import ChunkSet
+from chunkbench.types.document import Document, is_noise
+
+from .locate import KINDS, Match, locate_all
+from .read import ForeignChunk, from_objects, read_chunk_file
+from .reasons import BoundaryReader
+
+#: the ruleset of inspected chunks (bump when locating or the inferred reasons change)
+RULESET = "foreign/2026-11"
+
+__all__ = ["KINDS", "RULESET", "ForeignChunk", "Match", "inspect", "match_counts", "match_summary", "read_chunks"]
+
+
+def read_chunks(chunks: str | os.PathLike | Iterable[Any]) -> list[ForeignChunk]:
+    """A chunk file's chunks, or the given objects' (strings, dicts, the chunkers' own chunks)."""
+    if isinstance(chunks, (str, os.PathLike)):
+        return read_chunk_file(chunks)
+    return from_objects(chunks)
+
+
+def inspect(doc: Document, chunks: str | os.PathLike | Iterable[Any], *, name: str = "foreign",
+            params: Mapping[str, Any] | None = None) -> ChunkSet:
+    """Another chunker's chunks as a ChunkSet of `doc`: each located in the canonical text and given
+    an inferred boundary reason; `name` and `params` say which chunker made them (shown everywhere a
+    strategy is). Every chunk is kept: one not found has no pages and reason `unlocated`."""
+    foreign = read_chunks(chunks)
+    furniture = [(e.char_start, e.char_end, e.text) for e in doc.elements
+                 if is_noise(e) and e.char_start is not None and e.char_end is not None]
+    matches = locate_all(doc.text, [c.text for c in foreign], furniture)
+    reader = BoundaryReader(doc)
+    first = next((i for i, m in enumerate(matches) if m.located), None)
+    key = document_key(doc)
+    out = []
+    previous_end: int | None = None
+    for i, (fc, m) in enumerate(zip(foreign, matches)):
+        boundary = reader.boundary(m, i == first)
+        if m.start is not None and previous_end is not None and previous_end > m.start:
+            boundary = Boundary(boundary.reason, f"{boundary.detail} (overlaps the previous chunk by "
+                                                 f"{previous_end - m.start} chars)")
+        previous_end = m.end if m.end is not None else previous_end
+        elements = reader.elements_in(m.start, m.end) if m.start is not None and m.end is not None else []
+        extra: dict[str, Any] = {"match": m.kind, "match_score": m.score, "foreign_index": i}
+        if fc.start_index is not None:
+            extra["foreign_start_index"] = fc.start_index
+        if fc.metadata:
+            extra["foreign_metadata"] = dict(fc.metadata)
+        out.append(build_chunk(
+            doc, index=i, chunk_id=f"{key}_foreign_{i}",
+            type="table" if elements and all(e.type == "table" for e in elements) else "text",
+            text=fc.text, elements=elements, boundary=boundary,
+            start_char=m.start, end_char=m.end, extra=extra,
+        ))
+    return ChunkSet(doc=doc, strategy=name, params=dict(params or {}), chunks=tuple(out), ruleset=RULESET)
+
+
+def match_counts(chunkset: ChunkSet) -> dict[str, int]:
+    """How many chunks were located each way (KINDS order; chunks of chunkbench's own count as exact)."""
+    seen = Counter(c.extra.get("match", "exact") for c in chunkset)
+    return {k: seen.get(k, 0) for k in KINDS}
+
+
+def match_summary(chunkset: ChunkSet) -> str:
+    """One line: e.g. "located 122 of 124 chunks: 100 exactly, 20 normalised, 2 fuzzily; 2 not at all"."""
+    n = match_counts(chunkset)
+    located = len(chunkset) - n["unlocated"]
+    parts = [f"{n['exact']} exactly", f"{n['normalised']} normalised", f"{n['fuzzy']} fuzzily"]
+    if n["partial"]:
+        parts.append(f"{n['partial']} only partly")
+    line = f"located {located} of {len(chunkset)} chunks: " + ", ".join(parts)
+    return line + (f"; {n['unlocated']} not at all" if n["unlocated"] else "")
+
+
+def require_located(chunkset: ChunkSet, source: str | os.PathLike | None = None) -> None:
+    """InputError when not one chunk could be placed in the document: nothing can be shown."""
+    if chunkset.chunks and all(c.start_char is None for c in chunkset):
+        raise InputError(f"none of the {len(chunkset)} chunks was found in {chunkset.doc.source}: "
+                         "are they from this document?", source)

@@ -1,0 +1,101 @@
+"""Why another chunker's boundary is where it is: what the cut coincides with in the Document.
+
+A chunk's start is read against the elements around it: the document's start, a heading, a table's
+start, the top of a new page, a paragraph's start; or, inside an element, between two table rows,
+after a sentence, at a paragraph break, mid-sentence or mid-word. The code is a `Reason`, and the
+detail says where, e.g. "mid-sentence inside a table row on p. 4"."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+
+from chunkbench.text.segment import one_line
+from chunkbench.types.chunk import Boundary, Reason
+from chunkbench.types.document import Document, Element
+
+from .locate import Match
+
+_SENTENCE_END = re.compile(r"[.!?:;。！？][\"'”’)\]]*\s*$")
+
+
+class BoundaryReader:
+    """Reads boundaries of one Document: the elements by canonical offset, found by bisection."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.text = doc.text
+        self.elements: list[Element] = sorted(
+            (e for e in doc.elements if e.char_start is not None and e.char_end is not None),
+            key=lambda e: e.char_start or 0)
+        self.starts = [e.char_start or 0 for e in self.elements]
+
+    def element_at(self, pos: int) -> int | None:
+        """Index (in `self.elements`) of the element holding `pos`, or of the next one when `pos`
+        falls between two; None past the last."""
+        i = bisect.bisect_right(self.starts, pos) - 1
+        if i >= 0 and pos < (self.elements[i].char_end or 0):
+            return i
+        return i + 1 if i + 1 < len(self.elements) else None
+
+    def elements_in(self, start: int, end: int) -> list[Element]:
+        """The elements that overlap [start, end), in reading order."""
+        i = max(0, bisect.bisect_right(self.starts, start) - 1)
+        out = []
+        while i < len(self.elements) and (self.elements[i].char_start or 0) < end:
+            if (self.elements[i].char_end or 0) > start:
+                out.append(self.elements[i])
+            i += 1
+        return out
+
+    def boundary(self, match: Match, first: bool) -> Boundary:
+        """The inferred reason a chunk found at `match` starts where it does."""
+        if match.start is None:
+            return Boundary(Reason.UNLOCATED, "its text was not found in this document")
+        b = self._at(match.start, first)
+        if match.kind == "partial":
+            return Boundary(b.reason, f"partly located ({match.score:.0%} of its text); {b.detail}")
+        return b
+
+    def _at(self, pos: int, first: bool) -> Boundary:
+        i = self.element_at(pos)
+        if i is None or (first and not self.text[:pos].strip()):
+            return Boundary(Reason.DOCUMENT_START, "the chunk starts the document")
+        e = self.elements[i]
+        page = f"p. {e.page_idx + 1}" if e.page_idx is not None else "the text"
+        start = e.char_start or 0
+        if pos <= start or not self.text[start:pos].strip():
+            return self._element_start(i, e, page)
+        where = "inside a table row" if e.type == "table" else f"inside a {e.type}"
+        before = self.text[start:pos]
+        if e.type == "table" and before.endswith("\n"):
+            return Boundary(Reason.TABLE_ROW_SPLIT, f"between two rows of a table on {page}")
+        left, right = self.text[pos - 1], self.text[pos] if pos < len(self.text) else ""
+        if left.isalnum() and right.isalnum():
+            word_l = re.search(r"\w*$", before)
+            word_r = re.match(r"\w*", self.text[pos:pos + 40])
+            cut = f"{word_l.group() if word_l else ''}|{word_r.group() if word_r else ''}"
+            return Boundary(Reason.MID_WORD, f"mid-word ({one_line(cut, 40)}) {where} on {page}")
+        if re.search(r"\n[ \t]*\n\s*$", before):
+            return Boundary(Reason.PARAGRAPH_SPLIT, f"at a paragraph break {where} on {page}")
+        if _SENTENCE_END.search(before):
+            return Boundary(Reason.SENTENCE_SPLIT, f"after a sentence {where} on {page}")
+        return Boundary(Reason.MID_SENTENCE, f"mid-sentence {where} on {page}")
+
+    def _element_start(self, i: int, e: Element, page: str) -> Boundary:
+        if e.is_heading:
+            return Boundary(Reason.HEADING, f"at the heading {one_line(e.text)!r} on {page}")
+        if e.type == "table":
+            return Boundary(Reason.TABLE, f"at the start of a table on {page}")
+        prev = self.elements[i - 1] if i > 0 else None
+        if prev is not None and prev.page_idx is not None and e.page_idx is not None and prev.page_idx < e.page_idx:
+            return Boundary(Reason.PAGE_BREAK, f"at the top of {page} (page {prev.page_idx + 1} → {e.page_idx + 1})")
+        return Boundary(Reason.PARAGRAPH_SPLIT, f"at the start of a {e.type} on {page}")
+
+
+def infer_boundaries(doc: Document, matches: Sequence[Match]) -> list[Boundary]:
+    """The inferred boundary of each chunk, in order; the first located chunk may start the document."""
+    reader = BoundaryReader(doc)
+    first = next((i for i, m in enumerate(matches) if m.located), None)
+    return [reader.boundary(m, i == first) for i, m in enumerate(matches)]

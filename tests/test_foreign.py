@@ -1,0 +1,207 @@
+"""Issue 18: the chunks people already have. Chunks that LangChain and LlamaIndex really make, from
+PyMuPDF's and pypdf's own text of the sample PDFs, located in chunkbench's Documents, with inferred
+boundary reasons, through the Python API and the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkbench as cb
+from chunkbench.errors import InputError
+from chunkbench.foreign import match_counts, match_summary
+from chunkbench.foreign.extract import pdf_plain_text
+from chunkbench.foreign.locate import locate_all, normalise
+from chunkbench.io.export import validate_chunks
+from tests.conftest import ROOT, SAMPLE_PDFS, make_doc
+
+SAMPLES = sorted(SAMPLE_PDFS.glob("*.pdf"))
+CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
+
+
+@pytest.fixture(scope="module")
+def docs():
+    return {p.name: cb.load(p) for p in SAMPLES}
+
+
+def pymupdf_text(path) -> str:
+    return pdf_plain_text(path, "pymupdf")
+
+
+def pypdf_text(path) -> str:
+    return pdf_plain_text(path, "pypdf")
+
+
+def langchain_chunks(text: str, size: int):
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    return RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=size // 10,
+                                          add_start_index=True).create_documents([text])
+
+
+@pytest.mark.parametrize("extract", [pymupdf_text, pypdf_text], ids=["pymupdf", "pypdf"])
+@pytest.mark.parametrize("size", [200, 500, 1000])
+def test_langchain_chunks_of_another_extraction_are_located(docs, extract, size):
+    """Every chunk LangChain makes of PyMuPDF's or pypdf's text is found, nearly all exactly or
+    normalised; each keeps its own text and lands on the pages its words are on."""
+    counts = {k: 0 for k in ("exact", "normalised", "fuzzy", "partial", "unlocated")}
+    for path in SAMPLES:
+        doc = docs[path.name]
+        lc = langchain_chunks(extract(path), size)
+        cs = cb.inspect(doc, lc, name="langchain:RecursiveCharacterTextSplitter", params={"chunk_size": size})
+        assert [c.text for c in cs] == [d.page_content for d in lc]
+        assert [c.extra["foreign_start_index"] for c in cs] == [d.metadata["start_index"] for d in lc]
+        for c in cs:
+            if c.extra["match"] in ("exact", "normalised"):
+                assert normalise(c.text) in normalise(doc.text[c.start_char:c.end_char]) or c.extra["match"] == "normalised"
+                assert c.page_start is not None and c.source_blocks
+        for k, v in match_counts(cs).items():
+            counts[k] += v
+    total = sum(counts.values())
+    assert counts["unlocated"] == 0, counts
+    assert (counts["exact"] + counts["normalised"]) / total >= 0.85, counts
+
+
+def test_chunks_of_the_canonical_text_are_exact_and_keep_their_offsets(docs):
+    """LangChain's start_index into our own text is exactly where each chunk is found."""
+    doc = docs[CONTRACT.name]
+    lc = langchain_chunks(doc.text, 400)
+    cs = cb.inspect(doc, lc)
+    assert match_counts(cs) == {"exact": len(lc), "normalised": 0, "fuzzy": 0, "partial": 0, "unlocated": 0}
+    for c, d in zip(cs, lc):
+        assert c.start_char == d.metadata["start_index"] and doc.text[c.start_char:c.end_char] == d.page_content
+
+
+def test_llama_index_nodes_and_plain_values(docs):
+    from llama_index.core import Document as LlamaDocument
+    from llama_index.core.node_parser import SentenceSplitter
+
+    doc = docs[CONTRACT.name]
+    text = pymupdf_text(CONTRACT)
+    nodes = SentenceSplitter(chunk_size=256, chunk_overlap=20).get_nodes_from_documents([LlamaDocument(text=text)])
+    cs = cb.inspect(doc, nodes, name="llamaindex:SentenceSplitter")
+    assert len(cs) == len(nodes) and match_counts(cs)["unlocated"] == 0
+    assert [c.extra["foreign_start_index"] for c in cs] == [n.start_char_idx for n in nodes]
+    plain = cb.inspect(doc, [n.get_content() for n in nodes])  # the same as strings
+    assert [c.start_char for c in plain] == [c.start_char for c in cs]
+    dicts = cb.inspect(doc, [{"text": n.get_content(), "metadata": {"n": i}} for i, n in enumerate(nodes)])
+    assert [c.extra["foreign_metadata"] for c in dicts] == [{"n": i} for i in range(len(nodes))]
+
+
+def test_inspected_chunks_are_an_ordinary_chunkset(docs, tmp_path):
+    """chunks.json (schema-valid, deterministic), chunk_debug.md, an overlay and the diff all work."""
+    doc = docs[CONTRACT.name]
+    cs = cb.inspect(doc, langchain_chunks(pymupdf_text(CONTRACT), 500), name="langchain")
+    stamp = "2026-01-01T00:00:00Z"
+    data = cs.to_dict(chunked_at=stamp)
+    validate_chunks(data)
+    assert cb.inspect(doc, langchain_chunks(pymupdf_text(CONTRACT), 500), name="langchain").to_dict(chunked_at=stamp) == data
+    assert cs.to_debug_markdown().count("\n## Chunk ") == len(cs)
+    image = cb.render_page(doc, cs, page=2, dpi=50)
+    assert any(r.kind == "chunk" for r in image.regions)
+    diff = cb.diff(doc, cs, cb.chunk(doc, "elements"))
+    assert diff is not None
+
+
+def _reason_doc():
+    return make_doc([
+        {"type": "heading", "text": "1. Scope", "text_level": 1, "page_idx": 0},
+        {"type": "paragraph", "text": "The supplier shall deliver the goods. Payment is due in thirty days.", "page_idx": 0},
+        {"type": "table", "text": "| item | price |\n| bolts | 10 |\n| nuts | 5 |", "page_idx": 0},
+        {"type": "paragraph", "text": "Termination requires written notice to the other party.", "page_idx": 1},
+    ])
+
+
+@pytest.mark.parametrize("chunks,reasons", [
+    (["1. Scope", "The supplier shall"], ["document_start", "paragraph_split"]),
+    (["1. Scope The supplier", "shall deliver the goods."], ["document_start", "mid_sentence"]),
+    (["The supplier shall deliver the goods.", "Payment is due in thirty days."], ["paragraph_split", "sentence_split"]),
+    (["The supplier shall deliv", "er the goods."], ["paragraph_split", "mid_word"]),
+    (["| item | price |", "| bolts | 10 |"], ["table", "table_row_split"]),
+    (["thirty days.", "Termination requires"], ["mid_sentence", "page_break"]),
+    (["1. Scope", "zebra quantum harmonica nowhere in it"], ["document_start", "unlocated"]),
+])
+def test_inferred_reasons(chunks, reasons):
+    cs = cb.inspect(_reason_doc(), chunks)
+    assert [c.boundary.reason.value for c in cs] == reasons, [c.boundary.detail for c in cs]
+    assert all(c.boundary.detail for c in cs)
+
+
+def test_a_mid_sentence_cut_in_a_table_row_says_so():
+    cs = cb.inspect(_reason_doc(), ["| item | price |\n| bol", "ts | 10 |"])
+    assert cs[1].boundary.reason.value == "mid_word" and "inside a table row on p. 1" in cs[1].boundary.detail
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=1, max_size=12), st.integers(0, 40))
+def test_slices_of_the_text_are_found_where_they_are(cuts, overlap):
+    """Property: chunks cut anywhere from the canonical text (overlapping) are found exactly, in
+    order, each where it was cut from, or at an earlier copy of the same text."""
+    doc = _reason_doc()
+    text = doc.text
+    points = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+    spans = [(max(0, a - overlap), b) for a, b in zip(points, points[1:]) if text[a:b].strip()]
+    chunks = [text[a:b] for a, b in spans]
+    matches = locate_all(text, chunks)
+    for (a, _b), chunk, m in zip(spans, chunks, matches):
+        assert m.kind == "exact"
+        assert text[m.start:m.end] == chunk.strip()
+        assert m.start <= a + (len(chunk) - len(chunk.lstrip())) or text.find(chunk.strip()) == m.start
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "chunkbench", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=180)
+
+
+def test_cli_chunks_file_with_counts_and_warnings(tmp_path):
+    lc = langchain_chunks(pymupdf_text(CONTRACT), 500)
+    rows = [{"page_content": d.page_content, "metadata": d.metadata} for d in lc] + [{"text": "zebra quantum harmonica"}]
+    (tmp_path / "chunks.jsonl").write_text("\n".join(json.dumps(r) for r in rows), "utf-8")
+    out = tmp_path / "out.json"
+    r = run_cli("chunk", CONTRACT, "--chunks", tmp_path / "chunks.jsonl", "--chunker", "langchain", "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert f"located {len(lc)} of {len(rows)} chunks" in r.stderr and "1 not at all" in r.stderr
+    assert f"chunk {len(lc)} not found: 'zebra quantum harmonica'" in r.stderr
+    data = json.loads(out.read_text())
+    assert data["chunking"]["strategy"] == "langchain" and len(data["chunks"]) == len(rows)
+    assert data["chunks"][-1]["boundary"]["reason"] == "unlocated" and data["chunks"][-1]["page_start"] is None
+    assert "mid_sentence" in run_cli("stats", out).stdout
+
+
+@pytest.mark.parametrize("content,message", [
+    ("this is not json {", "neither JSON nor JSON Lines (line 1 is not JSON)"),
+    ('[{"metadata": {}}]', "chunk 0 has no text"),
+    ("[]", "the file holds no chunks"),
+    ('{"a": 1}', "expected a JSON list of chunks, got dict"),
+    ('["zebra quantum harmonica nowhere"]', "none of the 1 chunks was found in contract_services_agreement.pdf"),
+])
+def test_cli_bad_chunk_files_exit_3_with_one_line_and_write_nothing(tmp_path, content, message):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content, "utf-8")
+    out = tmp_path / "out.json"
+    r = run_cli("chunk", CONTRACT, "--chunks", bad, "-o", out)
+    assert r.returncode == 3, r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and message in lines[0] and "bad.json" in lines[0] and "Traceback" not in r.stderr
+    assert not out.exists() and not list(tmp_path.glob(".out.json*"))
+
+
+def test_python_errors_name_the_problem():
+    with pytest.raises(InputError, match="chunk 1 has no text"):
+        cb.inspect(_reason_doc(), ["1. Scope", 42])
+    with pytest.raises(InputError, match="no chunks were given"):
+        cb.inspect(_reason_doc(), [])
+
+
+def test_summary_line():
+    cs = cb.inspect(_reason_doc(), ["1. Scope", "The  supplier\nshall", "zebra quantum harmonica nowhere"])
+    assert match_summary(cs) == "located 2 of 3 chunks: 1 exactly, 1 normalised, 0 fuzzily; 1 not at all"
