@@ -76,6 +76,9 @@ VARIANTS = {
         "contract": {"max_chars": 400, "soft_min_chars": 150, "max_list_items": 4, "infer_headings": "always"},
         "recursive": {"chunk_size": 150, "respect_headings": False, "overlap": 20},
         "sentences": {"min_chars": 0, "max_chars": 120, "join_dependent": False},
+        "langchain:RecursiveCharacterTextSplitter": {"chunk_size": 300, "chunk_overlap": 30},
+        "langchain:TokenTextSplitter": {"chunk_size": 64, "chunk_overlap": 8},
+        "llamaindex:SentenceSplitter": {"chunk_size": 100, "chunk_overlap": 10},
     },
 }
 #: the small sizes on the 75-page 10-K take as long as all other inputs together and add no new case
@@ -300,7 +303,7 @@ def test_long_manual_every_strategy(tmp_path):
     doc = chunkbench.load(path)
     for strategy in STRATEGIES:
         cs = chunk(doc, strategy)
-        assert len(cs) > 100, strategy
+        assert len(cs) > (100 if ":" not in strategy else 10), strategy  # peers default to 1,000-4,000 units
         check_all(doc, cs, tmp_path)
 
 

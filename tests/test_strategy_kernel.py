@@ -19,11 +19,14 @@ from tests.element_streams import check_common_invariants, element_documents
 
 
 def test_the_registry_is_the_explicit_list_of_declarations():
-    names = [s.name for s in all_strategies()]
+    names = [s.name for s in all_strategies(peers=False)]
     assert names == sorted(REGISTRY) and set(names) >= {"elements", "contract", "headers", "sections", "tokens"}
+    peers = [s.name for s in all_strategies()][len(names):]
+    assert all(":" in n for n in peers) and peers == sorted(peers)  # installed peers follow, library:Class
     for s in all_strategies():
         module = importlib.import_module(s.func.__module__)
-        assert module.STRATEGY is s and get_strategy(s.name) is s and isinstance(s, Strategy)
+        declared = module.STRATEGY if ":" not in s.name else s  # a peer is declared by peers.declare_peer
+        assert declared is s and get_strategy(s.name) is s and isinstance(s, Strategy)
 
 
 def test_importing_a_strategy_module_registers_nothing():

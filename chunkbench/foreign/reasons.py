@@ -17,6 +17,8 @@ from chunkbench.types.document import Document, Element
 
 from .locate import Match
 
+#: characters before a cut that the rules read
+TAIL = 200
 _SENTENCE_END = re.compile(r"[.!?:;。！？][\"'”’)\]]*\s*$")
 
 
@@ -68,7 +70,7 @@ class BoundaryReader:
         if pos <= start or not self.text[start:pos].strip():
             return self._element_start(i, e, page)
         where = "inside a table row" if e.type == "table" else f"inside a {e.type}"
-        before = self.text[start:pos]
+        before = self.text[max(start, pos - TAIL):pos]  # the regexes below look at the end only
         if e.type == "table" and before.endswith("\n"):
             return Boundary(Reason.TABLE_ROW_SPLIT, f"between two rows of a table on {page}")
         left, right = self.text[pos - 1], self.text[pos] if pos < len(self.text) else ""

@@ -1,7 +1,9 @@
-"""The built-in chunking strategies, listed explicitly, and `chunk()`, the one entry point to them.
+"""The chunking strategies, listed explicitly, and `chunk()`, the one entry point to them.
 
-Each module declares its `STRATEGY` (see base.py); importing a module registers nothing, and the
-list below is the registry: the CLI, the explorer, sweeps, the tests and the docs tables read it."""
+Each built-in module declares its `STRATEGY` (see base.py); importing a module registers nothing,
+and REGISTRY below is the list of built-ins. Other libraries' chunkers (`peers.PEERS`, named
+`library:Class`) join when their library is installed, on first use of a `library:` name or of
+`all_strategies()`: the CLI, the explorer, sweeps and the tests read that one list."""
 
 from __future__ import annotations
 
@@ -22,17 +24,40 @@ REGISTRY: dict[str, Strategy] = {
 }
 
 
+_PEERS: dict[str, Strategy] | None = None
+
+
+def peer_strategies() -> dict[str, Strategy]:
+    """The installed peers' strategies, discovered once (importing their libraries takes a moment)."""
+    global _PEERS
+    if _PEERS is None:
+        from .peers import installed_peers
+
+        _PEERS = {s.name: s for s in installed_peers()}
+    return _PEERS
+
+
 def get_strategy(name: str) -> Strategy:
-    """The registered strategy `name`, or ParamError listing the registered names."""
-    try:
+    """The strategy `name` (built-in, or an installed peer's `library:Class`), or ParamError listing them."""
+    if name in REGISTRY:
         return REGISTRY[name]
-    except KeyError:
-        raise ParamError(f"unknown strategy {name!r}; available: {', '.join(sorted(REGISTRY))}") from None
+    peers = peer_strategies()
+    if name in peers:
+        return peers[name]
+    hint = ""
+    if ":" in name:
+        from .peers import PEERS
+
+        known = {p.name: p.module for p in PEERS}
+        hint = (f" ({known[name]} is not installed)" if name in known
+                else f"; peers chunkbench knows: {', '.join(known)}")
+    raise ParamError(f"unknown strategy {name!r}{hint}; available: {', '.join([*sorted(REGISTRY), *sorted(peers)])}")
 
 
-def all_strategies() -> list[Strategy]:
-    """Every registered strategy, by name."""
-    return [REGISTRY[n] for n in sorted(REGISTRY)]
+def all_strategies(*, peers: bool = True) -> list[Strategy]:
+    """Every strategy, built-ins by name, then the installed peers by name (`peers=False`: built-ins only)."""
+    builtin = [REGISTRY[n] for n in sorted(REGISTRY)]
+    return builtin + ([s for _, s in sorted(peer_strategies().items())] if peers else [])
 
 
 def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:

