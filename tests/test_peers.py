@@ -22,7 +22,8 @@ def doc():
 
 def test_installed_peers_join_the_registry_with_their_own_parameters():
     names = [s.name for s in all_strategies()]
-    assert {RECURSIVE, "langchain:TokenTextSplitter", "llamaindex:SentenceSplitter"} <= set(names)
+    assert {RECURSIVE, "langchain:TokenTextSplitter", "llamaindex:SentenceSplitter", "chonkie:RecursiveChunker",
+            "chonkie:TokenChunker"} <= set(names)
     params = {p.name: p for p in get_strategy(RECURSIVE).params}
     assert (params["chunk_size"].type, params["chunk_size"].default, params["chunk_size"].min) == (int, 4000, 1)
     assert (params["chunk_overlap"].default, params["chunk_overlap"].min) == (200, 0)
@@ -41,6 +42,20 @@ def test_a_peer_makes_exactly_the_library_chunks_located(doc):
     assert all(doc.text[c.start_char:c.end_char] == c.text for c in cs)
     assert [c.start_char for c in cs] == sorted(c.start_char for c in cs)
     assert cs[0].boundary.reason.value == "document_start" and all(c.page_start for c in cs)
+
+
+def test_chonkie_chunks_and_a_chonkie_chunk_list(doc):
+    """chonkie's chunkers as strategies, and chonkie's own Chunk objects given to cb.inspect."""
+    from chonkie import RecursiveChunker
+
+    cs = cb.chunk(doc, "chonkie:TokenChunker", chunk_size=128, chunk_overlap=16)
+    assert len(cs) > 10 and {c.extra["match"] for c in cs} <= {"exact", "normalised"}
+    assert max(c.tokens_est for c in cs) <= 128 + 2  # cl100k windows (a rejoined boundary may differ by a token)
+    own = RecursiveChunker(chunk_size=400).chunk(doc.text)
+    theirs = cb.inspect(doc, own, name="chonkie:RecursiveChunker")
+    assert [c.extra["foreign_start_index"] for c in theirs] == [c.start_index for c in own]
+    # found where chonkie says it cut (past the leading whitespace a located span leaves out)
+    assert [c.start_char for c in theirs] == [c.start_index + len(c.text) - len(c.text.lstrip()) for c in own]
 
 
 def test_the_library_refusing_a_value_is_a_param_error(doc):

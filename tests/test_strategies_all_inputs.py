@@ -79,6 +79,8 @@ VARIANTS = {
         "langchain:RecursiveCharacterTextSplitter": {"chunk_size": 300, "chunk_overlap": 30},
         "langchain:TokenTextSplitter": {"chunk_size": 64, "chunk_overlap": 8},
         "llamaindex:SentenceSplitter": {"chunk_size": 100, "chunk_overlap": 10},
+        "chonkie:RecursiveChunker": {"chunk_size": 300},
+        "chonkie:TokenChunker": {"chunk_size": 64, "chunk_overlap": 8},
     },
 }
 #: the small sizes on the 75-page 10-K take as long as all other inputs together and add no new case

@@ -79,10 +79,11 @@ PEERS = (
          hidden=frozenset({"include_metadata", "include_prev_next_rel", "callback_manager", "id_func",
                            "tokenizer", "chunking_tokenizer_fn"})),
     Peer("chonkie:RecursiveChunker", "chonkie", "RecursiveChunker",
-         "chonkie's recursive chunker on the canonical text", split=_chunk_texts,
-         hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "rules", "return_type"})),
+         "chonkie's recursive chunker (sizes in characters, its default tokenizer) on the canonical text",
+         split=_chunk_texts, hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "rules", "return_type"})),
     Peer("chonkie:TokenChunker", "chonkie", "TokenChunker",
-         "chonkie's token windows on the canonical text", split=_chunk_texts,
+         "chonkie's token windows (cl100k, offline) on the canonical text", split=_chunk_texts,
+         fixed=lambda: {"tokenizer": get_encoding()},
          hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "return_type"})),
 )
 
