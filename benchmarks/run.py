@@ -1,11 +1,12 @@
 """`make bench`: run the benchmarks, print the table, write `benchmarks/results.md`.
 
-    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense] [-o benchmarks/results.md]
+    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru] [-o benchmarks/results.md]
 
 Sections (issue 8): 1. tokens strategy vs raw encode and peer splitters; 2. structure strategies
 as a share of parse time and their scaling; 3. parsing vs pymupdf4llm, cores, cache, memory;
 4. overlay rendering vs pdfplumber (`bench_render`); 5. explorer and sweep (`bench_explore`);
-6. locating another chunker's chunks (`bench_foreign`); 7. the torch-free dense encoder (`bench_dense`).
+6. locating another chunker's chunks (`bench_foreign`); 7. the torch-free dense encoder (`bench_dense`);
+8. MinerU 4's flash tier against the default parser (`bench_mineru`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from chunkbench.io.atomic import write_text
 
 from .common import ROOT, Row, machine, markdown_table, plain_table
 
-SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense")
+SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,6 +76,11 @@ def main(argv: list[str] | None = None) -> int:
 
         r, n = bench_dense.run(runs=2)
         _report(rows, notes, bench_dense.SECTION, r, n)
+    if "mineru" in only:
+        from . import bench_mineru
+
+        r, n = bench_mineru.run(runs=2 if args.quick else 3)
+        _report(rows, notes, bench_mineru.SECTION, r, n)
     elapsed = time.perf_counter() - started
     rows.sort(key=lambda r: r.section)
     write_text(args.output, results_markdown(header, rows, notes, elapsed, args))

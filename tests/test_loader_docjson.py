@@ -205,7 +205,7 @@ def _with_block(raw: dict, n: int, **changes) -> dict:
 _DROP = object()
 BAD_INPUTS = {
     "not an object": (lambda raw: raw["blocks"], "expected a JSON object, got a list"),
-    "no blocks": (lambda raw: {"pages": raw["pages"]}, "'blocks' must be a list, got null"),
+    "no blocks": (lambda raw: {"pages": raw["pages"]}, "unrecognised JSON object (keys: pages)"),
     "blocks not a list": (lambda raw: {**raw, "blocks": {"a": 1}}, "'blocks' must be a list, got an object"),
     "block not an object": (lambda raw: {**raw, "blocks": ["text"]}, "block 0: expected an object"),
     "no block_id": (lambda raw: _with_block(raw, 3, block_id=_DROP), "block 3: 'block_id' must be"),

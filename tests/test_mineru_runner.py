@@ -1,4 +1,5 @@
-"""The MinerU runner against a stand-in `mineru` (tests/fake_mineru/mineru) first on PATH."""
+"""The MinerU 2.x/3.x runner path against a stand-in `mineru` (tests/fake_mineru/mineru), chosen
+with $CHUNKBENCH_MINERU; the real MinerU 4 is tested in test_mineru4.py."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from conftest import MINERU_FIXTURES, ROOT, mineru_fixture
 
 import chunkbench
 from chunkbench.errors import ExternalToolError, InputError, UsageError
+from chunkbench.loaders.mineru import run
 from chunkbench.loaders.mineru.run import STDERR_TAIL_LINES, TIMEOUT_ENV, _timeout, load_with_mineru
 from chunkbench.types.document import sha256_file
 
@@ -37,6 +39,7 @@ def fake(tmp_path, monkeypatch, fresh_cache):
     wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE_MINERU}" "$@"\n')
     wrapper.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("CHUNKBENCH_MINERU", os.fspath(wrapper))  # chosen over the MinerU 4 SDK installed here
     monkeypatch.setenv("FAKE_MINERU_FIXTURE", os.fspath(PAPER))
     monkeypatch.setenv("FAKE_MINERU_LOG", os.fspath(tmp_path / "calls.jsonl"))
     monkeypatch.setenv("FAKE_MINERU_PIDS", os.fspath(tmp_path / "pids"))
@@ -186,10 +189,14 @@ def test_unreadable_content_list(fake, pdf):
 
 
 def test_missing_executable(tmp_path, monkeypatch, pdf, fresh_cache):
+    """No SDK in this Python, nothing beside the interpreter, nothing on PATH: one error, exit 4."""
     empty = tmp_path / "empty-bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", os.fspath(empty))
-    with pytest.raises(ExternalToolError, match="mineru not found on PATH") as info:
+    monkeypatch.delenv("CHUNKBENCH_MINERU", raising=False)
+    monkeypatch.setattr(run.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(run, "_beside_interpreter", lambda name: None)
+    with pytest.raises(ExternalToolError, match="MinerU not found: no MinerU 4 SDK") as info:
         chunkbench.load(pdf, backend="mineru")
     assert info.value.exit_code == 4
 

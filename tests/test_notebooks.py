@@ -116,6 +116,14 @@ def test_notebook_runs_with_small_parameters(path, tmp_path):
         assert "display_data" in kinds or "execute_result" in kinds  # the histogram / tables / page were shown
         images = [o for c in _code_cells(nb) for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
         assert len(images) >= 2  # size histogram and the overlay page
+    if path.name == "05_parsers.ipynb":  # both parsers compared and drawn on one page
+        import csv
+
+        rows = {r["parse"]: r for r in csv.DictReader((out / "parsers.csv").open(encoding="utf-8"))}
+        assert rows["default"]["parser"].startswith("pymupdf") and rows["mineru"]["parser"].startswith("mineru 4.")
+        assert int(rows["mineru"]["elements"]) > 10 and int(rows["mineru"]["heading"]) > 3
+        images = [o for c in _code_cells(nb) for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+        assert images
     if path.name == "01_explore.ipynb":
         data = json.loads((out / "explore.chunks.json").read_text(encoding="utf-8"))
         assert data["chunking"]["strategy"] == "elements" and data["chunking"]["params"]["max_chunk_size"] == 1200

@@ -1,8 +1,12 @@
 """`load()`: one entry point that turns any supported INPUT into a Document.
 
-INPUT is a `.pdf` (PyMuPDF layout backend by default, or MinerU), a MinerU `*_content_list.json`
-(v1 or v2) or output folder, a Docling-style `document.json`, a Markdown or plain-text file, or an
-`elements.json` written by `chunkbench parse`.
+INPUT is a `.pdf` (PyMuPDF layout backend by default, or MinerU), MinerU output (a
+`*_content_list.json` v1 or v2, MinerU 4's middle JSON, structured_content or zip, or an output
+folder), a DoclingDocument JSON (as docling-core saves it), a Docling-style `document.json`, a
+Markdown or plain-text file, or an `elements.json` written by `chunkbench parse`.
+
+JSON objects are told apart by their content, not their name: `schema_name: DoclingDocument`,
+`schema: docvortex.middle` or a MinerU producer, `format: chunkbench.elements/…`, else `blocks`.
 """
 
 from __future__ import annotations
@@ -32,13 +36,15 @@ def detect_kind(path: str | os.PathLike) -> str:
         return "markdown"
     if suffix == ".txt":
         return "text"
+    if suffix == ".zip":
+        return "mineru"
     if suffix == ".json":
         if p.name.endswith(("_content_list.json", "_content_list_v2.json")):
             return "mineru"
         return _sniff_json(p)
     raise InputError(
-        f"unsupported input type {suffix or '(no extension)'!r}; expected .pdf, .md, .txt, a MinerU "
-        "content_list.json or output folder, a document.json or an elements.json",
+        f"unsupported input type {suffix or '(no extension)'!r}; expected .pdf, .md, .txt, MinerU output "
+        "(content_list.json, middle JSON, zip or folder), a Docling JSON, a document.json or an elements.json",
         p,
     )
 
@@ -54,7 +60,7 @@ def _sniff_json(p: Path) -> str:
     if '"chunkbench.elements/' in head:
         return "elements_json"
     if head.startswith("{"):
-        return "document_json"
+        return "json_object"
     raise InputError("not a JSON object or list", p)
 
 
@@ -68,13 +74,18 @@ def load(
     mineru_backend: str | None = None,
     mineru_url: str | None = None,
     mineru_timeout: float | None = None,
+    mineru_tier: str | None = None,
+    mineru_ocr_mode: str | None = None,
+    mineru_pages: str | None = None,
+    mineru_command: str | os.PathLike | None = None,
     progress: bool | None = None,
     page_timeout: float | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> Document:
     """Load any supported INPUT as a Document (PDF parses are cached on disk).
 
-    `pdf` names the source PDF of MinerU output (for page sizes and rendering) when it is not
+    `mineru_*` options go to the MinerU runner (`loaders.mineru.run`): tier, OCR mode, page range,
+    the executable to run, and the 2.x/3.x backend. `pdf` names the source PDF of MinerU output (for page sizes and rendering) when it is not
     found beside the output. `metadata` is passed through to every chunk. `page_timeout` limits
     the PyMuPDF parse time per page in seconds (None: $CHUNKBENCH_PAGE_TIMEOUT or 120; 0: no
     limit); a PDF that parses slower fails with an InputError naming the pages.
@@ -86,7 +97,8 @@ def load(
         from .mineru.run import load_with_mineru
 
         doc = load_with_mineru(
-            path, backend=mineru_backend, url=mineru_url, timeout=mineru_timeout, cache=cache
+            path, backend=mineru_backend, url=mineru_url, timeout=mineru_timeout, cache=cache,
+            tier=mineru_tier, ocr_mode=mineru_ocr_mode, pages=mineru_pages, command=mineru_command,
         )
     elif kind == "pdf":
         from .pdf import load_pdf
@@ -96,10 +108,8 @@ def load(
         from .mineru import load_mineru
 
         doc = load_mineru(path, pdf=pdf)
-    elif kind == "document_json":
-        from .docjson import load_document_json
-
-        doc = load_document_json(path, pdf=pdf)
+    elif kind == "json_object":
+        doc = load_json_object(Path(path), pdf=pdf)
     elif kind == "markdown":
         from .markdown import load_markdown
 
@@ -113,13 +123,36 @@ def load(
     return doc.with_metadata(**metadata) if metadata else doc
 
 
+def load_json_object(path: Path, *, pdf: str | os.PathLike | None = None) -> Document:
+    """A JSON object file, read once and given to the loader its content names."""
+    from .docling import is_docling, load_docling_data
+    from .jsonread import read_json
+    from .mineru import is_mineru_object, load_mineru_data
+
+    data = read_json(path)
+    if is_docling(data):
+        return load_docling_data(path, data, pdf=pdf)
+    if is_mineru_object(data):
+        return load_mineru_data(path, data, pdf=pdf)
+    if isinstance(data, dict) and str(data.get("format", "")).startswith("chunkbench.elements/"):
+        return _elements_from(path, data)
+    from .docjson import load_document_json_data
+
+    return load_document_json_data(path, data, pdf=pdf)
+
+
 def load_elements_json(path: str | os.PathLike) -> Document:
     """Load an `elements.json` written by `chunkbench parse` back into the identical Document."""
     p = Path(path)
     try:
         data = json.loads(p.read_text("utf-8"))
-        return Document.from_dict(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"not valid JSON: {exc}", p) from None
+    return _elements_from(p, data)
+
+
+def _elements_from(p: Path, data: Any) -> Document:
+    try:
+        return Document.from_dict(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"not a chunkbench elements.json ({exc})", p) from None

@@ -82,9 +82,21 @@ _BBOX_KEYS = (("x0", "y0", "x1", "y1"), ("l", "t", "r", "b"))
 def load_document_json(path: str | os.PathLike, *, pdf: str | os.PathLike | None = None) -> Document:
     """Load a specs/2 `document.json`: its blocks become elements with the same ids, in file order."""
     file = Path(path)
-    data = read_json(file)
+    return load_document_json_data(file, read_json(file), pdf=pdf)
+
+
+def load_document_json_data(file: Path, data: Any, *, pdf: str | os.PathLike | None = None) -> Document:
+    """A Document from the parsed JSON of a specs/2 `document.json`."""
     if not isinstance(data, dict):
         raise InputError(f"not a document.json: expected a JSON object, got {json_type(data)}", file)
+    if "blocks" not in data:
+        keys = ", ".join(sorted(map(str, data))[:8]) or "(none)"
+        raise InputError(
+            f"unrecognised JSON object (keys: {keys}); expected a DoclingDocument (schema_name), MinerU 4 "
+            "output (schema docvortex.middle, or structured_content), a document.json with 'blocks', or a "
+            "chunkbench elements.json",
+            file,
+        )
     warnings: list[str] = []
     pages = _read_pages(file, data.get("pages"))
     if not pages:
@@ -97,7 +109,7 @@ def load_document_json(path: str | os.PathLike, *, pdf: str | os.PathLike | None
     if reader.unknown:
         names = ", ".join(f"{name} ({n})" for name, n in sorted(reader.unknown.items()))
         warnings.append(f"unknown block types loaded as 'other': {names}")
-    pdf_path = Path(pdf) if pdf is not None else _find_pdf(file, data, warnings)
+    pdf_path = Path(pdf) if pdf is not None else find_named_pdf(file, data, warnings)
     if pdf_path is not None and not pdf_path.is_file():
         raise InputError("PDF not found", pdf_path)
     return make_document(file, elements, pages, ParserInfo(SOURCE), pdf_path=pdf_path, warnings=warnings)
@@ -271,7 +283,7 @@ class _BlockReader:
         return (x0, y0, x1, y1)
 
 
-def _find_pdf(file: Path, data: dict, warnings: list[str]) -> Path | None:
+def find_named_pdf(file: Path, data: dict, warnings: list[str]) -> Path | None:
     """The source PDF: named in the file, else `{stem}.pdf`, else the only PDF beside the file.
 
     Only paths that resolve inside the file's folder are followed.

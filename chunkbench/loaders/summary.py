@@ -55,3 +55,24 @@ def format_summary(doc: Document, max_outline: int = 40) -> str:
     else:
         lines.append("  outline  (no headings found)")
     return "\n".join(lines)
+
+
+def parse_table(docs: dict[str, Document]) -> list[dict]:
+    """One row per parse of the same PDF (name -> Document): parser, pages, elements by type, headings
+    by level, so two parsers can be compared side by side (`pandas.DataFrame(parse_table(...))`)."""
+    types = sorted({e.type for doc in docs.values() for e in doc.elements})
+    rows = []
+    for name, doc in docs.items():
+        by_type = Counter(e.type for e in doc.elements)
+        levels = Counter(e.text_level for e in doc.elements if e.type == "heading")
+        row = {
+            "parse": name,
+            "parser": f"{doc.parser.name} {doc.parser.version}".strip(),
+            "pages": len(doc.pages),
+            "elements": len(doc.elements),
+            "characters": len(doc.text),
+            "heading levels": " ".join(f"h{lv}:{n}" for lv, n in sorted(levels.items(), key=lambda x: x[0] or 0)),
+        }
+        row.update({t: by_type.get(t, 0) for t in types})
+        rows.append(row)
+    return rows

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +24,11 @@ BBOX_SCALE = 1000
 
 
 NO_PAGE_SIZES_WARNING = "bboxes unavailable: no PDF or _middle.json found"
+
+
+#: with no PDF nor page sizes, the page count is the highest page_idx + 1; a page object is made
+#: for each, so an absurd index must not be believed (the longest real PDFs have some 10^4 pages)
+MAX_PAGES_WITHOUT_PDF = 100_000
 
 
 # v1 (and specs/1) item type -> element type; "text" becomes a heading when it has a text_level.
@@ -94,15 +100,15 @@ class ItemReader:
                 for j, item in enumerate(page):
                     where = f"page {page_idx} item {j}"
                     v1_item = _v2_as_v1(self, item, where)
-                    self.items.append(self._v1_item(v1_item, where, page_idx, raw_type=item["type"]))
+                    self.items.append(self.v1_item(v1_item, where, page_idx, raw_type=item["type"]))
             return len(data)
         for i, item in enumerate(data):
-            self.items.append(self._v1_item(item, f"item {i}", None))
+            self.items.append(self.v1_item(item, f"item {i}", None))
         return None
 
     # -- v1 ---------------------------------------------------------------------------------
 
-    def _v1_item(self, item: Any, where: str, page_idx: int | None, raw_type: str | None = None) -> Item:
+    def v1_item(self, item: Any, where: str, page_idx: int | None, raw_type: str | None = None) -> Item:
         """Check and convert one v1 item; v2 items come here rewritten, with their own type name."""
         if not isinstance(item, dict):
             self.fail(where, f"expected an object, got {json_type(item)}")
@@ -312,6 +318,12 @@ class ItemReader:
             page_count = len(sizes)
         else:
             page_count = max([page_count or 0] + [item.page_idx + 1 for item in self.items])
+            if page_count > MAX_PAGES_WITHOUT_PDF:
+                raise InputError(
+                    f"page_idx {page_count - 1} is beyond any real document ({MAX_PAGES_WITHOUT_PDF:,} pages at "
+                    "most without the PDF); pass the source PDF with --pdf to check it",
+                    self.file,
+                )
         elements = [self._element(n, item, sizes) for n, item in enumerate(self.items)]
         with_text = {e.page_idx for e in elements if e.text}
         pages = [
@@ -381,7 +393,7 @@ def _v2_as_v1(reader: ItemReader, item: Any, where: str) -> dict:
         reader.fail(where, f"'content' must be an object, got {json_type(content)}")
 
     def spans(key: str) -> str:
-        return _spans_text(reader, content.get(key), where, key)
+        return spans_text(reader, content.get(key), where, key)
 
     def span_list(key: str) -> list[str]:
         text = spans(key)
@@ -426,7 +438,7 @@ def _v2_as_v1(reader: ItemReader, item: Any, where: str) -> dict:
         if not isinstance(items, list):
             reader.fail(where, "'list_items' must be a list")
         out["list_items"] = [
-            _spans_text(reader, entry.get("item_content") if isinstance(entry, dict) else entry, where, "item_content")
+            spans_text(reader, entry.get("item_content") if isinstance(entry, dict) else entry, where, "item_content")
             for entry in items
         ]
         if isinstance(content.get("list_type"), str):
@@ -447,8 +459,13 @@ def _v2_image_path(reader: ItemReader, content: dict, where: str) -> str | None:
     return source.get("path")
 
 
-def _spans_text(reader: ItemReader, spans: Any, where: str, key: str) -> str:
-    """v2 spans as text: inline equations as `$...$`, a space between spans that need one."""
+def spans_text(reader: ItemReader, spans: Any, where: str, key: str) -> str:
+    """Inline spans as text: inline equations as `$...$`, hyperlinks as their text.
+
+    Spans are joined as written (MinerU 4 splits text where its style changes, mid-word or before
+    punctuation). A space is added only where MinerU 2.x/3.x ran pieces together: around an inline
+    equation, and between two captions joined into one list (one ends a sentence, the next starts one).
+    """
     if spans is None:
         return ""
     if isinstance(spans, str):  # chart `content`, older writers
@@ -456,15 +473,37 @@ def _spans_text(reader: ItemReader, spans: Any, where: str, key: str) -> str:
     if not isinstance(spans, list):
         reader.fail(where, f"'{key}' must be a list of spans")
     parts: list[str] = []
+    kinds: list[str] = []
     for span in spans:
-        text = span.get("content") if isinstance(span, dict) else None
-        if not isinstance(text, str):
-            reader.fail(where, f"'{key}' spans must be objects with a string 'content'")
+        kind, text = _span(reader, span, where, key)
         if not text:
             continue
-        if span.get("type") == "equation_inline":
-            text = f"${text}$"
-        if parts and not parts[-1][-1].isspace() and not text[0].isspace():
+        run_together = bool(parts) and not parts[-1][-1].isspace() and not text[0].isspace()
+        if run_together and (
+            "equation_inline" in (kind, kinds[-1]) or (parts[-1][-1] in ".!?:" and _STARTS_SENTENCE.match(text))
+        ):
             parts.append(" ")
+            kinds.append("space")
         parts.append(text)
+        kinds.append(kind)
     return "".join(parts)
+
+
+_STARTS_SENTENCE = re.compile(r"[A-Z0-9(]")
+
+
+def _span(reader: ItemReader, span: Any, where: str, key: str) -> tuple[str, str]:
+    """(type, text) of one span; a hyperlink's text is its (non-link) children's."""
+    if not isinstance(span, dict) or not isinstance(span.get("type", "text"), str):
+        reader.fail(where, f"'{key}' spans must be objects with a string 'content'")
+    kind = span.get("type", "text")
+    content = span.get("content")
+    if kind == "hyperlink" and isinstance(content, list):
+        if any(not isinstance(c, dict) or c.get("type") == "hyperlink" for c in content):
+            reader.fail(where, f"'{key}': a hyperlink may hold only text spans")
+        return kind, "".join(_span(reader, child, where, key)[1] for child in content)
+    if not isinstance(content, str):
+        reader.fail(where, f"'{key}' spans must be objects with a string 'content'")
+    if kind == "equation_inline" and content:
+        return kind, f"${content}$"
+    return kind, content

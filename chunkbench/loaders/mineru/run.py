@@ -1,9 +1,21 @@
-"""Run the MinerU command line on a PDF and load what it writes (`load(..., backend="mineru")`).
+"""Run MinerU on a PDF and load what it writes (`load(..., backend="mineru")`).
 
-`mineru -p X.pdf -o OUT -b BACKEND [-u URL]` runs in its own process group inside a temporary
-folder; the whole group is killed when it outlives its timeout. The result goes through the parse
-cache keyed by the PDF's sha256, the MinerU version and the backend options, so a PDF is sent to
-MinerU once. A missing `mineru`, a failed or timed-out run and unusable output are an
+Which MinerU runs (the first found):
+
+1. `$CHUNKBENCH_MINERU` or `command=`: that executable (a MinerU 4 `mineru-kit`, or the `mineru`
+   of MinerU 2.x/3.x), its version read from `--version`;
+2. MinerU 4's Python SDK in this interpreter: `mineru.parser.parse` (or `MinerUApiParser` for a
+   URL), run in a child process (`sdk_child`) so a hang or crash can be stopped;
+3. `mineru-kit` beside the running interpreter, then on PATH (`mineru-kit parse -f middle_json`);
+4. `mineru` beside the interpreter, then on PATH: 2.x/3.x is run as `mineru -p X.pdf -o OUT -b
+   BACKEND [-u URL]`; any other version is an error naming it.
+
+MinerU 4 takes a tier (default `flash`: the only one that needs no model download and no GPU),
+an OCR mode (auto, txt, ocr), a page range and an API server URL (`mineru-api`). Every run is in
+its own process group inside a temporary folder; the whole group is killed when it outlives its
+timeout. The result goes through the parse cache keyed by the PDF's sha256, the MinerU version and
+the options that change the parse (tier, OCR mode, pages, URL; backend for 2.x/3.x), so a PDF is
+sent to MinerU once. A missing MinerU, a failed or timed-out run and unusable output are an
 ExternalToolError (exit code 4) carrying the tail of MinerU's log; an unreadable PDF is an
 InputError, as with every other loader.
 """
@@ -11,12 +23,16 @@ InputError, as with every other loader.
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
+import importlib.util
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from chunkbench.errors import ExternalToolError, InputError, UsageError
@@ -26,6 +42,10 @@ from chunkbench.types.document import Document, ParserInfo, sha256_file
 from . import find_content_list, load_mineru, pdf_page_sizes
 
 DEFAULT_BACKEND = "vlm-vllm-engine"
+DEFAULT_TIER = "flash"
+TIERS = ("flash", "basic", "standard", "advanced")
+OCR_MODES = ("auto", "txt", "ocr")
+COMMAND_ENV = "CHUNKBENCH_MINERU"
 TIMEOUT_ENV = "CHUNKBENCH_MINERU_TIMEOUT"
 #: default timeout: a fixed start-up allowance plus time per page and per MB of PDF
 TIMEOUT_BASE_S, TIMEOUT_PER_PAGE_S, TIMEOUT_PER_MB_S = 60.0, 10.0, 2.0
@@ -33,6 +53,17 @@ TIMEOUT_BASE_S, TIMEOUT_PER_PAGE_S, TIMEOUT_PER_MB_S = 60.0, 10.0, 2.0
 KILL_GRACE_S = 5.0
 VERSION_TIMEOUT_S = 60.0
 STDERR_TAIL_LINES = 20
+#: MinerU's page ranges: "1-5,8", "r3-r1" (from the end), "all"
+_PAGES = re.compile(r"all|r?\d{1,6}(-r?\d{1,6})?(,r?\d{1,6}(-r?\d{1,6})?)*")
+
+
+@dataclass(frozen=True)
+class Engine:
+    """How MinerU is run: `sdk` (MinerU 4 in a child Python), `kit` (mineru-kit), `legacy` (2.x/3.x)."""
+
+    kind: str
+    exe: str
+    version: str
 
 
 def load_with_mineru(
@@ -42,25 +73,98 @@ def load_with_mineru(
     url: str | None = None,
     timeout: float | None = None,
     cache: bool = True,
+    tier: str | None = None,
+    ocr_mode: str | None = None,
+    pages: str | None = None,
+    command: str | os.PathLike | None = None,
 ) -> Document:
-    """Parse a PDF with the `mineru` CLI (cached); the Document's doc_id is the PDF's sha256."""
+    """Parse a PDF with MinerU (cached); the Document's doc_id is the PDF's sha256."""
     pdf = Path(pdf_path)
-    backend = backend or DEFAULT_BACKEND
-    exe = shutil.which("mineru")
-    if exe is None:
-        raise ExternalToolError("mineru not found on PATH (install it with: pip install 'chunkbench[mineru]')", pdf)
-    pages = len(pdf_page_sizes(pdf))
-    seconds = _timeout(pdf, pages, timeout)
-    version = mineru_version(exe)
-    options = {"backend": backend, "url": url}
+    tier, ocr_mode, pages = _checked_options(tier, ocr_mode, pages)
+    page_count = len(pdf_page_sizes(pdf))
+    seconds = _timeout(pdf, page_count, timeout)
+    engine = find_engine(command)
+    if engine.kind == "legacy":
+        options = {"backend": backend or DEFAULT_BACKEND, "url": url}
+    else:
+        if backend is not None:
+            raise UsageError(f"--mineru-backend is for MinerU 2.x/3.x; MinerU {engine.version} takes --mineru-tier")
+        options = {"tier": tier, "ocr_mode": ocr_mode, "pages": pages, "url": url}
     doc_id = sha256_file(pdf)
 
     def parse() -> Document:
-        doc = _run_and_load(exe, pdf, backend, url, seconds)
-        parser = ParserInfo("mineru", version, {**doc.parser.options, **options})
+        doc = _run_and_load(engine, pdf, options, seconds)
+        parser = ParserInfo("mineru", engine.version, {**doc.parser.options, **options, "engine": engine.kind})
         return dataclasses.replace(doc, doc_id=doc_id, source=pdf.name, parser=parser)
 
-    return cached_parse(pdf, doc_id, "mineru", version, options, parse, use_cache=cache)
+    return cached_parse(pdf, doc_id, "mineru", engine.version, options, parse, use_cache=cache)
+
+
+def _checked_options(tier: str | None, ocr_mode: str | None, pages: str | None) -> tuple[str, str, str]:
+    tier = tier or os.environ.get("CHUNKBENCH_MINERU_TIER") or DEFAULT_TIER
+    if tier not in TIERS:
+        raise UsageError(f"unknown MinerU tier {tier!r}; choose one of {', '.join(TIERS)}")
+    ocr_mode = ocr_mode or "auto"
+    if ocr_mode not in OCR_MODES:
+        raise UsageError(f"unknown OCR mode {ocr_mode!r}; choose one of {', '.join(OCR_MODES)}")
+    pages = (pages or "").replace(" ", "")
+    if pages and not _PAGES.fullmatch(pages):
+        raise UsageError(f"page range {pages!r} is not like 1-5,8 or r3-r1 or all")
+    return tier, ocr_mode, "" if pages == "all" else pages
+
+
+def find_engine(command: str | os.PathLike | None = None) -> Engine:
+    """The MinerU to run (see the module doc for the order); ExternalToolError when there is none."""
+    command = command or os.environ.get(COMMAND_ENV) or None
+    if command is not None:
+        exe = shutil.which(os.fspath(command))
+        if exe is None:
+            raise ExternalToolError(f"MinerU command not found or not executable: {os.fspath(command)}")
+        return _cli_engine(exe)
+    if importlib.util.find_spec("mineru") is not None:
+        try:
+            version = importlib.metadata.version("mineru")
+        except importlib.metadata.PackageNotFoundError:
+            version = ""
+        if _major(version) >= 4:
+            return Engine("sdk", sys.executable, version)
+    for name in ("mineru-kit", "mineru"):
+        exe = _beside_interpreter(name) or shutil.which(name)
+        if exe is not None:
+            return _cli_engine(exe)
+    raise ExternalToolError(
+        "MinerU not found: no MinerU 4 SDK in this Python, no mineru-kit or mineru beside it or on PATH "
+        "(install it with: pip install 'chunkbench[mineru]')"
+    )
+
+
+def _beside_interpreter(name: str) -> str | None:
+    """`name` in the running interpreter's bin folder (a venv used without activating it)."""
+    candidate = Path(sys.executable).parent / name
+    return os.fspath(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
+
+
+def _cli_engine(exe: str) -> Engine:
+    version = mineru_version(exe)
+    major = _major(version)
+    if major >= 4:
+        if Path(exe).name.startswith("mineru-kit"):
+            return Engine("kit", exe, version)
+        kit = Path(exe).parent / "mineru-kit"
+        if kit.is_file():
+            return Engine("kit", os.fspath(kit), version)
+        raise ExternalToolError(f"{exe} is MinerU {version}, but its mineru-kit command is not beside it")
+    if major in (2, 3):
+        return Engine("legacy", exe, version)
+    raise ExternalToolError(
+        f"{exe} reports MinerU version {version!r}: supported are MinerU 4 (SDK or mineru-kit) and the "
+        "MinerU 2.x/3.x command line"
+    )
+
+
+def _major(version: str) -> int:
+    match = re.match(r"(\d+)\.", version)
+    return int(match.group(1)) if match else -1
 
 
 def mineru_version(exe: str) -> str:
@@ -74,7 +178,7 @@ def mineru_version(exe: str) -> str:
     out = (done.stdout + done.stderr).strip()
     if done.returncode != 0 or not out:
         return "unknown"
-    match = re.search(r"\d+(?:\.\d+)+\S*", out)  # "mineru, version 2.5.4" -> "2.5.4"
+    match = re.search(r"\d+(?:\.\d+)+\S*", out)  # "mineru, version 2.5.4" / "MinerU version: 4.0.12"
     return match.group(0) if match else out.splitlines()[-1][:100]
 
 
@@ -93,31 +197,64 @@ def _timeout(pdf: Path, pages: int, explicit: float | None) -> float:
     return TIMEOUT_BASE_S + TIMEOUT_PER_PAGE_S * pages + TIMEOUT_PER_MB_S * megabytes
 
 
-def _run_and_load(exe: str, pdf: Path, backend: str, url: str | None, seconds: float) -> Document:
-    """Run MinerU into a temporary folder and load the content_list it wrote."""
+def _run_and_load(engine: Engine, pdf: Path, options: dict, seconds: float) -> Document:
+    """Run MinerU into a temporary folder and load what it wrote."""
     with tempfile.TemporaryDirectory(prefix="chunkbench-mineru-") as tmp:
         out = Path(tmp) / "out"
         stderr_file = Path(tmp) / "stderr.log"
-        cmd = [exe, "-p", os.fspath(pdf.resolve()), "-o", os.fspath(out), "-b", backend]
-        if url:
-            cmd += ["-u", url]
-        _run(cmd, stderr_file, seconds, pdf)
+        cmd, expected = _command(engine, pdf.resolve(), out, options)
+        _run(cmd, stderr_file, seconds, pdf, _hint(engine, options))
         tail = _tail(stderr_file)
-        try:
-            content_list = find_content_list(out) if out.is_dir() else None
-        except InputError as exc:
-            raise ExternalToolError(f"mineru exited 0 but wrote no usable content_list: {exc.message}", pdf,
-                                    tail) from None
-        if content_list is None:
+        if expected is not None:  # MinerU 4: one middle JSON
+            if not expected.is_file():
+                raise ExternalToolError(f"mineru {engine.version} exited 0 but wrote no {expected.name}", pdf, tail)
+            result = expected
+        elif not out.is_dir():
             raise ExternalToolError("mineru exited 0 but wrote nothing to its output folder", pdf, tail)
+        else:
+            try:
+                result = find_content_list(out)
+            except InputError as exc:
+                raise ExternalToolError(f"mineru exited 0 but wrote no usable content_list: {exc.message}", pdf,
+                                        tail) from None
         try:
-            return load_mineru(content_list, pdf=pdf)
+            return load_mineru(result, pdf=pdf)
         except InputError as exc:
-            problem = f"mineru wrote an unreadable {content_list.name}: {exc.message}"
+            problem = f"mineru wrote an unreadable {result.name}: {exc.message}"
             raise ExternalToolError(problem, pdf, tail) from None
 
 
-def _run(cmd: list[str], stderr_file: Path, seconds: float, pdf: Path) -> None:
+def _command(engine: Engine, pdf: Path, out: Path, options: dict) -> tuple[list[str], Path | None]:
+    """The command line of one run, and the middle JSON file it writes (None: a 2.x/3.x folder)."""
+    if engine.kind == "legacy":
+        cmd = [engine.exe, "-p", os.fspath(pdf), "-o", os.fspath(out), "-b", options["backend"]]
+        if options["url"]:
+            cmd += ["-u", options["url"]]
+        return cmd, None
+    out.mkdir(parents=True)
+    if engine.kind == "sdk":
+        target = out / "middle.json"
+        cmd = [engine.exe, "-m", "chunkbench.loaders.mineru.sdk_child", os.fspath(pdf), os.fspath(target),
+               options["tier"], options["ocr_mode"], options["pages"], options["url"] or ""]
+        return cmd, target
+    cmd = [engine.exe, "parse", os.fspath(pdf), "-o", os.fspath(out), "-f", "middle_json",
+           "--tier", options["tier"], "--ocr-mode", options["ocr_mode"]]
+    if options["pages"]:
+        cmd += ["-p", options["pages"]]
+    if options["url"]:
+        cmd += ["--remote-url", options["url"]]
+    return cmd, out / f"{pdf.stem}.json"
+
+
+def _hint(engine: Engine, options: dict) -> str:
+    """Advice added to a failed run: higher MinerU 4 tiers need a GPU and downloaded models."""
+    higher_tier = engine.kind != "legacy" and options.get("tier") != DEFAULT_TIER and not options.get("url")
+    if higher_tier and shutil.which("nvidia-smi") is None:
+        return f" (tier {options['tier']} needs models from a hub and a GPU, and none was found: try --mineru-tier flash)"
+    return ""
+
+
+def _run(cmd: list[str], stderr_file: Path, seconds: float, pdf: Path, hint: str = "") -> None:
     """Run `cmd` in a new session; whatever of its process group is left at the end is killed."""
     with open(stderr_file, "wb") as err:
         try:
@@ -143,7 +280,7 @@ def _run(cmd: list[str], stderr_file: Path, seconds: float, pdf: Path) -> None:
     if code != 0:
         how = f"was killed by signal {-code}" if code < 0 else f"failed with exit code {code}"
         last = tail.splitlines()[-1].strip() if tail else ""
-        raise ExternalToolError(f"mineru {how}" + (f": {last}" if last else ""), pdf, tail)
+        raise ExternalToolError(f"mineru {how}" + (f": {last}" if last else "") + hint, pdf, tail)
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

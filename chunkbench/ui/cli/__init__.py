@@ -96,10 +96,26 @@ def parse_sets(items: list[str]) -> dict[str, str]:
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """Options every command that loads an INPUT accepts."""
-    parser.add_argument("input", help="a .pdf, .md, MinerU content_list.json/folder, document.json or elements.json")
+    parser.add_argument(
+        "input",
+        help="a .pdf, .md, .txt, MinerU output (content_list, middle JSON, zip, folder), a DoclingDocument "
+        "JSON, a document.json or an elements.json",
+    )
     parser.add_argument("--backend", default="pymupdf", choices=("pymupdf", "mineru"), help="PDF parser")
-    parser.add_argument("--mineru-backend", default=None, help="MinerU backend (default vlm-vllm-engine)")
-    parser.add_argument("--mineru-url", default=None, help="MinerU server URL for http-client backends")
+    parser.add_argument(
+        "--mineru-tier", default=None, choices=("flash", "basic", "standard", "advanced"),
+        help="MinerU 4 tier (default flash: the only one that runs without a GPU and downloaded models)",
+    )
+    parser.add_argument("--ocr-mode", default=None, choices=("auto", "txt", "ocr"), help="MinerU 4 OCR mode (default auto)")
+    parser.add_argument(
+        "--mineru-pages", default=None, help="MinerU 4: pages to parse, e.g. 1-5,8 or r3-r1 (default all)"
+    )
+    parser.add_argument("--mineru-url", default=None, help="MinerU 4 API server (mineru-api), or the 2.x/3.x server URL")
+    parser.add_argument("--mineru-backend", default=None, help="MinerU 2.x/3.x backend (default vlm-vllm-engine)")
+    parser.add_argument(
+        "--mineru-command", default=None, metavar="PATH",
+        help="the MinerU executable to run (mineru-kit of 4.x, mineru of 2.x/3.x; default: found, or $CHUNKBENCH_MINERU)",
+    )
     parser.add_argument("--mineru-timeout", type=float, default=None, help="seconds before MinerU is killed")
     parser.add_argument("--pdf", default=None, help="source PDF of MinerU output / document.json")
     parser.add_argument("--password", default=None, help="password of an encrypted PDF")
@@ -129,6 +145,10 @@ def load_input(args: argparse.Namespace):
         mineru_backend=args.mineru_backend,
         mineru_url=args.mineru_url,
         mineru_timeout=args.mineru_timeout,
+        mineru_tier=args.mineru_tier,
+        mineru_ocr_mode=args.ocr_mode,
+        mineru_pages=args.mineru_pages,
+        mineru_command=args.mineru_command,
         page_timeout=getattr(args, "page_timeout", None),
     )
     print_warnings(doc)
