@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from chunkbench.text.terminal import terminal_safe
+
 
 class ChunkbenchError(Exception):
     """Base of every error chunkbench raises on purpose; `exit_code` is what the CLI returns."""
@@ -13,7 +15,8 @@ class ChunkbenchError(Exception):
     def __init__(self, message: str, path: str | os.PathLike | None = None):
         self.path = os.fspath(path) if path is not None else None
         self.message = message
-        super().__init__(f"{self.path}: {message}" if self.path else message)
+        # the path is shown escaped: a newline or ESC in a file name must not forge or recolour a line
+        super().__init__(f"{terminal_safe(self.path)}: {message}" if self.path else message)
 
 
 class UsageError(ChunkbenchError, ValueError):
@@ -40,3 +43,9 @@ class ExternalToolError(ChunkbenchError):
     def __init__(self, message: str, path=None, stderr_tail: str = ""):
         self.stderr_tail = stderr_tail
         super().__init__(message, path)
+
+
+class EmptyResultError(ChunkbenchError):
+    """No chunks, and the caller asked for that to fail (`--fail-on-empty`, exit code 5)."""
+
+    exit_code = 5

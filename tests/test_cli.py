@@ -130,7 +130,7 @@ def test_stats_text_and_json(tmp_path, capsys):
         (["chunk", "{md}", "--set", "nokey"], 2, "--set expects KEY=VALUE"),
         (["chunk", "{md}", "--meta", "=x"], 2, "--meta expects KEY=VALUE"),
         (["chunk", "{md}", "--meta", "year:=20x"], 2, "expects a JSON value"),
-        (["chunk", "{md}", "-o", "{tmp}"], 2, "output path is a folder"),
+        (["chunk", "{md}", "-o", "{tmp}"], 2, "--output is a folder, expected a file name"),
         (["stats", "{md}"], 3, "not valid JSON"),
         (["stats", "{emptyjson}"], 3, "not a valid chunks.json: (top level): 'doc_id' is a required property"),
         (["info", "{rtf}"], 3, "unsupported input type '.rtf'"),

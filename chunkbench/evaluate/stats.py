@@ -220,3 +220,24 @@ def format_stats(stats: Mapping, title: str | None = None) -> str:
     lines.append("by type    " + ", ".join(f"{k} {v}" for k, v in stats["by_type"].items()))
     lines.append("by reason  " + ", ".join(f"{k} {v}" for k, v in stats["by_reason"].items()))
     return "\n".join(lines)
+
+
+def why_no_chunks(chunks: Any) -> str:
+    """Why a ChunkSet has no chunks, in one sentence a user can act on ("" when it has some)."""
+    if len(chunks.chunks):
+        return ""
+    doc = chunks.doc
+    with_text = [e for e in doc.elements if not e.is_empty]
+    if not doc.elements:
+        return "the parser found no elements in the document"
+    if not with_text:
+        pages = len(doc.pages_without_text)
+        return "no element has text" + (f" ({pages} page(s) without a text layer: OCR them first)" if pages else "")
+    from chunkbench.types.document import NOISE_TYPES
+
+    if all(e.type in NOISE_TYPES for e in with_text):
+        kinds = ", ".join(sorted({e.type for e in with_text}))
+        hint = " (--set skip_noise=false keeps them)" if "skip_noise" in chunks.params else ""
+        return (f"all {len(with_text)} element(s) with text are page furniture ({kinds}), which "
+                f"{chunks.strategy} skips{hint}")
+    return f"{chunks.strategy} made no chunk from {len(with_text)} element(s) with text"

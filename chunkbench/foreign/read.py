@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import InputError
+from chunkbench.loaders.jsonread import loads_checked
 from chunkbench.loaders.textfile import read_bytes
 
 TEXT_KEYS = ("text", "page_content", "content")
@@ -43,9 +44,7 @@ def read_chunk_file(path: str | os.PathLike) -> list[ForeignChunk]:
     if not text.strip():
         raise InputError("empty file: a chunk file is JSON or JSON Lines", file)
     try:
-        data = json.loads(text)
-    except RecursionError:
-        raise InputError("JSON nested too deeply", file) from None
+        data = loads_checked(text, file)
     except json.JSONDecodeError:
         data = _json_lines(text, file)
     if isinstance(data, Mapping) and isinstance(data.get("chunks"), list):
@@ -71,8 +70,8 @@ def _json_lines(text: str, file: Path) -> list[Any]:
         if not line.strip():
             continue
         try:
-            rows.append(json.loads(line))
-        except (json.JSONDecodeError, RecursionError):
+            rows.append(loads_checked(line, file))
+        except json.JSONDecodeError:
             raise InputError(f"neither JSON nor JSON Lines (line {n} is not JSON)", file) from None
     return rows
 

@@ -1,6 +1,8 @@
 """Atomic file writes: write to a temp file in the target folder, fsync, then rename.
 
 Killing the process at any moment leaves either the old file or the new one, never a partial one.
+The temp file (`.{name}.{pid}.{random}.tmp`) of a process killed before its rename is swept by the
+next write of the same file, once that pid no longer runs.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temp path beside `path`; on success rename it over `path`, on error delete it."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    sweep_stale_temps(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
     os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600 files; outputs get the usual mode
     os.close(fd)
     tmp_path = Path(tmp)
@@ -32,6 +35,35 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
         raise
+
+
+def sweep_stale_temps(target: Path) -> list[Path]:
+    """Delete the temp files of `target` left by processes that no longer run; returns them."""
+    removed: list[Path] = []
+    prefix = f".{target.name}."
+    try:
+        candidates = [p for p in target.parent.iterdir() if p.name.startswith(prefix) and p.name.endswith(".tmp")]
+    except OSError:
+        return removed
+    for temp in candidates:
+        pid = temp.name[len(prefix):].split(".", 1)[0]
+        if pid.isdecimal() and not _running(int(pid)):
+            with contextlib.suppress(OSError):
+                temp.unlink()
+                removed.append(temp)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return pid < 2**22  # another user's live process (or an absurd number: not a pid)
+    return True
 
 
 def _umask() -> int:

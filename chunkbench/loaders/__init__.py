@@ -11,7 +11,6 @@ JSON objects are told apart by their content, not their name: `schema_name: Docl
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -143,12 +142,10 @@ def load_json_object(path: Path, *, pdf: str | os.PathLike | None = None) -> Doc
 
 def load_elements_json(path: str | os.PathLike) -> Document:
     """Load an `elements.json` written by `chunkbench parse` back into the identical Document."""
+    from .jsonread import read_json
+
     p = Path(path)
-    try:
-        data = json.loads(p.read_text("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"not valid JSON: {exc}", p) from None
-    return _elements_from(p, data)
+    return _elements_from(p, read_json(p))
 
 
 def _elements_from(p: Path, data: Any) -> Document:

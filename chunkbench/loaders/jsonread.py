@@ -4,6 +4,7 @@ the value checks both loaders use."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -18,13 +19,50 @@ def read_json(file: Path) -> Any:
     if not raw.strip():
         raise InputError("empty file", file)
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError("not UTF-8 text", file) from None
+    try:
+        return loads_checked(text, file)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc}", file) from None
+
+
+#: a JSON escape of a surrogate code point: the only way a str from JSON can hold one
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def loads_checked(text: str, file: Path | None) -> Any:
+    """`json.loads(text)` for an input file: too deep nesting, and strings holding a lone surrogate
+    (`"\\ud800"`, which no UTF-8 output can hold), are an InputError naming the file.
+    A JSONDecodeError is left to the caller (some inputs try JSON Lines next)."""
+    try:
+        data = json.loads(text)
     except RecursionError:
         raise InputError("JSON nested too deeply", file) from None
+    if _SURROGATE_ESCAPE.search(text):  # rare: only then are the strings walked
+        _refuse_lone_surrogates(data, file)
+    return data
+
+
+def _refuse_lone_surrogates(data: Any, file: Path | None) -> None:
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                code = ord(node[exc.start])
+                raise InputError(
+                    f"a string holds a lone surrogate (\\u{code:04x}): not valid Unicode text; fix the file's encoding",
+                    file,
+                ) from None
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def is_int(v: Any) -> TypeGuard[int]:

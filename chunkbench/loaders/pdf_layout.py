@@ -124,7 +124,12 @@ def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Do
         if not doc.authenticate(password):
             doc.close()
             raise InputError("encrypted PDF: wrong password", path)
-    if doc.page_count == 0:
+    try:
+        count = doc.page_count
+    except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:  # e.g. /Count 1000000000 in the page tree
+        doc.close()
+        raise InputError(f"damaged page tree: {exc}", path) from None
+    if count == 0:
         doc.close()
         raise InputError("PDF has no pages (damaged or truncated?)", path)
     return doc
@@ -147,19 +152,21 @@ def parse_range(
     doc = open_pdf(path, password)
     try:
         pages = list(range(first, stop))
-        has_text = [bool(doc[i].get_text("text").strip()) for i in pages]
-        rotated = [i for i in pages if doc[i].rotation]
-        try:
-            with _captured_messages() as messages:
+        # MuPDF failing on a damaged page (a page tree with a cycle, a broken content stream) is
+        # a bad input, raised as one here: its own exceptions do not even cross to the parent process
+        with _captured_messages() as messages:
+            try:
+                has_text = [bool(doc[i].get_text("text").strip()) for i in pages]
+                rotated = [i for i in pages if doc[i].rotation]
                 raw = layout_engine().to_json(doc, pages=pages, **_ocr_options(ocr))
-        except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:  # MuPDF failing on a damaged page
-            raise InputError(f"cannot parse pages {first + 1}-{stop}: {exc}", path) from None
-        raw_pages = json.loads(raw)["pages"]
-        for i, raw_page in zip(pages, raw_pages):
-            if i in rotated:
-                _add_rotated_text(doc[i], raw_page)
-            _mark_text_pictures(doc[i], raw_page)
-            _mark_split_words(doc[i], raw_page)
+                raw_pages = json.loads(raw)["pages"]
+                for i, raw_page in zip(pages, raw_pages):
+                    if i in rotated:
+                        _add_rotated_text(doc[i], raw_page)
+                    _mark_text_pictures(doc[i], raw_page)
+                    _mark_split_words(doc[i], raw_page)
+            except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:
+                raise InputError(f"cannot parse pages {first + 1}-{stop}: {exc}", path) from None
     finally:
         doc.close()
     for line in messages.getvalue().splitlines():

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chunkbench.errors import InputError
+from chunkbench.loaders.jsonread import loads_checked
 
 if TYPE_CHECKING:
     from chunkbench.types.document import Document
@@ -49,9 +50,9 @@ def load_questions(path: str | os.PathLike[str], doc: Document | None = None) ->
         raise InputError(f"cannot read questions file: {exc.strerror or exc}", path) from None
     try:
         if path.suffix == ".jsonl":
-            rows = [json.loads(line) for line in raw.splitlines() if line.strip()]
+            rows = [loads_checked(line, path) for line in raw.splitlines() if line.strip()]
             return _financebench(rows, doc, path)
-        data = json.loads(raw)
+        data = loads_checked(raw, path)
     except json.JSONDecodeError as exc:
         raise InputError(f"questions file is not valid JSON: {exc}", path) from None
     if isinstance(data, Mapping):

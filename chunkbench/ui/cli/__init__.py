@@ -7,11 +7,14 @@ of docs/contracts.md (2 usage, 3 input, 4 external tool); `--debug` shows the tr
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 import traceback
 
-from chunkbench.errors import ChunkbenchError
+from chunkbench.errors import ChunkbenchError, UsageError
+from chunkbench.text.terminal import terminal_safe
 
 
 def command_modules() -> list[str]:
@@ -47,6 +50,38 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    with terminal_streams():
+        return _main(argv)
+
+
+@contextlib.contextmanager
+def terminal_streams():
+    """stdout and stderr escape control and format characters (ESC, CR, bidi overrides, ...) while
+    the command runs: whatever a file name or a document holds reaches the terminal as text.
+    Line breaks are kept; the messages that carry user text escape theirs where they are made."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _SafeStream(saved[0]), _SafeStream(saved[1])
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+class _SafeStream:
+    """A text stream that writes `terminal_safe(text, keep_newlines=True)` to the stream it wraps."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(terminal_safe(text, keep_newlines=True))
+        return len(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _main(argv: list[str]) -> int:
     debug = "--debug" in argv
     try:
         args = build_parser().parse_args(argv)
@@ -59,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
         if tail:
             print(tail.rstrip(), file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # an output that cannot be written (inputs that cannot be read are InputErrors)
+        if debug:
+            traceback.print_exc()
+        where = f"{terminal_safe(os.fsdecode(exc.filename))}: " if exc.filename is not None else ""
+        print(f"chunkbench: error: {where}cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return UsageError.exit_code
     except KeyboardInterrupt:
         print("chunkbench: interrupted", file=sys.stderr)
         return 130
@@ -83,7 +124,6 @@ def add_set_option(parser: argparse.ArgumentParser) -> None:
 
 def parse_sets(items: list[str]) -> dict[str, str]:
     """`["k=v", ...]` → dict; a malformed item is a usage error."""
-    from chunkbench.errors import UsageError
 
     out: dict[str, str] = {}
     for item in items:
@@ -155,8 +195,31 @@ def load_input(args: argparse.Namespace):
     return doc
 
 
+def add_fail_on_empty(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fail-on-empty", action="store_true",
+        help="exit with code 5 (after writing nothing) when there are no chunks, so a script can tell",
+    )
+
+
+def check_not_empty(chunkset, args) -> None:
+    """0 chunks: a warning saying why on stderr; with --fail-on-empty, exit 5 before writing."""
+    from chunkbench.errors import EmptyResultError
+    from chunkbench.evaluate.stats import why_no_chunks
+
+    why = why_no_chunks(chunkset)
+    if not why:
+        return
+    if getattr(args, "fail_on_empty", False):
+        raise EmptyResultError(f"0 chunks: {why}", chunkset.doc.source)
+    doc = chunkset.doc
+    if doc.warnings and all(e.is_empty for e in doc.elements):
+        return  # the loader's warnings (no text layer, garbled fonts) already said why
+    print(f"chunkbench: warning: {terminal_safe(chunkset.doc.source)}: 0 chunks: {why}", file=sys.stderr)
+
+
 def print_warnings(doc) -> None:
     """The Document's warnings (pages without a text layer, garbled fonts, ...) on stderr, one
     line each naming the file: every command that loads an input says why chunks may be missing."""
     for warning in doc.warnings:
-        print(f"chunkbench: warning: {doc.source}: {warning}", file=sys.stderr)
+        print(f"chunkbench: warning: {terminal_safe(doc.source)}: {warning}", file=sys.stderr)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import UsageError
 from chunkbench.text.segment import one_line
 
-from . import add_input_options, add_set_option, load_input, parse_sets
+from . import add_fail_on_empty, add_input_options, add_set_option, check_not_empty, load_input, parse_sets
 
 
 def register(sub) -> None:
@@ -33,6 +32,7 @@ def register(sub) -> None:
              "text (or page_content), metadata, start_index, or JSON Lines of them; each is located in INPUT and "
              "its boundary reason inferred (--strategy and --set are then not used)",
     )
+    add_fail_on_empty(p)
     p.add_argument("--chunker", default="foreign", metavar="NAME",
                    help="with --chunks: the name the chunks are shown under (e.g. langchain:RecursiveCharacterTextSplitter)")
     p.set_defaults(func=run_chunk)
@@ -56,44 +56,59 @@ def parse_meta(items: list[str]) -> dict[str, Any]:
             raise UsageError(f"--meta expects KEY=VALUE or KEY:=JSON, got {item!r}")
         if key.endswith(":"):
             key = key[:-1]
-            try:
-                out[key.strip()] = json.loads(value)
-            except json.JSONDecodeError:
-                raise UsageError(f"--meta {key}:= expects a JSON value, got {value!r}") from None
+            out[key.strip()] = _meta_json(key.strip(), value)
         else:
             out[key.strip()] = value
     return out
 
 
-def write_output(path: str, write: Callable[[str], Any]) -> None:
-    """Run `write(path)`; an output path that is a folder or cannot be written is a usage error."""
-    if os.path.isdir(path):
-        raise UsageError("output path is a folder, expected a file name", path)
+#: deepest list/object nesting a --meta JSON value may have (metadata is flat in practice)
+MAX_META_DEPTH = 16
+
+
+def _meta_json(key: str, value: str) -> Any:
+    """A `KEY:=JSON` value: finite numbers only, nesting bounded; anything else is a UsageError."""
+    def refuse(problem: str) -> UsageError:
+        return UsageError(f"--meta {key}:= {problem}, got {one_line(value, 40)!r}")
+
+    def finite(text: str) -> float:
+        number = float(text)
+        if number != number or number in (float("inf"), float("-inf")):
+            raise refuse("expects finite numbers")
+        return number
+
     try:
-        write(path)
-    except OSError as exc:
-        raise UsageError(f"cannot write: {exc.strerror or exc}", path) from None
+        parsed = json.loads(value, parse_float=finite, parse_constant=lambda name: finite(name))
+    except (json.JSONDecodeError, RecursionError):
+        raise refuse(f"expects a JSON value nested at most {MAX_META_DEPTH} deep") from None
+    stack = [(parsed, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_META_DEPTH:
+            raise refuse(f"expects a JSON value nested at most {MAX_META_DEPTH} deep")
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+    return parsed
 
 
 def run_chunk(args) -> int:
+    from chunkbench.io.outputs import check_outputs, write_output
     from chunkbench.strategies import chunk
 
+    outputs = check_outputs({"--output": args.output, "--debug-md": args.debug_md, "--jsonl": args.jsonl},
+                            inputs=[args.input, args.pdf, args.chunks])
     params = parse_sets(args.params)
     meta = parse_meta(args.meta)
     doc = load_input(args)
     if meta:
         doc = doc.with_metadata(**meta)
     chunkset = inspect_chunks(doc, args) if args.chunks else chunk(doc, args.strategy, **params)
+    check_not_empty(chunkset, args)
     wrote = []
-    if args.output:
-        write_output(args.output, chunkset.to_json)
-        wrote.append(args.output)
-    if args.debug_md:
-        write_output(args.debug_md, chunkset.to_debug_markdown)
-        wrote.append(args.debug_md)
-    if args.jsonl:
-        write_output(args.jsonl, chunkset.to_jsonl)
-        wrote.append(args.jsonl)
+    writers = {"--output": chunkset.to_json, "--debug-md": chunkset.to_debug_markdown, "--jsonl": chunkset.to_jsonl}
+    for option, path in outputs.items():
+        write_output(path, writers[option])
+        wrote.append(path)
     if wrote:
         from chunkbench.evaluate.stats import fmt_num, quality_targets, size_summary
 

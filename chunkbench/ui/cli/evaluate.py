@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
     )
     from chunkbench.evaluate.sweep import parse_grid
     from chunkbench.io.atomic import dumps_json, write_json, write_text
+    from chunkbench.io.outputs import check_outputs
 
+    check_outputs({}, inputs=[*args.inputs, args.questions], folders={"--output": args.output})
     if args.top_k < 1:
         raise UsageError("--top-k must be at least 1")
     if args.baseline_size < 1 or not 0 <= args.baseline_overlap < args.baseline_size:
@@ -68,8 +70,6 @@ def run(args: argparse.Namespace) -> int:
     result = compare_settings(cases, settings, baseline(args.baseline_size, args.baseline_overlap), args.top_k, args.retriever)
     table = format_table(result)
     if args.output:
-        if os.path.exists(args.output) and not os.path.isdir(args.output):
-            raise UsageError("output path is a file, expected a folder", args.output)
         os.makedirs(args.output, exist_ok=True)
         write_json(os.path.join(args.output, "evaluation.json"), result)
         write_text(os.path.join(args.output, "evaluation.md"), f"{table}\n\n{summary_line(result)}\n")

@@ -26,9 +26,12 @@ def register(sub) -> None:
 
 
 def run_parse(args) -> int:
+    from chunkbench.io.outputs import check_outputs, write_output
+
+    outputs = check_outputs({"--output": args.output}, inputs=[args.input, args.pdf])
     doc = load_input(args)
     if args.output:
-        write_json(Path(args.output), doc.to_dict())
+        write_output(outputs["--output"], lambda path: write_json(Path(path), doc.to_dict()))
     if not args.quiet:
         print(format_summary(doc))
         if args.output:

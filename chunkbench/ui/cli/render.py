@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from chunkbench.errors import UsageError
+from chunkbench.io.outputs import check_outputs
 
-from . import add_input_options, add_set_option, load_input, parse_sets
+from . import add_fail_on_empty, add_input_options, add_set_option, check_not_empty, load_input, parse_sets
 
 
 def register(sub) -> None:
@@ -20,6 +21,7 @@ def register(sub) -> None:
                    help="another parse of the same PDF (e.g. a MinerU output folder) drawn dashed over the "
                         "parser's own elements, to compare parsers")
     p.add_argument("-o", "--output", required=True, help="output folder")
+    add_fail_on_empty(p)
     p.set_defaults(func=run_render)
 
     p = sub.add_parser("diff", help="boundaries that stayed, moved, appeared or vanished between two configurations")
@@ -44,8 +46,10 @@ def run_render(args) -> int:
         from chunkbench.ui.render import check_show
 
         check_show(show)
+    check_outputs({}, inputs=[args.input, args.pdf, args.elements_of], folders={"--output": args.output})
     doc = load_input(args)
     chunks = chunk(doc, args.strategy, **parse_sets(args.params))
+    check_not_empty(chunks, args)
     other = None
     if args.elements_of:
         from chunkbench.loaders import load
@@ -64,6 +68,7 @@ def run_diff(args) -> int:
 
     if not 10 <= args.dpi <= 600:
         raise UsageError(f"--dpi must be between 10 and 600, got {args.dpi:g}")
+    check_outputs({}, inputs=[args.input, args.pdf], folders={"--output": args.output})
     doc = load_input(args)
     d = diff(doc, args.a, args.b, window=args.window)
     index = write_diff_report(d, args.output, dpi=args.dpi)

@@ -46,14 +46,13 @@ def run_review(args) -> int:
 
 
 def _export(cs, args) -> int:
+    from chunkbench.io.outputs import check_outputs, write_output
     from chunkbench.store.workspace import open_workspace
     from chunkbench.ui.reviews import verdicts as vstore
 
+    target = check_outputs({"--export": args.export}, inputs=[args.input, args.pdf, args.workspace])["--export"]
     with open_workspace(args.workspace) as conn:
         rows = vstore.query(conn, doc_id=cs.doc.doc_id, strategy=cs.strategy, params_hash=cs.params_hash)
-    if args.export.lower().endswith(".csv"):
-        vstore.to_csv(rows, args.export)
-    else:
-        vstore.to_json(rows, args.export)
+    write_output(target, lambda path: (vstore.to_csv if args.export.lower().endswith(".csv") else vstore.to_json)(rows, path))
     print(f"wrote {len(rows)} verdicts to {args.export}", file=sys.stderr)
     return 0

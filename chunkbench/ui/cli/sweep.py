@@ -58,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    from chunkbench.io.outputs import check_outputs
+
+    check_outputs({}, inputs=args.inputs, folders={"--output": args.output})
     grid = parse_grid(args.grid)
     fixed = parse_sets(args.params)
     questions = None if args.questions.lower() == "none" else args.questions

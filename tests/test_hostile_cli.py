@@ -1,0 +1,309 @@
+"""Hostile and careless command lines (issue 21): each case asserts the exit code, that stderr is one
+line naming the file and the problem (escaped), and that no output file was written or clobbered.
+
+Classes: the output-path policy, loaders bounded by their document's evidence, text escaped before
+it reaches the terminal, malformed PDFs, --meta values, empty results, stale temp files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLE_PDFS
+
+MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
+
+
+def cli(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "chunkbench", *map(os.fspath, args)], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
+
+
+def one_error(done: subprocess.CompletedProcess, code: int, *needles: str) -> str:
+    """The run exited `code` with exactly one stderr line (no traceback) holding every needle."""
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == code, (done.returncode, done.stderr)
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("chunkbench: error: "), lines[0]
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+@pytest.fixture
+def pdf(tmp_path) -> Path:
+    return Path(shutil.copyfile(MANUAL, tmp_path / "manual.pdf"))
+
+
+@pytest.fixture
+def text_input(tmp_path) -> Path:
+    path = tmp_path / "notes.md"
+    path.write_text("# Notes\n\nSome text that makes a chunk.\n\n## More\n\nAnother paragraph.\n")
+    return path
+
+
+# -- output-path policy --------------------------------------------------------------------------
+
+def test_output_is_the_input_pdf(pdf):
+    before = pdf.read_bytes()
+    one_error(cli("chunk", pdf, "-o", pdf), 2, "--output is the input file", "refusing to overwrite")
+    assert pdf.read_bytes() == before
+
+
+def test_output_is_the_input_spelled_otherwise(pdf, tmp_path):
+    before = pdf.read_bytes()
+    (tmp_path / "sub").mkdir()
+    one_error(cli("chunk", pdf, "-o", tmp_path / "sub" / ".." / "manual.pdf"), 2, "is the input file")
+    one_error(cli("chunk", "manual.pdf", "-o", "./manual.pdf", cwd=tmp_path), 2, "is the input file")
+    assert pdf.read_bytes() == before
+
+
+def test_output_is_a_hard_link_or_symlink_to_the_input(pdf, tmp_path):
+    before = pdf.read_bytes()
+    os.link(pdf, tmp_path / "hard.json")
+    (tmp_path / "soft.json").symlink_to(pdf)
+    one_error(cli("chunk", pdf, "-o", tmp_path / "hard.json"), 2, "is the input file")
+    one_error(cli("chunk", pdf, "-o", tmp_path / "soft.json"), 2, "is the input file")
+    assert pdf.read_bytes() == before
+
+
+def test_parse_output_is_the_input(text_input):
+    before = text_input.read_text()
+    one_error(cli("parse", text_input, "-o", text_input), 2, "is the input file")
+    assert text_input.read_text() == before
+
+
+def test_two_outputs_on_one_path(text_input, tmp_path):
+    out = tmp_path / "x"
+    one_error(cli("chunk", text_input, "-o", out, "--debug-md", out), 2, "--output and --debug-md name the same path")
+    one_error(cli("chunk", text_input, "-o", out, "--jsonl", tmp_path / "." / "x"), 2, "--output and --jsonl")
+    assert not out.exists()
+
+
+def test_two_outputs_one_through_a_symlink(text_input, tmp_path):
+    (tmp_path / "link.md").symlink_to(tmp_path / "real.json")
+    one_error(cli("chunk", text_input, "-o", tmp_path / "real.json", "--debug-md", tmp_path / "link.md"), 2,
+              "name the same path")
+
+
+def test_symlink_output_is_written_through(text_input, tmp_path):
+    target = tmp_path / "store" / "chunks.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    done = cli("chunk", text_input, "-o", link)
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and json.loads(target.read_text())["chunks"]
+
+
+def test_dangling_symlink_output_creates_its_target(text_input, tmp_path):
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "new.json")
+    assert cli("chunk", text_input, "-o", link).returncode == 0
+    assert link.is_symlink() and json.loads((tmp_path / "new.json").read_text())["chunks"]
+
+
+def test_symlink_loop_output(text_input, tmp_path):
+    (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
+    (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
+    one_error(cli("chunk", text_input, "-o", tmp_path / "a.json"), 2, "symlink loop")
+
+
+@pytest.mark.parametrize("device", ["/dev/stdout", "/dev/null", "/proc/self/fd/1"])
+def test_devices_are_refused(text_input, device):
+    one_error(cli("chunk", text_input, "-o", device), 2, "device or system path")
+
+
+def test_fifo_is_refused(text_input, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    one_error(cli("chunk", text_input, "-o", fifo), 2, "not a regular file")
+
+
+def test_output_is_an_existing_folder(text_input, tmp_path):
+    one_error(cli("chunk", text_input, "-o", tmp_path), 2, "--output is a folder, expected a file name")
+    one_error(cli("parse", text_input, "-o", tmp_path), 2, "--output is a folder")
+
+
+@pytest.mark.parametrize("command", [
+    ["render", "--pages", "1"], ["diff", "--a", "strategy=tokens", "--b", "strategy=recursive"],
+])
+def test_folder_outputs_that_are_files(pdf, tmp_path, command):
+    existing = tmp_path / "report"
+    existing.write_text("a file")
+    one_error(cli(command[0], pdf, *command[1:], "-o", existing), 2, "--output is a file, expected a folder")
+    assert existing.read_text() == "a file"
+
+
+def test_sweep_output_is_a_file(text_input, tmp_path):
+    existing = tmp_path / "sweep"
+    existing.write_text("x")
+    one_error(cli("sweep", text_input, "--grid", "max_chunk_size=500", "-o", existing), 2, "is a file, expected a folder")
+
+
+def test_output_under_a_file_is_an_os_error_exit_2(text_input, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    line = one_error(cli("chunk", text_input, "-o", blocker / "chunks.json"), 2, "cannot write")
+    assert os.fspath(blocker) in line
+    one_error(cli("parse", text_input, "-o", blocker / "elements.json"), 2, "cannot write")
+    one_error(cli("render", text_input, "-o", blocker / "report"), 2, "cannot write")
+
+
+# -- loaders bounded by their document's evidence ------------------------------------------------
+
+@pytest.mark.parametrize("name, content, needle", [
+    ("x_content_list.json", '[{"type":"text","text":"a","page_idx":1000000000}]', "beyond any real document"),
+    ("middle.json", json.dumps({"schema": "docvortex.middle", "schema_version": "2.0", "pages": [
+        {"page_idx": 10 ** 9, "blocks": [{"type": "text", "content": [{"type": "text", "content": "a"}]}]}]}),
+     "beyond any real document"),
+    ("docling.json", json.dumps({"schema_name": "DoclingDocument", "version": "1.10.0", "pages": {
+        "1000000000": {"page_no": 1000000000, "size": {"width": 1, "height": 1}}}}), "page_no must be between 1 and"),
+    ("deep.json", "[" * 200_000 + "]" * 200_000, "nested too deeply"),
+    ("deep_object.json", '{"a":' * 200_000 + "1" + "}" * 200_000, "nested too deeply"),
+])
+def test_absurd_documents_fail_fast(tmp_path, name, content, needle):
+    path = tmp_path / name
+    path.write_text(content)
+    one_error(cli("chunk", path, "-o", tmp_path / "out.json"), 3, needle, os.fspath(path))
+    assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("name, content", [
+    ("x_content_list.json", '[{"type":"text","text":"a\\ud800b","page_idx":0}]'),
+    ("document.json", '{"blocks":[{"block_id":"b1","type":"paragraph","text":"\\udc00"}]}'),
+    ("docling.json", '{"schema_name":"DoclingDocument","version":"1.10.0","name":"\\ud83d"}'),
+])
+def test_lone_surrogates_in_json_inputs(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content)
+    one_error(cli("chunk", path, "-o", tmp_path / "out.json"), 3, "lone surrogate", os.fspath(path))
+
+
+def test_lone_surrogate_in_a_chunk_file(text_input, tmp_path):
+    chunks = tmp_path / "chunks.json"
+    chunks.write_text('["Some text\\ud800"]')
+    one_error(cli("chunk", text_input, "--chunks", chunks, "-o", tmp_path / "out.json"), 3, "lone surrogate",
+              os.fspath(chunks))
+
+
+def test_a_surrogate_pair_is_fine(tmp_path):
+    path = tmp_path / "x_content_list.json"
+    path.write_text('[{"type":"text","text":"smile \\ud83d\\ude00 please","page_idx":0}]')
+    done = cli("chunk", path, "-o", tmp_path / "out.json")
+    assert done.returncode == 0 and "\U0001F600" in (tmp_path / "out.json").read_text(encoding="utf-8")
+
+
+# -- text escaped before it reaches the terminal --------------------------------------------------
+
+@pytest.mark.parametrize("name", ["bad\nchunkbench: error: forged.json", "esc\x1b[31mred.json", "bidi\u202etxt.json",
+                                  "cr\rover.json"])
+def test_file_names_cannot_forge_or_colour_lines(tmp_path, name):
+    path = tmp_path / name
+    path.write_text("")  # empty: an input error naming the file
+    line = one_error(cli("chunk", path, "-o", tmp_path / "o.json"), 3, "not a JSON object or list")
+    assert not any(c in line for c in "\x1b\r\u202e")
+    assert "\\x0a" in line or "\\x1b" in line or "\\u202e" in line or "\\x0d" in line
+
+
+def test_document_text_is_escaped_on_stdout(tmp_path):
+    path = tmp_path / "evil.md"
+    path.write_text("# Title \x1b]0;pwned\x07 here\n\nBody \x1b[2J text.\n")
+    done = cli("info", path)
+    assert done.returncode == 0
+    assert "\x1b" not in done.stdout and "\\x1b" in done.stdout
+    table = cli("chunk", path)
+    assert table.returncode == 0 and "\x1b" not in table.stdout
+
+
+def test_warnings_escape_the_file_name(tmp_path):
+    path = tmp_path / "a\x1bb.pdf"
+    shutil.copyfile(SAMPLE_PDFS / "technical_manual.pdf", path)
+    done = cli("chunk", path, "--mineru-pages", "1", "-o", tmp_path / "o.json", "--fail-on-empty")
+    assert "\x1b" not in done.stderr and "\x1b" not in done.stdout
+
+
+# -- malformed PDFs: exit 3, not a crash ----------------------------------------------------------
+
+def _broken_pdf(tmp_path, old: bytes, new: bytes, name: str) -> Path:
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 400), "Hello world")
+    raw = doc.tobytes(garbage=0, deflate=False, no_new_id=True)
+    assert old in raw
+    path = tmp_path / name
+    path.write_bytes(raw.replace(old, new))  # offsets shift: MuPDF repairs the xref, as for real broken files
+    return path
+
+
+@pytest.mark.parametrize("new, needle", [
+    (b"/Count 1000000000/Kids[4 0 R]", "damaged page tree"),
+    (b"/Count 1/Kids[2 0 R]", "cycle in page tree"),
+    (b"/Count 2/Kids[4 0 R 2 0 R]", "cycle in page tree"),
+])
+def test_damaged_page_trees(tmp_path, new, needle):
+    path = _broken_pdf(tmp_path, b"/Count 1/Kids[4 0 R]", new, "broken.pdf")
+    one_error(cli("chunk", path, "--no-cache", "-o", tmp_path / "o.json"), 3, needle, os.fspath(path))
+    assert not (tmp_path / "o.json").exists()
+
+
+# -- --meta values --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, needle", [
+    ("x:=NaN", "finite numbers"), ("x:=1e999", "finite numbers"), ("x:=-Infinity", "finite numbers"),
+    ("x:=" + "[" * 5000 + "]" * 5000, "nested at most 16 deep"), ("x:={oops", "expects a JSON value"),
+    ("=value", "expects KEY=VALUE"),
+])
+def test_bad_meta_values(text_input, tmp_path, value, needle):
+    one_error(cli("chunk", text_input, "--meta", value, "-o", tmp_path / "o.json"), 2, needle)
+    assert not (tmp_path / "o.json").exists()
+
+
+# -- empty results --------------------------------------------------------------------------------
+
+@pytest.fixture
+def furniture_only(tmp_path) -> Path:
+    """A one-page PDF whose only text sits where the layout model reads page furniture."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Hello world")
+    path = tmp_path / "furniture.pdf"
+    doc.save(path)
+    return path
+
+
+def test_zero_chunks_warns_why(furniture_only, tmp_path):
+    done = cli("chunk", furniture_only, "--no-cache", "-o", tmp_path / "o.json")
+    assert done.returncode == 0
+    assert "0 chunks: all 1 element(s) with text are page furniture" in done.stderr
+    assert "--set skip_noise=false keeps them" in done.stderr
+
+
+def test_fail_on_empty_exits_5_and_writes_nothing(furniture_only, tmp_path):
+    one_error(cli("chunk", furniture_only, "--fail-on-empty", "-o", tmp_path / "o.json"), 5, "0 chunks")
+    assert not (tmp_path / "o.json").exists()
+    one_error(cli("render", furniture_only, "--fail-on-empty", "-o", tmp_path / "r"), 5, "0 chunks")
+    assert not (tmp_path / "r").exists()
+    assert cli("chunk", furniture_only, "--fail-on-empty", "--set", "skip_noise=false",
+               "-o", tmp_path / "o.json").returncode == 0
+
+
+# -- stale temp files -----------------------------------------------------------------------------
+
+def test_temp_files_of_killed_runs_are_swept(text_input, tmp_path):
+    out = tmp_path / "chunks.json"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = tmp_path / f".chunks.json.{int(dead.stdout)}.abc123.tmp"
+    stale.write_bytes(b"x" * 1000)
+    alive = tmp_path / f".chunks.json.{os.getpid()}.def456.tmp"  # this test process still runs
+    alive.write_bytes(b"y")
+    assert cli("chunk", text_input, "-o", out).returncode == 0
+    assert not stale.exists() and alive.exists() and out.exists()
