@@ -7,6 +7,8 @@ in-process on a free loopback port with a workspace of its own.
 from __future__ import annotations
 
 import socket
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -225,3 +227,30 @@ def test_the_served_app_fetches_nothing_from_outside_this_machine(browser, serve
     outside = [u for u in requests if not u.startswith((url.rstrip("/"), "data:", "blob:" + url.rstrip("/")))]
     assert requests and outside == []
     ctx.close()
+
+
+@pytest.mark.parametrize("path, allowed", [
+    ("/components/../../../etc/passwd", (400, 404)),
+    ("/components/..%2F..%2Fetc%2Fpasswd", (400, 404)),
+    ("/components/antigravity/x/__css__/y.css", (404,)),  # a module nobody imported: not imported by a URL
+    ("/components/os/path/__css__/x", (403, 404)),
+])
+def test_component_route_answers_hostile_paths_without_a_server_error(serve, contract, path, allowed):
+    import http.client
+    from urllib.parse import urlparse
+
+    url = urlparse(serve(contract))
+    deadline = time.monotonic() + 30
+    while True:  # the threaded server may still be starting
+        conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+        try:
+            conn.request("GET", path)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    response = conn.getresponse()
+    body = response.read()
+    assert response.status in allowed and b"root:" not in body
+    assert "antigravity" not in sys.modules
