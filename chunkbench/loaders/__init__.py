@@ -12,6 +12,7 @@ JSON objects are told apart by their content, not their name: `schema_name: Docl
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,13 @@ from chunkbench.errors import InputError, UsageError
 from chunkbench.types.document import Document
 
 BACKENDS = ("pymupdf", "mineru")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def detect_kind(path: str | os.PathLike) -> str:
     """One of pdf, mineru, document_json, markdown, text, elements_json; InputError if none fits."""
+    if isinstance(path, str) and _URL.match(path):
+        raise InputError("URLs are not fetched: download the file first (e.g. curl -LO URL) and pass its path", path)
     p = Path(path)
     if not p.exists():
         raise InputError("no such file or folder", p)

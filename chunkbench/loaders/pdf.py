@@ -25,9 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import version as package_version
 from pathlib import Path
 
-from tqdm import tqdm
-
 from chunkbench.errors import InputError, UsageError
+from chunkbench.io.progress import progress as progress_bar
 from chunkbench.types.document import Document, Element, Page, ParserInfo, make_document, sha256_file
 
 from . import parse_workers, pdf_layout
@@ -161,7 +160,7 @@ def _parse_pages(
     time limit is set (a range of n pages may take n × `page_timeout` seconds), else in-process."""
     ranges = page_ranges(page_count)
     workers = min(workers or min(os.cpu_count() or 1, MAX_WORKERS), len(ranges))
-    show = progress if progress is not None else sys.stderr.isatty() and page_count > PROGRESS_MIN_PAGES
+    show = progress if progress is not None else (None if page_count > PROGRESS_MIN_PAGES else False)
     parallel = workers > 1 and page_count > parallel_min_pages
     if multiprocessing.current_process().daemon:
         # a daemon process (a worker of someone else's pool) may not start processes of its own
@@ -170,7 +169,7 @@ def _parse_pages(
                       path, page_timeout)
         parallel, page_timeout = False, 0.0
     tasks = [(os.fspath(path), password, first, stop, ocr) for first, stop in ranges]
-    with tqdm(total=page_count, unit="page", desc=path.name, disable=not show, leave=False, file=sys.stderr) as bar:
+    with progress_bar(page_count, f"parsing {path.name}", "page", enabled=show) as bar:
         if not (parallel or page_timeout):
             results = []
             for task in tasks:

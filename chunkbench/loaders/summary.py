@@ -34,7 +34,7 @@ def format_summary(doc: Document, max_outline: int = 40) -> str:
     """Human-readable summary that fits one screen."""
     s = document_summary(doc, max_outline)
     lines = [
-        f"{s['source']}  ({s['parser']['name']} {s['parser']['version']})",
+        f"{s['source']}  ({doc.parser.label})",
         f"  doc_id   {s['doc_id'][:16]}…",
         f"  pages    {s['pages']}",
         f"  elements {s['elements']}" + (f" ({s['empty_elements']} empty)" if s["empty_elements"] else ""),
@@ -67,7 +67,7 @@ def parse_table(docs: dict[str, Document]) -> list[dict]:
         levels = Counter(e.text_level for e in doc.elements if e.type == "heading")
         row = {
             "parse": name,
-            "parser": f"{doc.parser.name} {doc.parser.version}".strip(),
+            "parser": doc.parser.label,
             "pages": len(doc.pages),
             "elements": len(doc.elements),
             "characters": len(doc.text),

@@ -171,6 +171,14 @@ class ParserInfo:
     def to_dict(self) -> dict:
         return {"name": self.name, "version": self.version, "options": dict(self.options)}
 
+    @property
+    def label(self) -> str:
+        """Name and version for people: "mineru 4.0.12"; the version alone when it starts with the
+        name ("pymupdf 2.0; pymupdf4llm 2.0", not "pymupdf pymupdf 2.0")."""
+        if not self.version:
+            return self.name
+        return self.version if self.version.startswith(self.name) else f"{self.name} {self.version}"
+
     @classmethod
     def from_dict(cls, d: Mapping) -> ParserInfo:
         return cls(str(d["name"]), str(d.get("version", "")), dict(d.get("options") or {}))

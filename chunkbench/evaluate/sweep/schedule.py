@@ -4,7 +4,6 @@ results files and the notebooks; and the small sweep `make demo` ends with."""
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -100,9 +99,9 @@ def preparse(inputs: Sequence[str]) -> dict[str, str]:
 
 
 def _progress(total: int, enabled: bool):
-    from tqdm.auto import tqdm
+    from chunkbench.io.progress import progress
 
-    return tqdm(total=total, desc="sweep", unit="point", disable=not enabled, file=sys.stderr)
+    return progress(total, "sweep", "point", enabled=None if enabled else False)
 
 
 def _run_local(points: Sequence[Point], jobs: int, *, progress: bool) -> list[dict]:

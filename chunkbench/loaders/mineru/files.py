@@ -54,6 +54,7 @@ def find_content_list(folder: str | os.PathLike) -> Path:
         mineru4 = next((d / name for name in MINERU4_FILES if (d / name).is_file()), None)
         found.update(lists or ({(d, d.name): mineru4} if mineru4 else {}))
     if not found:
+        _not_a_mineru_folder(root)
         looked = ", ".join(["."] + [f"{d}/" for d in PARSE_DIRS[:3]] + ["*/…"])
         raise InputError(
             f"no MinerU *{V1_SUFFIX}, *{V2_SUFFIX}, {' or '.join(MINERU4_FILES)} found (looked in {looked})", root
@@ -62,6 +63,22 @@ def find_content_list(folder: str | os.PathLike) -> Path:
         names = ", ".join(sorted(os.fspath(f.relative_to(root)) for f in found.values()))
         raise InputError(f"several MinerU outputs found ({names}); pass one file", root)
     return next(iter(found.values()))
+
+
+def _not_a_mineru_folder(root: Path) -> None:
+    """A folder of documents given where one input belongs: say so, and what takes folders."""
+    kinds = (".pdf", ".md", ".markdown", ".txt", ".json", ".zip")
+    try:
+        documents = sorted(p.name for p in root.iterdir() if p.is_file() and p.suffix.lower() in kinds)
+    except OSError:
+        return
+    if documents:
+        shown = ", ".join(documents[:3]) + (" …" if len(documents) > 3 else "")
+        raise InputError(
+            f"a folder of {len(documents)} document(s) ({shown}), not MinerU output: pass one file "
+            "(e.g. FOLDER/x.pdf), or several to `chunkbench sweep`; `chunkbench evaluate` takes a folder",
+            root,
+        )
 
 
 def read_zip_member(zip_path: Path) -> tuple[bytes, str]:
