@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -119,3 +120,20 @@ def no_process_outlives_the_suite():
             continue
     psutil.wait_procs(left, timeout=30)
     pytest.fail("processes left running by the tests (killed now):\n  " + "\n  ".join(names))
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: how every browser test starts Debian's chromium: headless, no sandbox (root), no GPU, no network chatter
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@contextlib.contextmanager
+def chromium():
+    """Debian's chromium driven by Playwright (the test skips without Playwright)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

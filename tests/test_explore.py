@@ -76,6 +76,18 @@ def test_bad_value_is_refused_and_nothing_changes(contract):
     assert ex.chunkset is cs and ex.params == cs.params
 
 
+def test_a_refused_slider_value_goes_back_to_the_shown_chunks(contract):
+    """tokens chunk_size 1 with overlap 50 is refused: the slider returns to the value the chunks on
+    screen were made with, and the message says so (never a new value over the old chunks)."""
+    ex = Explorer(contract, "tokens")
+    cs, size = ex.chunkset, ex.params["chunk_size"]
+    ex._controls["chunk_size"].value = 1  # what a drag of the slider does
+    assert ex.chunkset is cs and ex._controls["chunk_size"].value == size == ex.params["chunk_size"]
+    assert "chunk_size" in ex.status_w.value and f"kept chunk_size = {size}" in ex.status_w.value
+    ex._controls["chunk_size"].value = size + 100  # a valid value clears the message and re-chunks
+    assert ex.chunkset is not cs and ex.status_w.value == "" and ex.error is None
+
+
 def test_chunk_at_maps_each_region_centre_to_its_chunk(contract):
     ex = Explorer(contract)
     ex.go_to_page(2)

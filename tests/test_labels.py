@@ -19,10 +19,9 @@ from chunkbench.ui.render.palette import (
     readable_on_white,
 )
 from chunkbench.ui.report import write_report
-from tests.conftest import SAMPLE_PDFS, shared_pdf
+from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, shared_pdf
 
 WHITE = (255, 255, 255)
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 def test_every_label_colour_pair_meets_wcag_aa():
@@ -87,23 +86,15 @@ def test_a_page_without_chunks_has_no_gutter():
 def test_report_labels_are_readable_in_a_1280_px_window(tmp_path):
     """The report's page image follows the window (no fixed 620 px), so the labels show at
     >= 11 CSS px; the screenshot is what a reviewer sees."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
     index = write_report(doc, cb.chunk(doc, "contract"), tmp_path / "report", pages=[1, 2])
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(index.as_uri())
-            img = page.locator("figure img").first
-            img.wait_for()
-            shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
-            page.screenshot(path=str(tmp_path / "report.png"))
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(index.as_uri())
+        img = page.locator("figure img").first
+        img.wait_for()
+        shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
+        page.screenshot(path=str(tmp_path / "report.png"))
     dpi = 100  # write_report's default
     label_px = LABEL_SIZE * dpi / 72 * shown / natural
     assert label_px >= 11, (shown, natural, label_px)

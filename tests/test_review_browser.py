@@ -16,9 +16,8 @@ import pytest
 import chunkbench as cb
 from chunkbench.store.workspace import connect
 from chunkbench.ui.reviews import verdicts as vs
-from tests.conftest import SAMPLE_PDFS
+from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.xdist_group("review_browser"),  # one worker, one chromium (make test uses --dist loadgroup)
@@ -38,13 +37,8 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

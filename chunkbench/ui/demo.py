@@ -139,12 +139,17 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+#: what "targets 3/4" means, printed under the table
+TARGETS_LEGEND = ("targets: of 4 checks met — median chunk 700–1500 chars, 95% of chunks under 2,500 chars, every "
+                  "chunk with its pages, every chunk with its source elements (chunkbench stats CHUNKS.json lists them)")
+
+
 def final_table(demo: Demo) -> None:
     """Print the document × strategy table and keep a copy in out/summary.txt."""
     rows = [r for run in demo.runs for r in run.rows]
     if not rows:
         return
-    table = format_table(rows)
+    table = format_table(rows) + "\n" + TARGETS_LEGEND
     write_text(demo.out / "summary.txt", table + "\n")
     print()
     print(table)
@@ -184,23 +189,66 @@ def demo_sweep(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike,
 
 
 def final_index(demo: Demo) -> None:
-    """`out/index.html`: one page linking every document × strategy report and the sweep summary."""
+    """`out/index.html`: per document, a row per strategy with what it is, its counts, the quality
+    targets it met (the best marked) and a thumbnail linking its overlay report; then the sweep."""
+    write_text(demo.out / "index.html", index_html(demo))
+    print(f"\nopen {demo.out / 'index.html'} for every report")
+
+
+def index_html(demo: Demo) -> str:
     import html
 
-    rows = []
+    from chunkbench.evaluate.stats import MEDIAN_CHARS_RANGE, P95_CHARS_LIMIT, fmt_num
+    from chunkbench.strategies import get_strategy
+
+    lo, hi = MEDIAN_CHARS_RANGE
+    sections = []
     for run in demo.runs:
-        links = " · ".join(
-            f'<a href="{html.escape(f"{run.pdf.stem}/{name}/report/index.html")}">{html.escape(name)}</a>'
-            for name in run.chunksets)
-        rows.append(f"<tr><td>{html.escape(run.pdf.name)}</td><td>{links}</td></tr>")
-    sweep = ('<p><a href="sweep/summary.html">Sweep summary</a> (results.csv, results.parquet)</p>'
+        ok_rows = [r for r in run.rows if "error" not in r]
+        best = max((r["targets_passed"] for r in ok_rows), default=None)
+        lines = []
+        for r in run.rows:
+            name = r["strategy"]
+            about = html.escape(get_strategy(name).doc) if name in run.chunksets else ""
+            report = f"{run.pdf.stem}/{name}/report/index.html"
+            thumb = f"{run.pdf.stem}/{name}/report/page-001.png"
+            if "error" in r:
+                lines.append(f"<tr><td><b>{html.escape(name)}</b></td><td colspan=6 class=err>failed: "
+                             f"{html.escape(r['error'])}</td></tr>")
+                continue
+            star = " ✓ best" if r["targets_passed"] == best and best else ""
+            picture = (f'<a href="{html.escape(report)}"><img src="{html.escape(thumb)}" alt="page 1, {html.escape(name)}"'
+                       ' loading=lazy></a>' if (demo.out / thumb).exists() else "")
+            lines.append(
+                f"<tr><td><a href=\"{html.escape(report)}\"><b>{html.escape(name)}</b></a><div class=about>{about}</div></td>"
+                f"<td class=n>{r['chunks']}</td><td class=n>{fmt_num(r['median_chars'])}</td>"
+                f"<td class=n>{fmt_num(r['p95_chars'])}</td>"
+                f"<td class=n>{r['targets_passed']}/{r['targets_total']}{star}</td><td>{picture}</td></tr>"
+            )
+        sections.append(
+            f"<h2>{html.escape(run.pdf.name)}</h2><table><tr><th>strategy (opens its overlay report)</th>"
+            "<th>chunks</th><th>median chars</th><th>p95 chars</th><th>targets met</th><th>page 1</th></tr>"
+            + "".join(lines) + "</table>"
+        )
+    sweep = ('<h2>Sweep</h2><p><a href="sweep/summary.html">Sweep summary</a>: the best strategy per document by '
+             "retrieval over its questions, metrics per strategy, and every point (results.csv, results.parquet).</p>"
              if (demo.out / "sweep" / "summary.html").exists() else "")
-    write_text(demo.out / "index.html", (
+    return (
         '<!doctype html><meta charset="utf-8"><title>chunkbench demo</title>'
-        "<style>body{font:14px sans-serif;margin:24px}td{padding:4px 12px}</style>"
-        "<h1>chunkbench demo</h1><table><tr><th>document</th><th>overlay reports by strategy</th></tr>"
-        + "".join(rows) + "</table>" + sweep))
-    print(f"\nopen {demo.out / 'index.html'} for every report")
+        "<style>body{font:14px/1.4 system-ui,sans-serif;margin:24px;max-width:1200px}"
+        "table{border-collapse:collapse;margin-bottom:8px}td,th{padding:4px 10px;border-bottom:1px solid #ddd;"
+        "vertical-align:top;text-align:left}td.n{text-align:right;white-space:nowrap}.about{color:#555;font-size:12px;"
+        "max-width:34em}img{width:110px;border:1px solid #ccc}.err{color:#a00}.legend{background:#f4f4f0;"
+        "padding:8px 12px;border-radius:4px}</style>"
+        "<h1>chunkbench demo</h1>"
+        "<p>Each sample PDF was parsed once and chunked with every strategy. A row opens that strategy's overlay "
+        "report: the pages with each chunk drawn on them and the reason each boundary is where it is.</p>"
+        f"<p class=legend><b>Targets met</b> counts four checks of a chunk set: the median chunk is {lo}–{hi} "
+        f"characters; 95% of chunks are under {P95_CHARS_LIMIT:,}; every chunk knows its pages; every chunk knows its "
+        "source elements. <b>✓ best</b> marks the strategies that meet the most for that document. They say "
+        "whether chunks are usable for retrieval, not which retrieves best: the sweep measures that.</p>"
+        + "".join(sections) + sweep
+    )
 
 
 #: per-document steps, in order; append to extend the demo

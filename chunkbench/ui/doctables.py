@@ -51,8 +51,16 @@ def _between(text: str, name: str, body: str) -> str:
     return pattern.sub(lambda _m: f"{start}\n{body}\n{end}", text)
 
 
+def metric_table() -> str:
+    """metric | meaning, for the main metrics (chunkbench.evaluate.glossary)."""
+    from chunkbench.evaluate.glossary import METRICS
+
+    return "\n".join(["| metric | meaning |", "|---|---|", *(f"| `{m}` | {_cell(d)} |" for m, d in METRICS.items())])
+
+
 def readme_text(current: str) -> str:
-    return _between(_between(current, "strategies", strategy_table()), "reasons", reason_table())
+    text = _between(_between(current, "strategies", strategy_table()), "reasons", reason_table())
+    return _between(text, "metrics", metric_table())
 
 
 def schema_text(current: str) -> str:

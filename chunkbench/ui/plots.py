@@ -98,8 +98,18 @@ def plot_metric_vs_param(df, param: str, metrics: Sequence[str] = PLOT_METRICS):
     drawn = [ax for ax, metric in zip(axes.flat, metrics) if not flat_note(ok[metric])]
     if drawn:
         drawn[0].legend(fontsize=7)
+    fig.suptitle(averaged_over(ok, param), fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def averaged_over(ok, param: str) -> str:
+    """What each plotted point averages, said on the figure: the inputs and other swept settings."""
+    inputs = ok["document"].nunique() if "document" in ok.columns else 1
+    others = [k for k in swept_keys(ok) if k not in (param, "strategy")]
+    parts = [f"{inputs} inputs" if inputs > 1 else "1 input"] + [f"every {k}" for k in others]
+    what = "mean over " if inputs > 1 or others else ""
+    return f"each point: {what}{', '.join(parts)}"
 
 
 def plot_metric_by_strategy(df, metrics: Sequence[str] = PLOT_METRICS):
@@ -191,11 +201,16 @@ def plot_pareto(df, x: str = "chunks", y: str = "ret_chunks_token_iou"):
     return fig
 
 
-def show_grid(results_csv: str | os.PathLike, document: str) -> list:
+def show_grid(results_csv: str | os.PathLike | None, document: str) -> list:
     """The notebook's whole-grid section (`--notebooks all`): the table of the input's points, shown,
-    and each metric against each swept parameter (the figures, returned)."""
-    from IPython.display import display
+    and each metric against each swept parameter (the figures, returned). Without a results file
+    (the default `--notebooks best`, or the notebook run alone) it says how to get one."""
+    from IPython.display import Markdown, display
 
+    if not results_csv:
+        display(Markdown("*Not part of this run: the whole grid is shown for `chunkbench sweep ... --notebooks all` "
+                         "(or pass `results_csv=` to this notebook); the sweep's summary.html has it too.*"))
+        return []
     grid = grid_rows(results_csv, document)
     display(grid[grid_columns(grid)])
     return [plot_metric_vs_param(grid, key) for key in swept_keys(grid)]

@@ -38,6 +38,8 @@ section.page,article.card{scroll-margin-top:96px}
 figure a.hit:hover,figure a.hit.on{outline:3px solid #000;background:#0001}
 figcaption{font-size:12px;color:#555;padding:4px}
 .cards{flex:1 1 340px;min-width:320px;display:flex;flex-direction:column;gap:8px}
+section.page.diff{display:block}section.page.diff figure{margin-bottom:12px}section.page.diff .cards{min-width:0}
+.wide{overflow-x:auto;max-width:100%}td.wrap{min-width:14em;max-width:32em}
 article.card{background:#fff;border-left:8px solid var(--c);border-radius:4px;padding:8px 10px;box-shadow:0 1px 2px #0002}
 article.card.on{outline:3px solid var(--c)}
 .num{display:inline-block;min-width:2.2em;text-align:center;font-weight:700;border-radius:3px;background:var(--c);color:var(--f)}
@@ -217,11 +219,15 @@ def _changes_table(rows) -> str:
             "context")
     head = "".join(f"<th>{c}</th>" for c in ("status", "pos", "shift", "a", "reason a", "detail a", "b", "reason b",
                                              "detail b", "text at the cut"))
+    wrapped = {"detail_a", "detail_b", "context"}  # text columns: room for words, not one per line
+
+    def cell(c, v) -> str:
+        return f"<td{' class=wrap' if c in wrapped else ''}>{_esc('' if _missing(v) else v)}</td>"
+
     body = "".join(
-        "<tr>" + "".join(f"<td>{_esc('' if _missing(v) else v)}</td>" for v in (getattr(r, c) for c in cols)) + "</tr>"
-        for r in rows.astype(object).itertuples()
+        "<tr>" + "".join(cell(c, getattr(r, c)) for c in cols) + "</tr>" for r in rows.astype(object).itertuples()
     )
-    return f'<table class="reasons"><tr>{head}</tr>{body}</table>'
+    return f'<div class="wide"><table class="reasons"><tr>{head}</tr>{body}</table></div>'
 
 
 def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float = 100) -> Path:
@@ -260,7 +266,7 @@ def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float
         page_rows = table[here.astype(bool)]
         changes = _changes_table(page_rows[page_rows["status"] != "stayed"])
         sections.append(
-            f'<section class="page" id="page-{page}"><figure style="max-width:{img.width}px"><img src="{name}" '
+            f'<section class="page diff" id="page-{page}"><figure style="max-width:{img.width}px"><img src="{name}" '
             f'width="{img.width}" height="{img.height}" alt="page {page}"><figcaption>page {page}</figcaption>'
             f'</figure><div class="cards"><h2>Page {page}</h2>{changes}</div></section>'
         )

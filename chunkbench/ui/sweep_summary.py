@@ -10,7 +10,14 @@ from pathlib import Path
 from chunkbench.evaluate.sweep.results import best_settings
 from chunkbench.io.atomic import write_text
 
-from .plots import figure_png, plot_metric_by_strategy, plot_metric_vs_param, plot_pareto, plot_retrieval_systems
+from .plots import (
+    averaged_over,
+    figure_png,
+    plot_metric_by_strategy,
+    plot_metric_vs_param,
+    plot_pareto,
+    plot_retrieval_systems,
+)
 
 
 def write_summary(df, out_dir: str | os.PathLike, grid_keys: Sequence[str] | None = None,
@@ -22,6 +29,22 @@ def write_summary(df, out_dir: str | os.PathLike, grid_keys: Sequence[str] | Non
     return write_text(Path(out_dir) / "summary.html", summary_html(df, keys, rank))
 
 
+def _legend(columns: list[str]) -> str:
+    """What the metrics in `columns` mean (chunkbench.evaluate.glossary), under the table."""
+    import html
+
+    from chunkbench.evaluate.glossary import legend
+
+    items = "".join(f"<dt><code>{html.escape(m)}</code></dt><dd>{html.escape(d)}</dd>" for m, d in legend(columns))
+    return f"<details open class='note'><summary>What these columns mean</summary><dl>{items}</dl></details>" \
+        if items else ""
+
+
+def _wide(table_html: str) -> str:
+    """A table that scrolls inside its own box, so the page keeps the window's width."""
+    return f"<div class='wide'>{table_html}</div>"
+
+
 def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | None = None) -> str:
     """A self-contained HTML page: counts, best setting per input, plots, failures, all results."""
     import html
@@ -29,18 +52,24 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
     ok = int((df["status"] == "ok").sum()) if len(df) else 0
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>chunkbench sweep</title>",
-        "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;font-size:12px}"
-        "td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}</style></head><body>",
+        "<style>body{font-family:sans-serif;margin:1.5em;max-width:100%}table{border-collapse:collapse;font-size:12px}"
+        "td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}"
+        ".wide{overflow-x:auto;max-width:100%;border:1px solid #eee}.note{color:#555;font-size:13px}"
+        "</style></head><body>",
         "<h1>chunkbench sweep</h1>",
         f"<p>{len(df)} points, {ok} ok, {len(df) - ok} failed. Grid: {html.escape(', '.join(grid_keys))}.</p>",
     ]
     if ok:
         best = best_settings(df, rank_by)
-        parts += ["<h2>Best setting per input</h2>", best.to_html(index=False, escape=True, na_rep="")]
+        parts += ["<h2>Best setting per input</h2>", _wide(best.to_html(index=False, escape=True, na_rep="")),
+                  _legend(list(best.columns))]
         for key in grid_keys:
             if key in df.columns and key != "strategy" and df[key].nunique(dropna=True) > 1:
                 png = figure_png(plot_metric_vs_param(df, key))
+                ok_rows = df[df["status"] == "ok"]
                 parts += [f"<h2>Metrics vs {html.escape(key)}</h2>",
+                          f"<p class='note'>{html.escape(averaged_over(ok_rows, key))} (per-input values: "
+                          "results.csv and the table below).</p>",
                           f"<img alt='metrics vs {html.escape(key)}' src='{png}'>"]
         if df["strategy"].nunique() > 1:
             parts += ["<h2>Metrics per strategy</h2>",
@@ -55,7 +84,9 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
     failed = df[df["status"] != "ok"] if len(df) else df
     if len(failed):
         cols = [c for c in ("document", *grid_keys, "error") if c in failed.columns]
-        parts += ["<h2>Failed points</h2>", failed[cols].to_html(index=False, escape=True, na_rep="")]
+        parts += ["<h2>Failed points</h2>", _wide(failed[cols].to_html(index=False, escape=True, na_rep=""))]
     shown = [c for c in df.columns if c not in ("input", "point_dir", "notebook", "params")]
-    parts += ["<h2>All results</h2>", df[shown].to_html(index=False, escape=True, na_rep=""), "</body></html>"]
+    parts += ["<h2>All results</h2>",
+              f"<p class='note'>{len(shown)} columns: the table scrolls sideways; results.csv has them all.</p>",
+              _wide(df[shown].to_html(index=False, escape=True, na_rep="")), "</body></html>"]
     return "\n".join(parts)

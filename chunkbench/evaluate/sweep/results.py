@@ -103,5 +103,12 @@ def grid_rows(results_csv: str | os.PathLike, document: str):
 
 
 def format_results(df) -> str:
-    """The results table for a terminal: document, strategy, swept parameters, status, key metrics."""
-    return df[grid_columns(df)].to_string(index=False, na_rep="-")
+    """The results table for a terminal: document, strategy, swept parameters, status, key metrics,
+    and a line on token IoU when it is shown (its small values read as broken otherwise)."""
+    from chunkbench.evaluate.glossary import explain
+
+    columns = grid_columns(df)
+    table = df[columns].to_string(index=False, na_rep="-")
+    if "ret_chunks_token_iou" in columns:
+        table += f"\nret_chunks_token_iou: {explain('ret_chunks_token_iou')}."
+    return table

@@ -116,7 +116,8 @@ def run_chunk(args) -> int:
         targets = quality_targets(chunkset)
         print(
             f"{doc.source}: {size.count} chunks ({chunkset.strategy}), median {fmt_num(size.chars.median)} chars, "
-            f"p95 {fmt_num(size.chars.p95)}, targets {sum(t.passed for t in targets)}/{len(targets)}"
+            f"p95 {fmt_num(size.chars.p95)}, targets {sum(t.passed for t in targets)}/{len(targets)} "
+            "(`chunkbench stats` lists them)"
             + (" (see the warnings on stderr)" if doc.warnings else "")
         )
         for path in wrote:

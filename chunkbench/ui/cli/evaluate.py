@@ -6,7 +6,12 @@ from __future__ import annotations
 import argparse
 import os
 
+from chunkbench.evaluate.glossary import explain
+
 from . import add_set_option, parse_sets
+
+#: printed under every evaluation: small IoU values are expected, not a fault
+IOU_NOTE = "token IoU: " + explain("ret_chunks_token_iou") + "."
 
 
 def register(subparsers) -> None:
@@ -72,6 +77,6 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         os.makedirs(args.output, exist_ok=True)
         write_json(os.path.join(args.output, "evaluation.json"), result)
-        write_text(os.path.join(args.output, "evaluation.md"), f"{table}\n\n{summary_line(result)}\n")
-    print(dumps_json(result) if args.json else f"{table}\n\n{summary_line(result)}")
+        write_text(os.path.join(args.output, "evaluation.md"), f"{table}\n\n{summary_line(result)}\n\n{IOU_NOTE}\n")
+    print(dumps_json(result) if args.json else f"{table}\n\n{summary_line(result)}\n{IOU_NOTE}")
     return 0

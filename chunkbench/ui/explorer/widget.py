@@ -210,8 +210,13 @@ class Explorer:
         try:
             self.set_params(**{name: value})
         except ChunkbenchError as exc:
+            # the value is refused: the control goes back to the value the chunks on screen were made
+            # with, so what the sliders show and what the page shows never disagree
+            kept = self.params[name]
+            with self._quiet():
+                self._controls[name].value = ", ".join(kept) if isinstance(kept, tuple) else kept
             self.error = str(exc)
-            self.status_w.value = error_html(str(exc))
+            self.status_w.value = error_html(f"{exc} (kept {name} = {kept!r})")
 
     def _on_strategy(self, change) -> None:
         if self._syncing or change["new"] == self.strategy:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from chunkbench.evaluate.diff import BoundaryDiff
 
 from .image import PageImage, Region
-from .overlay import render_page
+from .overlay import LABEL_SIZE, render_page
 from .palette import DIFF_A, DIFF_B, DIFF_SAME
 from .regions import element_at, position_box
 
@@ -18,7 +18,7 @@ def render_diff(d: BoundaryDiff, page: int, dpi: float = 100):
     joined by a grey line. Regions of kind "boundary" carry the chunk index of a (of b for
     appeared boundaries)."""
     img = render_page(d.doc, None, page=page, dpi=dpi)
-    size = 7.0
+    size = LABEL_SIZE  # the overlay's label size: >= 11 CSS px where the report shows the page at its width
     page_w = img.width / img.scale
 
     def mark(pos, box, color, tag, side, index, label):

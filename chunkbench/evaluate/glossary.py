@@ -1,0 +1,67 @@
+"""What each metric means, in one sentence a newcomer can read: shown beside the metrics (sweep
+summary, evaluate, notebooks) and generated into the README's metrics table.
+
+Retrieval metrics are named `ret_<system>_<measure>`; their meaning is the system's and the
+measure's, composed, so every combination is explained without listing it."""
+
+from __future__ import annotations
+
+import re
+
+#: the main metrics, in the order the README lists them
+METRICS: dict[str, str] = {
+    "chunks": "number of chunks",
+    "chars_median": "median chunk length in characters (chars_min/p95/max/mean likewise; tokens_* in cl100k tokens)",
+    "targets_passed": "how many of the 4 quality targets the chunk set meets: median 700–1500 chars, 95% under "
+                      "2,500 chars, every chunk with its pages, every chunk with its source elements",
+    "share_with_pages": "share of chunks that know their pages (share_with_bbox, share_with_source_blocks likewise)",
+    "tables_split": "tables cut into two or more chunks with no chunk holding the whole table (lists_split, "
+                    "clauses_split likewise)",
+    "mid_sentence_share": "share of chunks that end in the middle of a sentence",
+    "heading_only_chunks": "chunks made of nothing but headings",
+    "text_lost_share": "share of the document's text (outside skipped furniture) that no chunk covers",
+    "overlap_share": "share of the covered text that lies in two or more chunks",
+    "ret_chunks_recall_at_5": "share of questions whose evidence is in one of the 5 best-ranked chunks",
+    "ret_chunks_mrr": "mean reciprocal rank of the first chunk holding the evidence (1 = always first, "
+                      "0.5 = second on average)",
+    "ret_chunks_token_iou": "overlap of the top-5 chunks' text with the evidence span, as intersection over union of "
+                            "tokens. Small by design (often 1–10%): five whole chunks are compared with a short "
+                            "evidence span, so it rewards chunks that are both on target and short",
+    "ret_chunks_token_recall": "share of the evidence's tokens found in the top-5 chunks",
+    "ret_chunks_token_precision": "share of the top-5 chunks' tokens that are evidence",
+    "ret_evidence_located": "share of the questions' evidence texts found in the document (the rest cannot be scored)",
+}
+
+_SYSTEMS = {
+    "chunks": "the chunks",
+    "elements": "the raw parser elements (no chunking)",
+    "baseline": "LangChain's RecursiveCharacterTextSplitter at the chunks' mean size",
+}
+_MEASURES = {
+    "recall_at_1": "share of questions whose evidence is in the best-ranked unit",
+    "recall_at_3": "share of questions whose evidence is in one of the 3 best-ranked units",
+    "recall_at_5": "share of questions whose evidence is in one of the 5 best-ranked units",
+    "mrr": "mean reciprocal rank of the first unit holding the evidence",
+    "token_iou": "token intersection over union of the top-5 units with the evidence (small by design: whole "
+                 "units against a short span)",
+    "token_recall": "share of the evidence's tokens in the top-5 units",
+    "token_precision": "share of the top-5 units' tokens that are evidence",
+    "questions_used": "questions scored",
+    "units": "units ranked",
+}
+_RETRIEVAL = re.compile(r"ret_(chunks|elements|baseline)_(\w+)")
+
+
+def explain(metric: str) -> str:
+    """One sentence on `metric`, or "" when it has none."""
+    if metric in METRICS:
+        return METRICS[metric]
+    match = _RETRIEVAL.fullmatch(metric)
+    if match and match.group(2) in _MEASURES:
+        return f"{_MEASURES[match.group(2)]}; units: {_SYSTEMS[match.group(1)]}"
+    return ""
+
+
+def legend(metrics: list[str]) -> list[tuple[str, str]]:
+    """(metric, meaning) for the metrics that have one, in the given order, without repeats."""
+    return [(m, explain(m)) for m in dict.fromkeys(metrics) if explain(m)]

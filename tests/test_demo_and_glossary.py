@@ -1,0 +1,65 @@
+"""Issue 24: out/index.html explains itself (what each strategy is, its counts, the targets it met
+and what they are, a thumbnail of its report), and every metric shown has a sentence saying what it is."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import chunkbench as cb
+from chunkbench.evaluate.glossary import METRICS, explain, legend
+from chunkbench.ui.demo import TARGETS_LEGEND, run_demo
+from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium
+
+
+@pytest.fixture(scope="module")
+def demo_out(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("demo")
+    (root / "in").mkdir()
+    shutil.copyfile(SAMPLE_PDFS / "technical_manual.pdf", root / "in" / "technical_manual.pdf")
+    assert run_demo(root / "in", root / "out", strategies=["elements", "tokens"], sweep=False) == 0
+    return root / "out"
+
+
+def test_index_says_what_each_strategy_is_and_which_met_the_targets(demo_out):
+    page = (demo_out / "index.html").read_text(encoding="utf-8")
+    assert cb.get_strategy("elements").doc in page and cb.get_strategy("tokens").doc in page
+    assert "Targets met" in page and "700–1500 characters" in page and "✓ best" in page
+    assert 'src="technical_manual/elements/report/page-001.png"' in page
+    assert (demo_out / "technical_manual" / "elements" / "report" / "page-001.png").exists()
+    summary = (demo_out / "summary.txt").read_text(encoding="utf-8")
+    assert summary.rstrip().endswith(TARGETS_LEGEND)
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("review_browser")
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)")
+def test_index_in_a_browser(demo_out):
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto((demo_out / "index.html").as_uri())
+        page.wait_for_load_state("load")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        loaded = page.evaluate("[...document.images].map(i => i.complete && i.naturalWidth > 0)")
+        assert loaded == [True, True]  # a thumbnail per strategy, each a real image
+        page.locator("a", has_text="tokens").first.click()
+        page.wait_for_load_state("load")
+        assert page.url.endswith("technical_manual/tokens/report/index.html")
+
+
+def test_every_listed_metric_is_one_the_package_measures():
+    doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
+    values, _ = cb.metrics.measure(doc, cb.chunk(doc, "elements"),
+                                   questions=SAMPLE_PDFS / "contract_services_agreement.questions.json")
+    assert set(METRICS) <= set(values)
+    unexplained = [m for m in values if m.startswith("ret_") and not explain(m)]
+    assert unexplained == ["ret_questions"]  # a count, self-explanatory
+
+
+def test_composed_retrieval_names_are_explained():
+    assert explain("ret_baseline_recall_at_3").startswith("share of questions whose evidence is in one of the 3")
+    assert "LangChain" in explain("ret_baseline_mrr") and "raw parser elements" in explain("ret_elements_token_iou")
+    assert "small by design" in explain("ret_chunks_token_iou").lower()
+    assert explain("no_such_metric") == "" and legend(["chunks", "x", "chunks"]) == [("chunks", "number of chunks")]

@@ -1,0 +1,58 @@
+"""Issue 24: the diff report and the sweep summary in Debian's chromium at 1,280 px: no page wider
+than the window, text columns with room for words, diff labels readable, averaged plots labelled."""
+
+from __future__ import annotations
+
+import pytest
+
+import chunkbench as cb
+from chunkbench.evaluate import sweep
+from chunkbench.ui.render.overlay import LABEL_SIZE
+from chunkbench.ui.report import write_diff_report
+from chunkbench.ui.sweep_summary import write_summary
+from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.xdist_group("review_browser"),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)"),
+]
+WINDOW = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def test_diff_page_fits_the_window_with_readable_labels(browser, tmp_path):
+    doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
+    d = cb.diff(doc, "strategy=tokens,chunk_size=512", "strategy=tokens,chunk_size=256")
+    index = write_diff_report(d, tmp_path / "diff", dpi=100)
+    page = browser.new_page(viewport=WINDOW)
+    page.goto(index.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= WINDOW["width"]
+    shown, natural = page.locator("section.diff figure img").first.evaluate("i => [i.clientWidth, i.naturalWidth]")
+    assert LABEL_SIZE * 100 / 72 * shown / natural >= 11
+    widths = page.evaluate("() => [...document.querySelectorAll('td.wrap')].filter(t => t.innerText.trim())"
+                           ".map(t => t.clientWidth)")
+    assert widths and min(widths) >= 150  # a detail is a phrase on a line or two, not a word per line
+    page.close()
+
+
+def test_sweep_summary_fits_the_window_and_says_what_is_averaged(browser, tmp_path):
+    inputs = [SAMPLE_PDFS / "technical_manual.pdf", SAMPLE_PDFS / "financial_annual_report.pdf"]
+    df = sweep.run_sweep(inputs, {"max_chunk_size": [800, 1600]}, tmp_path / "sweep", jobs=1, progress=False,
+                         notebooks="none", questions=None)
+    index = write_summary(df, tmp_path / "sweep")
+    page = browser.new_page(viewport=WINDOW)
+    page.goto(index.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= WINDOW["width"]
+    widest = page.evaluate("Math.max(...[...document.querySelectorAll('.wide')].map(w => w.scrollWidth))")
+    assert widest > WINDOW["width"]  # the all-results table is wider than the window: it scrolls in its box
+    text = page.inner_text("body")
+    assert "each point: mean over 2 inputs" in text
+    assert "the table scrolls sideways" in text
+    assert "What these columns mean" in text and "number of chunks" in text
+    page.close()
