@@ -179,9 +179,15 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
 
     `iou_gain` is the relative IoU change over the baseline; `recall_ok` whether the token recall
     is at least the baseline's; `best` is the highest-IoU setting with recall_ok (None if none)."""
+    from chunkbench.io.progress import progress
+
     base = base or baseline()
-    base_row = score_setting(base, cases, token_k, retriever)
-    rows = [base_row] + [score_setting(s, cases, token_k, retriever) for s in settings]
+    rows = []
+    with progress(len(settings) + 1, "evaluate", "setting", enabled=None if len(settings) > 1 else False) as bar:
+        for setting in (base, *settings):
+            rows.append(score_setting(setting, cases, token_k, retriever))
+            bar.update(1)
+    base_row = rows[0]
     for row in rows:
         row["iou_gain"] = _gain(row["token_iou"], base_row["token_iou"])
         row["recall_ok"] = (row["token_recall"] or 0) >= (base_row["token_recall"] or 0)
