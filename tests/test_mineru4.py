@@ -431,3 +431,20 @@ def test_shapes_kit_writes_without_pdf_beside(outputs, tmp_path):
     doc = chunkbench.load(alone)
     assert doc.pdf_path is None and all(p.width > 0 for p in doc.pages)
     assert all(e.bbox is not None for e in doc.elements)
+
+
+def test_explorer_and_a_sweep_on_mineru_output(outputs, tmp_path):
+    """MinerU's parse in the explorer (its boxes drawn on the PDF) and in a sweep over its zip."""
+    from chunkbench.evaluate import sweep
+    from chunkbench.ui.explorer import Explorer
+
+    files = outputs[CONTRACT.stem]
+    doc = chunkbench.load(files["zip"], pdf=CONTRACT)
+    ex = Explorer(doc, "elements")
+    assert ex.has_pdf and ex.image is not None and len(ex.chunkset) > 3
+    assert [r for r in ex.image.regions if r.kind == "chunk"]
+    ex.set_params(max_chunk_size=800)
+    assert max(c.char_len for c in ex.chunkset) <= 800
+    df = sweep.run_sweep([files["zip"]], {"max_chunk_size": [800, 1600]}, tmp_path / "sweep", jobs=1,
+                         progress=False, notebooks="none", questions=None)
+    assert list(df["status"]) == ["ok", "ok"] and df["chunks"].iloc[0] > df["chunks"].iloc[1]
