@@ -33,3 +33,23 @@ def test_a_parse_without_a_terminal_reports_progress(tmp_path):
     assert done.returncode == 0
     lines = [line for line in done.stderr.splitlines() if line.startswith("chunkbench: parsing ")]
     assert lines and lines[-1].startswith("chunkbench: parsing financial_annual_report.pdf: 7/7 pages (100%)")
+
+
+def test_the_terminal_bar_redraws_with_carriage_returns_under_the_cli_escaping(monkeypatch):
+    """The CLI escapes CR in what it prints; tqdm's bar writes beneath that (its CR must stay), and
+    the file name in it is escaped on its own."""
+    import io
+
+    from chunkbench.ui.cli import terminal_streams
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    term = Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    with terminal_streams(), progress(3, "parsing a\x1bb.pdf", "page") as bar:
+        bar.update(3)
+    out = term.getvalue()
+    assert "\r" in out and "\\x0d" not in out
+    assert "\x1b" not in out and "a\\x1bb.pdf" in out

@@ -11,6 +11,8 @@ import sys
 import time
 from typing import Any
 
+from chunkbench.text.terminal import terminal_safe
+
 #: seconds between two progress lines when there is neither a terminal nor a notebook
 #: ($CHUNKBENCH_PROGRESS_SECONDS changes it)
 PERIOD_S = 10.0
@@ -34,11 +36,14 @@ def progress(total: int, desc: str, unit: str, *, enabled: bool | None = None, l
     if in_notebook():
         from tqdm.auto import tqdm as auto_tqdm
 
-        return auto_tqdm(total=total, desc=desc, unit=unit, leave=leave)
+        return auto_tqdm(total=total, desc=terminal_safe(desc), unit=unit, leave=leave)
     if enabled is True or sys.stderr.isatty():
         from tqdm import tqdm
 
-        return tqdm(total=total, desc=desc, unit=unit, leave=leave, file=sys.stderr)
+        # the bar redraws itself with CR, which the CLI's escaping stream would print as text: it
+        # writes to the stream underneath, and its one user-made part (a file name) is escaped here
+        stream = getattr(sys.stderr, "unescaped", sys.stderr)
+        return tqdm(total=total, desc=terminal_safe(desc), unit=unit, leave=leave, file=stream)
     return _Lines(total, desc, unit, period=_period())
 
 

@@ -72,6 +72,8 @@ class _SafeStream:
 
     def __init__(self, stream):
         self._stream = stream
+        #: the stream itself, for output chunkbench draws and escapes on its own (tqdm's bar uses CR)
+        self.unescaped = stream
 
     def write(self, text: str) -> int:
         self._stream.write(terminal_safe(text, keep_newlines=True))
