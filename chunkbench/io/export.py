@@ -227,7 +227,7 @@ def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = N
         f"- **strategy**: `{chunkset.strategy}` (ruleset `{chunkset.ruleset or '-'}`)",
         f"- **params**: {code_span(json.dumps(header['params'], sort_keys=True, ensure_ascii=False))}",
         f"- **params_hash**: `{chunkset.params_hash}`",
-        f"- **parser**: {code_span(f'{doc.parser.name} {doc.parser.version}'.strip())}",
+        f"- **parser**: {code_span(doc.parser.label)}",
         f"- **pages**: {len(doc.pages)}; **elements**: {len(doc.elements)}; **chunks**: {len(chunkset)}",
     ]
     if doc.metadata:
