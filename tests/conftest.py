@@ -122,6 +122,15 @@ def no_process_outlives_the_suite():
     pytest.fail("processes left running by the tests (killed now):\n  " + "\n  ".join(names))
 
 
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (for a server a test starts)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 #: how every browser test starts Debian's chromium: headless, no sandbox (root), no GPU, no network chatter
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

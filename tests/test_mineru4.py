@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS, shared_pdf
+from conftest import SAMPLE_PDFS, free_port, shared_pdf
 
 import chunkbench
 from chunkbench.errors import ExternalToolError, InputError, UsageError
@@ -217,9 +217,7 @@ def test_unsupported_mineru_versions_are_named(tmp_path, name, version, needle, 
 
 def test_mineru_api_server(tmp_path, fresh_cache):
     """`--mineru-url` against a real MinerU 4 API server (`mineru-api --tier flash`) on localhost."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     api = Path(sys.executable).parent / "mineru-api"
     server = subprocess.Popen(
         [os.fspath(api), "--host", "127.0.0.1", "--port", str(port), "--tier", "flash",

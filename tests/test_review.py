@@ -20,7 +20,7 @@ from chunkbench.errors import UsageError
 from chunkbench.store.workspace import connect
 from chunkbench.types.chunk import boundary_key
 from chunkbench.ui.reviews import verdicts as vs
-from tests.conftest import ROOT, make_doc
+from tests.conftest import ROOT, free_port, make_doc
 
 pytest.importorskip("panel")
 
@@ -356,13 +356,10 @@ def test_app_on_a_chunking_without_chunks(ws):
 
 def test_cli_serves_the_app_on_loopback(tmp_path):
     """`chunkbench review INPUT --port N` serves the app; the page loads over HTTP."""
-    import socket
     import time
     import urllib.request
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     md = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
     proc = subprocess.Popen(
         [sys.executable, "-m", "chunkbench", "review", str(md), "--port", str(port), "--reviewer", "cli",

@@ -6,7 +6,6 @@ in-process on a free loopback port with a workspace of its own.
 
 from __future__ import annotations
 
-import socket
 import sys
 import time
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 import chunkbench as cb
 from chunkbench.store.workspace import connect
 from chunkbench.ui.reviews import verdicts as vs
-from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium
+from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, free_port
 
 pytestmark = [
     pytest.mark.browser,
@@ -27,12 +26,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("panel")
 
 TIMEOUT = 20_000  # ms for one UI update to arrive (generous: two shared cores)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +42,7 @@ def serve(tmp_path):
     servers = []
 
     def start(cs):
-        port = _free_port()
+        port = free_port()
         servers.append(serve_app(cs, workspace=tmp_path / "ws.db", port=port, threaded=True))
         return f"http://127.0.0.1:{port}/"
 

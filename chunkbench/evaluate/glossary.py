@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 
+from chunkbench.evaluate.stats import TARGETS_TEXT
+
 #: the main metrics, in the order the README lists them
 METRICS: dict[str, str] = {
     "chunks": "number of chunks",
     "chars_median": "median chunk length in characters (chars_min/p95/max/mean likewise; tokens_* in cl100k tokens)",
-    "targets_passed": "how many of the 4 quality targets the chunk set meets: median 700–1500 chars, 95% under "
-                      "2,500 chars, every chunk with its pages, every chunk with its source elements",
+    "targets_passed": f"how many of the 4 quality targets the chunk set meets: {TARGETS_TEXT}",
     "share_with_pages": "share of chunks that know their pages (share_with_bbox, share_with_source_blocks likewise)",
     "tables_split": "tables cut into two or more chunks with no chunk holding the whole table (lists_split, "
                     "clauses_split likewise)",

@@ -140,6 +140,11 @@ def _share(flags: list[bool]) -> float | None:
     return ratio(sum(flags), len(flags))
 
 
+#: the four targets in words, for every place that explains "targets 3/4"
+TARGETS_TEXT = (f"median chunk {MEDIAN_CHARS_RANGE[0]}–{MEDIAN_CHARS_RANGE[1]} chars, {P95_SHARE:.0%} of chunks under "
+                f"{P95_CHARS_LIMIT:,} chars, every chunk with its pages, every chunk with its source elements")
+
+
 def quality_targets(chunks: Any) -> list[Target]:
     """The seed-2 targets: median 700–1500 chars, 95% < 2500 chars, 100% pages, 100% source_blocks.
 

@@ -47,7 +47,7 @@ from chunkbench.errors import InputError
 from chunkbench.text.segment import pipe_table
 from chunkbench.types.document import Document, Element, Page, ParserInfo, make_document
 
-from .jsonread import is_int, is_number, json_type, read_json
+from .jsonread import is_int, is_number, json_type, read_json, top_left_box
 
 SOURCE = "document_json"
 MAX_HEADING_LEVEL = 6
@@ -272,15 +272,13 @@ class _BlockReader:
             self.fail(where, f"'bbox' must be 4 numbers, got {bbox!r}")
         if not all(math.isfinite(v) for v in bbox):
             self.fail(where, f"'bbox' has a non-finite value: {bbox!r}")
-        x0, y0, x1, y1 = (float(v) for v in bbox)
+        height = None
         if bottom_left:
             page = self.pages.get(page_idx) if page_idx is not None else None
             if page is None:
                 self.fail(where, "a BOTTOMLEFT 'bbox' needs the page height, but the block's page is unknown")
-            y0, y1 = page.height - y0, page.height - y1
-        x0, x1 = sorted((x0, x1))
-        y0, y1 = sorted((y0, y1))
-        return (x0, y0, x1, y1)
+            height = page.height
+        return top_left_box(bbox, height)
 
 
 def find_named_pdf(file: Path, data: dict, warnings: list[str]) -> Path | None:

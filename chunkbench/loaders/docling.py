@@ -50,14 +50,12 @@ from chunkbench.text.segment import pipe_table
 from chunkbench.types.document import Document, Element, Page, ParserInfo, make_document
 
 from .docjson import find_named_pdf
-from .jsonread import is_int, is_number, json_type
+from .jsonread import MAX_PAGES, is_int, is_number, json_type, top_left_box
 
 SCHEMA_NAME = "DoclingDocument"
 SUPPORTED_MAJOR = 1
 #: deepest body tree followed; Docling nests groups a few levels deep
 MAX_DEPTH = 256
-#: highest page number believed (page objects are made for every number up to it)
-MAX_PAGES = 100_000
 _ARRAYS = ("texts", "tables", "pictures", "groups", "key_value_items", "form_items")
 _REF = re.compile(r"#/(texts|tables|pictures|groups|key_value_items|form_items)/(\d{1,9})")
 _LABELS = {
@@ -345,15 +343,11 @@ class _DoclingReader:
         values = [box.get(k) for k in ("l", "t", "r", "b")] if isinstance(box, dict) else None
         if values is None or not all(is_number(v) and abs(v) < 1e7 for v in values):
             self.fail(where, f"bbox must be {{l, t, r, b}} numbers, got {box!r}")
-        left, top, right, bottom = (float(v) for v in values if v is not None)
         origin = str(box.get("coord_origin", "TOPLEFT")).upper()
-        if origin == "BOTTOMLEFT":
-            height = self.sizes[page_idx][1]
-            top, bottom = height - top, height - bottom
-        elif origin != "TOPLEFT":
+        if origin not in ("TOPLEFT", "BOTTOMLEFT"):
             self.fail(where, f"coord_origin must be TOPLEFT or BOTTOMLEFT, got {box.get('coord_origin')!r}")
-        x0, x1 = sorted((left, right))
-        y0, y1 = sorted((top, bottom))
+        height = self.sizes[page_idx][1] if origin == "BOTTOMLEFT" else None
+        x0, y0, x1, y1 = top_left_box([v for v in values if v is not None], height)
         return (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
 
     def warnings(self) -> list[str]:

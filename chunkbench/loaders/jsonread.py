@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -63,6 +64,21 @@ def _refuse_lone_surrogates(data: Any, file: Path | None) -> None:
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
+
+
+#: the highest page count a JSON input is believed without its PDF: a page object is made for every
+#: page up to the highest index, so an absurd one must not be (the longest real PDFs have some 10^4)
+MAX_PAGES = 100_000
+
+
+def top_left_box(box: Sequence[float], height: float | None = None) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) with corners ordered and the origin top-left: `height` given, y was measured
+    from the bottom (Docling's BOTTOMLEFT) and is flipped with that page height."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    if height is not None:
+        y0, y1 = height - y0, height - y1
+    (x0, x1), (y0, y1) = sorted((x0, x1)), sorted((y0, y1))
+    return x0, y0, x1, y1
 
 
 def is_int(v: Any) -> TypeGuard[int]:

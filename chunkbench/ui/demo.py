@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chunkbench.evaluate.stats import TARGETS_TEXT
 from chunkbench.io.atomic import write_json, write_text
 from chunkbench.types.document import Document
 
@@ -140,8 +141,7 @@ def format_table(rows: list[dict]) -> str:
 
 
 #: what "targets 3/4" means, printed under the table
-TARGETS_LEGEND = ("targets: of 4 checks met — median chunk 700–1500 chars, 95% of chunks under 2,500 chars, every "
-                  "chunk with its pages, every chunk with its source elements (chunkbench stats CHUNKS.json lists them)")
+TARGETS_LEGEND = f"targets: of 4 checks met — {TARGETS_TEXT} (chunkbench stats CHUNKS.json lists them)"
 
 
 def final_table(demo: Demo) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from chunkbench.errors import InputError
-from chunkbench.loaders.jsonread import is_int, is_number, json_type
+from chunkbench.loaders.jsonread import MAX_PAGES, is_int, is_number, json_type
 from chunkbench.text.segment import pipe_table
 from chunkbench.types.document import Element, Page, as_bbox
 
@@ -25,10 +25,6 @@ BBOX_SCALE = 1000
 
 NO_PAGE_SIZES_WARNING = "bboxes unavailable: no PDF or _middle.json found"
 
-
-#: with no PDF nor page sizes, the page count is the highest page_idx + 1; a page object is made
-#: for each, so an absurd index must not be believed (the longest real PDFs have some 10^4 pages)
-MAX_PAGES_WITHOUT_PDF = 100_000
 
 
 # v1 (and specs/1) item type -> element type; "text" becomes a heading when it has a text_level.
@@ -318,9 +314,9 @@ class ItemReader:
             page_count = len(sizes)
         else:
             page_count = max([page_count or 0] + [item.page_idx + 1 for item in self.items])
-            if page_count > MAX_PAGES_WITHOUT_PDF:
+            if page_count > MAX_PAGES:
                 raise InputError(
-                    f"page_idx {page_count - 1} is beyond any real document ({MAX_PAGES_WITHOUT_PDF:,} pages at "
+                    f"page_idx {page_count - 1} is beyond any real document ({MAX_PAGES:,} pages at "
                     "most without the PDF); pass the source PDF with --pdf to check it",
                     self.file,
                 )
