@@ -429,3 +429,27 @@ def test_workspace_under_a_file_is_an_input_error(tmp_path):
         connect(blocker / "sub" / "w.db")
     with pytest.raises(InputError, match="folder, not a database"):
         connect(tmp_path)
+
+
+def test_opening_retries_a_locked_database_within_the_busy_timeout(tmp_path, monkeypatch):
+    """SQLite may answer "database is locked" at once while another process creates the workspace;
+    the idempotent setup is tried again (seen once under load in test_parallel_writers_on_a_fresh_database)."""
+    from chunkbench.store import workspace
+
+    real, calls = workspace._prepare, []
+
+    def locked_twice(conn, db, migrate):
+        calls.append(1)
+        if len(calls) <= 2:
+            raise sqlite3.OperationalError("database is locked")
+        real(conn, db, migrate)
+
+    monkeypatch.setattr(workspace, "_prepare", locked_twice)
+    conn = workspace.connect(tmp_path / "w.db")
+    assert len(calls) == 3 and workspace.schema_version(conn) == workspace.SCHEMA_VERSION
+    conn.close()
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):  # other errors are not retried
+        workspace._retry_while_locked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("no such table: x")))
+    with pytest.raises(sqlite3.OperationalError, match="locked"):  # nor retried past the timeout
+        workspace._retry_while_locked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("database is locked")),
+                                      timeout_s=0.1)

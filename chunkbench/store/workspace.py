@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -143,14 +144,7 @@ def connect(path: str | os.PathLike | None = None, *, migrate: bool = True) -> s
     try:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise InputError(f"cannot switch the workspace database to WAL mode (got {mode})", db)
-        conn.execute("PRAGMA synchronous = NORMAL")
-        _check_version(conn, db)
-        if migrate:
-            _migrate(conn, db)
+        _retry_while_locked(lambda: _prepare(conn, db, migrate))
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise InputError(f"not a usable workspace database: {exc}", db) from None
@@ -158,6 +152,34 @@ def connect(path: str | os.PathLike | None = None, *, migrate: bool = True) -> s
         conn.close()
         raise
     return conn
+
+
+def _prepare(conn: sqlite3.Connection, db: Path, migrate: bool) -> None:
+    """Foreign keys, WAL, the version check and the migrations: each step idempotent."""
+    conn.execute("PRAGMA foreign_keys = ON")
+    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if str(mode).lower() != "wal":
+        raise InputError(f"cannot switch the workspace database to WAL mode (got {mode})", db)
+    conn.execute("PRAGMA synchronous = NORMAL")
+    _check_version(conn, db)
+    if migrate:
+        _migrate(conn, db)
+
+
+def _retry_while_locked(step, timeout_s: float = BUSY_TIMEOUT_MS / 1000) -> None:
+    """Run `step`, again after a short wait when SQLite answers "database is locked" without waiting
+    itself (seen once when two processes opened a new workspace at once); within `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    pause = 0.02
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
