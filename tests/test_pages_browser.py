@@ -44,7 +44,7 @@ def test_diff_page_fits_the_window_with_readable_labels(browser, tmp_path):
 def test_sweep_summary_fits_the_window_and_says_what_is_averaged(browser, tmp_path):
     inputs = [SAMPLE_PDFS / "technical_manual.pdf", SAMPLE_PDFS / "financial_annual_report.pdf"]
     df = sweep.run_sweep(inputs, {"max_chunk_size": [800, 1600]}, tmp_path / "sweep", jobs=1, progress=False,
-                         notebooks="none", questions=None)
+                         notebooks="none")  # the sample questions beside the PDFs
     index = write_summary(df, tmp_path / "sweep")
     page = browser.new_page(viewport=WINDOW)
     page.goto(index.as_uri())
@@ -55,4 +55,5 @@ def test_sweep_summary_fits_the_window_and_says_what_is_averaged(browser, tmp_pa
     assert "each point: mean over 2 inputs" in text
     assert "the table scrolls sideways" in text
     assert "What these columns mean" in text and "number of chunks" in text
+    assert "Small by design" in text  # the ranking metric (a value of the objective column) is explained too
     page.close()

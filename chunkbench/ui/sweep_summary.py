@@ -62,7 +62,7 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
     if ok:
         best = best_settings(df, rank_by)
         parts += ["<h2>Best setting per input</h2>", _wide(best.to_html(index=False, escape=True, na_rep="")),
-                  _legend(list(best.columns))]
+                  _legend([*best.columns, *best.get("objective", [])])]  # the ranking metric is a value there
         for key in grid_keys:
             if key in df.columns and key != "strategy" and df[key].nunique(dropna=True) > 1:
                 png = figure_png(plot_metric_vs_param(df, key))
