@@ -434,3 +434,30 @@ def test_cb_review_and_cb_explore_are_plain_functions_whatever_was_imported_firs
     assert cb.review is chunkbench.ui.reviews.review and cb.explore is chunkbench.ui.explorer.explore
     assert isinstance(cb.review, types.FunctionType) and isinstance(cb.explore, types.FunctionType)
     assert type(chunkbench.ui.reviews) is types.ModuleType and type(chunkbench.ui.explorer) is types.ModuleType
+
+
+def test_the_inline_app_keeps_stylesheets_inline_when_its_panes_change(ws):
+    """Issue 24.5: Panel re-sends an HTML pane's stylesheets as cdn.holoviz.org links whenever
+    its content changes; after the first verdict every pane linked the CDN again. The app's panes
+    now keep them inline, one shared stylesheet per document and URL."""
+    import panel as pn
+    from bokeh.models import ImportedStyleSheet, InlineStyleSheet, UIElement
+
+    from chunkbench.ui.reviews.app import ReviewApp
+
+    cs = cb.chunk(cb.load(ROOT / "sample_pdfs" / "contract_services_agreement.pdf"), "elements")
+    before = pn.config.inline
+    try:
+        app = ReviewApp(cs, workspace=ws, inline=True)
+        app._repr_mimebundle_()
+        app.give("ok")
+        app.next()
+        models = [m for root, _ in app.layout._models.values() for m in root.select({"type": UIElement})]
+        sheets = [s for m in models for s in m.stylesheets]
+    finally:
+        pn.config.inline = before
+    linked = [s.url for s in sheets if isinstance(s, ImportedStyleSheet) and s.url.startswith("http")]
+    assert linked == []
+    inline = [s for s in sheets if isinstance(s, InlineStyleSheet)]
+    assert len({id(s) for s in inline}) < len(inline)  # shared, not a fresh copy per pane and update
+    assert any("loading" in s.css or ".pn-loading" in s.css for s in inline)

@@ -25,6 +25,7 @@ from chunkbench.ui.render.crops import boundary_png
 
 from .cards import head, image_html, info_html, pages_label, pre, short_hash, tail
 from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
+from .offline import OfflineHTML
 from .session import ANY_REASON, FILTERS, ReviewSession
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
 
@@ -133,25 +134,25 @@ class ReviewApp:
         cs = self.chunkset
         params = ", ".join(f"{k}={v}" for k, v in cs.params.items())
         who = html.escape(self.reviewer) if self.reviewer else "(anonymous)"
-        self.title = pn.pane.HTML(
+        self.title = OfflineHTML(
             f'<div class="cb-title"><b>Review</b> · {html.escape(self.doc.source)} · strategy '
             f'<b>{html.escape(cs.strategy)}</b> ({html.escape(params)}; params {short_hash(cs.params_hash)}) · '
             f'reviewer <b class="cb-reviewer">{who}</b></div>',
             sizing_mode="stretch_width",
         )
-        self.progress = pn.pane.HTML("", css_classes=["cb-progress"])
+        self.progress = OfflineHTML("", css_classes=["cb-progress"])
         self.bar = pn.indicators.Progress(value=0, max=max(1, len(self.keys)), width=260, height=14)
         self.filter_w = pn.widgets.RadioButtonGroup(options=list(FILTERS), value="all", color="default")
         reasons = sorted({c.boundary.reason.value for c in cs.chunks})
         self.reason_w = pn.widgets.Select(options=[ANY_REASON, *reasons], value=ANY_REASON, width=200)
         self.filter_w.param.watch(lambda e: self.set_filter(e.new, self.session.reason), "value")
         self.reason_w.param.watch(lambda e: self.set_filter(self.session.filter, e.new), "value")
-        self.position = pn.pane.HTML("", css_classes=["cb-position"])
+        self.position = OfflineHTML("", css_classes=["cb-position"])
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
-        self.image = pn.pane.HTML("", width=640, css_classes=["cb-page"])
-        self.info = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-info"])
-        self.before = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-before"])
-        self.after = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["cb-after"])
+        self.image = OfflineHTML("", width=640, css_classes=["cb-page"])
+        self.info = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-info"])
+        self.before = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-before"])
+        self.after = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-after"])
         self.buttons = {}
         for n, code in enumerate(VERDICTS, 1):
             b = pn.widgets.Button(label=f"{n} · {VERDICT_LABELS[code]}", width=175, css_classes=[f"cb-v-{code}"])
@@ -170,7 +171,7 @@ class ReviewApp:
                                            css_classes=["cb-apply-earlier"])
         self.earlier_b.on_click(_discard_event(self.apply_earlier))
         self.shortcuts = KeyboardShortcuts(self._on_key, keys=[*KEYS, *NAV_KEYS], scoped=inline)
-        help_line = pn.pane.HTML(
+        help_line = OfflineHTML(
             '<div class="cb-help">Keys: <kbd>1</kbd>/<kbd>o</kbd> ok · <kbd>2</kbd>/<kbd>m</kbd> should merge · '
             '<kbd>3</kbd>/<kbd>s</kbd> should split elsewhere · <kbd>4</kbd>/<kbd>t</kbd> wrong type · '
             '<kbd>n</kbd>/<kbd>→</kbd> next · <kbd>p</kbd>/<kbd>←</kbd> previous</div>'
@@ -181,8 +182,8 @@ class ReviewApp:
             self.position,
             pn.Row(
                 self.image,
-                pn.Column(self.info, pn.pane.HTML("<b>Before the boundary</b> (end of the previous chunk)"),
-                          self.before, pn.pane.HTML("<b>After the boundary</b> (start of this chunk)"),
+                pn.Column(self.info, OfflineHTML("<b>Before the boundary</b> (end of the previous chunk)"),
+                          self.before, OfflineHTML("<b>After the boundary</b> (start of this chunk)"),
                           self.after, sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),

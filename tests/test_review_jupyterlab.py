@@ -1,0 +1,144 @@
+"""The review notebook in a real JupyterLab, in Debian's chromium, with the network cut off.
+
+Issue 24.5: shown inline in JupyterLab, the review app asked cdn.holoviz.org for Panel's theme
+and loading stylesheets on every update (Panel re-sends an HTML pane's stylesheets as CDN links
+when its content changes), so an offline JupyterLab lost them. Here every request that leaves
+127.0.0.1 is recorded and refused: running the notebook and clicking the app must make none.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CHROMIUM, ROOT, SAMPLE_PDFS, chromium, free_port
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.xdist_group("review_browser"),  # one worker, one chromium (make test uses --dist loadgroup)
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)"),
+]
+expect = pytest.importorskip("playwright.sync_api").expect
+pytest.importorskip("jupyterlab")
+papermill = pytest.importorskip("papermill")
+nbformat = pytest.importorskip("nbformat")
+
+TIMEOUT = 60_000  # ms: JupyterLab's start, a kernel and a parse on two shared cores
+
+
+def _lab_settings(folder: Path) -> Path:
+    """User settings: render every cell (no windowing, so all outputs are in the DOM), no news."""
+    for plugin, text in {
+        "notebook-extension/tracker": '{"windowingMode": "none"}',
+        "apputils-extension/notification": '{"fetchNews": "false", "checkForUpdates": false}',
+    }.items():
+        path = folder / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """A JupyterLab server on a free loopback port over `tmp_path`, with the review notebook in it
+    (its parameters pointing at the sample contract and a scratch output folder)."""
+    from papermill.iorw import load_notebook_node
+    from papermill.parameterize import parameterize_notebook
+
+    parameters = {"input_path": str(SAMPLE_PDFS / "contract_services_agreement.pdf"), "out_dir": str(tmp_path / "out")}
+    nb = parameterize_notebook(load_notebook_node(str(ROOT / "notebooks" / "03_review.ipynb")), parameters)
+    nbformat.write(nb, tmp_path / "review.ipynb")
+    port = free_port()
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "IPYTHONDIR": str(tmp_path / "ipython")}
+    log = (tmp_path / "lab.log").open("wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+         f"--ServerApp.root_dir={tmp_path}", f"--LabApp.user_settings_dir={_lab_settings(tmp_path / 'settings')}",
+         f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}"],
+        stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+    )
+    try:
+        _wait_for_port(port, server, tmp_path / "lab.log")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def _wait_for_port(port: int, server: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise AssertionError(f"JupyterLab exited: {log.read_text(errors='replace')[-2000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"JupyterLab did not listen on {port}")
+
+
+def _run_all(page) -> None:
+    """Restart the kernel and run every cell, until each code cell has an execution count. Asked
+    again if no cell has started after a while: a click right after the page loads can be lost."""
+    prompts: list[str] = []
+    for _attempt in range(3):
+        page.click('jp-button[data-command="notebook:restart-run-all"]')
+        page.click(".jp-Dialog button.jp-mod-accept")  # "Restart"
+        deadline, started = time.monotonic() + 3 * TIMEOUT / 1000, time.monotonic() + 20
+        while time.monotonic() < deadline:
+            prompts = [p.strip() for p in page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()]
+            if prompts and all(p not in ("[ ]:", "[*]:", "") for p in prompts):
+                return
+            if time.monotonic() > started and all(p == "[ ]:" for p in prompts):
+                break  # nothing started: ask again
+            time.sleep(1)
+        else:
+            break
+    raise AssertionError(f"the notebook did not run: prompts {prompts}")
+
+
+def test_the_review_notebook_in_jupyterlab_makes_no_request_off_the_machine(lab):
+    outside: list[str] = []
+
+    def only_local(route) -> None:
+        url = route.request.url
+        if url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
+            route.continue_()
+        else:
+            outside.append(url)
+            route.abort()
+
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.route("**/*", only_local)
+        page.goto(f"{lab}/lab/tree/review.ipynb")
+        page.wait_for_function(
+            "document.querySelector('.jp-Notebook-ExecutionIndicator')?.getAttribute('data-status') === 'idle'",
+            timeout=TIMEOUT)
+        _run_all(page)
+        assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+        # the app is on screen, and the three verdicts the notebook gave are in it
+        progress, position = page.locator(".cb-progress-text").first, page.locator(".cb-pos").first
+        expect(progress).to_contain_text(re.compile(r"^3 of \d+ reviewed"), timeout=TIMEOUT)
+        # clicks in the app change its panes, which is what used to link the CDN
+        page.get_by_role("button", name="3 · should split elsewhere").first.click()
+        expect(progress).to_contain_text(re.compile(r"^4 of \d+ reviewed"), timeout=TIMEOUT)
+        before = position.inner_text()
+        page.get_by_role("button", name="n next →").first.click()
+        expect(position).not_to_have_text(before, timeout=TIMEOUT)
+        assert page.locator(".cb-page img").first.evaluate("e => e.naturalWidth") > 300  # the page image shows
+        page.wait_for_timeout(1000)  # any stylesheet the last update links is requested by now
+    assert outside == []
