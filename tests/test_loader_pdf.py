@@ -19,7 +19,7 @@ from chunkbench.loaders import load_elements_json, pdf_layout
 from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders.pdf import heading_levels, load_pdf, page_list
 from chunkbench.loaders.pdf_layout import code_text, flow_text, table_rows
-from chunkbench.types.document import Document, Element, sha256_file
+from chunkbench.types.document import Document, Element, is_noise, sha256_file
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"
 STAT_ABSTRACT = "table_us-stat-abstract-12s0324.pdf"
@@ -107,6 +107,7 @@ def test_three_column_federal_register_is_read_column_by_column():
         column_items = [
             e for e in doc.elements
             if e.page_idx == page.index and e.bbox[1] > body_top and e.bbox[2] - e.bbox[0] < page.width / 3
+            and not e.attrs.get("unboxed")  # margin furniture comes last on its page (see below)
         ]
         columns = [int(e.bbox[0] // (page.width / 3)) for e in column_items]
         assert columns == sorted(columns), f"page {page.index + 1}: {columns}"
@@ -122,6 +123,29 @@ def test_federal_register_page_numbers_and_running_headers():
     assert all(text == str(47698 + page_idx) for page_idx, text in numbers.items())  # as printed
     headers = [e for e in doc.elements if e.type == "header"]
     assert headers and all(h.text.startswith("Federal Register / Vol. 85, No. 152") for h in headers)
+
+
+def test_margin_text_outside_every_box_is_page_furniture():
+    """Issue 18: the layout model puts the Federal Register's production stamp (bottom margin)
+    and its vertical gutter note in no box, so they were not in the Document, while PyMuPDF's
+    and pypdf's own text (what other chunkers chunk) have them. They are footers now, marked
+    unboxed, last on their page, and skipped by the strategies like any furniture."""
+    doc = load_shared(FEDERAL_REGISTER)
+    unboxed = [e for e in doc.elements if e.attrs.get("unboxed")]
+    assert {e.page_idx for e in unboxed if e.text.startswith("VerDate Sep<11>2014")} == set(range(len(doc.pages)))
+    assert {e.page_idx for e in unboxed if e.text == "jbell on DSKJLSW7X2PROD with PROPOSALS"} == set(range(len(doc.pages)))
+    assert all(e.type == "footer" and e.raw_type == "page-footer" and is_noise(e) for e in unboxed)
+    for page in doc.pages:
+        on_page = [e for e in doc.elements if e.page_idx == page.index]
+        n = sum(1 for e in on_page if e.attrs.get("unboxed"))
+        assert all(e.attrs.get("unboxed") for e in on_page[len(on_page) - n:])
+        assert all(e.bbox[3] > page.height / 2 for e in on_page[len(on_page) - n:])  # in the lower half
+    assert not any("VerDate" in c.text or "jbell" in c.text for c in chunkbench.chunk(doc, "elements"))
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLE_PDFS.glob("*.pdf")), ids=lambda p: p.stem)
+def test_the_model_boxes_all_text_of_the_sample_pdfs(path):
+    assert not [e.text for e in chunkbench.load(path).elements if e.attrs.get("unboxed")]
 
 
 def test_superscript_footnote_numbers_are_set_off_from_words():

@@ -22,7 +22,7 @@ from .read import ForeignChunk, from_objects, read_chunk_file
 from .reasons import BoundaryReader
 
 #: the ruleset of inspected chunks (bump when locating or the inferred reasons change)
-RULESET = "foreign/2026-11"
+RULESET = "foreign/2026-11-25"
 
 __all__ = ["KINDS", "RULESET", "ForeignChunk", "Match", "inspect", "match_counts", "match_summary", "read_chunks"]
 
@@ -54,8 +54,10 @@ def inspect(doc: Document, chunks: str | os.PathLike | Iterable[Any], *, name: s
             boundary = Boundary(boundary.reason, f"{boundary.detail} (overlaps the previous chunk by "
                                                  f"{previous_end - m.start} chars)")
         previous_end = m.end if m.end is not None else previous_end
-        elements = reader.elements_in(m.start, m.end) if m.start is not None and m.end is not None else []
+        elements = reader.elements_in_spans(m.spans)
         extra: dict[str, Any] = {"match": m.kind, "match_score": m.score, "foreign_index": i}
+        if m.pieces:
+            extra["match_pieces"] = [list(p) for p in m.pieces]
         if fc.start_index is not None:
             extra["foreign_start_index"] = fc.start_index
         if fc.metadata:
@@ -79,7 +81,10 @@ def match_summary(chunkset: ChunkSet) -> str:
     """One line: e.g. "located 122 of 124 chunks: 100 exactly, 20 normalised, 2 fuzzily; 2 not at all"."""
     n = match_counts(chunkset)
     located = len(chunkset) - n["unlocated"]
-    parts = [f"{n['exact']} exactly", f"{n['normalised']} normalised", f"{n['fuzzy']} fuzzily"]
+    pieces = sum(1 for c in chunkset if c.extra.get("match_pieces"))
+    normalised = f"{n['normalised']} normalised" + (f" ({pieces} of them in pieces: another reading order)"
+                                                     if pieces else "")
+    parts = [f"{n['exact']} exactly", normalised, f"{n['fuzzy']} fuzzily"]
     if n["partial"]:
         parts.append(f"{n['partial']} only partly")
     line = f"located {located} of {len(chunkset)} chunks: " + ", ".join(parts)

@@ -5,10 +5,18 @@ hyphenation, ligatures, quotes, bullets and reading order. Each chunk is tried, 
 1. `exact`: its text as it is, searched from the previous chunk's start (chunks may overlap);
 2. `normalised`: letters and digits only, NFKC and case-folded, on both sides, so that whitespace,
    line-end hyphens, ligatures, quotes, dashes and bullets do not matter;
-3. `fuzzy`: anchors (runs of normalised characters) found near where the chunk should be; the
+   Page furniture (running headers, footers) is then left out on both sides, since another
+   extraction puts it elsewhere in its reading order;
+3. `normalised` in pieces: another extraction may read the same region in another order (the
+   columns of a page, the cells of a table, a header printed after the body). The chunk's whole
+   normalised text is covered by long pieces (PIECE_MIN characters or more, together at least
+   PIECES_LONG_SHARE of it) lying within PIECES_SPAN times its length (plus PIECES_REACH) of one
+   another, and short
+   pieces found inside their span. A chunk made only of page furniture is placed at that furniture;
+4. `fuzzy`: anchors (runs of normalised characters) found near where the chunk should be; the
    densest run of anchors gives the span, and the share of the chunk it covers is the score:
    at least FUZZY_MIN is `fuzzy`, at least PARTIAL_MIN `partial` (only that part is located);
-4. otherwise `unlocated`.
+5. otherwise `unlocated`.
 Steps 1-3 search a window after the previous chunk first (a few chunk lengths), and the whole text
 only when no step finds the chunk there, so each chunk costs bounded work in the usual case. The normalised
 text is built once per Document, in one pass, so locating is linear in the document and chunks.
@@ -35,6 +43,19 @@ WINDOW = 20_000
 ANCHOR = 12
 #: at most this many anchors per chunk
 MAX_ANCHORS = 48
+#: a piece this long (normalised) places a chunk found in pieces; shorter ones must lie among those
+PIECE_MIN = ANCHOR
+#: the long pieces cover at least this share of the chunk
+PIECES_LONG_SHARE = 0.7
+#: ... and lie within this many times the chunk's length, plus PIECES_REACH, of one another
+PIECES_SPAN = 2.0
+#: normalised characters (about a column of a page) the pieces may lie apart beyond PIECES_SPAN:
+#: the layout model may put the end of a paragraph in a box of its own, read elsewhere
+PIECES_REACH = 3000
+#: pieces are mostly long when there are no more than one per this many normalised characters (or 8)
+PIECE_AVERAGE = 8
+#: a chunk in more pieces than one per this many normalised characters (or 8) is not taken apart
+PIECE_AVERAGE_SHORT = 3
 #: match kinds, best first
 KINDS = ("exact", "normalised", "fuzzy", "partial", "unlocated")
 
@@ -62,16 +83,31 @@ def normalise(text: str) -> str:
 
 @dataclass(frozen=True)
 class Match:
-    """Where one chunk was found: canonical offsets [start, end), how, and the share found."""
+    """Where one chunk was found: canonical offsets [start, end), how, and the share found.
+    A chunk found in pieces (another reading order) has them in `pieces`, in the chunk's order;
+    [start, end) then spans them all, and the chunk's text begins at `text_start`."""
 
     start: int | None
     end: int | None
     kind: str
     score: float
+    pieces: tuple[tuple[int, int], ...] = ()
 
     @property
     def located(self) -> bool:
         return self.start is not None
+
+    @property
+    def text_start(self) -> int | None:
+        """Where the chunk's first character is: the start of its first piece."""
+        return self.pieces[0][0] if self.pieces else self.start
+
+    @property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """The canonical spans the chunk's text was found in (one unless found in pieces)."""
+        if self.pieces:
+            return self.pieces
+        return ((self.start, self.end),) if self.start is not None and self.end is not None else ()
 
 
 UNLOCATED = Match(None, None, "unlocated", 0.0)
@@ -84,8 +120,14 @@ class NormalisedText:
 
     def __init__(self, text: str, skip: Sequence[tuple[int, int]] = ()):
         codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-        unique, inverse = np.unique(codes, return_inverse=True)
-        widths = np.array([len(_FOLD[int(c)]) for c in unique], dtype=np.int64)[inverse]
+        # the folded width of each distinct character, looked up by code point: linear (a sort
+        # of the characters, as np.unique does, made the whole grow faster than the text)
+        width_of = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=np.int64)
+        present = np.zeros(len(width_of), dtype=bool)
+        present[codes] = True
+        for c in np.flatnonzero(present):
+            width_of[c] = len(_FOLD[int(c)])
+        widths = width_of[codes]
         keep = np.ones(len(text), dtype=bool)
         for a, b in skip:
             keep[a:b] = False
@@ -128,6 +170,8 @@ class Locator:
         folded = sorted({f for _, _, t in furniture if len(f := normalise(t)) >= FURNITURE_MIN}, key=len, reverse=True)
         self.furniture = re.compile("|".join(map(re.escape, folded))) if folded else None
         self.furniture_texts = folded
+        self._edges: tuple[set[str], set[str], int] | None = None  # see _trim_furniture_edges
+        self.furniture_spans = sorted((a, b, f) for a, b, t in furniture if len(f := normalise(t)) >= FURNITURE_MIN)
         self.cursor = 0  # source offset where the next search starts: just after the previous start
         self.previous_end = 0  # a chunk overlaps the previous one by less than its own length
 
@@ -150,6 +194,9 @@ class Locator:
                          or self._normalised(self._trim_furniture_edges(content), self.content, near))
             if match is not None:
                 break
+        if match is None:
+            content = self._without_furniture(folded) if content is None else content
+            match = self._furniture_only(folded) if len(content) < FURNITURE_MIN else self._in_pieces(content)
         if match is None:
             match = self._fuzzy(folded)
         if match.start is not None and match.end is not None:
@@ -181,21 +228,84 @@ class Locator:
 
     def _trim_furniture_edges(self, needle: str) -> str:
         """`needle` less a start that ends a furniture text and an end that begins one (at least
-        FURNITURE_MIN characters each): a chunk cut in the middle of a running header or footer."""
-        start, end = 0, len(needle)
-        for f in self.furniture_texts:
-            for k in range(min(len(f), len(needle)), FURNITURE_MIN - 1, -1):
-                if needle.startswith(f[-k:]):
-                    start = max(start, k)
-                    break
-            for k in range(min(len(f), len(needle)), FURNITURE_MIN - 1, -1):
-                if needle.endswith(f[:k]):
-                    end = min(end, len(needle) - k)
-                    break
+        FURNITURE_MIN characters each): a chunk cut in the middle of a running header or footer.
+        Looked up in sets of the furniture's ends and starts, so the cost does not grow with the
+        number of pages (each has its own page number)."""
+        if self._edges is None:
+            ends = {f[-k:] for f in self.furniture_texts for k in range(FURNITURE_MIN, len(f) + 1)}
+            starts = {f[:k] for f in self.furniture_texts for k in range(FURNITURE_MIN, len(f) + 1)}
+            self._edges = (ends, starts, max(map(len, self.furniture_texts), default=0))
+        ends, starts, longest = self._edges
+        top = min(longest, len(needle))
+        start = next((k for k in range(top, FURNITURE_MIN - 1, -1) if needle[:k] in ends), 0)
+        cut = next((k for k in range(top, FURNITURE_MIN - 1, -1) if needle[len(needle) - k:] in starts), 0)
+        end = len(needle) - cut
         return needle[start:end] if end - start >= FURNITURE_MIN else ""
 
     def _without_furniture(self, folded: str) -> str:
         return self.furniture.sub("", folded) if self.furniture is not None else folded
+
+    def _in_pieces(self, needle: str) -> Match | None:
+        """`needle` (furniture left out) covered by pieces of the text near the cursor, in another
+        order: each piece the longest run of the needle found there, from where the last ended.
+        Mostly long pieces may lie a column apart (PIECES_REACH); mostly short ones (the cells of
+        a table read in another order) must lie close together, within PIECES_SPAN of its length."""
+        n = len(needle)
+        if n < PIECE_MIN:
+            return None
+        hay = self.norm.text
+        centre = self.norm.from_source(self.cursor)
+        lo, hi = max(0, centre - n - WINDOW // 4), centre + 3 * n + WINDOW
+        found: list[tuple[int, int, int]] = []  # (needle offset, length, text offset)
+        i, last = 0, centre  # each piece is looked for near where the last one ended first
+        while i < n:
+            length, at = _longest_run(needle, i, hay, (max(lo, last - n), min(hi, last + 2 * n)), (lo, hi))
+            if not length or len(found) >= max(8, n // PIECE_AVERAGE_SHORT):
+                return None
+            found.append((i, length, at))
+            i, last = i + length, (at + length if length >= PIECE_MIN else last)
+        placed = [(at, at + length) for _, length, at in found if length >= PIECE_MIN]
+        if not placed:
+            return None
+        first, last = min(a for a, _ in placed), max(b for _, b in placed)
+        mostly_long = sum(b - a for a, b in placed) >= PIECES_LONG_SHARE * n and len(found) <= max(8, n // PIECE_AVERAGE)
+        reach = PIECES_SPAN * n + (PIECES_REACH if mostly_long else PIECE_MIN)
+        if last - first > reach:
+            return None
+        # the long pieces say where the chunk is: cover it again with pieces from there alone
+        around = PIECE_MIN if mostly_long else n
+        region = (max(0, first - around), last + around)
+        spans: list[tuple[int, int]] = []
+        i = 0
+        while i < n:
+            length, at = _longest_run(needle, i, hay, region, region)
+            if not length or len(spans) >= max(8, n // PIECE_AVERAGE_SHORT):
+                return None
+            spans.append((at, at + length))
+            i += length
+        first, last = min(a for a, _ in spans), max(b for _, b in spans)
+        if last - first > reach:
+            return None
+        spans = [self.norm.to_source(a, b) for a, b in spans]
+        return _pieces_match(spans)
+
+    def _furniture_only(self, needle: str) -> Match | None:
+        """A chunk of page furniture alone (a footer and the next page's header): placed at the
+        furniture its text is made of. The longest piece is taken at its first place at or after
+        the cursor, each other at its place nearest to that one."""
+        if not needle:
+            return None
+        occurrences: dict[str, list[tuple[int, int]]] = {}
+        for a, b, f in self.furniture_spans:
+            if f in needle:
+                occurrences.setdefault(f, []).append((a, b))
+        if not occurrences or sum(map(len, occurrences)) < len(needle) - 2 * FURNITURE_MIN:
+            return None
+        longest = max(occurrences, key=len)
+        anchor = next((s for s in occurrences[longest] if s[1] > self.cursor), occurrences[longest][0])[0]
+        spans = sorted(((min(spans, key=lambda s: abs(s[0] - anchor)), f) for f, spans in occurrences.items()),
+                       key=lambda item: needle.find(item[1]))
+        return _pieces_match([span for span, _ in spans])
 
     def _fuzzy(self, needle: str) -> Match:
         if len(needle) < ANCHOR:
@@ -222,6 +332,36 @@ class Locator:
         if len(hits) * 2 < len(anchors):
             hits = [at for a in anchors if (at := hay.find(a)) >= 0]
         return sorted(hits), len(anchors)
+
+
+def _longest_run(needle: str, i: int, hay: str, first: tuple[int, int], window: tuple[int, int]) -> tuple[int, int]:
+    """The longest prefix of needle[i:] found in hay: its length and where, searched in the
+    `first` range, else anywhere in `window`; (0, -1) if not even its first character is."""
+    def find(length: int) -> int:
+        piece = needle[i:i + length]
+        at = hay.find(piece, first[0], first[1] + length)
+        return at if at >= 0 else hay.find(piece, window[0], window[1] + length)
+
+    rest = len(needle) - i
+    at = find(rest)
+    if at >= 0:
+        return rest, at
+    good, good_at, bad = 0, -1, rest  # a prefix of `good` characters is found, of `bad` is not
+    probe = min(PIECE_MIN, rest - 1)
+    while bad - good > 1:  # gallop up from PIECE_MIN, then bisect: each test is one substring search
+        at = find(probe)
+        if at >= 0:
+            good, good_at = probe, at
+        else:
+            bad = probe
+        probe = 2 * good if at >= 0 and 2 * good < bad else (good + bad) // 2
+    return good, good_at
+
+
+def _pieces_match(spans: Sequence[tuple[int, int]]) -> Match:
+    """A `normalised` match found in pieces (one piece is an ordinary span)."""
+    start, end = min(a for a, _ in spans), max(b for _, b in spans)
+    return Match(start, end, "normalised", 1.0, tuple(spans) if len(spans) > 1 else ())
 
 
 def _densest(hits: Sequence[int], length: int) -> tuple[int, int, int]:

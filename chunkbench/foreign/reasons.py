@@ -51,13 +51,23 @@ class BoundaryReader:
             i += 1
         return out
 
+    def elements_in_spans(self, spans: Sequence[tuple[int, int]]) -> list[Element]:
+        """The elements that overlap any of `spans`, each once, in reading order."""
+        if len(spans) == 1:
+            return self.elements_in(*spans[0])
+        seen = {id(e): e for a, b in spans for e in self.elements_in(a, b)}
+        return sorted(seen.values(), key=lambda e: e.char_start or 0)
+
     def boundary(self, match: Match, first: bool) -> Boundary:
-        """The inferred reason a chunk found at `match` starts where it does."""
-        if match.start is None:
+        """The inferred reason a chunk found at `match` starts where it does (where its text
+        begins: the first of its pieces when it was found in another reading order)."""
+        if match.text_start is None:
             return Boundary(Reason.UNLOCATED, "its text was not found in this document")
-        b = self._at(match.start, first)
+        b = self._at(match.text_start, first and match.text_start == match.start)
         if match.kind == "partial":
             return Boundary(b.reason, f"partly located ({match.score:.0%} of its text); {b.detail}")
+        if match.pieces:
+            return Boundary(b.reason, f"{b.detail} (found in {len(match.pieces)} pieces: another reading order)")
         return b
 
     def _at(self, pos: int, first: bool) -> Boundary:

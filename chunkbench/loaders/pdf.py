@@ -35,6 +35,9 @@ from .pdf_layout import HEADING_CLASSES, ParsedPage
 from .pdflib import pymupdf
 
 BACKEND = "pymupdf"
+#: chunkbench's own parse rules (chunkbench/loaders/pdf_layout.py): part of the cache key, so a
+#: change of them is never served from a cache written before it (bump on every change)
+PARSE_RULES = "2026-11-25"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
 LOADER_REVISION = 4  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined
 # become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about
@@ -103,7 +106,7 @@ def load_pdf(
         )
         return _build_document(path, doc_id, pages, ParserInfo(BACKEND, version, options), ocr)
 
-    return cached_parse(path, doc_id, BACKEND, version, options, parse, use_cache=cache)
+    return cached_parse(path, doc_id, BACKEND, f"{version}; rules {PARSE_RULES}", options, parse, use_cache=cache)
 
 
 def backend_version() -> str:

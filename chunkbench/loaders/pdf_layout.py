@@ -33,6 +33,13 @@ Mapping rules (one place, documented here):
   backgrounds aside) is a text block the model misread (it does so on 14,400 pt pages and on
   pages of 100k characters): it becomes a paragraph with its text, `raw_type` stays `picture`
   and `attrs["reclassified"]` says "picture without image or drawing".
+* margin text: text the model put in no box and that lies outside the extent of the page's body
+  boxes (production stamps along a margin, a vertical note in the gutter, a running header it
+  missed) is page furniture: one page-header box per text block in the upper half of the page,
+  page-footer in the lower half, placed first or last on the page, with `raw_type`
+  `page-header`/`page-footer` and `attrs["unboxed"]` true. Other extractions keep that text, so
+  chunks made from them are found only when it is in the Document. Text inside the body that no
+  box holds is left out, as the model decided. Pages with a /Rotate are skipped.
 """
 
 from __future__ import annotations
@@ -156,13 +163,16 @@ def parse_range(
         # a bad input, raised as one here: its own exceptions do not even cross to the parent process
         with _captured_messages() as messages:
             try:
-                has_text = [bool(doc[i].get_text("text").strip()) for i in pages]
+                text_blocks = [_text_blocks(doc[i]) for i in pages]
+                has_text = [bool(blocks) for blocks in text_blocks]
                 rotated = [i for i in pages if doc[i].rotation]
                 raw = layout_engine().to_json(doc, pages=pages, **_ocr_options(ocr))
                 raw_pages = json.loads(raw)["pages"]
-                for i, raw_page in zip(pages, raw_pages):
+                for i, raw_page, blocks in zip(pages, raw_pages, text_blocks):
                     if i in rotated:
                         _add_rotated_text(doc[i], raw_page)
+                    else:
+                        _add_margin_text(doc[i], raw_page, blocks)
                     _mark_text_pictures(doc[i], raw_page)
                     _mark_split_words(doc[i], raw_page)
             except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:
@@ -189,6 +199,48 @@ def _add_rotated_text(page: pymupdf.Page, raw_page: dict) -> None:
         text = " ".join(page.get_text("text", clip=clip).split())
         if text:
             box["rotated_text"] = text
+
+
+def _text_blocks(page: pymupdf.Page) -> list[dict]:
+    """The page's text blocks with their lines and spans (PyMuPDF's "dict"), those with any text."""
+    blocks = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]
+    return [b for b in blocks if b.get("type") == 0 and any(s["text"].strip() for ln in b["lines"] for s in ln["spans"])]
+
+
+def _add_margin_text(page: pymupdf.Page, raw_page: dict, blocks: Sequence[dict]) -> None:
+    """Add a page-header or page-footer box for each text block outside every box and outside
+    the body's extent (see the module docstring, "margin text")."""
+    boxes = raw_page["boxes"]
+    body = [b for b in boxes if b["boxclass"] not in ("page-header", "page-footer")]
+    if not body:
+        return  # no body to tell the margins by (a blank or picture page)
+    left, top = min(b["x0"] for b in body), min(b["y0"] for b in body)
+    right, bottom = max(b["x1"] for b in body), max(b["y1"] for b in body)
+    width, height = raw_page["width"], raw_page["height"]
+    heads: list[dict] = []
+    feet: list[dict] = []
+    for block in blocks:
+        lines = []
+        for line in block["lines"]:
+            x0, y0, x1, y1 = line["bbox"]
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            if not (0 <= cx <= width and 0 <= cy <= height) or not any(s["text"].strip() for s in line["spans"]):
+                continue  # off the page, or blank
+            if left <= cx <= right and top <= cy <= bottom:
+                continue  # in the body: the model's call
+            if any(b["x0"] <= cx <= b["x1"] and b["y0"] <= cy <= b["y1"] for b in boxes):
+                continue
+            lines.append(line)
+        if not lines:
+            continue
+        x0, y0 = min(ln["bbox"][0] for ln in lines), min(ln["bbox"][1] for ln in lines)
+        x1, y1 = max(ln["bbox"][2] for ln in lines), max(ln["bbox"][3] for ln in lines)
+        upper = (y0 + y1) / 2 < height / 2
+        box = {"boxclass": "page-header" if upper else "page-footer", "x0": x0, "y0": y0, "x1": x1, "y1": y1,
+               "textlines": lines, "unboxed": True}
+        (heads if upper else feet).append(box)
+    if heads or feet:
+        raw_page["boxes"] = heads + boxes + feet
 
 
 def _mark_text_pictures(page: pymupdf.Page, raw_page: dict) -> None:
@@ -307,7 +359,7 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
     lines = box.get("textlines") or []
     rotated_text = box.get("rotated_text", "")  # a rotated page's text (see _add_rotated_text)
     rows = None
-    attrs = {}
+    attrs: dict[str, Any] = {}
     if kind is ElementType.TABLE:
         extract = (box.get("table") or {}).get("extract")
         joined = (box.get("table") or {}).get("joined", ())
@@ -329,6 +381,8 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         text = flow_text(lines) or rotated_text
         if kind in (ElementType.HEADER, ElementType.FOOTER) and _PAGE_NUMBER.fullmatch(text):
             kind = ElementType.PAGE_NUMBER
+    if box.get("unboxed"):  # see _add_margin_text
+        attrs["unboxed"] = True
     return Element(
         id=element_id,
         type=kind.value,
