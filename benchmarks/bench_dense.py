@@ -37,7 +37,7 @@ def _cpu(fn) -> tuple[float, object]:
 def run(runs: int = 2) -> tuple[list[Row], list[str]]:
     import numpy as np
 
-    from chunkbench.evaluate.retrieval.minilm import MiniLM, model_dir
+    from chunkbench.text.minilm import MiniLM, model_dir
 
     texts = corpus_units()
     ours = MiniLM()

@@ -20,7 +20,7 @@ from tests.conftest import ROOT, SAMPLE_PDFS
 
 MD = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
-REGISTERED = {s.name for s in all_strategies()}  # the registry is the one list of strategies
+REGISTERED = {s.name for s in all_strategies(slow=True)}  # the one list of strategies, slow peers too
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

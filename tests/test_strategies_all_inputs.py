@@ -264,6 +264,17 @@ def test_strategy_on_input_with_small_sizes(chunked, strategy, tmp_path):
     check_all(chunked.doc, cs, tmp_path)
 
 
+@pytest.mark.parametrize("strategy", sorted({s.name for s in all_strategies(slow=True)} - set(STRATEGIES)))
+def test_slow_peer_on_one_small_input(strategy, tmp_path):
+    """Slow peers (chonkie's SemanticChunker embeds every window of sentences) are left out of the
+    matrix above, which would take them minutes per input; they keep every invariant on the sample
+    contract."""
+    doc = chunkbench.load(INPUTS["sample/contract_services_agreement.pdf"])
+    cs = chunk(doc, strategy)
+    assert len(cs) > 10
+    check_all(doc, cs, tmp_path)
+
+
 @pytest.mark.parametrize("name", ["sample/contract_services_agreement.pdf",
                                   "mineru/naacl-long-122_content_list_v2.json",
                                   "docjson/document.json", "markdown/deployment_guide.md"])

@@ -54,10 +54,15 @@ def get_strategy(name: str) -> Strategy:
     raise ParamError(f"unknown strategy {name!r}{hint}; available: {', '.join([*sorted(REGISTRY), *sorted(peers)])}")
 
 
-def all_strategies(*, peers: bool = True) -> list[Strategy]:
-    """Every strategy, built-ins by name, then the installed peers by name (`peers=False`: built-ins only)."""
+def all_strategies(*, peers: bool = True, slow: bool = False) -> list[Strategy]:
+    """Every strategy, built-ins by name, then the installed peers by name (`peers=False`: built-ins
+    only). Slow peers (an embedder run on every sentence) only with `slow=True`: what a user picks
+    from (the CLI's list, the explorer) has them, loops over every strategy (tests) do not."""
+    from .peers import SLOW
+
     builtin = [REGISTRY[n] for n in sorted(REGISTRY)]
-    return builtin + ([s for _, s in sorted(peer_strategies().items())] if peers else [])
+    found = [s for n, s in sorted(peer_strategies().items()) if slow or n not in SLOW] if peers else []
+    return builtin + found
 
 
 def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:

