@@ -131,6 +131,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_for_port(port: int, seconds: float, process=None) -> bool:
+    """True once something listens on 127.0.0.1:`port` (a server a test started), False after
+    `seconds` or as soon as `process` (its Popen, if given) has exited."""
+    import socket
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            return False
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.3)
+    return False
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 #: how every browser test starts Debian's chromium: headless, no sandbox (root), no GPU, no network chatter
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import chunkbench as cb
 from chunkbench.errors import InputError
 from chunkbench.foreign import match_counts, match_summary
-from chunkbench.foreign.extract import pdf_plain_text
+from chunkbench.foreign.extract import pdf_page_texts, pdf_plain_text
 from chunkbench.foreign.locate import locate_all, normalise
 from chunkbench.io.export import validate_chunks
 from tests.conftest import ROOT, SAMPLE_PDFS, make_doc
@@ -79,17 +79,9 @@ def test_chunks_found_in_pieces_are_on_the_pages_their_text_is_on(docs, engine):
     """A chunk another extraction read in another order (a header printed after the body, table
     cells, columns) is found in pieces: each such chunk lands on the pages where the other
     extraction has its text, and its boundary says so."""
-    from pypdf import PdfReader
-
-    from chunkbench.loaders.pdflib import pymupdf
-
     seen = 0
     for path in SAMPLES:
-        if engine == "pymupdf":
-            with pymupdf.open(path) as pdf:
-                pages = [p.get_text() for p in pdf]
-        else:
-            pages = [p.extract_text() or "" for p in PdfReader(path).pages]
+        pages = pdf_page_texts(path, engine)
         starts = [sum(len(t) + 1 for t in pages[:i]) for i in range(len(pages))]
         for size in (200, 500, 1000):
             lc = langchain_chunks("\n".join(pages), size)

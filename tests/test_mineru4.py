@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS, free_port, shared_pdf
+from conftest import SAMPLE_PDFS, free_port, shared_pdf, wait_for_port
 
 import chunkbench
 from chunkbench.errors import ExternalToolError, InputError, UsageError
@@ -225,13 +224,7 @@ def test_mineru_api_server(tmp_path, fresh_cache):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.3)
-        else:
+        if not wait_for_port(port, 90, server):
             pytest.fail("mineru-api did not start within 90 s")
         url = f"http://127.0.0.1:{port}"
         doc = chunkbench.load(CONTRACT, backend="mineru", mineru_url=url, mineru_ocr_mode="txt")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CHROMIUM, ROOT, SAMPLE_PDFS, chromium, free_port
+from tests.conftest import CHROMIUM, ROOT, SAMPLE_PDFS, chromium, free_port, wait_for_port
 
 pytestmark = [
     pytest.mark.browser,
@@ -66,7 +65,8 @@ def lab(tmp_path):
         stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
     )
     try:
-        _wait_for_port(port, server, tmp_path / "lab.log")
+        if not wait_for_port(port, TIMEOUT / 1000, server):
+            raise AssertionError(f"JupyterLab did not start: {(tmp_path / 'lab.log').read_text(errors='replace')[-2000:]}")
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()
@@ -75,19 +75,6 @@ def lab(tmp_path):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
-
-
-def _wait_for_port(port: int, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + TIMEOUT / 1000
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise AssertionError(f"JupyterLab exited: {log.read_text(errors='replace')[-2000:]}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"JupyterLab did not listen on {port}")
 
 
 def _run_all(page) -> None:

@@ -13,13 +13,18 @@ ENGINES = ("pymupdf", "pypdf")
 
 
 def pdf_plain_text(path: str | os.PathLike, engine: str = "pymupdf") -> str:
-    """The PDF's text as `engine` extracts it, one page after another."""
+    """The PDF's text as `engine` extracts it, one page after another (joined by a line break)."""
+    return "\n".join(pdf_page_texts(path, engine))
+
+
+def pdf_page_texts(path: str | os.PathLike, engine: str = "pymupdf") -> list[str]:
+    """Each page's text as `engine` extracts it."""
     if engine == "pymupdf":
         from chunkbench.loaders.pdflib import pymupdf
 
         try:
             with pymupdf.open(path) as pdf:
-                return "\n".join(page.get_text() for page in pdf)
+                return [page.get_text() for page in pdf]
         except (RuntimeError, ValueError) as exc:
             raise InputError(f"cannot read the PDF: {exc}", path) from None
     if engine == "pypdf":
@@ -31,7 +36,7 @@ def pdf_plain_text(path: str | os.PathLike, engine: str = "pymupdf") -> str:
         level = log.level
         log.setLevel(logging.ERROR)  # its font-map warnings say nothing about the text a chunker gets
         try:
-            return "\n".join(page.extract_text() or "" for page in PdfReader(os.fspath(path)).pages)
+            return [page.extract_text() or "" for page in PdfReader(os.fspath(path)).pages]
         finally:
             log.setLevel(level)
     raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")

@@ -8,16 +8,15 @@ hyphenation, ligatures, quotes, bullets and reading order. Each chunk is tried, 
    Page furniture (running headers, footers) is then left out on both sides, since another
    extraction puts it elsewhere in its reading order;
 3. `normalised` in pieces: another extraction may read the same region in another order (the
-   columns of a page, the cells of a table, a header printed after the body). The chunk's whole
-   normalised text is covered by long pieces (PIECE_MIN characters or more, together at least
-   PIECES_LONG_SHARE of it) lying within PIECES_SPAN times its length (plus PIECES_REACH) of one
-   another, and short
-   pieces found inside their span. A chunk made only of page furniture is placed at that furniture;
+   columns of a page, the cells of a table, a header printed after the body). The long pieces
+   (PIECE_MIN characters or more) say where the chunk is; its whole normalised text is then
+   covered by pieces from there alone (see `_in_pieces`). A chunk made only of page furniture is
+   placed at that furniture;
 4. `fuzzy`: anchors (runs of normalised characters) found near where the chunk should be; the
    densest run of anchors gives the span, and the share of the chunk it covers is the score:
    at least FUZZY_MIN is `fuzzy`, at least PARTIAL_MIN `partial` (only that part is located);
 5. otherwise `unlocated`.
-Steps 1-3 search a window after the previous chunk first (a few chunk lengths), and the whole text
+Steps 1, 2 and 4 search a window after the previous chunk first (a few chunk lengths), and the whole text
 only when no step finds the chunk there, so each chunk costs bounded work in the usual case. The normalised
 text is built once per Document, in one pass, so locating is linear in the document and chunks.
 """
@@ -167,11 +166,12 @@ class Locator:
         self.norm = NormalisedText(text)
         spans = sorted((a, b) for a, b, _ in furniture)
         self.content = NormalisedText(text, spans) if spans else None
-        folded = sorted({f for _, _, t in furniture if len(f := normalise(t)) >= FURNITURE_MIN}, key=len, reverse=True)
+        #: (start, end, normalised text) of each furniture element long enough to take out of a chunk
+        self.furniture_spans = sorted((a, b, f) for a, b, t in furniture if len(f := normalise(t)) >= FURNITURE_MIN)
+        folded = sorted({f for _, _, f in self.furniture_spans}, key=len, reverse=True)
         self.furniture = re.compile("|".join(map(re.escape, folded))) if folded else None
         self.furniture_texts = folded
         self._edges: tuple[set[str], set[str], int] | None = None  # see _trim_furniture_edges
-        self.furniture_spans = sorted((a, b, f) for a, b, t in furniture if len(f := normalise(t)) >= FURNITURE_MIN)
         self.cursor = 0  # source offset where the next search starts: just after the previous start
         self.previous_end = 0  # a chunk overlaps the previous one by less than its own length
 
@@ -256,15 +256,10 @@ class Locator:
         hay = self.norm.text
         centre = self.norm.from_source(self.cursor)
         lo, hi = max(0, centre - n - WINDOW // 4), centre + 3 * n + WINDOW
-        found: list[tuple[int, int, int]] = []  # (needle offset, length, text offset)
-        i, last = 0, centre  # each piece is looked for near where the last one ended first
-        while i < n:
-            length, at = _longest_run(needle, i, hay, (max(lo, last - n), min(hi, last + 2 * n)), (lo, hi))
-            if not length or len(found) >= max(8, n // PIECE_AVERAGE_SHORT):
-                return None
-            found.append((i, length, at))
-            i, last = i + length, (at + length if length >= PIECE_MIN else last)
-        placed = [(at, at + length) for _, length, at in found if length >= PIECE_MIN]
+        found = _cover(needle, hay, (lo, hi), follow=centre)
+        if found is None:
+            return None
+        placed = [(at, at + length) for at, length in found if length >= PIECE_MIN]
         if not placed:
             return None
         first, last = min(a for a, _ in placed), max(b for _, b in placed)
@@ -274,19 +269,13 @@ class Locator:
             return None
         # the long pieces say where the chunk is: cover it again with pieces from there alone
         around = PIECE_MIN if mostly_long else n
-        region = (max(0, first - around), last + around)
-        spans: list[tuple[int, int]] = []
-        i = 0
-        while i < n:
-            length, at = _longest_run(needle, i, hay, region, region)
-            if not length or len(spans) >= max(8, n // PIECE_AVERAGE_SHORT):
-                return None
-            spans.append((at, at + length))
-            i += length
-        first, last = min(a for a, _ in spans), max(b for _, b in spans)
+        again = _cover(needle, hay, (max(0, first - around), last + around))
+        if again is None:
+            return None
+        first, last = min(at for at, _ in again), max(at + length for at, length in again)
         if last - first > reach:
             return None
-        spans = [self.norm.to_source(a, b) for a, b in spans]
+        spans = [self.norm.to_source(at, at + length) for at, length in again]
         return _pieces_match(spans)
 
     def _furniture_only(self, needle: str) -> Match | None:
@@ -332,6 +321,25 @@ class Locator:
         if len(hits) * 2 < len(anchors):
             hits = [at for a in anchors if (at := hay.find(a)) >= 0]
         return sorted(hits), len(anchors)
+
+
+def _cover(needle: str, hay: str, window: tuple[int, int], follow: int | None = None) -> list[tuple[int, int]] | None:
+    """`needle` as consecutive pieces of `hay` inside `window`, each the longest run found there:
+    (text offset, length) per piece; None when a character is not found or the pieces are too
+    many (more than one per PIECE_AVERAGE_SHORT characters, or 8). With `follow` (a text offset
+    to start from), each piece is looked for first near where the last long one ended."""
+    pieces: list[tuple[int, int]] = []
+    n, i, last = len(needle), 0, follow
+    while i < n:
+        near = window if last is None else (max(window[0], last - n), min(window[1], last + 2 * n))
+        length, at = _longest_run(needle, i, hay, near, window)
+        if not length or len(pieces) >= max(8, n // PIECE_AVERAGE_SHORT):
+            return None
+        pieces.append((at, length))
+        i += length
+        if last is not None and length >= PIECE_MIN:
+            last = at + length
+    return pieces
 
 
 def _longest_run(needle: str, i: int, hay: str, first: tuple[int, int], window: tuple[int, int]) -> tuple[int, int]:

@@ -93,7 +93,7 @@ def minilm_embeddings() -> Any:
 
         @property
         def dimension(self) -> int:
-            return int(model.encode(["x"]).shape[1])
+            return model.dimension
 
         def get_tokenizer(self) -> Any:
             return get_encoding()

@@ -85,10 +85,14 @@ class MiniLM:
         self.tokenizer.enable_truncation(max_length=limit)
         self.tokenizer.enable_padding(pad_id=config["pad_token_id"])
 
+    @property
+    def dimension(self) -> int:
+        """Length of one embedding (384)."""
+        return int(self.w["embeddings.word_embeddings.weight"].shape[1])
+
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         """Batches of similar length (as sentence-transformers sorts them), so little is padding."""
-        dim = self.w["embeddings.word_embeddings.weight"].shape[1]
-        out = np.zeros((len(texts), dim), dtype=np.float32)
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         for start in range(0, len(order), batch_size):
             chunk = order[start:start + batch_size]
