@@ -106,10 +106,10 @@ def langchain_chunks(text: str) -> list[tuple[str, list[str]]]:
 def accuracy() -> tuple[list[Row], list[str]]:
     """The share of LangChain's chunks of another extraction found exactly or normalised."""
     import chunkbench as cb
+    from chunkbench.foreign import KINDS
     from chunkbench.foreign.extract import pdf_plain_text
 
-    kinds = ("exact", "normalised", "fuzzy", "partial", "unlocated")
-    totals = {engine: dict.fromkeys(kinds, 0) for engine in ("pymupdf", "pypdf")}
+    totals = {engine: dict.fromkeys(KINDS, 0) for engine in ("pymupdf", "pypdf")}
     pieces = 0
     worst: list[tuple[float, str]] = []
     for path in accuracy_pdfs():
@@ -131,7 +131,7 @@ def accuracy() -> tuple[list[Row], list[str]]:
         rows.append(Row(SECTION, f"LangChain chunks of {engine}'s text located exactly or normalised", share * 100, "%",
                         target=f"≥ {ACCURACY_TARGET:.0%}", met=share >= ACCURACY_TARGET,
                         note=f"{total:,} chunks of {len(accuracy_pdfs())} PDFs: " + ", ".join(
-                            f"{counts[k]} {k}" for k in kinds)))
+                            f"{counts[k]} {k}" for k in KINDS if k != "referenced")))  # text chunks name no items
     worst.sort()
     notes = [f"{pieces} of the chunks counted as normalised were found in pieces (another reading order: columns, "
              "table cells, a header printed after the body)",

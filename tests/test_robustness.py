@@ -295,7 +295,10 @@ def test_headings_only_markdown(hostile):
     assert [e.type for e in doc.elements] == ["heading"] * 60
     for name, cs in every_strategy_exports(doc).items():
         text = chunked_text(cs)
-        assert all(f"Heading {i}" in text for i in range(60)), name
+        # Docling's HybridChunker makes no chunk of a heading with nothing under it: declared, not lost
+        said = {cs.doc.element(e).text for e, why in cs.skipped.items() if "heading with nothing under it" in why}
+        assert all(f"Heading {i}" in text or f"Heading {i}" in said for i in range(60)), name
+        assert not said or name == "docling:HybridChunker", name
 
 
 def test_ten_megabyte_single_line(hostile):
@@ -337,7 +340,8 @@ def test_single_table_of_200k_characters(hostile, tmp_path):
     assert len(table.text) > 200_000
     for name, cs in every_strategy_exports(doc).items():
         text = chunked_text(cs)
-        assert "Service line item 0 " in text and f"Service line item {len(table.rows) - 2} " in text, name
+        first, last = "Service line item 0", f"Service line item {len(table.rows) - 2}"  # Docling: "item 0." (triplets)
+        assert re.search(rf"{first}\b", text) and re.search(rf"{last}\b", text), name
 
 
 def check_never_html(chunksets) -> None:

@@ -81,6 +81,7 @@ VARIANTS = {
         "llamaindex:SentenceSplitter": {"chunk_size": 100, "chunk_overlap": 10},
         "chonkie:RecursiveChunker": {"chunk_size": 300},
         "chonkie:TokenChunker": {"chunk_size": 64, "chunk_overlap": 8},
+        "docling:HybridChunker": {"max_tokens": 64},
     },
 }
 #: the small sizes on the 75-page 10-K take as long as all other inputs together and add no new case

@@ -1,7 +1,7 @@
 """Chunks people already have, from any chunker, on chunkbench's pages: `inspect(doc, chunks)`.
 
 `read` turns a chunk file or the chunkers' objects into `ForeignChunk`s, `locate` finds each in the
-Document's canonical text (exact, normalised, fuzzy, partial or not at all), `reasons` infers why each
+Document's canonical text (exact, normalised, by the items the chunker named, fuzzy, partial or not at all), `reasons` infers why each
 boundary is where it is. The result is an ordinary ChunkSet (pages, bboxes, source elements,
 offsets), so every view works on it: overlays, reports, the boundary diff, review, metrics."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from chunkbench.errors import InputError
@@ -22,7 +22,7 @@ from .read import ForeignChunk, from_objects, read_chunk_file
 from .reasons import BoundaryReader
 
 #: the ruleset of inspected chunks (bump when locating or the inferred reasons change)
-RULESET = "foreign/2026-11-25"
+RULESET = "foreign/2026-11-25.2"
 
 __all__ = ["KINDS", "RULESET", "ForeignChunk", "Match", "inspect", "match_counts", "match_summary", "read_chunks"]
 
@@ -42,19 +42,21 @@ def inspect(doc: Document, chunks: str | os.PathLike | Iterable[Any], *, name: s
     foreign = read_chunks(chunks)
     furniture = [(e.char_start, e.char_end, e.text) for e in doc.elements
                  if is_noise(e) and e.char_start is not None and e.char_end is not None]
-    matches = locate_all(doc.text, [c.text for c in foreign], furniture)
+    matches = locate_all(doc.text, [c.text for c in foreign], furniture, [_region(doc, c.refs) for c in foreign])
     reader = BoundaryReader(doc)
+    found = [reader.elements_in_spans(m.spans) for m in matches]
+    covered = {e.id for elements in found for e in elements}
+    reader.in_no_chunk = frozenset(e.id for e in doc.elements if e.id not in covered)
     first = next((i for i, m in enumerate(matches) if m.located), None)
     key = document_key(doc)
     out = []
     previous_end: int | None = None
-    for i, (fc, m) in enumerate(zip(foreign, matches)):
+    for i, (fc, m, elements) in enumerate(zip(foreign, matches, found)):
         boundary = reader.boundary(m, i == first)
         if m.start is not None and previous_end is not None and previous_end > m.start:
             boundary = Boundary(boundary.reason, f"{boundary.detail} (overlaps the previous chunk by "
                                                  f"{previous_end - m.start} chars)")
         previous_end = m.end if m.end is not None else previous_end
-        elements = reader.elements_in_spans(m.spans)
         extra: dict[str, Any] = {"match": m.kind, "match_score": m.score, "foreign_index": i}
         if m.pieces:
             extra["match_pieces"] = [list(p) for p in m.pieces]
@@ -71,6 +73,23 @@ def inspect(doc: Document, chunks: str | os.PathLike | Iterable[Any], *, name: s
     return ChunkSet(doc=doc, strategy=name, params=dict(params or {}), chunks=tuple(out), ruleset=RULESET)
 
 
+def _region(doc: Document, refs: Sequence[str]) -> tuple[int, int] | None:
+    """The canonical span of the elements a chunk's chunker says it came from (each named by its
+    element id, or by a Docling reference `#/texts/3` to a Docling input's item), when all are the
+    Document's; else None (search everywhere)."""
+    spans = []
+    for ref in refs:
+        try:
+            e = doc.element(ref)
+        except KeyError:
+            try:
+                e = doc.element(ref.removeprefix("#/"))
+            except KeyError:
+                return None
+        spans.append((e.char_start, e.char_end))
+    return (min(a for a, _ in spans), max(b for _, b in spans)) if spans else None
+
+
 def match_counts(chunkset: ChunkSet) -> dict[str, int]:
     """How many chunks were located each way (KINDS order; chunks of chunkbench's own count as exact)."""
     seen = Counter(c.extra.get("match", "exact") for c in chunkset)
@@ -85,6 +104,8 @@ def match_summary(chunkset: ChunkSet) -> str:
     normalised = f"{n['normalised']} normalised" + (f" ({pieces} of them in pieces: another reading order)"
                                                      if pieces else "")
     parts = [f"{n['exact']} exactly", normalised, f"{n['fuzzy']} fuzzily"]
+    if n["referenced"]:
+        parts.insert(2, f"{n['referenced']} by the items their chunker named (text not the document's)")
     if n["partial"]:
         parts.append(f"{n['partial']} only partly")
     line = f"located {located} of {len(chunkset)} chunks: " + ", ".join(parts)

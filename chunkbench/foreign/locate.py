@@ -16,6 +16,9 @@ hyphenation, ligatures, quotes, bullets and reading order. Each chunk is tried, 
    densest run of anchors gives the span, and the share of the chunk it covers is the score:
    at least FUZZY_MIN is `fuzzy`, at least PARTIAL_MIN `partial` (only that part is located);
 5. otherwise `unlocated`.
+A chunk whose chunker named the items it came from (Docling's `doc_items`) is searched in those
+items' span only (`region`): exactly, then normalised; a text that is not the document's (Docling
+writes a table as "row, column = value" triplets) is `referenced`, placed at the items themselves.
 Steps 1, 2 and 4 search a window after the previous chunk first (a few chunk lengths), and the whole text
 only when no step finds the chunk there, so each chunk costs bounded work in the usual case. The normalised
 text is built once per Document, in one pass, so locating is linear in the document and chunks.
@@ -56,7 +59,7 @@ PIECE_AVERAGE = 8
 #: a chunk in more pieces than one per this many normalised characters (or 8) is not taken apart
 PIECE_AVERAGE_SHORT = 3
 #: match kinds, best first
-KINDS = ("exact", "normalised", "fuzzy", "partial", "unlocated")
+KINDS = ("exact", "normalised", "referenced", "fuzzy", "partial", "unlocated")
 
 
 
@@ -181,7 +184,10 @@ class Locator:
         found inside the chunk before it)."""
         return max(self.cursor, self.previous_end - length)
 
-    def locate(self, chunk_text: str) -> Match:
+    def locate(self, chunk_text: str, region: tuple[int, int] | None = None) -> Match:
+        """Where `chunk_text` is; inside `region` (source offsets) only, when the chunker said where."""
+        if region is not None:
+            return self._moved(self._in_region(chunk_text, region))
         needle = chunk_text.strip()
         folded = normalise(chunk_text)
         content: str | None = None
@@ -199,10 +205,39 @@ class Locator:
             match = self._furniture_only(folded) if len(content) < FURNITURE_MIN else self._in_pieces(content)
         if match is None:
             match = self._fuzzy(folded)
+        return self._moved(match)
+
+    def _moved(self, match: Match) -> Match:
+        """`match`, the cursor moved past its start."""
         if match.start is not None and match.end is not None:
             self.cursor = match.start + 1
             self.previous_end = match.end
         return match
+
+    def _in_region(self, chunk_text: str, region: tuple[int, int]) -> Match:
+        """The chunk inside the span of the items its chunker named: exactly, normalised (furniture
+        between the items left out), else `referenced` at the span, scored by the share of its
+        anchors found there."""
+        lo, hi = region
+        needle = chunk_text.strip()
+        at = self.text.find(needle, lo, hi) if needle else -1
+        if at >= 0:
+            return Match(at, at + len(needle), "exact", 1.0)
+        folded = normalise(chunk_text)
+        # the chunk's items are its chunker's, so furniture between them is not in its text: the
+        # text is searched with and without the furniture, the chunk as it is ("Confidential" is
+        # both a running header and a word of the body, so nothing is taken out of the chunk)
+        for norm in (self.norm, self.content):
+            if norm is None or not folded:
+                continue
+            n_lo, n_hi = norm.from_source(lo), norm.from_source(hi)
+            at = norm.text.find(folded, n_lo, n_hi)
+            if at >= 0:
+                return Match(*norm.to_source(at, at + len(folded)), "normalised", 1.0)
+        anchors = [folded[i:i + ANCHOR] for i in range(0, max(len(folded) - ANCHOR + 1, 0), ANCHOR)]
+        span = self.norm.text[self.norm.from_source(lo):self.norm.from_source(hi)]
+        share = sum(a in span for a in anchors) / len(anchors) if anchors else 0.0
+        return Match(lo, hi, "referenced", round(share, 3))
 
     def _window(self, start: int, length: int, near: bool) -> tuple[int, int]:
         """The search range: from `start` for a few chunk lengths when `near`, else the whole text."""
@@ -384,7 +419,10 @@ def _densest(hits: Sequence[int], length: int) -> tuple[int, int, int]:
     return best
 
 
-def locate_all(text: str, chunk_texts: Sequence[str], furniture: Sequence[tuple[int, int, str]] = ()) -> list[Match]:
-    """Where each chunk of `chunk_texts` lies in `text`, in order (see the module docstring)."""
+def locate_all(text: str, chunk_texts: Sequence[str], furniture: Sequence[tuple[int, int, str]] = (),
+               regions: Sequence[tuple[int, int] | None] | None = None) -> list[Match]:
+    """Where each chunk of `chunk_texts` lies in `text`, in order (see the module docstring);
+    `regions[i]`, when given, is the span chunk i's own chunker says it came from."""
     locator = Locator(text, furniture)
-    return [locator.locate(t) for t in chunk_texts]
+    spans = regions if regions is not None else [None] * len(chunk_texts)
+    return [locator.locate(t, r) for t, r in zip(chunk_texts, spans)]

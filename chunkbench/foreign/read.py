@@ -5,7 +5,7 @@ A file is a JSON list (of strings, or of objects with `text` or LangChain's `pag
 `metadata` and `start_index`), or JSON Lines of the same. In Python the chunkers' objects are read
 by their attributes, with no import of their libraries: LangChain `Document` (`page_content`),
 LlamaIndex `TextNode` (`text`, `start_char_idx`), chonkie `Chunk` (`text`, `start_index`) and
-Docling `DocChunk` (`text`, `meta`)."""
+Docling `DocChunk` (`text`, `meta`, whose `doc_items` name the items the chunk came from)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ class ForeignChunk:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     #: the chunker's own start offset into the text it chunked (not ours), when it gave one
     start_index: int | None = None
+    #: the items the chunker says the chunk came from (Docling's `doc_items` references, `#/texts/3`,
+    #: or element ids): where to look for it when they are the Document's
+    refs: tuple[str, ...] = ()
 
 
 def read_chunk_file(path: str | os.PathLike) -> list[ForeignChunk]:
@@ -83,7 +86,7 @@ def _from_value(item: Any, where: str, file: Path | None) -> ForeignChunk:
         return ForeignChunk(item)
     if isinstance(item, Mapping):
         text = next((item[k] for k in TEXT_KEYS if isinstance(item.get(k), str)), None)
-        given = item.get("metadata")
+        given = item.get("metadata", item.get("meta"))  # `meta`: a DocChunk's export_json_dict()
         metadata: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
         start = item.get("start_index", metadata.get("start_index"))
     else:
@@ -94,7 +97,17 @@ def _from_value(item: Any, where: str, file: Path | None) -> ForeignChunk:
     if text is None:
         shown = type(item).__name__
         raise InputError(f"{where} has no text (a string, or an object with {', '.join(TEXT_KEYS)}; got {shown})", file)
-    return ForeignChunk(text, _plain(metadata), start if isinstance(start, int) and not isinstance(start, bool) else None)
+    plain = _plain(metadata)
+    return ForeignChunk(text, plain, start if isinstance(start, int) and not isinstance(start, bool) else None,
+                        _doc_item_refs(plain))
+
+
+def _doc_item_refs(metadata: Mapping[str, Any]) -> tuple[str, ...]:
+    """The `self_ref` of each of Docling's `doc_items` in a chunk's metadata."""
+    items = metadata.get("doc_items")
+    if not isinstance(items, list):
+        return ()
+    return tuple(d["self_ref"] for d in items if isinstance(d, Mapping) and isinstance(d.get("self_ref"), str))
 
 
 def _attribute_text(item: Any) -> str | None:

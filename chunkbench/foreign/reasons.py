@@ -13,20 +13,24 @@ from collections.abc import Sequence
 
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import Boundary, Reason
-from chunkbench.types.document import Document, Element
+from chunkbench.types.document import Document, Element, is_noise
 
 from .locate import Match
 
 #: characters before a cut that the rules read
 TAIL = 200
+#: elements looked back past page furniture for the element above a cut
+LOOK_BACK = 12
 _SENTENCE_END = re.compile(r"[.!?:;。！？][\"'”’)\]]*\s*$")
 
 
 class BoundaryReader:
     """Reads boundaries of one Document: the elements by canonical offset, found by bisection."""
 
-    def __init__(self, doc: Document):
+    def __init__(self, doc: Document, in_no_chunk: frozenset[str] = frozenset()):
         self.doc = doc
+        #: ids of the elements no chunk's span touches (a heading Docling carries in metadata only)
+        self.in_no_chunk = in_no_chunk
         self.text = doc.text
         self.elements: list[Element] = sorted(
             (e for e in doc.elements if e.char_start is not None and e.char_end is not None),
@@ -64,6 +68,9 @@ class BoundaryReader:
         if match.text_start is None:
             return Boundary(Reason.UNLOCATED, "its text was not found in this document")
         b = self._at(match.text_start, first and match.text_start == match.start)
+        if match.kind == "referenced":
+            return Boundary(b.reason, f"{b.detail} (placed at the items its chunker named: its text is the chunker's "
+                                      f"own rendering, {match.score:.0%} of it found there)")
         if match.kind == "partial":
             return Boundary(b.reason, f"partly located ({match.score:.0%} of its text); {b.detail}")
         if match.pieces:
@@ -77,7 +84,7 @@ class BoundaryReader:
         e = self.elements[i]
         page = f"p. {e.page_idx + 1}" if e.page_idx is not None else "the text"
         start = e.char_start or 0
-        if pos <= start or not self.text[start:pos].strip():
+        if pos <= start or not any(ch.isalnum() for ch in self.text[start:pos]):  # a bullet or a quote before it
             return self._element_start(i, e, page)
         where = "inside a table row" if e.type == "table" else f"inside a {e.type}"
         before = self.text[max(start, pos - TAIL):pos]  # the regexes below look at the end only
@@ -100,14 +107,12 @@ class BoundaryReader:
             return Boundary(Reason.HEADING, f"at the heading {one_line(e.text)!r} on {page}")
         if e.type == "table":
             return Boundary(Reason.TABLE, f"at the start of a table on {page}")
-        prev = self.elements[i - 1] if i > 0 else None
-        if prev is not None and prev.page_idx is not None and e.page_idx is not None and prev.page_idx < e.page_idx:
-            return Boundary(Reason.PAGE_BREAK, f"at the top of {page} (page {prev.page_idx + 1} → {e.page_idx + 1})")
+        # the element above, page furniture (a running header) aside
+        above = next((p for p in reversed(self.elements[max(0, i - LOOK_BACK):i]) if not is_noise(p)), None)
+        if above is not None and above.is_heading and above.id in self.in_no_chunk:
+            return Boundary(Reason.HEADING, f"under the heading {one_line(above.text)!r}, which is in no chunk's "
+                                            f"text, at the start of a {e.type} on {page}")
+        if above is not None and above.page_idx is not None and e.page_idx is not None and above.page_idx < e.page_idx:
+            return Boundary(Reason.PAGE_BREAK, f"at the top of {page} (page {above.page_idx + 1} → {e.page_idx + 1})")
         return Boundary(Reason.PARAGRAPH_SPLIT, f"at the start of a {e.type} on {page}")
 
-
-def infer_boundaries(doc: Document, matches: Sequence[Match]) -> list[Boundary]:
-    """The inferred boundary of each chunk, in order; the first located chunk may start the document."""
-    reader = BoundaryReader(doc)
-    first = next((i for i, m in enumerate(matches) if m.located), None)
-    return [reader.boundary(m, i == first) for i, m in enumerate(matches)]

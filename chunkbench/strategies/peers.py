@@ -1,9 +1,10 @@
 """Other libraries' chunkers as strategies: `langchain:RecursiveCharacterTextSplitter`,
 `langchain:TokenTextSplitter`, `llamaindex:SentenceSplitter`, `chonkie:RecursiveChunker`,
-`chonkie:TokenChunker`, `chonkie:SemanticChunker`; each one registered only when its library (and
-whatever else it `requires`, such as the embedder's weights) is installed.
+`chonkie:TokenChunker`, `chonkie:SemanticChunker`, `docling:HybridChunker`; each one registered only
+when its library (and whatever else it `requires`, such as the embedder's weights) is installed.
 
-A peer runs on the Document's canonical text with the parameters its own constructor declares
+A peer runs on the Document's canonical text (Docling's on the Document as a DoclingDocument)
+with the parameters its own constructor declares
 (read from its signature, following `**kwargs` into its base classes: simple types only, with
 ranges for sizes). Its chunks are then located in that text by `chunkbench.foreign`, so
 each has pages, boxes, source elements and an inferred boundary reason. The explorer's sliders,
@@ -17,14 +18,16 @@ import functools
 import importlib
 import importlib.util
 import inspect
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chunkbench.errors import ParamError
+from chunkbench.foreign import ForeignChunk
 from chunkbench.foreign import inspect as inspect_chunks
 from chunkbench.text.tokenizer import get_encoding
-from chunkbench.types.document import Document
+from chunkbench.types.chunk import Boundary, Chunk, Reason
+from chunkbench.types.document import Document, is_noise
 
 from .base import Param, Strategy, StrategyResult, declare
 
@@ -45,8 +48,14 @@ class Peer:
     fixed: Callable[[], dict[str, Any]] = dict
     #: constructor parameters not offered (no meaning here, or not a simple value)
     hidden: frozenset[str] = field(default_factory=frozenset)
-    #: the chunk texts the built chunker makes of a text
-    split: Callable[[Any, str], list[str]] = lambda chunker, text: list(chunker.split_text(text))
+    #: the chunks (texts, or ForeignChunks naming their elements) the built chunker makes of a Document
+    split: Callable[[Any, Document], list[Any]] = lambda chunker, doc: list(chunker.split_text(doc.text))
+    #: parameters chunkbench adds, passed to `make` (Docling's max_tokens belongs to its tokenizer)
+    extra: tuple[Param, ...] = ()
+    #: builds the chunker from its class and all parameters (default: `cls(**fixed(), **params)`)
+    make: Callable[[type, dict[str, Any]], Any] | None = None
+    #: elements in no chunk by the chunker's design, and why (Docling carries headings in metadata)
+    skips: Callable[[Document, Sequence[Chunk]], dict[str, str]] = lambda doc, chunks: {}
     #: other top-level modules it needs (an embedder's weights), looked up without importing them
     requires: tuple[str, ...] = ()
     #: parameters that are shares (0 to 1), not sizes
@@ -69,8 +78,48 @@ def _offline_tokenizer() -> dict[str, Any]:
     return {"tokenizer": get_encoding().encode}
 
 
-def _chunk_texts(chunker: Any, text: str) -> list[str]:
-    return [c.text for c in chunker.chunk(text)]
+def _chunk_texts(chunker: Any, doc: Document) -> list[str]:
+    return [c.text for c in chunker.chunk(doc.text)]
+
+
+def _hybrid_chunker(cls: type, params: dict[str, Any]) -> Any:
+    """Docling's HybridChunker counting cl100k tokens offline (its default tokenizer downloads a model)."""
+    from docling_core.transforms.chunker.tokenizer.openai import OpenAITokenizer
+
+    rest = dict(params)
+    tokenizer = OpenAITokenizer(tokenizer=get_encoding(), max_tokens=rest.pop("max_tokens"))
+    return cls(tokenizer=tokenizer, **rest)
+
+
+def _docling_chunks(chunker: Any, doc: Document) -> list[ForeignChunk]:
+    """HybridChunker's chunks of the Document written as a DoclingDocument, each naming the
+    elements its `doc_items` were made from (where to look for it) and keeping its headings."""
+    from chunkbench.io.docling_doc import to_docling
+
+    conversion = to_docling(doc)
+    out = []
+    for c in chunker.chunk(conversion.document):
+        refs = tuple(dict.fromkeys(conversion.refs[i.self_ref] for i in c.meta.doc_items if i.self_ref in conversion.refs))
+        out.append(ForeignChunk(c.text, {"headings": list(c.meta.headings or [])}, refs=refs))
+    return out
+
+
+def _docling_skips(doc: Document, chunks: Sequence[Chunk]) -> dict[str, str]:
+    """Headings and page furniture in no chunk: Docling carries the first in the metadata of the
+    chunks under them and leaves the second (its furniture layer) out."""
+    seen = {b for c in chunks for b in c.source_blocks}
+    carried = {h for c in chunks for h in c.extra.get("foreign_metadata", {}).get("headings", [])}
+    out = {}
+    for e in doc.elements:
+        if e.id in seen or not e.text.strip():
+            continue
+        if is_noise(e):
+            out[e.id] = "page furniture: Docling's chunkers read the body layer only"
+        elif e.is_heading:
+            out[e.id] = ("a heading: carried in the metadata (headings) of the chunks under it, not in their text"
+                         if e.text in carried else "a heading with nothing under it: HybridChunker emits no chunk "
+                         "for it (always_emit_headings=False)")
+    return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -134,11 +183,22 @@ PEERS = (
          slow="embeds every window of sentences with MiniLM on the CPU: about 1,000 characters a second",
          hidden=frozenset({"embedding_model", "delim", "include_delim", "return_type", "tokenizer",
                            "tokenizer_or_token_counter"})),
+    Peer("docling:HybridChunker", "docling_core.transforms.chunker.hybrid_chunker", "HybridChunker",
+         "Docling's hybrid chunker (items by structure, merged and split to max_tokens cl100k tokens, offline) "
+         "on the Document as a DoclingDocument; headings go to each chunk's metadata, not its text",
+         split=_docling_chunks, make=_hybrid_chunker, skips=_docling_skips, requires=("semchunk", "tiktoken"),
+         extra=(Param("max_tokens", int, 512, "cl100k tokens per chunk, the headings in its metadata included "
+                      "(Docling's tokenizer max_tokens)", min=16, max=MAX_SIZE, ui_step=16),),
+         hidden=frozenset({"delim", "tokenizer", "serializer_provider"})),
 )
 
 
 def _signature_params(cls: type) -> Iterator[inspect.Parameter]:
-    """The constructor's parameters, following `**kwargs` into the base classes' constructors."""
+    """The constructor's parameters, following `**kwargs` into the base classes' constructors (a
+    pydantic model's are its fields, from the class's own signature)."""
+    if getattr(getattr(cls, "__init__", None), "__qualname__", "") == "BaseModel.__init__":  # pydantic, no __init__ of its own
+        yield from (p for p in inspect.signature(cls).parameters.values() if p.kind is p.KEYWORD_ONLY)
+        return
     seen: set[str] = set()
     for klass in cls.__mro__:
         init = klass.__dict__.get("__init__")
@@ -158,7 +218,8 @@ def _signature_params(cls: type) -> Iterator[inspect.Parameter]:
 
 
 def peer_params(peer: Peer, cls: type) -> list[Param]:
-    """The peer's simple constructor parameters (bool, int, float, str with a default) as Params."""
+    """The peer's simple constructor parameters (bool, int, float, str with a default) as Params,
+    then the ones chunkbench adds."""
     out = []
     for p in _signature_params(cls):
         default = p.default
@@ -174,13 +235,13 @@ def peer_params(peer: Peer, cls: type) -> list[Param]:
             out.append(Param(p.name, float, default, doc, min=0.0, max=1.0 if p.name in peer.shares else float(MAX_SIZE)))
         elif isinstance(default, str):
             out.append(Param(p.name, str, default, doc))
-    return out
+    return [*out, *peer.extra]
 
 
 def build(peer: Peer, cls: type, params: dict[str, Any]) -> Any:
     """The library's chunker with `params`; its own refusal (e.g. overlap larger than size) is a ParamError."""
     try:
-        return cls(**peer.fixed(), **params)
+        return peer.make(cls, params) if peer.make else cls(**peer.fixed(), **params)
     except (ValueError, TypeError, AssertionError) as exc:
         raise ParamError(f"strategy {peer.name!r}: {peer.cls} refused these parameters: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - pydantic's ValidationError and the like, from someone else's code
@@ -194,9 +255,12 @@ def declare_peer(peer: Peer) -> Strategy:
     cls = peer.load_class()
 
     def chunk_with_peer(doc: Document, **params: Any) -> StrategyResult:
-        texts = [t for t in peer.split(build(peer, cls, params), doc.text) if t.strip()]
-        located = inspect_chunks(doc, texts, name=peer.name) if texts else None
-        return StrategyResult(chunks=list(located.chunks) if located else [], skipped={})
+        made = [c for c in peer.split(build(peer, cls, params), doc) if (c if isinstance(c, str) else c.text).strip()]
+        chunks = list(inspect_chunks(doc, made, name=peer.name).chunks) if made else []
+        if chunks and chunks[0].boundary.reason is not Reason.DOCUMENT_START:  # text before it is in no chunk
+            first = chunks[0].boundary
+            chunks[0] = replace(chunks[0], boundary=Boundary(Reason.DOCUMENT_START, f"the first chunk, {first.detail}"))
+        return StrategyResult(chunks=chunks, skipped=peer.skips(doc, chunks))
 
     chunk_with_peer.__doc__ = f"{peer.cls} ({peer.module}) on the canonical text, its chunks located."
     return declare(
@@ -212,7 +276,8 @@ def declare_peer(peer: Peer) -> Strategy:
 def _version(peer: Peer) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
-    dist = {"langchain_text_splitters": "langchain-text-splitters", "llama_index": "llama-index-core"}.get(
+    dist = {"langchain_text_splitters": "langchain-text-splitters", "llama_index": "llama-index-core",
+            "docling_core": "docling-core"}.get(
         peer.module.split(".")[0], peer.module.split(".")[0])
     try:
         return version(dist)
