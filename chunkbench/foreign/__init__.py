@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from chunkbench.errors import InputError
+from chunkbench.strategies.base import paused_gc
 from chunkbench.types.chunk import Boundary, build_chunk, document_key
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document, is_noise
@@ -39,7 +40,11 @@ def inspect(doc: Document, chunks: str | os.PathLike | Iterable[Any], *, name: s
     """Another chunker's chunks as a ChunkSet of `doc`: each located in the canonical text and given
     an inferred boundary reason; `name` and `params` say which chunker made them (shown everywhere a
     strategy is). Every chunk is kept: one not found has no pages and reason `unlocated`."""
-    foreign = read_chunks(chunks)
+    with paused_gc():
+        return _inspect(doc, read_chunks(chunks), name, params)
+
+
+def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapping[str, Any] | None) -> ChunkSet:
     furniture = [(e.char_start, e.char_end, e.text) for e in doc.elements
                  if is_noise(e) and e.char_start is not None and e.char_end is not None]
     matches = locate_all(doc.text, [c.text for c in foreign], furniture, [_region(doc, c.refs) for c in foreign])
