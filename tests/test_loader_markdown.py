@@ -273,3 +273,47 @@ def test_a_caption_or_prose_over_a_setext_rule_is_a_paragraph_not_a_heading(tmp_
     assert_exact_offsets(doc, source)
     headed = chunkbench.chunk(doc, "headers", min_chunk_chars=0)
     assert {c.extra["header_path"] for c in headed} == {"Report", "Real Title"}
+
+
+def _prose(guide) -> list[str]:
+    """Real paragraphs (the public-domain speech of the retrieval tests), each on one line, as an
+    export without blank lines writes them."""
+    speech = (Path(__file__).parent / "data" / "retrieval" / "sotu_2024.txt").read_text(encoding="utf-8")
+    return [" ".join(p.split()) for p in speech.split("\n\n") if len(p) > 200][:40]
+
+
+def test_unwrapped_lines_without_blank_lines_are_split_as_a_txt_file_is(guide, tmp_path):
+    """Issue 19.2: CommonMark makes one paragraph of lines with no blank line between them; a text
+    exported that way was one 118k-character paragraph. Long unwrapped lines are paragraphs, as
+    the .txt loader reads the same bytes, and a warning says so."""
+    lines = _prose(guide)
+    assert sorted(map(len, lines))[len(lines) // 2] > 150
+    body = "# Notes\n\n" + "\n".join(lines) + "\n"
+    (tmp_path / "notes.md").write_text(body, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    md = chunkbench.load(tmp_path / "notes.md")
+    txt = chunkbench.load(tmp_path / "notes.txt")
+    paragraphs = [e for e in md.elements if e.type == "paragraph"]
+    assert [e.text for e in paragraphs] == [e.text for e in txt.elements] == lines
+    assert all(body[e.attrs["src_start"]:e.attrs["src_end"]] == e.text and e.attrs["run_in"] for e in paragraphs)
+    assert [e.id for e in md.elements] == [f"e{n}" for n in range(len(md.elements))]
+    assert any("split into" in w and "as a .txt file is" in w for w in md.warnings)
+    assert len(chunkbench.chunk(md, "sentences")) >= len(lines)
+
+
+def test_wrapped_paragraphs_stay_whole_and_long_runs_split_at_short_sentence_ends(guide, tmp_path):
+    """A hard-wrapped paragraph is one paragraph (no warning); a run of 20+ wrapped lines splits
+    where a short line ends a sentence, as in a .txt file."""
+    import textwrap
+
+    prose = _prose(guide)
+    wrapped = "\n\n".join(textwrap.fill(p, 72) for p in prose[:3])
+    (tmp_path / "a.md").write_text(wrapped + "\n", encoding="utf-8")
+    doc = chunkbench.load(tmp_path / "a.md")
+    assert len(doc.elements) == 3 and not doc.warnings
+    run = "\n".join(textwrap.fill(p, 72) for p in prose[:8])  # every paragraph wrapped, no blank line between
+    assert run.count("\n") + 1 >= 20
+    (tmp_path / "b.md").write_text(run + "\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text(run + "\n", encoding="utf-8")
+    md, txt = chunkbench.load(tmp_path / "b.md"), chunkbench.load(tmp_path / "b.txt")
+    assert len(md.elements) > 1 and [e.text for e in md.elements] == [e.text for e in txt.elements]

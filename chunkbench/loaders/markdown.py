@@ -22,6 +22,11 @@ Decisions:
   so the chunk stays valid Markdown, `attrs.language` = the info string; indented: its lines),
   table (text = its source lines, `rows` = the cell texts, header row first, `\\|` unescaped),
   html_block (-> other). Thematic breaks and link reference definitions make no element;
+* a paragraph whose lines are unwrapped (a typical line over 150 characters) or that runs to 20
+  lines or more, with no blank line, is split into paragraphs at its lines as a `.txt` file is
+  (`plaintext.run_in_paragraphs`: a line per paragraph when unwrapped, else after a short line
+  that ends a sentence), each with `attrs.run_in`, and a warning says how many. CommonMark makes
+  one paragraph of them (a 118k-character one, for a text exported without blank lines);
 * containers nested deeper than `FLAT_LEVEL` token levels (about 20 nested lists) are read as
   plain paragraphs instead of nesting further: parsing stays linear and within Python's recursion
   limit (10,000 nested lists load in a fraction of a second), and, unlike markdown-it's own
@@ -52,10 +57,12 @@ from markdown_it.tree import SyntaxTreeNode
 
 from chunkbench.types.document import Document, Element, ParserInfo, make_document
 
+from .plaintext import run_in_paragraphs
 from .textfile import SourceLines, decode_source, read_bytes
 
 SOURCE = "markdown"
-PARSER = ParserInfo("markdown-it", markdown_it.__version__, {"preset": "commonmark", "plugins": ["table"]})
+PARSER = ParserInfo("markdown-it", markdown_it.__version__,
+                    {"preset": "commonmark", "plugins": ["table"], "run_in_paragraphs": "2026-11-25"})
 
 #: token nesting level from which blocks are read as paragraphs (see the module notes)
 FLAT_LEVEL = 40
@@ -87,10 +94,22 @@ def load_markdown(path: str | os.PathLike) -> Document:
     metadata, body_line = _front_matter(text, lines, warnings)
     tokens = _markdown_it().parse(text[lines.start(body_line):] if body_line < len(lines) else "")
     root = SyntaxTreeNode(tokens)
-    elements = [
-        _element(f"e{n}", node, lines, body_line)
-        for n, node in enumerate(node for node in root.children if node.type in _TYPES)
-    ]
+    elements: list[Element] = []
+    split = 0
+    for node in root.children:
+        if node.type not in _TYPES:
+            continue
+        pieces = _run_in(node, lines, body_line)
+        split += bool(pieces)
+        for a, b in pieces:
+            elements.append(Element(id=f"e{len(elements)}", type="paragraph", text=lines.text[a:b], source=SOURCE,
+                                    raw_type="paragraph", attrs={"src_start": a, "src_end": b, "run_in": True}))
+        if not pieces:
+            elements.append(_element(f"e{len(elements)}", node, lines, body_line))
+    if split:
+        made = sum(1 for e in elements if e.attrs.get("run_in"))
+        warnings.append(f"{split} Markdown paragraph(s) of unwrapped or many lines with no blank line between "
+                        f"them were split into {made} paragraphs at their lines, as a .txt file is")
     doc = make_document(
         file, elements, (), PARSER, warnings=warnings, doc_id=hashlib.sha256(data).hexdigest()
     )
@@ -134,6 +153,15 @@ def _front_matter(text: str, lines: SourceLines, warnings: list[str]) -> tuple[d
     if not isinstance(value, dict):
         return {}, 0
     return value, end + 1
+
+
+def _run_in(node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> list[tuple[int, int]]:
+    """A paragraph's run-in paragraphs (source spans), when its lines hold several (see
+    plaintext.run_in_paragraphs); [] for any other block."""
+    if node.type != "paragraph":
+        return []
+    first, stop = (n + line_offset for n in _line_map(node))
+    return run_in_paragraphs(lines, first, stop)
 
 
 def _line_map(node: SyntaxTreeNode) -> tuple[int, int]:

@@ -36,6 +36,8 @@ WRAPPED_WIDTH = 150
 SHORT_LINE = 0.8
 #: longest line read as a heading
 HEADING_MAX = 80
+#: a Markdown paragraph of this many hard-wrapped lines or more is looked at for paragraphs within
+LONG_BLOCK = 20
 
 _SENTENCE_END = re.compile(r"""[.!?:;]["'”’)\]]*\s*$""")
 _NOT_HEADING_END = re.compile(r"""[.!?,;:—–\-"'”’)\]]\s*$""")
@@ -77,6 +79,20 @@ def _paragraph_spans(lines: SourceLines):
         yield from _split_block(lines, block)
         block = []
     yield from _split_block(lines, block)
+
+
+def run_in_paragraphs(lines: SourceLines, first: int, stop: int) -> list[tuple[int, int]]:
+    """The paragraphs of lines [first, stop) (no blank line among them), found as in a `.txt` file,
+    when their lines are unwrapped or they run to LONG_BLOCK lines or more: the source spans, or []
+    when they read as one paragraph. The Markdown loader splits such a paragraph with it."""
+    if stop - first < 2:
+        return []
+    block = list(range(first, stop))
+    lengths = sorted(len(lines.line(n).rstrip()) for n in block)
+    if lengths[len(lengths) // 2] <= WRAPPED_WIDTH and len(block) < LONG_BLOCK:
+        return []
+    spans = list(_split_block(lines, block))
+    return spans if len(spans) > 1 else []
 
 
 def _split_block(lines: SourceLines, block: list[int]):

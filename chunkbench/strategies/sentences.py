@@ -5,7 +5,7 @@ a sentence does wastes nothing: a character splitter's 200-character pieces cut 
 and a greedy packer adds neighbouring sentences that dilute the match. Here:
 
 * the content (page furniture skipped) is cut into paragraphs (elements and their blank lines),
-  then sentences (chunkbench.text.segment.sentence_spans: abbreviations and decimals do not end one);
+  then sentences (chunkbench.text.sentences.sentence_spans: abbreviations, decimals, list markers and ellipses do not end one; lower-case text has sentences too);
 * consecutive sentences of one paragraph are joined while the chunk so far or the next sentence
   is shorter than `min_chars` ("Mr. Speaker." or "Zero." alone says nothing), as long as the
   chunk stays within `max_chars`; a chunk of headings takes the sentence (or the table) after them
@@ -19,7 +19,7 @@ Offsets: exact canonical bounds; the text is that span less any skipped element 
 from __future__ import annotations
 
 from chunkbench.errors import ParamError
-from chunkbench.text.segment import sentence_spans
+from chunkbench.text.sentences import sentence_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.document import Document
 
@@ -134,7 +134,7 @@ STRATEGY = declare(
     ],
     doc="one chunk per sentence, short sentences joined: boundaries where the text's own sentences end",
     spec="docs/strategy-recursive.md",
-    ruleset="sentences/2026-11",
+    ruleset="sentences/2026-11-25",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='one chunk per sentence; a sentence under `min_chars` (20) joins its neighbour in the paragraph, one opening with "And", "But", "This", "It", ... joins the one before (`join_dependent`); a heading joins the sentence after it; a sentence over `max_chars` (1000) is cut at a line break or space; tables alone, cut at rows',

@@ -15,7 +15,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from chunkbench.text.segment import _strip_span, paragraph_spans, sentence_spans
+from chunkbench.text.segment import _strip_span, paragraph_spans
+from chunkbench.text.sentences import sentence_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
 from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
 

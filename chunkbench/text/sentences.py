@@ -1,0 +1,149 @@
+"""Sentence spans, by rules that hold in lower-case text too: `sentence_spans(text)`.
+
+A sentence may end at `.`, `!`, `?` (or a CJK full stop), with closing quotes or brackets, before
+whitespace. Whether it does is decided from the word before the stop and the word after it:
+- `?` and `!` end one;
+- an ellipsis (`...`, `. . .`, `…`) does not;
+- after a title that stands before a name (Mr., Dr., Mt., St.) none ends;
+- after an abbreviation (e.g., Inc., U.S., a.m.) or a single letter (Jonas E. Smith) one ends only
+  when a common sentence opener follows ("... and Co. They", "the U.S. How");
+- before a number, after a short word (p. 55, No. 5, N°. 12), none ends;
+- after any other word one ends, whatever the case of the next word: lower-case text (filings,
+  transcripts) has sentences too.
+Numbered or lettered list items run in one line ("1. The first item 2. The second item") start a
+sentence at each marker of a run of two or more consecutive ones, and none ends at a marker.
+
+Measured on the English golden rules of the Pragmatic Segmenter (as pySBD ships them, MIT):
+tests/test_sentences.py and docs/sentences.md."""
+
+from __future__ import annotations
+
+import re
+
+from .segment import _strip_span
+
+#: a possible end: stops, closing quotes or brackets, whitespace, then something
+_CANDIDATE = re.compile(r"[.!?。！？…]+[\"'”’)\]]*\s+(?=\S)")
+_CJK_STOP = re.compile(r"[。！？]")
+#: a list marker in running text: "1.", "2)", "1.)", "a.", "• 9.", "⁃10."
+_LIST_MARKER = re.compile(r"(?:^|(?<=\s))(?:[•⁃◦▪‣·\-–]\s?)?(\d{1,3}|[a-zA-Z])(?:\.\)|[.)])(?=\s)")
+_LEADING = "\"'“‘([«"
+#: characters looked back for the word before a stop
+WORD_MAX = 40
+_TRAILING = "\"'”’)]»"
+
+#: abbreviations after which a sentence ends only before a common opener
+ABBREVIATIONS = frozenset({
+    "e.g", "i.e", "etc", "vs", "cf", "no", "nos", "art", "arts", "sec", "secs", "para", "paras", "fig", "figs",
+    "inc", "ltd", "co", "corp", "llc", "plc", "jr", "sr", "approx", "dept", "est", "vol", "vols", "p", "pp",
+    "ch", "chap", "ex", "al", "ed", "eds", "ref", "refs", "eq", "eqs", "tab", "app", "min", "max", "avg",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "bros", "assn",
+    "govt", "intl", "natl", "univ", "yr", "yrs", "mo", "mos", "hr", "hrs", "ft", "in", "lb", "lbs", "oz",
+})
+#: titles before a name: never the end of a sentence
+PREPOSITIVE = frozenset({
+    "mr", "mrs", "ms", "mx", "dr", "prof", "mt", "st", "rev", "hon", "gen", "sen", "rep", "gov", "capt", "col",
+    "lt", "sgt", "cmdr", "adm", "messrs", "mme", "mlle", "fr", "pres", "supt", "det", "insp",
+})
+#: words that usually open a sentence: after an abbreviation, one of these (capitalised) starts a new one
+OPENERS = frozenset({
+    "the", "a", "an", "this", "that", "these", "those", "it", "its", "he", "she", "they", "we", "i", "you",
+    "there", "here", "how", "what", "when", "where", "why", "who", "which", "but", "and", "so", "if", "in",
+    "on", "at", "for", "as", "after", "before", "then", "however", "also", "did", "do", "does", "is", "are",
+    "was", "were", "can", "will", "would", "should", "could", "my", "our", "his", "her", "their", "your",
+    "no", "yes", "one", "all", "each", "some", "many", "most", "both", "such", "to", "from", "with",
+    "while", "although", "because", "since", "thus", "therefore", "moreover", "furthermore", "finally",
+    "first", "second", "next", "now", "today", "let", "please", "not", "only", "every", "any",
+})
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of `text`, stripped of outer whitespace, in order (rules above)."""
+    markers = _list_markers(text)
+    marker_ends = {end for _, end in markers}
+    starts = {start for start, _ in markers if text[:start].strip()}
+    for m in _CANDIDATE.finditer(text):
+        stop_end = m.start() + len(m.group().rstrip())
+        if _ends_sentence(text, m.start(), m.end(), stop_end, marker_ends):
+            starts.add(m.end())
+    cjk = _CJK_STOP.search(text) is not None
+    out: list[tuple[int, int]] = []
+    previous = 0
+    for start in sorted(starts) + [len(text)]:
+        a, b = _strip_span(text, previous, start)
+        if b > a:
+            out.extend(_split_cjk(text, a, b) if cjk else [(a, b)])
+        previous = start
+    return out
+
+
+def _ends_sentence(text: str, stop: int, after: int, stop_end: int, marker_ends: set[int]) -> bool:
+    """Whether the stop at `stop` (its closers end at `stop_end`, the next word starts at `after`)
+    ends a sentence."""
+    stops = text[stop:stop_end].rstrip(_TRAILING)
+    if "?" in stops or "!" in stops or "？" in stops or "！" in stops:
+        return True
+    before = text[max(0, stop - WORD_MAX):stop]  # a bounded look back: linear in the text
+    word = before.split()[-1] if before and not before[-1].isspace() else ""
+    nxt = text[after:after + 40].split(None, 1)[0] if after < len(text) else ""
+    bare = nxt.lstrip(_LEADING)
+    if not any(ch.isalnum() for ch in bare):
+        return False  # ". . ." or a lone closing mark follows
+    if len(stops) > 1 or "…" in stops or word.endswith(".") or word in ("", "."):
+        # an ellipsis ("...", ". . .", "…") goes on, unless a full stop precedes it ("that.... She")
+        return len(stops) >= 4 and bare[0].isupper()
+    if stop + 1 in marker_ends or stop + 2 in marker_ends:
+        return False  # the stop of a list marker "1." or "1.)"
+    if stop_end - stop > 1 and bare[0].islower():
+        return False  # a quotation or an aside goes on: "'This is great.' she said", "(... engineer.) at"
+    core = word.lstrip(_LEADING).rstrip(_TRAILING)
+    lower = core.lower()
+    if bare[0].isdigit():  # "p. 55", "No. 5", "N°. 1026": a short label before its number
+        return any(ch.isdigit() for ch in core) or len(core) > 3 and lower not in ABBREVIATIONS
+    if lower in PREPOSITIVE:
+        return False
+    # "U.S.", "e.g.": dotted letters; "5.3." is a number, and ends a sentence like any word
+    dotted = "." in core and not any(ch.isdigit() for ch in core)
+    abbreviated = lower in ABBREVIATIONS or len(core) == 1 and core.isalpha() or dotted
+    if abbreviated:
+        opener = bare.rstrip(",;:").lower().rstrip(_TRAILING)
+        return bare[0].isupper() and opener in OPENERS
+    return True
+
+
+def _list_markers(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each list marker in a run of two or more consecutive ones (1., 2. or a), b))."""
+    found = [(m.start(), m.end(), m.group(1)) for m in _LIST_MARKER.finditer(text)]
+    out: list[tuple[int, int]] = []
+    run: list[tuple[int, int]] = []
+    last: str | None = None
+    for start, end, value in found:
+        if last is not None and _follows(last, value):
+            run.append((start, end))
+        else:
+            if len(run) > 1:
+                out.extend(run)
+            run = [(start, end)]
+        last = value
+    if len(run) > 1:
+        out.extend(run)
+    return out
+
+
+def _follows(previous: str, value: str) -> bool:
+    if previous.isdigit() and value.isdigit():
+        return int(value) == int(previous) + 1
+    return previous.isalpha() and value.isalpha() and ord(value.lower()) == ord(previous.lower()) + 1
+
+
+def _split_cjk(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """CJK full stops end sentences without a following space."""
+    out = []
+    pos = a
+    for m in _CJK_STOP.finditer(text, a, b):
+        if m.end() < b and not text[m.end()].isspace():
+            out.append((pos, m.end()))
+            pos = m.end()
+    out.append((pos, b))
+    return out
+

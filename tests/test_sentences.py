@@ -1,0 +1,84 @@
+"""Issue 19.1: sentences by rules that hold in lower-case text, with abbreviations, decimals,
+quotes, ellipses and run-in list markers; measured on the Pragmatic Segmenter's English golden
+rules (tests/data/sentences, MIT, as pySBD ships them)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkbench as cb
+from chunkbench.text.sentences import ABBREVIATIONS, OPENERS, PREPOSITIVE, sentence_spans
+from tests.conftest import ROOT, SAMPLE_PDFS
+
+GOLDEN = json.loads((ROOT / "tests" / "data" / "sentences" / "golden_en.json").read_text(encoding="utf-8"))
+#: the golden rules these rules do not meet (docs/sentences.md says why); any other miss fails
+KNOWN_MISSES = {
+    18,  # "6 P.M. Mr. Smith": a new sentence after an abbreviation before a title
+    41,  # "Yahoo! in": an exclamation mark inside a name
+    45,  # an ellipsis at a sentence end, before the next sentence
+    48,  # ". . . The practice": an ellipsis opening a sentence
+}
+
+
+def sentences(text: str) -> list[str]:
+    return [text[a:b] for a, b in sentence_spans(text)]
+
+
+def test_the_golden_rules():
+    missed = {r["n"] for r in GOLDEN["rules"] if sentences(r["text"]) != [s.strip() for s in r["sentences"]]}
+    assert missed <= KNOWN_MISSES, [r for r in GOLDEN["rules"] if r["n"] in missed - KNOWN_MISSES]
+    assert len(GOLDEN["rules"]) - len(missed) >= 44
+
+
+def test_lower_case_text_has_sentences():
+    text = ("the company reported revenue of $5.3 billion. the increase was driven by new stores, i.e. the "
+            "opening of 12 sites in the u.s. and canada. net income rose 4.2. margins held at 11%.")
+    assert sentences(text) == [
+        "the company reported revenue of $5.3 billion.",
+        "the increase was driven by new stores, i.e. the opening of 12 sites in the u.s. and canada.",
+        "net income rose 4.2.",
+        "margins held at 11%.",
+    ]
+
+
+def test_numbers_quotes_ellipses_and_lists():
+    assert sentences("See No. 5 and p. 55. Then fig. 3 shows it.") == ["See No. 5 and p. 55.", "Then fig. 3 shows it."]
+    assert sentences("He said \"stop.\" then left. She stayed.") == ["He said \"stop.\" then left.", "She stayed."]
+    assert sentences("I meant . . . well, nothing. Fine.") == ["I meant . . . well, nothing.", "Fine."]
+    assert sentences("Steps: 1. Open the lid 2. Fit the cable 3. Close it") == [
+        "Steps:", "1. Open the lid", "2. Fit the cable", "3. Close it"]
+    # one number after a stop is no list: "My son is 5. He" ends a sentence
+    assert sentences("My son is 5. He likes trains.") == ["My son is 5.", "He likes trains."]
+
+
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=9).filter(
+    lambda w: w not in ABBREVIATIONS and w not in PREPOSITIVE and w not in OPENERS)
+
+
+@given(st.lists(st.lists(WORDS, min_size=2, max_size=8), min_size=1, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_the_same_sentences_in_lower_case_and_capitalised(words):
+    """Case does not decide where an ordinary sentence ends: the made-up sentences come back, both
+    capitalised and all in lower case, and the spans cover the text in order."""
+    made = [" ".join(w) + "." for w in words]
+    lower = " ".join(made)
+    capital = " ".join(s[0].upper() + s[1:] for s in made)
+    assert sentences(lower) == made
+    assert [s.lower() for s in sentences(capital)] == made
+    spans = sentence_spans(lower)
+    assert all(a < b <= c for (a, b), (c, _) in zip(spans, spans[1:]))
+
+
+def test_the_sentences_strategy_cuts_lower_case_text_as_the_original():
+    """The issue's case: lower-case filings gave one sentence per paragraph (median chunk 271 chars,
+    39% over 500). The same sample contract, lower-cased, now chunks like the original."""
+    doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
+    text = "\n\n".join(e.text for e in doc.elements if e.type == "paragraph")
+    original = sentence_spans(text)
+    lowered = sentence_spans(text.lower())
+    assert len(lowered) >= 0.95 * len(original)
+    assert statistics.median(b - a for a, b in lowered) <= 1.1 * statistics.median(b - a for a, b in original)
