@@ -19,11 +19,14 @@ from tests.element_streams import check_common_invariants, element_documents
 
 
 def test_the_registry_is_the_explicit_list_of_declarations():
-    names = [s.name for s in all_strategies(peers=False)]
+    names = [s.name for s in all_strategies(peers=False, slow=True)]
     assert names == sorted(REGISTRY) and set(names) >= {"elements", "contract", "headers", "sections", "tokens"}
-    peers = [s.name for s in all_strategies()][len(names):]
+    peers = [s.name for s in all_strategies(slow=True)][len(names):]
     assert all(":" in n for n in peers) and peers == sorted(peers)  # installed peers follow, library:Class
-    for s in all_strategies():
+    # slow ones (an embedder on every sentence) only when asked for: the loops over every strategy skip them
+    assert {s.name for s in all_strategies(slow=True)} - {s.name for s in all_strategies()} == {
+        s.name for s in all_strategies(slow=True) if s.slow}
+    for s in all_strategies(slow=True):
         module = importlib.import_module(s.func.__module__)
         declared = module.STRATEGY if ":" not in s.name else s  # a peer is declared by peers.declare_peer
         assert declared is s and get_strategy(s.name) is s and isinstance(s, Strategy)

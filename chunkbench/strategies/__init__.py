@@ -13,13 +13,13 @@ from chunkbench.errors import ParamError
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 
-from . import contract, elements, headers, recursive, sections, sentences, tokens
+from . import contract, elements, headers, recursive, sections, semantic, sentences, tokens
 from .base import Strategy, paused_gc
 
 REGISTRY: dict[str, Strategy] = {
     s.name: s
     for s in (elements.STRATEGY, contract.STRATEGY, headers.STRATEGY, sections.STRATEGY, tokens.STRATEGY,
-              recursive.STRATEGY, sentences.STRATEGY)
+              recursive.STRATEGY, sentences.STRATEGY, semantic.STRATEGY)
 }
 
 
@@ -55,13 +55,11 @@ def get_strategy(name: str) -> Strategy:
 
 def all_strategies(*, peers: bool = True, slow: bool = False) -> list[Strategy]:
     """Every strategy, built-ins by name, then the installed peers by name (`peers=False`: built-ins
-    only). Slow peers (an embedder run on every sentence) only with `slow=True`: what a user picks
-    from (the CLI's list, the explorer) has them, loops over every strategy (tests) do not."""
-    from .peers import SLOW
-
+    only). Slow ones (an embedder run on every sentence: `Strategy.slow`) only with `slow=True`: what
+    a user picks from (the CLI's list, the explorer) has them, loops over every strategy (tests) do not."""
     builtin = [REGISTRY[n] for n in sorted(REGISTRY)]
-    found = [s for n, s in sorted(peer_strategies().items()) if slow or n not in SLOW] if peers else []
-    return builtin + found
+    found = [s for _, s in sorted(peer_strategies().items())] if peers else []
+    return [s for s in builtin + found if slow or not s.slow]
 
 
 def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:

@@ -168,6 +168,9 @@ class Strategy:
     #: strategy table is generated from these, `python -m chunkbench.ui.doctables`)
     boundaries: str = ""
     fields: str = ""
+    #: why it is slow, if it is (an embedder run on every sentence): listed by
+    #: `all_strategies(slow=True)` only, so UIs offer it and loops over every strategy (tests) do not
+    slow: str = ""
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -198,9 +201,10 @@ def declare(
     offsets: str = "slice",
     boundaries: str = "",
     fields: str = "",
+    slow: str = "",
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written)."""
     if offsets not in OFFSET_RULES:
         raise ValueError(f"strategy {name!r}: unknown offsets rule {offsets!r}")
-    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields)
+    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow)

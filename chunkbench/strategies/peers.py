@@ -186,7 +186,7 @@ PEERS = (
     Peer("docling:HybridChunker", "docling_core.transforms.chunker.hybrid_chunker", "HybridChunker",
          "Docling's hybrid chunker (items by structure, merged and split to max_tokens cl100k tokens, offline) "
          "on the Document as a DoclingDocument; headings go to each chunk's metadata, not its text",
-         split=_docling_chunks, make=_hybrid_chunker, skips=_docling_skips, requires=("semchunk", "tiktoken"),
+         split=_docling_chunks, make=_hybrid_chunker, skips=_docling_skips, requires=("semchunk", "tiktoken", "tree_sitter"),
          extra=(Param("max_tokens", int, 512, "cl100k tokens per chunk, the headings in its metadata included "
                       "(Docling's tokenizer max_tokens)", min=16, max=MAX_SIZE, ui_step=16),),
          hidden=frozenset({"delim", "tokenizer", "serializer_provider"})),
@@ -265,7 +265,7 @@ def declare_peer(peer: Peer) -> Strategy:
     chunk_with_peer.__doc__ = f"{peer.cls} ({peer.module}) on the canonical text, its chunks located."
     return declare(
         chunk_with_peer, peer.name, params=peer_params(peer, cls),
-        doc=peer.doc + (f" (slow: {peer.slow})" if peer.slow else ""), spec=SPEC,
+        doc=peer.doc + (f" (slow: {peer.slow})" if peer.slow else ""), spec=SPEC, slow=peer.slow,
         ruleset=f"{peer.name}/{_version(peer)}", offsets="rewritten",
         check=lambda resolved: build(peer, cls, resolved) and None,
         boundaries=f"wherever {peer.cls} cuts; each reason inferred from what the cut coincides with",
@@ -283,10 +283,6 @@ def _version(peer: Peer) -> str:
         return version(dist)
     except PackageNotFoundError:
         return "unknown"
-
-
-#: the peers that are slow, by name (see Peer.slow)
-SLOW = frozenset(p.name for p in PEERS if p.slow)
 
 
 def installed_peers() -> list[Strategy]:

