@@ -322,7 +322,7 @@ def test_a_table_above_the_maximum_is_split_at_rows():
     doc = make_doc([_h("Table", 1), {"type": "table", "text": "\n".join(rows)}])
     cs = chunk(doc, "headers", max_chunk_chars=300, min_chunk_chars=0, overlap_chars=0, include_parent_headers=False)
     assert len(cs) > 2 and all(len(c.text) <= 300 for c in cs)
-    assert [c.boundary.reason.value for c in cs[1:]] == ["size_limit"] * (len(cs) - 1)
+    assert [c.boundary.reason.value for c in cs[1:]] == ["table_row_split"] * (len(cs) - 1)
     assert "at a table row" in cs[1].boundary.detail
     assert all(line in rows for c in cs[1:] for line in c.text.split("\n"))  # whole rows only
 

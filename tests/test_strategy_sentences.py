@@ -55,7 +55,7 @@ def test_a_sentence_longer_than_max_chars_is_cut_and_tables_stand_alone():
                              {"type": "table", "text": "| a | 1 |\n| b | 2 |"}]), "sentences")
     assert [c.text for c in titled] == ["Rates\n\n| a | 1 |\n| b | 2 |"]  # a heading titles its table
     tables = [c for c in cs if c.type == "table"]
-    assert len(tables) == 2 and tables[1].boundary.reason.value == "paragraph_split"  # cut at a row
+    assert len(tables) == 2 and tables[1].boundary.reason.value == "table_row_split"  # cut at a row
     assert cs[-1].text == "After the table."
 
 

@@ -265,7 +265,7 @@ class _Builder:
                 b = boundary
             else:
                 why = {SENTENCE: (Reason.SENTENCE_SPLIT, "at a sentence boundary"),
-                       ROW: (Reason.SIZE_LIMIT, f"at a table row: the table exceeds {self.maximum} chars"),
+                       ROW: (Reason.TABLE_ROW_SPLIT, f"at a table row: the table exceeds {self.maximum} chars"),
                        HARD: (Reason.SIZE_LIMIT, "hard cut at a line break or space: one sentence exceeds "
                                                  f"{self.maximum} chars")}.get(piece.kind,
                                                                            (Reason.PARAGRAPH_SPLIT, "at a paragraph boundary"))

@@ -45,7 +45,7 @@ _REASONS = {
     HEADING: (Reason.HEADING, "a heading starts here"),
     PARAGRAPH: (Reason.PARAGRAPH_SPLIT, "a paragraph starts here: the previous chunk was full"),
     TABLE: (Reason.TABLE, "a table starts here: the previous chunk was full"),
-    ROW: (Reason.PARAGRAPH_SPLIT, "a table too big for one chunk continues at a row"),
+    ROW: (Reason.TABLE_ROW_SPLIT, "a table too big for one chunk continues at a row"),
     SENTENCE: (Reason.SENTENCE_SPLIT, "a paragraph too big for one chunk continues at a sentence"),
     HARD: (Reason.WORD_SPLIT, "a sentence too big for one chunk continues at a line break or space"),
 }

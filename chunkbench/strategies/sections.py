@@ -328,7 +328,7 @@ class _Builder:
         if kind == SENTENCE:
             return Boundary(Reason.SENTENCE_SPLIT, f"{where} split at a sentence, {part}")
         if kind == ROW:
-            return Boundary(Reason.SIZE_LIMIT, f"table in {where} split at a row, {part}")
+            return Boundary(Reason.TABLE_ROW_SPLIT, f"table in {where} split at a row, {part}")
         if kind == HARD:
             return Boundary(Reason.SIZE_LIMIT, f"{where}: one sentence exceeds the limit, hard cut at a line "
                                                f"break or space, {part}")

@@ -32,7 +32,7 @@ _REASONS = {
     PARAGRAPH: (Reason.PARAGRAPH_SPLIT, "a new paragraph starts here"),
     SENTENCE: (Reason.SENTENCE_SPLIT, "a new sentence starts here"),
     TABLE: (Reason.TABLE, "a table starts here"),
-    ROW: (Reason.PARAGRAPH_SPLIT, "a table longer than the maximum continues at a row"),
+    ROW: (Reason.TABLE_ROW_SPLIT, "a table longer than the maximum continues at a row"),
     HARD: (Reason.WORD_SPLIT, "a sentence longer than the maximum continues at a line break or space"),
 }
 
