@@ -39,6 +39,8 @@ from .retrieval import (
 BASELINE = "langchain-recursive"
 #: the baseline's chunk size in characters (the 200-character splitter of the Chroma study)
 BASELINE_SIZE = 200
+#: the baseline's separators: paragraph and line breaks, then sentence ends, then spaces
+BASELINE_SEPARATORS = "sentences"
 #: measures reported per setting, in table order
 MEASURES = ("recall@1", "recall@5", "mrr", "token_precision", "token_recall", "token_iou")
 #: settings compared when none are given: each strategy at a few sizes around the baseline's
@@ -84,9 +86,10 @@ class Case:
     resolved: tuple[Resolved, ...]
 
 
-def baseline(size: int = BASELINE_SIZE, overlap: int = 0) -> Setting:
-    """The LangChain RecursiveCharacterTextSplitter at `size` characters."""
-    return Setting(None, {"chunk_size": size, "chunk_overlap": overlap})
+def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = BASELINE_SEPARATORS) -> Setting:
+    """The LangChain RecursiveCharacterTextSplitter at `size` characters, cutting at `separators`
+    (a key of retrieval's SEPARATORS: with sentence ends by default, the strongest common splitter)."""
+    return Setting(None, {"chunk_size": size, "chunk_overlap": overlap, "separators": separators})
 
 
 def default_settings() -> list[Setting]:
@@ -147,7 +150,8 @@ def units_for(setting: Setting, doc: Document) -> list[Unit]:
     """The retrievable units `setting` cuts `doc` into."""
     if setting.strategy is None:
         return baseline_units(doc, int(setting.params.get("chunk_size", BASELINE_SIZE)),
-                              int(setting.params.get("chunk_overlap", 0)))
+                              int(setting.params.get("chunk_overlap", 0)),
+                              str(setting.params.get("separators", "langchain")))
     from chunkbench.strategies import chunk
 
     return chunk_units(chunk(doc, setting.strategy, **setting.params))
@@ -178,7 +182,8 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
     """Score the baseline and every setting; mark each against the baseline and name the best.
 
     `iou_gain` is the relative IoU change over the baseline; `recall_ok` whether the token recall
-    is at least the baseline's; `best` is the highest-IoU setting with recall_ok (None if none)."""
+    is at least the baseline's; `best` is the highest-IoU setting with recall_ok and more IoU than
+    the baseline (None if none: then no setting wins, and the summary says so)."""
     from chunkbench.io.progress import progress
 
     base = base or baseline()
@@ -191,7 +196,7 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
     for row in rows:
         row["iou_gain"] = _gain(row["token_iou"], base_row["token_iou"])
         row["recall_ok"] = (row["token_recall"] or 0) >= (base_row["token_recall"] or 0)
-    eligible = [r for r in rows[1:] if r["recall_ok"] and r["token_iou"] is not None]
+    eligible = [r for r in rows[1:] if r["recall_ok"] and (r["iou_gain"] or 0) > 0]
     best = max(eligible, key=lambda r: (r["token_iou"], r["token_recall"]), default=None)
     return {
         "documents": [{"source": c.doc.source, "questions": len(c.resolved), "chars": len(c.doc.text)} for c in cases],
@@ -223,11 +228,17 @@ def format_table(result: Mapping[str, Any]) -> str:
 
 
 def summary_line(result: Mapping[str, Any]) -> str:
-    """One sentence: the best setting and its IoU gain, or that none matched the baseline's recall."""
+    """One sentence: the best setting and its IoU gain, or plainly that none beats the baseline."""
     rows = {r["setting"]: r for r in result["rows"]}
     base = rows[result["baseline"]]
     if result["best"] is None:
-        return f"no setting reached the baseline's token recall ({_pct(base['token_recall'])})"
+        others = [r for r in result["rows"] if r["setting"] != result["baseline"] and r["token_iou"] is not None]
+        near = max((r for r in others if r["recall_ok"]), key=lambda r: r["token_iou"], default=None)
+        if near is None:
+            return f"no setting wins: none reached the baseline's token recall ({_pct(base['token_recall'])})"
+        return (f"no setting wins: none has more token IoU than the baseline ({_pct(base['token_iou'])}) at its "
+                f"token recall ({_pct(base['token_recall'])}); closest: {near['setting']}, IoU "
+                f"{_pct(near['token_iou'])} ({_signed(near['iou_gain'])}) at recall {_pct(near['token_recall'])}")
     best = rows[result["best"]]
     return (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
             f"({_signed(best['iou_gain'])}), token recall {_pct(best['token_recall'])} vs "

@@ -60,13 +60,20 @@ def element_units(doc: Document) -> list[Unit]:
     return [Unit(e.text, e.char_start, e.char_end, pages_of(e)) for e in doc.elements if e.text.strip()]
 
 
-def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0) -> list[Unit]:
-    """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages."""
+#: the baseline splitter's separators: LangChain's own, or with sentence ends, as Chroma's
+#: RecursiveTokenChunker (the strongest common splitter in Chroma's chunking study)
+SEPARATORS = {"langchain": ["\n\n", "\n", " ", ""], "sentences": ["\n\n", "\n", ".", "?", "!", " ", ""]}
+
+
+def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0, separators: str = "langchain") -> list[Unit]:
+    """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages;
+    `separators` names a SEPARATORS list (with sentence ends, a stop stays at its sentence's end)."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
     chunk_size = max(1, int(chunk_size))
     splitter = RecursiveCharacterTextSplitter(
-        chunk_size=chunk_size, chunk_overlap=min(int(chunk_overlap), chunk_size - 1), add_start_index=True
+        chunk_size=chunk_size, chunk_overlap=min(int(chunk_overlap), chunk_size - 1), add_start_index=True,
+        separators=SEPARATORS[separators], keep_separator="end" if separators == "sentences" else True,
     )
     starts = [e.char_start for e in doc.elements if e.text]
     spans = [e for e in doc.elements if e.text]

@@ -39,6 +39,10 @@ def register(subparsers) -> None:
                    help="chunk size of the RecursiveCharacterTextSplitter baseline (default 200)")
     p.add_argument("--baseline-overlap", type=int, default=0, metavar="CHARS",
                    help="chunk overlap of the baseline (default 0)")
+    p.add_argument("--baseline-separators", choices=("sentences", "langchain"), default="sentences",
+                   help="where the baseline cuts: paragraph and line breaks, sentence ends (. ? !), spaces "
+                        "(sentences, as Chroma's RecursiveTokenChunker: the default), or LangChain's own "
+                        "separators, with no sentence ends (langchain)")
     p.add_argument("--retriever", default="bm25", choices=("bm25", "dense"),
                    help="ranking: BM25 (default) or dense all-MiniLM-L6-v2 embeddings (extra chunkbench[dense])")
     p.add_argument("--top-k", type=int, default=5, help="units per question scored by token IoU (default 5)")
@@ -72,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     settings = (grid_settings(args.strategy or "recursive", parse_sets(args.params), parse_grid(args.grid))
                 if explicit else default_settings())
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
-    result = compare_settings(cases, settings, baseline(args.baseline_size, args.baseline_overlap), args.top_k, args.retriever)
+    result = compare_settings(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
+                                                        args.baseline_separators), args.top_k, args.retriever)
     table = format_table(result)
     if args.output:
         os.makedirs(args.output, exist_ok=True)
