@@ -273,10 +273,8 @@ def test_shared_pdf_federal_register():
 
 
 def _check_coverage(doc, cs):
-    """Each chunked character in exactly one chunk, in reading order (whitespace aside; a table
-    header repeated on top of a later piece of its table counted once)."""
-    own = [c.text.split("\n", 2)[2] if c.extra.get("table_header_repeated") else c.text for c in cs]
-    got = "".join("".join(t.split()) for t in own)
+    """Each chunked character in exactly one chunk, in reading order (whitespace aside)."""
+    got = "".join("".join(c.text.split()) for c in cs)
     content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
     assert got == content
 

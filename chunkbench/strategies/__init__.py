@@ -15,7 +15,6 @@ from chunkbench.types.document import Document
 
 from . import contract, elements, headers, recursive, sections, semantic, sentences, tokens
 from .base import Strategy, paused_gc
-from .spans import repeat_table_header
 
 REGISTRY: dict[str, Strategy] = {
     s.name: s
@@ -69,14 +68,11 @@ def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
     resolved = strat.resolve(params)
     with paused_gc():
         result = strat.func(doc, **resolved)
-        chunks = tuple(result.chunks)
-        if strat.name in REGISTRY and strat.offsets != "slice":  # a built-in whose table text may be rewritten
-            chunks = tuple(repeat_table_header(doc, c) for c in chunks)
     return ChunkSet(
         doc=doc,
         strategy=strat.name,
         params=resolved,
-        chunks=chunks,
+        chunks=tuple(result.chunks),
         ruleset=strat.ruleset,
         skipped=dict(result.skipped),
     )

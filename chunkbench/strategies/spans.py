@@ -13,11 +13,10 @@ import bisect
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from chunkbench.text.segment import _strip_span, paragraph_spans
 from chunkbench.text.sentences import sentence_spans
-from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
 from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
 
@@ -156,16 +155,11 @@ class Packer:
         #: upper bound of characters per size unit (1 for characters, 128 for cl100k tokens): a
         #: longer span cannot fit, so huge spans are never measured whole
         self.max_chars = limit * chars_per_unit
-        #: the start of each table row below a table's header → the size its piece must leave for
-        #: the header repeated on top (`repeat_table_header`), set by `lines`
-        self.header_room: dict[int, int] = {}
 
     def fits(self, start: int, end: int, origin: int | None = None) -> bool:
-        """Whether [origin or start, end) is within the limit (less the room for a repeated table
-        header when the span starts at a row below it)."""
+        """Whether [origin or start, end) is within the limit."""
         a = start if origin is None else origin
-        room = self.header_room.get(a, 0)
-        return end - a + room <= self.max_chars and self.size(a, end) + room <= self.limit
+        return end - a <= self.max_chars and self.size(a, end) <= self.limit
 
     def pack(self, units: Sequence[Unit]) -> list[list[Unit]]:
         queue = deque(units)
@@ -228,17 +222,13 @@ class Packer:
         return [Unit(u.start + a, u.start + b, SENTENCE) for a, b in sentence_spans(self.text[u.start : u.end])]
 
     def lines(self, u: Unit) -> list[Unit]:
-        """A table's rows (its lines) as units; a row below a pipe table's header and `|---|` line
-        gets room for them (a piece starting there repeats them)."""
+        """A table's rows (its lines) as units."""
         out, pos = [], u.start
         for line in self.text[u.start : u.end].split("\n"):
             a, b = _strip_span(self.text, pos, pos + len(line))
             if b > a:
                 out.append(Unit(a, b, ROW))
             pos += len(line) + 1
-        if u.kind == TABLE and len(out) > 2 and set(self.text[out[1].start:out[1].end]) <= set("|-: "):
-            room = self.size(out[0].start, out[1].end) + 1
-            self.header_room.update((row.start, room) for row in out[2:])
         return out
 
     def hard_split(self, start: int, end: int, anchor: int | None = None) -> list[Unit]:
@@ -312,24 +302,6 @@ def overlap_start(text: str, lo: int, start: int) -> int:
                 j += 1
             return j if j < start else lo
     return lo
-
-
-def repeat_table_header(doc: Document, chunk: Chunk) -> Chunk:
-    """`chunk` with its table's header row (and the `|---|` line under it) on top when it is a piece
-    of one table that starts below them, as docling-core's `repeat_table_header` does: each piece
-    of a table cut at rows reads as a table. `extra.table_header_repeated` says so."""
-    if chunk.type != "table" or len(chunk.source_blocks) != 1 or chunk.start_char is None:
-        return chunk
-    e = doc.element(chunk.source_blocks[0])
-    lines = e.text.split("\n", 2)
-    if e.type != "table" or not e.rows or len(lines) < 3 or not set(lines[1]) <= set("|-: "):
-        return chunk
-    header = f"{lines[0]}\n{lines[1]}"
-    at = chunk.start_char - e.char_start  # where in the table the chunk starts: a row start, below the header
-    if at < len(header) or at > len(e.text) or e.text[at - 1] != "\n" or chunk.text.startswith(lines[0]):
-        return chunk
-    text = f"{header}\n{chunk.text}"
-    return replace(chunk, text=text, tokens_est=count_tokens(text), extra={**chunk.extra, "table_header_repeated": True})
 
 
 def content_chunk(doc: Document, ct: ContentText, index: int, start: int, end: int, boundary: Boundary,
