@@ -234,7 +234,7 @@ class Locator:
             at = norm.text.find(folded, n_lo, n_hi)
             if at >= 0:
                 return Match(*norm.to_source(at, at + len(folded)), "normalised", 1.0)
-        anchors = [folded[i:i + ANCHOR] for i in range(0, max(len(folded) - ANCHOR + 1, 0), ANCHOR)]
+        anchors = _anchors(folded, ANCHOR)
         span = self.norm.text[self.norm.from_source(lo):self.norm.from_source(hi)]
         share = sum(a in span for a in anchors) / len(anchors) if anchors else 0.0
         return Match(lo, hi, "referenced", round(share, 3))
@@ -348,14 +348,18 @@ class Locator:
         """Normalised positions of the chunk's anchors found (near the cursor when there, else
         anywhere), and how many anchors there were."""
         hay = self.norm.text
-        stride = max(ANCHOR, len(needle) // MAX_ANCHORS)
-        anchors = [needle[i:i + ANCHOR] for i in range(0, len(needle) - ANCHOR + 1, stride)]
+        anchors = _anchors(needle, max(ANCHOR, len(needle) // MAX_ANCHORS))
         near = self.norm.from_source(self.cursor)
         lo, hi = max(0, near - len(needle)), near + 4 * len(needle) + 2000
         hits = [at for a in anchors if (at := hay.find(a, lo, hi + len(a))) >= 0]
         if len(hits) * 2 < len(anchors):
             hits = [at for a in anchors if (at := hay.find(a)) >= 0]
         return sorted(hits), len(anchors)
+
+
+def _anchors(needle: str, stride: int) -> list[str]:
+    """Runs of ANCHOR normalised characters of `needle`, one every `stride` characters."""
+    return [needle[i:i + ANCHOR] for i in range(0, len(needle) - ANCHOR + 1, stride)]
 
 
 def _cover(needle: str, hay: str, window: tuple[int, int], follow: int | None = None) -> list[tuple[int, int]] | None:

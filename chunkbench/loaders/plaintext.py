@@ -88,19 +88,24 @@ def run_in_paragraphs(lines: SourceLines, first: int, stop: int) -> list[tuple[i
     if stop - first < 2:
         return []
     block = list(range(first, stop))
-    lengths = sorted(len(lines.line(n).rstrip()) for n in block)
-    if lengths[len(lengths) // 2] <= WRAPPED_WIDTH and len(block) < LONG_BLOCK:
+    width, unwrapped = _block_shape(lines, block)
+    if not unwrapped and len(block) < LONG_BLOCK:
         return []
-    spans = list(_split_block(lines, block))
+    spans = list(_split_block(lines, block, (width, unwrapped)))
     return spans if len(spans) > 1 else []
 
 
-def _split_block(lines: SourceLines, block: list[int]):
+def _block_shape(lines: SourceLines, block: list[int]) -> tuple[int, bool]:
+    """The block's wrap width (90th percentile of its line lengths) and whether it is unwrapped
+    (its typical line longer than WRAPPED_WIDTH)."""
+    lengths = sorted(len(lines.line(n).rstrip()) for n in block)
+    return lengths[(len(lengths) * 9) // 10], lengths[len(lengths) // 2] > WRAPPED_WIDTH
+
+
+def _split_block(lines: SourceLines, block: list[int], shape: tuple[int, bool] | None = None):
     if not block:
         return
-    lengths = sorted(len(lines.line(n).rstrip()) for n in block)
-    width = lengths[(len(lengths) * 9) // 10]  # the wrap width: 90th percentile of line lengths
-    unwrapped = lengths[len(lengths) // 2] > WRAPPED_WIDTH
+    width, unwrapped = shape or _block_shape(lines, block)
     first = block[0]
     for prev, n in zip(block, block[1:]):
         line = lines.line(n)

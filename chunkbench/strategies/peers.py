@@ -265,7 +265,7 @@ def declare_peer(peer: Peer) -> Strategy:
     chunk_with_peer.__doc__ = f"{peer.cls} ({peer.module}) on the canonical text, its chunks located."
     return declare(
         chunk_with_peer, peer.name, params=peer_params(peer, cls),
-        doc=peer.doc + (f" (slow: {peer.slow})" if peer.slow else ""), spec=SPEC, slow=peer.slow,
+        doc=peer.doc, spec=SPEC, slow=peer.slow,
         ruleset=f"{peer.name}/{_version(peer)}", offsets="rewritten",
         check=lambda resolved: build(peer, cls, resolved) and None,
         boundaries=f"wherever {peer.cls} cuts; each reason inferred from what the cut coincides with",

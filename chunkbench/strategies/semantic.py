@@ -22,22 +22,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from chunkbench.errors import ParamError
 from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.document import Document
 
 from .base import Param, StrategyResult, declare
-from .sentences import sentence_units
+from .sentences import check_min_max, sentence_units
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, content_chunk
 
 #: unit kinds whose text is embedded and compared
 TEXT_KINDS = (PARAGRAPH, SENTENCE, HARD)
 
 
-def _check(params: dict) -> None:
-    if params["min_chars"] > params["max_chars"]:
-        raise ParamError(f"strategy 'semantic' parameter 'min_chars' ({params['min_chars']}) must be <= "
-                         f"max_chars ({params['max_chars']})")
+_check = check_min_max("semantic")
 
 
 @functools.lru_cache(maxsize=4)
@@ -46,10 +42,12 @@ def _embeddings(texts: tuple[str, ...]) -> np.ndarray:
     slider re-groups the same sentences without embedding them again."""
     from chunkbench.text.minilm import dense_model
 
+    model = dense_model()
+    if not texts:
+        return np.zeros((0, model.dimension), dtype=np.float32)
     unique = sorted(set(texts))
-    vectors = dense_model().encode(unique) if unique else np.zeros((0, 384), dtype=np.float32)
     row = {t: i for i, t in enumerate(unique)}
-    return vectors[[row[t] for t in texts]] if texts else vectors
+    return model.encode(unique)[[row[t] for t in texts]]
 
 
 def similarities(text: str, units: Sequence[Unit]) -> list[float | None]:

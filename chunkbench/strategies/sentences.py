@@ -18,6 +18,8 @@ Offsets: exact canonical bounds; the text is that span less any skipped element 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from chunkbench.errors import ParamError
 from chunkbench.text.sentences import sentence_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason
@@ -37,10 +39,16 @@ _REASONS = {
 }
 
 
-def _check(params: dict) -> None:
-    if params["min_chars"] > params["max_chars"]:
-        raise ParamError(f"strategy 'sentences' parameter 'min_chars' ({params['min_chars']}) must be <= "
-                         f"max_chars ({params['max_chars']})")
+def check_min_max(strategy: str) -> Callable[[dict], None]:
+    """The check that `min_chars` is at most `max_chars`, for `strategy` (sentences, semantic)."""
+    def check(params: dict) -> None:
+        if params["min_chars"] > params["max_chars"]:
+            raise ParamError(f"strategy {strategy!r} parameter 'min_chars' ({params['min_chars']}) must be <= "
+                             f"max_chars ({params['max_chars']})")
+    return check
+
+
+_check = check_min_max("sentences")
 
 
 def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_dependent: bool) -> StrategyResult:

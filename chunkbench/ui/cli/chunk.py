@@ -163,7 +163,7 @@ def strategies_registry() -> list[dict]:
 
     return [
         {"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc, "offsets": s.offsets,
-         "params": [p.describe() for p in s.params]}
+         "slow": s.slow, "params": [p.describe() for p in s.params]}
         for s in all_strategies(slow=True)
     ]
 
@@ -186,6 +186,8 @@ def run_strategies(args) -> int:
         print(f"{s['name']}  ({s['spec']}, ruleset {s['ruleset']})")
         print(f"  {s['doc']}")
         print(f"  offsets: {s['offsets']}")
+        if s["slow"]:
+            print(f"  slow: {s['slow']}")
         for p in s["params"]:
             print(f"    {p['name']:<24} {p['type']:<6} {json.dumps(p['default']):<8} {_range(p):<14} {p['doc']}")
     return 0
