@@ -6,8 +6,11 @@ every setting (a strategy with parameters, or the LangChain RecursiveCharacterTe
 baseline) cuts every document, the units are ranked per question (BM25 by default) and the top
 `token_k` are scored with the token-range precision / recall / IoU of retrieval.evaluate (Chroma's
 chunking-evaluation measure) plus recall@k and MRR. Scores are pooled over all questions of all
-documents (each question weighs the same). The best setting is the one with the highest IoU among
-those whose token recall is at least the baseline's.
+documents (each question weighs the same), and per document (a corpus, in Chroma's terms), each
+difference from the baseline with a paired bootstrap 95% interval (`intervals`). The best setting
+is the one with the highest IoU among those whose token recall is at least the baseline's.
+Questions come as `<stem>.questions.json` per document or as one Chroma chunking-evaluation CSV
+(`question`, `references`, `corpus_id`) for a folder of corpus files.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from chunkbench.errors import InputError, UsageError
 from chunkbench.types.document import Document
 
+from .intervals import PairedBootstrap, excludes_zero
 from .retrieval import (
     KS,
     TOKEN_K,
@@ -34,13 +38,13 @@ from .retrieval import (
     load_questions,
     resolve,
 )
+from .retrieval.questions import Question, load_chroma_csv
+from .retrieval.scoring import DEFAULT_SEPARATORS
 
 #: name of the baseline system in tables
 BASELINE = "langchain-recursive"
 #: the baseline's chunk size in characters (the 200-character splitter of the Chroma study)
 BASELINE_SIZE = 200
-#: the baseline's separators: paragraph and line breaks, then sentence ends, then spaces
-BASELINE_SEPARATORS = "sentences"
 #: measures reported per setting, in table order
 MEASURES = ("recall@1", "recall@5", "mrr", "token_precision", "token_recall", "token_iou")
 #: settings compared when none are given: each strategy at a few sizes around the baseline's
@@ -85,8 +89,13 @@ class Case:
     questions_path: Path
     resolved: tuple[Resolved, ...]
 
+    @property
+    def name(self) -> str:
+        """The document's file name, as tables and warnings show it."""
+        return Path(self.doc.source).name
 
-def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = BASELINE_SEPARATORS) -> Setting:
+
+def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFAULT_SEPARATORS) -> Setting:
     """The LangChain RecursiveCharacterTextSplitter at `size` characters, cutting at `separators`
     (a key of retrieval's SEPARATORS: with sentence ends by default, the strongest common splitter)."""
     return Setting(None, {"chunk_size": size, "chunk_overlap": overlap, "separators": separators})
@@ -111,8 +120,8 @@ def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike
     with its questions resolved. `questions` names one file for a single input; `questions_dir`
     is searched for `<stem>.questions.json` before the input's own folder (questions kept apart
     from documents that may not be copied)."""
-    from chunkbench.loaders import load
-
+    if questions is not None and Path(questions).suffix.lower() == ".csv":
+        return _chroma_cases(inputs, Path(questions))
     pairs: list[tuple[Path, Path]] = []
     for raw in inputs:
         path = Path(raw)
@@ -133,16 +142,53 @@ def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike
     if questions and len(pairs) > 1:
         raise UsageError("--questions names the questions of one input; give one input, or put "
                          "<stem>.questions.json files beside several")
+    from chunkbench.loaders import load
+
     cases = []
     for path, qpath in pairs:
         doc = load(path)
-        qs = load_questions(qpath, doc)
-        resolved = tuple(resolve(doc, qs, NormalizedText(doc.text)))
-        missing = [r.question.id for r in resolved if not r.spans and not r.pages]
-        if missing:
-            raise InputError(f"reference text of {len(missing)} question(s) not found in {path.name}: "
-                             f"{', '.join(missing[:5])}", qpath)
-        cases.append(Case(doc, qpath, resolved))
+        cases.append(_case(path, doc, qpath, load_questions(qpath, doc)))
+    return cases
+
+
+def _case(path: Path, doc: Document, qpath: Path, questions: Sequence[Question],
+          source_chars: int | None = None) -> Case:
+    """`doc` with `questions` resolved; a reference text not found in it is an error naming them."""
+    resolved = tuple(resolve(doc, questions, NormalizedText(doc.text), source_chars))
+    missing = [r.question.id for r in resolved if not r.spans and not r.pages]
+    if missing:
+        raise InputError(f"reference text of {len(missing)} question(s) not found in {path.name}: "
+                         f"{', '.join(missing[:5])}", qpath)
+    return Case(doc, qpath, resolved)
+
+
+def _chroma_cases(inputs: Iterable[str | os.PathLike], qpath: Path) -> list[Case]:
+    """One case per corpus of a Chroma questions CSV, its file found among `inputs` (files, or the
+    files of folders) by the corpus_id's file name, else its stem. The corpus_id itself is never
+    opened as a path: a CSV cannot point chunkbench outside the folders it was given."""
+    from chunkbench.loaders import load
+
+    by_corpus = load_chroma_csv(qpath)
+    files: list[Path] = []
+    for raw in inputs:
+        path = Path(raw)
+        files.extend(sorted(f for f in path.iterdir() if f.is_file()) if path.is_dir() else [path])
+    files = [f for f in files if f.resolve() != qpath.resolve()]
+    cases = []
+    for corpus, questions in by_corpus.items():
+        name = Path(corpus.replace("\\", "/")).name
+        found = [f for f in files if f.name == name] or [f for f in files if f.stem == Path(name).stem]
+        if len(found) != 1:
+            where = ", ".join(str(Path(i)) for i in inputs)
+            problem = "no file" if not found else f"{len(found)} files ({', '.join(f.name for f in found)})"
+            raise InputError(f"corpus_id {corpus!r}: {problem} named {name} or with stem {Path(name).stem!r} "
+                             f"in {where}", qpath)
+        path = found[0]
+        try:
+            source_chars = len(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            source_chars = None
+        cases.append(_case(path, load(path), qpath, questions, source_chars))
     return cases
 
 
@@ -151,25 +197,52 @@ def units_for(setting: Setting, doc: Document) -> list[Unit]:
     if setting.strategy is None:
         return baseline_units(doc, int(setting.params.get("chunk_size", BASELINE_SIZE)),
                               int(setting.params.get("chunk_overlap", 0)),
-                              str(setting.params.get("separators", "langchain")))
+                              str(setting.params.get("separators", DEFAULT_SEPARATORS)))
     from chunkbench.strategies import chunk
 
     return chunk_units(chunk(doc, setting.strategy, **setting.params))
 
 
+#: the measures whose differences from the baseline get bootstrap intervals, per question
+PAIRED = ("token_iou", "token_recall")
+
+
 def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_K,
-                  retriever: str = "bm25") -> dict[str, Any]:
-    """One table row: the setting's unit counts and its measures pooled over every question."""
-    rows: list[dict] = []
-    units_total = chars = 0
-    for case in cases:
-        units = units_for(setting, case.doc)
-        units_total += len(units)
-        chars += sum(len(u.text) for u in units)
-        rows.extend(evaluate(units, case.resolved, KS, token_k, retriever)[1])
+                  retriever: str = "bm25", units_cache: dict | None = None) -> dict[str, Any]:
+    """One table row: the setting's unit counts and its measures pooled over every question, with
+    the same per document under `documents`."""
+    return _score(setting, cases, token_k, retriever, units_cache)[0]
+
+
+def _score(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str,
+           units_cache: dict | None) -> tuple[dict[str, Any], list[dict]]:
+    """The row of score_setting and every question's scores (with `case`, its case's index).
+
+    `units_cache` (keyed by setting and case) lets a second retriever rank the same units
+    without cutting every document again."""
+    questions: list[dict] = []
+    documents = []
+    for n, case in enumerate(cases):
+        key = (setting.name, n)
+        units = units_cache.get(key) if units_cache is not None else None
+        if units is None:
+            units = units_for(setting, case.doc)
+            if units_cache is not None:
+                units_cache[key] = units
+        rows = evaluate(units, case.resolved, KS, token_k, retriever)[1]
+        questions.extend({**row, "case": n} for row in rows)
+        documents.append({"source": case.name, **_measures(rows, len(units), sum(len(u.text) for u in units))})
     out: dict[str, Any] = {"setting": setting.name, "strategy": setting.strategy or BASELINE,
-                           "params": dict(setting.params), "units": units_total,
-                           "mean_chars": round(chars / units_total, 1) if units_total else 0.0,
+                           "params": dict(setting.params),
+                           **_measures(questions, sum(d["units"] for d in documents),
+                                       sum(d["units"] * d["mean_chars"] for d in documents)),
+                           "documents": documents}
+    return out, questions
+
+
+def _measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float) -> dict[str, Any]:
+    """Unit count, mean unit length and every measure averaged over question rows."""
+    out: dict[str, Any] = {"units": units, "mean_chars": round(chars / units, 1) if units else 0.0,
                            "questions": len(rows)}
     for key in MEASURES:
         values = [row[key] for row in rows if key in row]
@@ -178,34 +251,119 @@ def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_
 
 
 def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
-            token_k: int = TOKEN_K, retriever: str = "bm25") -> dict[str, Any]:
-    """Score the baseline and every setting; mark each against the baseline and name the best.
+            token_k: int = TOKEN_K, retriever: str = "bm25", units_cache: dict | None = None) -> dict[str, Any]:
+    """Score the baseline and every setting; mark each against the baseline, overall and per
+    document, and name the best.
 
-    `iou_gain` is the relative IoU change over the baseline; `recall_ok` whether the token recall
-    is at least the baseline's; `best` is the highest-IoU setting with recall_ok and more IoU than
-    the baseline (None if none: then no setting wins, and the summary says so)."""
+    `iou_gain` is the relative IoU change over the baseline and `iou_gain_ci` its paired bootstrap
+    95% interval; `recall_diff_ci` the interval of the token recall difference; `recall_ok` whether
+    the token recall is at least the baseline's; `best` is the highest-IoU setting with recall_ok
+    and more IoU than the baseline (None if none: then no setting wins, and the summary says so).
+    `health` lists what makes the corpus unable to tell settings apart."""
     from chunkbench.io.progress import progress
 
     base = base or baseline()
-    rows = []
+    scored = []
     with progress(len(settings) + 1, "evaluate", "setting", enabled=None if len(settings) > 1 else False) as bar:
         for setting in (base, *settings):
-            rows.append(score_setting(setting, cases, token_k, retriever))
+            scored.append(_score(setting, cases, token_k, retriever, units_cache))
             bar.update(1)
-    base_row = rows[0]
-    for row in rows:
-        row["iou_gain"] = _gain(row["token_iou"], base_row["token_iou"])
-        row["recall_ok"] = (row["token_recall"] or 0) >= (base_row["token_recall"] or 0)
-    eligible = [r for r in rows[1:] if r["recall_ok"] and (r["iou_gain"] or 0) > 0]
-    best = max(eligible, key=lambda r: (r["token_iou"], r["token_recall"]), default=None)
-    return {
-        "documents": [{"source": c.doc.source, "questions": len(c.resolved), "chars": len(c.doc.text)} for c in cases],
+    rows = [row for row, _ in scored]
+    _mark_against_baseline(rows, [[q for q in qs if "token_iou" in q] for _, qs in scored], len(cases))
+    best = _best(rows)
+    documents = [{"source": c.name, "questions": len(c.resolved), "chars": len(c.doc.text),
+                  "best": _best([r["documents"][n] | {"setting": r["setting"]} for r in rows])}
+                 for n, c in enumerate(cases)]
+    result = {
+        "documents": documents,
         "token_k": token_k,
         "retriever": retriever,
-        "baseline": base_row["setting"],
-        "best": best["setting"] if best else None,
+        "baseline": rows[0]["setting"],
+        "best": best,
         "rows": rows,
     }
+    result["health"] = corpus_health(result)
+    return result
+
+
+def _mark_against_baseline(rows: list[dict], spanned: list[list[dict]], n_cases: int) -> None:
+    """Gains, recall checks and paired bootstrap intervals against rows[0], pooled and per document
+    (`spanned[i]`: row i's question scores that have token measures, in the same question order)."""
+    groups = [q["case"] for q in spanned[0]]
+    pooled = PairedBootstrap(groups)
+    per_case = [PairedBootstrap([0] * groups.count(n)) for n in range(n_cases)]
+    base_q = {key: [q[key] for q in spanned[0]] for key in PAIRED}
+    for row, qs in zip(rows, spanned):
+        values = {key: [q[key] for q in qs] for key in PAIRED}
+        _mark(row, rows[0], pooled, values, base_q, row is rows[0])
+        for n, doc in enumerate(row["documents"]):
+            pick = [i for i, g in enumerate(groups) if g == n]
+            _mark(doc, rows[0]["documents"][n], per_case[n], {k: [v[i] for i in pick] for k, v in values.items()},
+                  {k: [v[i] for i in pick] for k, v in base_q.items()}, row is rows[0])
+
+
+def _mark(row: dict, base: Mapping[str, Any], boot: PairedBootstrap, values: Mapping[str, list],
+          reference: Mapping[str, list], is_base: bool) -> None:
+    row["iou_gain"] = _gain(row["token_iou"], base["token_iou"])
+    row["recall_ok"] = (row["token_recall"] or 0) >= (base["token_recall"] or 0)
+    gain = recall = None
+    if not is_base and boot.size:
+        gain = boot.gain_interval(values["token_iou"], reference["token_iou"])
+        recall = boot.difference_interval(values["token_recall"], reference["token_recall"])
+    row["iou_gain_ci"] = list(gain) if gain else None
+    row["recall_diff_ci"] = list(recall) if recall else None
+
+
+def _best(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The highest-IoU row after the first (the baseline) with recall_ok and a positive gain."""
+    eligible = [r for r in rows[1:] if r["recall_ok"] and (r["iou_gain"] or 0) > 0]
+    best = max(eligible, key=lambda r: (r["token_iou"], r["token_recall"]), default=None)
+    return best["setting"] if best else None
+
+
+def compare_retrievers(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
+                       token_k: int = TOKEN_K, retrievers: Sequence[str] = ("bm25",)) -> list[dict[str, Any]]:
+    """compare_settings once per retriever, every document cut once per setting."""
+    cache: dict = {}
+    return [compare_settings(cases, settings, base, token_k, r, cache) for r in retrievers]
+
+
+#: fewer questions than this (pooled) and the health check says the intervals will be wide
+FEW_QUESTIONS = 30
+
+
+def corpus_health(result: Mapping[str, Any]) -> list[str]:
+    """Warnings about what keeps this corpus from telling settings apart: no difference beyond
+    chance, few questions, documents that some settings cut into no more units than are retrieved
+    (top k returns the whole document), documents on which every setting scores the same."""
+    out = []
+    rows = result["rows"]
+    k = result["token_k"]
+    questions = rows[0]["questions"]
+    others = rows[1:]
+    if others and not any(excludes_zero(r["iou_gain_ci"]) or excludes_zero(r["recall_diff_ci"]) for r in others):
+        out.append(f"settings can't be told apart: no setting's token IoU or recall differs from the baseline's "
+                   f"beyond chance (every 95% interval includes 0, {questions} questions); add questions or "
+                   "documents before trusting the ranking")
+    elif questions < FEW_QUESTIONS:
+        out.append(f"only {questions} questions: the 95% intervals are wide; {FEW_QUESTIONS} or more tell "
+                   "settings apart better")
+    for n, doc in enumerate(result["documents"]):
+        whole = [r["setting"] for r in rows if r["documents"][n]["units"] <= k]
+        if whole:
+            out.append(f"{doc['source']} ({doc['chars']:,} chars) is short for {len(whole)} setting(s) "
+                       f"({_listed(whole)}): each cuts it into {k} units or fewer, so top-{k} retrieval returns "
+                       "all of it and cannot tell them apart; use smaller chunks or longer documents")
+        ious = {r["documents"][n]["token_iou"] for r in rows}
+        if len(rows) > 1 and len(ious) == 1:
+            out.append(f"{doc['source']}: every setting scores the same token IoU ({_pct(ious.pop())}), "
+                       "so it says nothing about which is better")
+    return out
+
+
+def _listed(names: Sequence[str], most: int = 3) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def _gain(value: float | None, reference: float | None) -> float | None:
@@ -215,20 +373,54 @@ def _gain(value: float | None, reference: float | None) -> float | None:
 
 
 def format_table(result: Mapping[str, Any]) -> str:
-    """The comparison as a Markdown table, the best setting marked with `*`."""
-    head = ["setting", "units", "mean chars", *MEASURES, "IoU vs baseline"]
+    """The pooled comparison as a Markdown table, the best setting marked with `*`; each difference
+    from the baseline with its 95% interval."""
+    head = ["setting", "units", "mean chars", *MEASURES, "IoU vs baseline", "IoU 95% CI", "recall Δ 95% CI"]
+    return _table(head, [[row["setting"] + (" *" if row["setting"] == result["best"] else ""), str(row["units"]),
+                          f"{row['mean_chars']:.0f}", *(_pct(row[k]) if k != "mrr" else _num(row[k]) for k in MEASURES),
+                          *_against(row, row["setting"] == result["baseline"])] for row in result["rows"]])
+
+
+def format_documents(result: Mapping[str, Any]) -> str:
+    """One Markdown table per document (corpus): each setting's units, token recall and IoU there,
+    the difference from the baseline with its 95% interval, that document's best marked `*`."""
+    parts = []
+    for n, doc in enumerate(result["documents"]):
+        head = ["setting", "units", "mean chars", "token_recall", "token_iou", "IoU vs baseline", "IoU 95% CI",
+                "recall Δ 95% CI"]
+        body = [[row["setting"] + (" *" if row["setting"] == doc["best"] else ""), str(d["units"]),
+                 f"{d['mean_chars']:.0f}", _pct(d["token_recall"]), _pct(d["token_iou"]),
+                 *_against(d, row["setting"] == result["baseline"])]
+                for row in result["rows"] for d in [row["documents"][n]]]
+        parts.append(f"### {doc['source']} ({doc['questions']} questions, {doc['chars']:,} chars)\n\n"
+                     f"{_table(head, body)}\n\n{_document_line(result, n)}")
+    return "\n\n".join(parts)
+
+
+def _against(row: Mapping[str, Any], is_base: bool) -> list[str]:
+    """The three 'against the baseline' cells of a row: gain, its interval, the recall interval."""
+    if is_base:
+        return ["baseline", "", ""]
+    return [_signed(row["iou_gain"]), _interval(row["iou_gain_ci"], _signed),
+            _interval(row["recall_diff_ci"], _points)]
+
+
+def _table(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for row in result["rows"]:
-        mark = " *" if row["setting"] == result["best"] else ""
-        cells = [row["setting"] + mark, str(row["units"]), f"{row['mean_chars']:.0f}",
-                 *(_pct(row[k]) if k != "mrr" else _num(row[k]) for k in MEASURES),
-                 "baseline" if row["setting"] == result["baseline"] else _signed(row["iou_gain"])]
-        lines.append("| " + " | ".join(cells) + " |")
+    lines.extend("| " + " | ".join(cells) + " |" for cells in body)
     return "\n".join(lines)
 
 
+def _document_line(result: Mapping[str, Any], n: int) -> str:
+    """The summary of one document: its best setting, or that none wins there."""
+    rows = [{**r["documents"][n], "setting": r["setting"]} for r in result["rows"]]
+    doc = result["documents"][n]
+    return summary_line({**result, "rows": rows, "best": doc["best"], "documents": [doc]})
+
+
 def summary_line(result: Mapping[str, Any]) -> str:
-    """One sentence: the best setting and its IoU gain, or plainly that none beats the baseline."""
+    """One sentence: the best setting, its IoU gain and that gain's 95% interval, or plainly that
+    none beats the baseline."""
     rows = {r["setting"]: r for r in result["rows"]}
     base = rows[result["baseline"]]
     if result["best"] is None:
@@ -240,10 +432,35 @@ def summary_line(result: Mapping[str, Any]) -> str:
                 f"token recall ({_pct(base['token_recall'])}); closest: {near['setting']}, IoU "
                 f"{_pct(near['token_iou'])} ({_signed(near['iou_gain'])}) at recall {_pct(near['token_recall'])}")
     best = rows[result["best"]]
+    ci = best.get("iou_gain_ci")
+    sure = "" if ci is None else (f", 95% CI {_interval(ci, _signed)}" +
+                                  ("" if excludes_zero(ci) else ": not beyond chance"))
     return (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
-            f"({_signed(best['iou_gain'])}), token recall {_pct(best['token_recall'])} vs "
-            f"{_pct(base['token_recall'])} ({len(result['documents'])} documents, "
+            f"({_signed(best['iou_gain'])}{sure}), token recall {_pct(best['token_recall'])} vs "
+            f"{_pct(base['token_recall'])} ({_count(len(result['documents']), 'document')}, "
             f"{best['questions']} questions, {result.get('retriever', 'bm25')} top {result['token_k']})")
+
+
+def format_report(result: Mapping[str, Any], per_document: bool = True) -> str:
+    """The whole comparison as Markdown: the pooled table and its summary, the corpus-health
+    warnings, and with several documents a table per document (`per_document`) or a line each."""
+    parts = [f"## {result.get('retriever', 'bm25')} top {result['token_k']}: all documents\n\n"
+             f"{format_table(result)}\n\n{summary_line(result)}"]
+    if result.get("health"):
+        parts.append("Corpus health:\n" + "\n".join(f"- {w}" for w in result["health"]))
+    if len(result["documents"]) > 1:
+        parts.append(format_documents(result) if per_document else "Per document:\n" + "\n".join(
+            f"- {doc['source']}: {_document_line(result, n)}" for n, doc in enumerate(result["documents"])))
+    return "\n\n".join(parts)
+
+
+def _interval(ci: Sequence[float] | None, fmt) -> str:
+    return "-" if ci is None else f"{fmt(ci[0])} to {fmt(ci[1])}"
+
+
+def _points(v: float | None) -> str:
+    """A difference of two shares in percentage points."""
+    return "-" if v is None else f"{100 * v:+.1f} pt"
 
 
 def _pct(v: float | None) -> str:
@@ -255,4 +472,8 @@ def _num(v: float | None) -> str:
 
 
 def _signed(v: float | None) -> str:
-    return "-" if v is None else f"{100 * v:+.0f}%"
+    return "-" if v is None else f"{round(100 * v) or 0:+d}%"  # `or 0`: no "-0%"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -36,7 +36,7 @@ METRICS: dict[str, str] = {
 _SYSTEMS = {
     "chunks": "the chunks",
     "elements": "the raw parser elements (no chunking)",
-    "baseline": "LangChain's RecursiveCharacterTextSplitter at the chunks' mean size",
+    "baseline": "LangChain's RecursiveCharacterTextSplitter with sentence ends among its separators, at the chunks' mean size",
 }
 _MEASURES = {
     "recall_at_1": "share of questions whose evidence is in the best-ranked unit",

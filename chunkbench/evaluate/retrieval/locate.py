@@ -145,10 +145,15 @@ def _fragments(text: str) -> list[str]:
     return out
 
 
-def resolve(doc: Document, questions: Sequence[Question], norm: NormalizedText | None = None) -> list[Resolved]:
-    """Each question's evidence as character ranges of `doc.text` and a set of 1-based pages."""
+def resolve(doc: Document, questions: Sequence[Question], norm: NormalizedText | None = None,
+            source_chars: int | None = None) -> list[Resolved]:
+    """Each question's evidence as character ranges of `doc.text` and a set of 1-based pages.
+
+    Evidence with an `offset` into the source file (of `source_chars` characters) is looked for
+    first near the same share of `doc.text`, so a sentence that occurs twice resolves to the copy meant."""
     norm = norm or NormalizedText(doc.text)
     pages_at = page_ranges(doc)
+    scale = len(doc.text) / source_chars if source_chars else 1.0
     out = []
     for q in questions:
         spans: list[tuple[int, int]] = []
@@ -158,10 +163,23 @@ def resolve(doc: Document, questions: Sequence[Question], norm: NormalizedText |
             if ev.page is not None:
                 pages.add(ev.page)
             if ev.text:
-                got, share = locate(norm, ev.text, pages_at.get(ev.page) if ev.page is not None else None)
+                window = (pages_at.get(ev.page) if ev.page is not None
+                          else _near(ev.offset * scale, len(ev.text), len(doc.text)) if ev.offset is not None else None)
+                got, share = locate(norm, ev.text, window)
                 spans.extend(got)
                 size = len(normalize(ev.text))
                 found += share * size
                 total += size
         out.append(Resolved(q, tuple(merge_ranges(spans)), frozenset(pages), found / total if total else 0.0))
     return out
+
+
+#: how far (characters of doc.text, at least) around a source offset a span is looked for first
+NEAR_SLACK = 2000
+
+
+def _near(at: float, length: int, total: int) -> Span:
+    """The window around `at` where a span of `length` characters given by offset is looked for
+    first: loaders change whitespace and markup, so offsets drift by a few per cent at most."""
+    slack = max(NEAR_SLACK, total // 50)
+    return max(0, int(at) - slack), min(total, int(at) + length + slack)

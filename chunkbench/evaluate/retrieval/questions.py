@@ -1,7 +1,10 @@
-"""Questions with evidence: `*.questions.json` lists and FinanceBench rows, matched to a document."""
+"""Questions with evidence: `*.questions.json` lists, FinanceBench rows matched to a document, and
+Chroma's chunking-evaluation CSV (`question`, `references`, `corpus_id`) grouped by corpus."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import re
@@ -21,12 +24,18 @@ if TYPE_CHECKING:
 FINANCEBENCH_FILE = "financebench_qa_subset.jsonl"
 
 
+#: the columns of Chroma's chunking-evaluation questions file (its questions_df.csv)
+CHROMA_COLUMNS = ("question", "references", "corpus_id")
+
+
 @dataclass(frozen=True)
 class Evidence:
-    """Where an answer is: a 1-based page and/or a text span (either may be missing)."""
+    """Where an answer is: a 1-based page and/or a text span (either may be missing); `offset`,
+    the span's character offset in the source file (Chroma's start_index), picks among repeats."""
 
     page: int | None
     text: str | None
+    offset: int | None = None
 
 
 @dataclass(frozen=True)
@@ -115,3 +124,52 @@ def default_questions_path(input_path: str | os.PathLike[str]) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def load_chroma_csv(path: str | os.PathLike[str]) -> dict[str, list[Question]]:
+    """Questions of a Chroma chunking-evaluation CSV by corpus_id, in file order.
+
+    Each row has `question`, `references` (a JSON list of {content, start_index, end_index}: the
+    reference spans, offsets into the corpus file) and `corpus_id` (the corpus file's name or path,
+    or its stem). Question ids are `<corpus stem>:<row>` (1-based data row), stable across runs."""
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read questions file: {getattr(exc, 'strerror', None) or exc}", path) from None
+    reader = csv.DictReader(io.StringIO(raw, newline=""))
+    missing = [c for c in CHROMA_COLUMNS if c not in (reader.fieldnames or ())]
+    if missing:
+        raise InputError(f"not a Chroma questions CSV: no column {', '.join(map(repr, missing))} "
+                         f"(expected {', '.join(CHROMA_COLUMNS)})", path)
+    out: dict[str, list[Question]] = {}
+    try:
+        for n, row in enumerate(reader, 1):
+            where = f"row {n} (line {reader.line_num})"
+            question, corpus = (row.get("question") or "").strip(), (row.get("corpus_id") or "").strip()
+            if not question or not corpus:
+                raise InputError(f"{where} has no question or no corpus_id", path)
+            try:
+                refs = loads_checked(row.get("references") or "", path)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{where}: references is not valid JSON: {exc}", path) from None
+            if not isinstance(refs, list) or not refs:
+                raise InputError(f"{where}: references must be a non-empty JSON list of "
+                                 "{content, start_index, end_index}", path)
+            evidence = tuple(_chroma_reference(ref, f"{where}, reference {k}", path) for k, ref in enumerate(refs, 1))
+            out.setdefault(corpus, []).append(Question(f"{Path(corpus).stem}:{n}", question, evidence))
+    except csv.Error as exc:
+        raise InputError(f"malformed CSV near line {reader.line_num}: {exc}", path) from None
+    if not out:
+        raise InputError("the questions CSV has no rows", path)
+    return out
+
+
+def _chroma_reference(ref: object, where: str, path: Path) -> Evidence:
+    """One {content, start_index, end_index} reference as evidence text with its offset hint."""
+    if not isinstance(ref, Mapping) or not str(ref.get("content") or "").strip():
+        raise InputError(f"{where} has no 'content' text", path)
+    start = ref.get("start_index")
+    if start is not None and (isinstance(start, bool) or not isinstance(start, int) or start < 0):
+        raise InputError(f"{where}: start_index must be a character offset, got {start!r}", path)
+    return Evidence(None, str(ref["content"]), start)

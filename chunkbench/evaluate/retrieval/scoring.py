@@ -63,9 +63,12 @@ def element_units(doc: Document) -> list[Unit]:
 #: the baseline splitter's separators: LangChain's own, or with sentence ends, as Chroma's
 #: RecursiveTokenChunker (the strongest common splitter in Chroma's chunking study)
 SEPARATORS = {"langchain": ["\n\n", "\n", " ", ""], "sentences": ["\n\n", "\n", ".", "?", "!", " ", ""]}
+#: the separators every baseline uses unless told otherwise: the strongest common splitter's
+DEFAULT_SEPARATORS = "sentences"
 
 
-def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0, separators: str = "langchain") -> list[Unit]:
+def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
+                   separators: str = DEFAULT_SEPARATORS) -> list[Unit]:
     """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages;
     `separators` names a SEPARATORS list (with sentence ends, a stop stays at its sentence's end)."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -136,8 +139,9 @@ def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Que
                       ks: Sequence[int] = KS, token_k: int = TOKEN_K, retriever: str = "bm25") -> tuple[dict, dict]:
     """Flat `ret_<system>_<measure>` scores for chunks, raw elements and the baseline splitter.
 
-    The baseline splits the canonical text with chunks of the ChunkSet's mean length in
-    characters (no overlap), so it is compared at the same size. Returns (flat, details)."""
+    The baseline (the splitter with sentence ends among its separators) splits the canonical text
+    with chunks of the ChunkSet's mean length in characters (no overlap), so it is compared at the
+    same size. Returns (flat, details)."""
     norm = NormalizedText(doc.text)
     resolved = resolve(doc, questions, norm)
     sizes = [c.char_len for c in chunkset.chunks]

@@ -32,7 +32,9 @@ def register(subparsers) -> None:
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
                    help="swept parameter (repeatable); KEY may be 'strategy'")
     p.add_argument("--questions", default=None, metavar="FILE",
-                   help="questions file of a single INPUT (default: <stem>.questions.json beside it)")
+                   help="questions file of a single INPUT (default: <stem>.questions.json beside it), or a "
+                        "Chroma chunking-evaluation CSV (question, references, corpus_id) for every corpus "
+                        "file in the INPUT folders")
     p.add_argument("--questions-dir", default=None, metavar="DIR",
                    help="folder searched first for <stem>.questions.json of each INPUT file")
     p.add_argument("--baseline-size", type=int, default=200, metavar="CHARS",
@@ -43,8 +45,11 @@ def register(subparsers) -> None:
                    help="where the baseline cuts: paragraph and line breaks, sentence ends (. ? !), spaces "
                         "(sentences, as Chroma's RecursiveTokenChunker: the default), or LangChain's own "
                         "separators, with no sentence ends (langchain)")
-    p.add_argument("--retriever", default="bm25", choices=("bm25", "dense"),
-                   help="ranking: BM25 (default) or dense all-MiniLM-L6-v2 embeddings (extra chunkbench[dense])")
+    p.add_argument("--retriever", default="bm25", choices=("bm25", "dense", "both"),
+                   help="ranking: BM25 (default), dense all-MiniLM-L6-v2 embeddings (extra chunkbench[dense]), "
+                        "or both, one report each")
+    p.add_argument("--per-document", action="store_true",
+                   help="print a table per document (corpus), not only a line each (evaluation.md always has them)")
     p.add_argument("--top-k", type=int, default=5, help="units per question scored by token IoU (default 5)")
     p.add_argument("-o", "--output", default=None, metavar="DIR",
                    help="also write evaluation.json and evaluation.md here")
@@ -56,12 +61,11 @@ def run(args: argparse.Namespace) -> int:
     from chunkbench.errors import UsageError
     from chunkbench.evaluate.benchmark import (
         baseline,
-        compare_settings,
+        compare_retrievers,
         default_settings,
         find_cases,
-        format_table,
+        format_report,
         grid_settings,
-        summary_line,
     )
     from chunkbench.evaluate.sweep import parse_grid
     from chunkbench.io.atomic import dumps_json, write_json, write_text
@@ -76,12 +80,15 @@ def run(args: argparse.Namespace) -> int:
     settings = (grid_settings(args.strategy or "recursive", parse_sets(args.params), parse_grid(args.grid))
                 if explicit else default_settings())
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
-    result = compare_settings(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
-                                                        args.baseline_separators), args.top_k, args.retriever)
-    table = format_table(result)
+    retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
+    results = compare_retrievers(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
+                                                           args.baseline_separators), args.top_k, retrievers)
+    data = results[0] if len(results) == 1 else {"results": results}
     if args.output:
         os.makedirs(args.output, exist_ok=True)
-        write_json(os.path.join(args.output, "evaluation.json"), result)
-        write_text(os.path.join(args.output, "evaluation.md"), f"{table}\n\n{summary_line(result)}\n\n{IOU_NOTE}\n")
-    print(dumps_json(result) if args.json else f"{table}\n\n{summary_line(result)}\n{IOU_NOTE}")
+        write_json(os.path.join(args.output, "evaluation.json"), data)
+        write_text(os.path.join(args.output, "evaluation.md"),
+                   "\n\n".join(format_report(r) for r in results) + f"\n\n{IOU_NOTE}\n")
+    print(dumps_json(data) if args.json else
+          "\n\n".join(format_report(r, args.per_document) for r in results) + f"\n\n{IOU_NOTE}")
     return 0
