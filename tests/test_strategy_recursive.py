@@ -49,7 +49,7 @@ def test_token_sizes_and_sample_pdfs():
     assert all(c.extra["size"] <= 128 and c.extra["size_unit"] == "tokens" for c in cs)
     assert all(c.page_start and c.bbox and c.source_blocks for c in cs)
     content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e)))
-    assert _squeeze("".join(c.text for c in cs)) == content  # nothing lost, nothing repeated
+    assert _squeeze("".join(c.span_text for c in cs)) == content  # nothing lost, nothing repeated
 
 
 def test_overlap_is_the_previous_chunks_text_in_place_at_a_word_start():

@@ -274,7 +274,7 @@ def test_shared_pdf_federal_register():
 
 def _check_coverage(doc, cs):
     """Each chunked character in exactly one chunk, in reading order (whitespace aside)."""
-    got = "".join("".join(c.text.split()) for c in cs)
+    got = "".join("".join(c.span_text.split()) for c in cs)
     content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
     assert got == content
 

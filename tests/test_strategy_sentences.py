@@ -83,7 +83,7 @@ def test_sample_pdf():
     assert {"heading", "paragraph_split", "sentence_split"} <= {c.boundary.reason.value for c in cs}
     assert all(c.page_start and c.bbox and c.source_blocks for c in cs)
     content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e)))
-    assert _squeeze("".join(c.text for c in cs)) == content
+    assert _squeeze("".join(c.span_text for c in cs)) == content
 
 
 @given(element_documents(), st.sampled_from([0, 20, 60]), st.sampled_from([40, 300, 1000]), st.booleans())
@@ -93,7 +93,7 @@ def test_properties_on_random_element_streams(doc, minimum, maximum, dependent):
     check_common_invariants(doc, cs, params)
     assert all(0 < c.char_len <= maximum for c in cs), "every chunk within max_chars"
     content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e)))
-    assert _squeeze("".join(c.text for c in cs)) == content, "in order, nothing lost or repeated"
+    assert _squeeze("".join(c.span_text for c in cs)) == content, "in order, nothing lost or repeated"
     assert all(a.end_char <= b.start_char for a, b in zip(cs.chunks, cs.chunks[1:])), "no overlap"
     for c in cs:
         els = [doc.element(b) for b in c.source_blocks]

@@ -1,15 +1,18 @@
-"""Issue 19.6 (part): a table cut at rows says so: every strategy gives the cut between two rows
-the reason `table_row_split` (it was `paragraph_split` or `size_limit`), and the pieces are whole
-rows, exact spans of the canonical text. (Repeating the header row on each piece is not done yet:
-see docs/strategy-recursive.md.)"""
+"""Issue 19.6: a table cut at rows stays readable and says so. Every strategy gives the cut between
+two rows the reason `table_row_split` (it was `paragraph_split` or `size_limit`), the pieces are
+whole rows; and in the strategies with a size limit each later piece repeats the header row and
+`|---|` line (as docling-core's `repeat_table_header`), within the limit, the rows under it still
+the exact canonical span."""
 
 from __future__ import annotations
 
 import pytest
 
 import chunkbench as cb
+import chunkbench.strategies
+import chunkbench.text.tokenizer
 from chunkbench.text.segment import pipe_table
-from tests.conftest import make_doc
+from tests.conftest import SAMPLE_PDFS, make_doc
 
 ROWS = [("Service", "Rate", "Unit")] + [(f"Service line {i}", f"${i * 12.5:,.2f}", "per hour") for i in range(60)]
 SMALL = {
@@ -40,5 +43,61 @@ def test_a_table_cut_at_rows_says_so(strategy):
     for c in inside:
         assert c.boundary.reason.value == "table_row_split", (c.index, c.boundary)
         assert doc.text[c.start_char - 1] == "\n" and c.text.startswith("| "), c.index  # at a row's start
-    rows = [line for c in cs if table.id in c.source_blocks for line in c.text.split("\n") if line.startswith("|")]
-    assert rows == table.text.split("\n")  # every row once, in order
+    rows = [line for c in cs if table.id in c.source_blocks
+            for line in c.text.split("\n")[2 if c.extra.get("table_header_repeated") else 0:] if line.startswith("|")]
+    assert rows == table.text.split("\n")  # every row once, in order (repeated headers aside)
+
+
+#: the strategies that repeat the header, with their limit and its unit
+REPEATING = {name: SMALL[name] for name in ("elements", "recursive", "sentences", "sections")}
+
+
+def _limit(strategy: str, params: dict) -> tuple[int, str]:
+    return cb.strategies.get_strategy(strategy).size_limit(cb.strategies.get_strategy(strategy).resolve(params))
+
+
+@pytest.mark.parametrize("strategy, params", [*REPEATING.items(), ("recursive", {"chunk_size": 100, "unit": "tokens"})])
+def test_every_later_piece_of_a_table_repeats_its_header_within_the_limit(strategy, params):
+    doc = table_doc()
+    table = next(e for e in doc.elements if e.type == "table")
+    header = "\n".join(table.text.split("\n")[:2])
+    cs = cb.chunk(doc, strategy, **params)
+    later = [c for c in cs if table.char_start < c.start_char < table.char_end]
+    assert len(later) > 1 and all(c.extra.get("table_header_repeated") for c in later)
+    limit, unit = _limit(strategy, params)
+    for c in later:
+        assert c.text.startswith(header + "\n| Service line") and c.boundary.reason.value == "table_row_split"
+        assert c.text[len(header) + 1:] == doc.text[c.start_char:c.end_char]  # the rows: the canonical span
+        assert (c.tokens_est if unit == "tokens" else c.char_len) <= limit
+        assert c.tokens_est == cb.text.tokenizer.count_tokens(c.text)
+    first = next(c for c in cs if table.id in c.source_blocks)
+    assert not first.extra.get("table_header_repeated")  # the first piece has the header already
+
+
+def test_no_header_is_repeated_where_it_would_crowd_out_the_rows():
+    """A header over a third of the limit is not repeated (room for it would leave the rows none:
+    the first attempt at this looped forever on a header longer than the limit), nor by `headers`,
+    whose chunks are sections, nor by `tokens`, whose windows are exact slices."""
+    wide = [tuple(f"Column heading number {i} of the wide table" for i in range(4))] + \
+        [(f"r{i}", "1", "2", "3") for i in range(30)]
+    doc = make_doc([{"type": "table", "text": pipe_table(wide), "rows": wide, "page_idx": 0}])
+    for strategy, params in [("sentences", {"max_chars": 120, "min_chars": 0}), ("recursive", {"chunk_size": 300}),
+                             ("elements", {"max_chunk_size": 400})]:
+        cs = cb.chunk(doc, strategy, **params)
+        assert len(cs) > 1 and not any(c.extra.get("table_header_repeated") for c in cs), strategy
+        assert all(c.text == doc.text[c.start_char:c.end_char] for c in cs)
+    doc = table_doc()
+    for strategy, params in [("headers", SMALL["headers"]), ("tokens", {"chunk_size": 40, "overlap": 0})]:
+        cs = cb.chunk(doc, strategy, **params)
+        assert not any(c.extra.get("table_header_repeated") for c in cs), strategy
+
+
+def test_a_real_table_cut_at_rows_on_a_sample_pdf():
+    doc = cb.load(SAMPLE_PDFS / "rfp_it_services.pdf")
+    cs = cb.chunk(doc, "recursive", chunk_size=200)
+    repeated = [c for c in cs if c.extra.get("table_header_repeated")]
+    assert repeated
+    for c in repeated:
+        header, rule, first_row = c.text.split("\n")[:3]
+        assert header.startswith("| ") and set(rule) <= set("|-: ") and first_row.startswith("| ") and c.page_start
+        assert c.char_len <= 200

@@ -15,6 +15,7 @@ from chunkbench.types.document import Document
 
 from . import contract, elements, headers, recursive, sections, semantic, sentences, tokens
 from .base import Strategy, paused_gc
+from .spans import repeat_table_header
 
 REGISTRY: dict[str, Strategy] = {
     s.name: s
@@ -68,11 +69,15 @@ def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
     resolved = strat.resolve(params)
     with paused_gc():
         result = strat.func(doc, **resolved)
+        chunks = tuple(result.chunks)
+        if strat.size_limit is not None:  # pieces of a table cut at rows repeat its header
+            limit, unit = strat.size_limit(resolved)
+            chunks = tuple(repeat_table_header(doc, c, limit, unit) for c in chunks)
     return ChunkSet(
         doc=doc,
         strategy=strat.name,
         params=resolved,
-        chunks=tuple(result.chunks),
+        chunks=chunks,
         ruleset=strat.ruleset,
         skipped=dict(result.skipped),
     )

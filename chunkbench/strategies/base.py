@@ -122,7 +122,8 @@ OFFSET_RULES = {
     "slice": "the chunk text is exactly the canonical text [start_char, end_char)",
     "slice_without_skipped": "the chunk text is the canonical text [start_char, end_char) with the elements the "
                              "strategy skipped (page furniture) left out, whitespace between pieces aside; a table "
-                             "chunk is its rows as a pipe table",
+                             "chunk is its rows as a pipe table; a chunk with extra.table_header_repeated starts "
+                             "with its table's header row and |---| line, then that text",
     "rewritten": "[start_char, end_char) bounds the chunk's source text, but the text is rewritten (a header "
                  "prefix, an overlap, re-joined sentences, normalized text); see the strategy's documentation",
 }
@@ -133,8 +134,9 @@ def offsets_violation(doc: Document, chunk: Chunk, rule: str, skipped: Iterable[
     if chunk.start_char is None or chunk.end_char is None:
         return "no offsets"
     span = doc.text[chunk.start_char:chunk.end_char]
+    text = chunk.span_text  # a repeated table header aside
     if rule == "slice":
-        return None if chunk.text == span else "text is not the canonical span"
+        return None if text == span else "text is not the canonical span"
     if rule == "slice_without_skipped":
         if chunk.type == "table":
             return None
@@ -143,7 +145,7 @@ def offsets_violation(doc: Document, chunk: Chunk, rule: str, skipped: Iterable[
                          and chunk.start_char <= e.char_start and e.char_end <= chunk.end_char),
                         key=lambda e: -e.char_start):
             span = span[: e.char_start - chunk.start_char] + span[e.char_end - chunk.start_char:]
-        same = "".join(chunk.text.split()) == "".join(span.split())
+        same = "".join(text.split()) == "".join(span.split())
         return None if same else "text is not the canonical span less the skipped elements"
     if rule == "rewritten":
         return None if chunk.start_char < chunk.end_char <= len(doc.text) else "empty or out-of-range span"
@@ -171,6 +173,10 @@ class Strategy:
     #: why it is slow, if it is (an embedder run on every sentence): listed by
     #: `all_strategies(slow=True)` only, so UIs offer it and loops over every strategy (tests) do not
     slow: str = ""
+    #: the chunk size limit its resolved parameters set, and its unit ("chars" or "tokens"): a
+    #: strategy that declares one has each piece of a table cut at rows repeat the table's header
+    #: within that limit (its Packer leaves room for it: `header_room=True`)
+    size_limit: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -202,9 +208,10 @@ def declare(
     boundaries: str = "",
     fields: str = "",
     slow: str = "",
+    size_limit: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None,
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written)."""
     if offsets not in OFFSET_RULES:
         raise ValueError(f"strategy {name!r}: unknown offsets rule {offsets!r}")
-    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow)
+    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow, size_limit)

@@ -94,7 +94,7 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
     sentences, then line breaks or spaces (spans.Packer), each piece an exact slice of the element
     and its own chunk. The first piece keeps the group's boundary; the others say where they were cut."""
     (el,) = group.elements
-    packer = Packer(el.text, limit)
+    packer = Packer(el.text, limit, header_room=True)
     if el.type == "table":
         units = packer.lines(Unit(0, len(el.text), TABLE))
     else:
@@ -203,8 +203,9 @@ STRATEGY = declare(
     ],
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
     spec="docs/specs/1-mineru-element-chunking.md",
-    ruleset="elements/2026-11-25",
+    ruleset="elements/2026-11-26",
     offsets="slice_without_skipped",
     boundaries="page change, heading `text_level <= 2`, a table (`table_boundary`, on by default), chunk + next element > `max_chunk_size` (2000); a structural boundary wins over size; an element longer than the limit is cut at paragraphs, sentences, then line breaks or spaces into exact slices within the limit (`split_oversize`, on; off keeps the spec's one oversize chunk); a heading is never a chunk alone: what follows joins it while it fits (`join_headings`, on; off keeps the spec's boundaries)",
     fields='`content`, `chunk_type`, `page_idx`, `page_indices`, `has_table`',
+    size_limit=lambda p: (p["max_chunk_size"], "chars"),
 )

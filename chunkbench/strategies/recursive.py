@@ -63,9 +63,10 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
     _check({"chunk_size": chunk_size, "overlap": overlap})
     ct, skipped = ContentText.of(doc)
     if unit == "tokens":
-        packer = Packer(ct.text, chunk_size, lambda a, b: count_tokens(ct.text[a:b]), chars_per_unit=MAX_TOKEN_CHARS)
+        packer = Packer(ct.text, chunk_size, lambda a, b: count_tokens(ct.text[a:b]), chars_per_unit=MAX_TOKEN_CHARS,
+                        header_room=True)
     else:
-        packer = Packer(ct.text, chunk_size, char_size)
+        packer = Packer(ct.text, chunk_size, char_size, header_room=True)
     sections: list[list[Unit]] = [[]]
     for i, el in enumerate(ct.elements):
         kind = HEADING if el.is_heading else TABLE if el.type == "table" else PARAGRAPH
@@ -125,9 +126,10 @@ STRATEGY = declare(
     ],
     doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
     spec="docs/strategy-recursive.md",
-    ruleset="recursive/2026-11-25",
+    ruleset="recursive/2026-11-26",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space; a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
     fields='`size`, `size_unit`, `overlap_chars`',
+    size_limit=lambda p: (p["chunk_size"], p["unit"]),
 )

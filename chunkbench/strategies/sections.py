@@ -264,7 +264,7 @@ class _Builder:
         self.min_tokens, self.max_tokens = min_tokens, max_tokens
         self.notice_id, self.amendment_number = notice_id, amendment_number
         self.filename = Path(doc.source).stem
-        self.packer = Packer(ct.text, max_tokens, self.tokens, chars_per_unit=MAX_TOKEN_CHARS)
+        self.packer = Packer(ct.text, max_tokens, self.tokens, chars_per_unit=MAX_TOKEN_CHARS, header_room=True)
         self.chunks: list[Chunk] = []
 
     def tokens(self, start: int, end: int) -> int:
@@ -382,9 +382,10 @@ STRATEGY = declare(
     ],
     doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
     spec="docs/specs/4-section-token-chunking.md",
-    ruleset="sections/2026-11-25",
+    ruleset="sections/2026-11-26",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='detected headings (layout, ALL CAPS, `SECTION 1:`, trailing colon), 400–600 cl100k tokens, split at paragraphs then sentences; no headings → paragraph fallback',
     fields='`section_name`, `section_type`, `requirement_flag`, `is_critical`, `is_table`, `embed`, `amendment_number`, `is_latest_version`',
+    size_limit=lambda p: (p["max_tokens"], "tokens"),
 )

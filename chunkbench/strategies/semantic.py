@@ -67,7 +67,7 @@ def chunk_semantic(doc: Document, *, breakpoint_percentile: int, min_chars: int,
     """Sentences grouped until the similarity of the next one to the last drops below the threshold."""
     _check({"min_chars": min_chars, "max_chars": max_chars})
     ct, skipped = ContentText.of(doc)
-    units = [u for u, _ in sentence_units(ct, Packer(ct.text, max_chars))]
+    units = [u for u, _ in sentence_units(ct, Packer(ct.text, max_chars, header_room=True))]
     sims = similarities(ct.text, units)
     pairs = [s for s in sims if s is not None]
     threshold = float(np.percentile(pairs, 100 - breakpoint_percentile)) if pairs else float("-inf")
@@ -128,7 +128,7 @@ STRATEGY = declare(
     doc="neighbouring sentences grouped while their all-MiniLM-L6-v2 similarity stays above the document's "
         "threshold (a percentile); the dense extra",
     spec="docs/strategy-semantic.md",
-    ruleset="semantic/2026-11-25",
+    ruleset="semantic/2026-11-26",
     offsets="slice_without_skipped",
     check=_check,
     boundaries="a sentence whose similarity to the one before falls below the document's `breakpoint_percentile` "
@@ -136,4 +136,5 @@ STRATEGY = declare(
                "tables as in `sentences`",
     fields="`sentences`, `similarity` (the opening sentence's, to the one before), `threshold`",
     slow="embeds every sentence with MiniLM on the CPU (about 40 sentences a second)",
+    size_limit=lambda p: (p["max_chars"], "chars"),
 )

@@ -55,7 +55,7 @@ def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_depen
     """One chunk per sentence; sentences under `min_chars` joined with their neighbour."""
     _check({"min_chars": min_chars, "max_chars": max_chars})
     ct, skipped = ContentText.of(doc)
-    packer = Packer(ct.text, max_chars)
+    packer = Packer(ct.text, max_chars, header_room=True)
     groups: list[list[Unit]] = []
     for unit, opens_paragraph in sentence_units(ct, packer):
         if groups and _joins(groups[-1], unit, opens_paragraph, min_chars, max_chars, ct.text, join_dependent):
@@ -142,9 +142,10 @@ STRATEGY = declare(
     ],
     doc="one chunk per sentence, short sentences joined: boundaries where the text's own sentences end",
     spec="docs/strategy-recursive.md",
-    ruleset="sentences/2026-11-25",
+    ruleset="sentences/2026-11-26",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='one chunk per sentence; a sentence under `min_chars` (20) joins its neighbour in the paragraph, one opening with "And", "But", "This", "It", ... joins the one before (`join_dependent`); a heading joins the sentence after it; a sentence over `max_chars` (1000) is cut at a line break or space; tables alone, cut at rows',
     fields='`sentences`',
+    size_limit=lambda p: (p["max_chars"], "chars"),
 )

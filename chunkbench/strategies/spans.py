@@ -13,10 +13,11 @@ import bisect
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chunkbench.text.segment import _strip_span, paragraph_spans
 from chunkbench.text.sentences import sentence_spans
+from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
 from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
 
@@ -148,18 +149,25 @@ class Packer:
     left alone when what follows is just too big.
     """
 
-    def __init__(self, text: str, limit: int, size: SizeFn = char_size, chars_per_unit: int = 1):
+    def __init__(self, text: str, limit: int, size: SizeFn = char_size, chars_per_unit: int = 1,
+                 header_room: bool = False):
         self.text = text
         self.limit = limit
         self.size = size
         #: upper bound of characters per size unit (1 for characters, 128 for cl100k tokens): a
         #: longer span cannot fit, so huge spans are never measured whole
         self.max_chars = limit * chars_per_unit
+        #: whether pieces of a table cut at rows leave room for its header (repeat_table_header)
+        self.header_room = header_room
+        #: the start of each table row below a header → the room its piece leaves for that header
+        self._room: dict[int, int] = {}
 
     def fits(self, start: int, end: int, origin: int | None = None) -> bool:
-        """Whether [origin or start, end) is within the limit."""
+        """Whether [origin or start, end) is within the limit, less the room for a repeated table
+        header when the span starts at a row below one."""
         a = start if origin is None else origin
-        return end - a <= self.max_chars and self.size(a, end) <= self.limit
+        room = self._room.get(a, 0) if self._room else 0
+        return end - a + room <= self.max_chars and self.size(a, end) + room <= self.limit
 
     def pack(self, units: Sequence[Unit]) -> list[list[Unit]]:
         queue = deque(units)
@@ -222,13 +230,19 @@ class Packer:
         return [Unit(u.start + a, u.start + b, SENTENCE) for a, b in sentence_spans(self.text[u.start : u.end])]
 
     def lines(self, u: Unit) -> list[Unit]:
-        """A table's rows (its lines) as units."""
+        """A table's rows (its lines) as units. With `header_room`, a row below a pipe table's
+        header and `|---|` line gets room for them when they take at most HEADER_SHARE of the
+        limit (a bigger header is not repeated: room for it would leave rows no space)."""
         out, pos = [], u.start
         for line in self.text[u.start : u.end].split("\n"):
             a, b = _strip_span(self.text, pos, pos + len(line))
             if b > a:
                 out.append(Unit(a, b, ROW))
             pos += len(line) + 1
+        if self.header_room and len(out) > 2 and is_rule_line(self.text[out[1].start:out[1].end]):
+            room = self.size(out[0].start, out[1].end) + 1
+            if room <= self.limit * HEADER_SHARE:
+                self._room.update((row.start, room) for row in out[2:])
         return out
 
     def hard_split(self, start: int, end: int, anchor: int | None = None) -> list[Unit]:
@@ -302,6 +316,38 @@ def overlap_start(text: str, lo: int, start: int) -> int:
                 j += 1
             return j if j < start else lo
     return lo
+
+
+#: the largest share of a chunk's size limit a repeated table header may take
+HEADER_SHARE = 1 / 3
+
+
+def is_rule_line(line: str) -> bool:
+    """Whether `line` is a pipe table's `|---|---|` line under its header row."""
+    return "-" in line and set(line) <= set("|-: ")
+
+
+def repeat_table_header(doc: Document, chunk: Chunk, limit: int, unit: str) -> Chunk:
+    """`chunk` with its table's header row and `|---|` line on top when it starts at a row of a pipe
+    table below them and the result stays within `limit` (`unit`: chars or tokens), as docling-core's
+    `repeat_table_header` does: each piece of a table cut at rows reads as a table, the last one too
+    when text after the table joins it. What follows the header is still the chunk's span;
+    `extra.table_header_repeated` says so."""
+    if not chunk.source_blocks or chunk.start_char is None:
+        return chunk
+    e = doc.element(chunk.source_blocks[0])
+    lines = e.text.split("\n", 2)
+    if e.type != "table" or len(lines) < 3 or not is_rule_line(lines[1]):
+        return chunk
+    header = f"{lines[0]}\n{lines[1]}"
+    at = chunk.start_char - e.char_start  # where in the table the chunk starts: a row below the header
+    if at <= len(header) or at > len(e.text) or e.text[at - 1] != "\n":
+        return chunk
+    text = f"{header}\n{chunk.text}"
+    tokens = count_tokens(text)
+    if (tokens if unit == "tokens" else len(text)) > limit:
+        return chunk
+    return replace(chunk, text=text, tokens_est=tokens, extra={**chunk.extra, "table_header_repeated": True})
 
 
 def content_chunk(doc: Document, ct: ContentText, index: int, start: int, end: int, boundary: Boundary,

@@ -133,6 +133,14 @@ class Chunk:
         return len(self.text)
 
     @property
+    def span_text(self) -> str:
+        """The text its span holds: `text` less the table header row and `|---|` line repeated on
+        top of a later piece of a table (`extra.table_header_repeated`)."""
+        if self.extra.get("table_header_repeated"):
+            return self.text.split("\n", 2)[2]
+        return self.text
+
+    @property
     def pages(self) -> list[int]:
         """1-based pages the chunk touches."""
         if self.page_start is None:
