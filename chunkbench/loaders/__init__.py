@@ -19,6 +19,8 @@ from typing import Any
 from chunkbench.errors import InputError, UsageError
 from chunkbench.types.document import Document
 
+from .stitch import stitch_tables as stitch
+
 BACKENDS = ("pymupdf", "mineru")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -84,6 +86,7 @@ def load(
     progress: bool | None = None,
     page_timeout: float | None = None,
     metadata: dict[str, Any] | None = None,
+    stitch_tables: bool = True,
 ) -> Document:
     """Load any supported INPUT as a Document (PDF parses are cached on disk).
 
@@ -91,7 +94,9 @@ def load(
     the executable to run, and the 2.x/3.x backend. `pdf` names the source PDF of MinerU output (for page sizes and rendering) when it is not
     found beside the output. `metadata` is passed through to every chunk. `page_timeout` limits
     the PyMuPDF parse time per page in seconds (None: $CHUNKBENCH_PAGE_TIMEOUT or 120; 0: no
-    limit); a PDF that parses slower fails with an InputError naming the pages.
+    limit); a PDF that parses slower fails with an InputError naming the pages. A parser's table
+    that continues on the next page is joined to the table it continues (`stitch_tables`; off:
+    one table per page, as the parser gave them; `loaders.stitch`).
     """
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
@@ -112,7 +117,7 @@ def load(
 
         doc = load_mineru(path, pdf=pdf)
     elif kind == "json_object":
-        doc = load_json_object(Path(path), pdf=pdf)
+        doc = load_json_object(Path(path), pdf=pdf, stitch_tables=stitch_tables)
     elif kind == "markdown":
         from .markdown import load_markdown
 
@@ -123,25 +128,30 @@ def load(
         doc = load_text(path)
     else:
         doc = load_elements_json(path)
+    if stitch_tables and kind in ("pdf", "mineru"):
+        doc = stitch(doc)
     return doc.with_metadata(**metadata) if metadata else doc
 
 
-def load_json_object(path: Path, *, pdf: str | os.PathLike | None = None) -> Document:
-    """A JSON object file, read once and given to the loader its content names."""
+def load_json_object(path: Path, *, pdf: str | os.PathLike | None = None, stitch_tables: bool = True) -> Document:
+    """A JSON object file, read once and given to the loader its content names (a parser's
+    output has its tables continued over a page break stitched; an elements.json loads as written)."""
     from .docling import is_docling, load_docling_data
     from .jsonread import read_json
     from .mineru import is_mineru_object, load_mineru_data
 
     data = read_json(path)
-    if is_docling(data):
-        return load_docling_data(path, data, pdf=pdf)
-    if is_mineru_object(data):
-        return load_mineru_data(path, data, pdf=pdf)
     if isinstance(data, dict) and str(data.get("format", "")).startswith("chunkbench.elements/"):
         return _elements_from(path, data)
-    from .docjson import load_document_json_data
+    if is_docling(data):
+        doc = load_docling_data(path, data, pdf=pdf)
+    elif is_mineru_object(data):
+        doc = load_mineru_data(path, data, pdf=pdf)
+    else:
+        from .docjson import load_document_json_data
 
-    return load_document_json_data(path, data, pdf=pdf)
+        doc = load_document_json_data(path, data, pdf=pdf)
+    return stitch(doc) if stitch_tables else doc
 
 
 def load_elements_json(path: str | os.PathLike) -> Document:

@@ -25,7 +25,7 @@ import numpy as np
 
 from chunkbench.errors import InputError, ParamError
 from chunkbench.text.tokenizer import get_encoding
-from chunkbench.types.chunk import Boundary, Reason, build_chunk, document_key, element_bboxes
+from chunkbench.types.chunk import Boundary, Reason, build_chunk, document_key, element_bboxes, element_pages
 from chunkbench.types.document import Document, Element
 
 from .base import Param, StrategyResult, declare
@@ -65,6 +65,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
     first_page = [e.page_idx + 1 if e.page_idx is not None else 0 for e in located]
     simple_pages = all(e.page_idx is not None and e.page_end_idx in (None, e.page_idx) for e in located)
     page_sets = None if simple_pages else [e.page_numbers for e in located]
+    stitched = not simple_pages and any(len(e.parts) > 1 for e in located)
     total = spans[-1].token_end
     key = document_key(doc)
     chunks = []
@@ -79,6 +80,8 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
             boundary = Boundary(Reason.TOKEN_WINDOW, f"tokens {ts}–{te - 1} (overlap {w.overlap_tokens})")
         if page_sets is None:
             pages = sorted(set(first_page[lo:hi])) if hi - lo > 1 else [first_page[lo]]
+        elif stitched:  # a table stitched across pages: only the pages of the parts the window covers
+            pages = [p for p in element_pages(located[lo:hi], w.start_char, w.end_char) if p is not None]
         else:
             pages = sorted(set().union(*page_sets[lo:hi]))
         chunks.append(
@@ -92,7 +95,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
                 boundary=boundary,
                 start_char=w.start_char,
                 end_char=w.end_char,
-                bbox=boxes[lo:hi] if boxed else element_bboxes(located[lo:hi]),
+                bbox=boxes[lo:hi] if boxed else element_bboxes(located[lo:hi], w.start_char, w.end_char),
                 pages=(pages[0], pages[-1]) if pages else (None, None),
                 tokens_est=te - ts,
                 source_blocks=ids[lo:hi],

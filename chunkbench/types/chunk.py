@@ -203,13 +203,31 @@ COMMON_FIELDS = (
 )
 
 
-def element_pages(elements: Sequence[Element]) -> tuple[int | None, int | None]:
-    """1-based first and last page of a run of elements (None when none has a page)."""
+def element_pages(elements: Sequence[Element], start: int | None = None,
+                  end: int | None = None) -> tuple[int | None, int | None]:
+    """1-based first and last page of a run of elements (None when none has a page); with the
+    chunk's canonical span [start, end), a table stitched across pages counts only the pages of
+    the part the span covers."""
+    elements = _parts_within(elements, start, end)
     first = [e.page_idx for e in elements if e.page_idx is not None]
     last = [e.last_page_idx for e in elements if e.last_page_idx is not None]
     if not first:
         return None, None
     return min(first) + 1, max(last) + 1
+
+
+def _parts_within(elements: Sequence[Element], start: int | None, end: int | None) -> Sequence[Element]:
+    """`elements`, a stitched table (Element.parts) replaced by its page parts that [start, end)
+    overlaps (all of them without a span); unchanged when there is no stitched table."""
+    if all(e.page_end_idx is None for e in elements):
+        return elements
+    out: list[Element] = []
+    for e in elements:
+        parts = e.parts
+        if len(parts) > 1 and start is not None and end is not None:
+            parts = tuple(p for p in parts if p.char_start < end and start < p.char_end) or parts
+        out.extend(parts)
+    return out
 
 
 def _frozen(cls: type, **fields: Any) -> Any:
@@ -223,11 +241,12 @@ def _frozen(cls: type, **fields: Any) -> Any:
     return obj
 
 
-def element_bboxes(elements: Sequence[Element]) -> tuple[BBox, ...]:
-    """One BBox per source element that has one, in reading order."""
+def element_bboxes(elements: Sequence[Element], start: int | None = None, end: int | None = None) -> tuple[BBox, ...]:
+    """One BBox per source element that has one, in reading order; a table stitched across pages
+    has one per page part (only those [start, end) covers, when given)."""
     out = []
     new = object.__new__
-    for e in elements:
+    for e in _parts_within(elements, start, end):
         if e.bbox is not None and e.page_idx is not None:
             x0, y0, x1, y1 = e.bbox
             box = new(BBox)  # `_frozen(BBox, ...)` inlined: this runs once per element
@@ -260,7 +279,7 @@ def build_chunk(
     `tokens_est` defaults to the cl100k count of `text`; a strategy that has already tokenized the
     document (tokens) passes its own count instead of encoding the text a second time. Likewise
     `source_blocks` defaults to the elements' ids (tokens passes slices of one precomputed tuple)."""
-    page_start, page_end = pages if pages is not None else element_pages(elements)
+    page_start, page_end = pages if pages is not None else element_pages(elements, start_char, end_char)
     if start_char is None and elements:
         start_char = elements[0].char_start
     if end_char is None and elements:
@@ -274,7 +293,7 @@ def build_chunk(
         tokens_est=count_tokens(text) if tokens_est is None else tokens_est,
         page_start=page_start,
         page_end=page_end,
-        bbox=tuple(bbox) if bbox is not None else element_bboxes(elements),
+        bbox=tuple(bbox) if bbox is not None else element_bboxes(elements, start_char, end_char),
         source_blocks=tuple(e.id for e in elements) if source_blocks is None else tuple(source_blocks),
         section_path=tuple(section_path),
         heading=heading,

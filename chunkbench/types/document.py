@@ -103,6 +103,29 @@ class Element:
         first, last = self.page_idx, self.last_page_idx
         return tuple(range(first + 1, last + 2)) if first is not None and last is not None else ()
 
+    @functools.cached_property
+    def parts(self) -> tuple[Element, ...]:
+        """The element as it lies on each page: itself, or for a table stitched across pages
+        (`attrs["segments"]`, written by loaders.stitch) one view per page with that page's box,
+        text slice and canonical offsets. Boxes, pages and overlays of chunks are drawn from these.
+        Malformed segments (a hand-edited elements.json) count as none."""
+        if self.page_end_idx is None or not self.attrs.get("segments"):
+            return (self,)
+        views = []
+        try:
+            for seg in self.attrs["segments"]:
+                start, end, page = seg["start"], seg["end"], seg["page_idx"]
+                if not (isinstance(start, int) and isinstance(end, int) and isinstance(page, int)
+                        and 0 <= start <= end <= len(self.text) and page >= 0):
+                    return (self,)
+                bbox = as_bbox(seg["bbox"]) if seg.get("bbox") is not None else None
+                views.append(Element(id=self.id, type=self.type, text=self.text[start:end], page_idx=page, bbox=bbox,
+                                     source=self.source, raw_type=self.raw_type, char_start=self.char_start + start,
+                                     char_end=self.char_start + end))
+        except (KeyError, TypeError, ValueError):
+            return (self,)
+        return tuple(views) or (self,)
+
     @property
     def is_heading(self) -> bool:
         """A heading: layout type heading, or a text level 1-6 (MinerU's 999 means "not a heading").

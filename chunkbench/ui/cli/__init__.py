@@ -166,6 +166,9 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         help="PyMuPDF backend: stop with an error when parsing takes longer than this per page "
         "(default 120, or $CHUNKBENCH_PAGE_TIMEOUT; 0: no limit)",
     )
+    parser.add_argument("--no-stitch-tables", action="store_true",
+                        help="keep a table that continues on the next page as the parser gave it, one table per page "
+                             "(default: joined into one table marked on both pages)")
     parser.add_argument("--no-cache", action="store_true", help="do not use the parse cache")
     parser.add_argument("--cache-dir", default=None, help="parse cache folder (default ~/.cache/chunkbench)")
 
@@ -192,6 +195,7 @@ def load_input(args: argparse.Namespace):
         mineru_pages=args.mineru_pages,
         mineru_command=args.mineru_command,
         page_timeout=getattr(args, "page_timeout", None),
+        stitch_tables=not getattr(args, "no_stitch_tables", False),
     )
     print_warnings(doc)
     return doc

@@ -235,10 +235,10 @@ def _draw_label(img: PageImage, label: GutterLabel, left_gutter: float, page_wid
 def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
     for eid, reason in skipped.items():
         try:
-            e = doc.element(eid)
+            e = next((p for p in doc.element(eid).parts if p.page_idx is not None and p.page_idx + 1 == page), None)
         except KeyError:
             continue
-        if e.bbox is None or e.page_idx is None or e.page_idx + 1 != page:
+        if e is None or e.bbox is None:
             continue
         img.draw_rect(e.bbox, stroke=(*NOISE_GREY, 255), fill=(*NOISE_GREY, 30), width=1, dash=4)
         label = f"skipped: {e.type}"
@@ -254,7 +254,7 @@ def _draw_elements(img: PageImage, doc: Document, page: int, dashed: bool,
     p = doc.page(page - 1)
     if target is not None and p is not None and p.width and p.height:
         sx, sy = target[0] / p.width, target[1] / p.height
-    for e in doc.elements:
+    for e in (part for el in doc.elements for part in el.parts):
         if e.bbox is None or e.page_idx is None or e.page_idx + 1 != page:
             continue
         box = (e.bbox[0] * sx, e.bbox[1] * sy, e.bbox[2] * sx, e.bbox[3] * sy)
@@ -279,7 +279,7 @@ def _legend(img: PageImage, doc: Document, other: Document | None, page: int) ->
     for d in (doc, other):
         if d is None:
             continue
-        for e in d.elements:
+        for e in (part for el in d.elements for part in el.parts):
             if e.page_idx is not None and e.page_idx + 1 == page and e.bbox is not None and e.type not in types:
                 types.append(e.type)
     lines = [(t, ELEMENT_COLORS.get(t, ELEMENT_COLORS["other"])) for t in types]

@@ -219,7 +219,7 @@ def span_regions(doc: Document, start: int, end: int, elements: Iterable[Element
         elements = elements_overlapping(doc, start, end)
     path = doc.pdf_path
     out: list[BBox] = []
-    for e in elements:
+    for e in (part for el in elements for part in el.parts):  # a stitched table: each page's part
         if e.bbox is None or e.page_idx is None or not e.text:
             continue
         a, b = max(start, e.char_start) - e.char_start, min(end, e.char_end) - e.char_start

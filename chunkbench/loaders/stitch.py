@@ -1,0 +1,109 @@
+"""Tables that continue on the next page, stitched into one table element.
+
+A PDF table that runs over a page break is parsed as two tables, one per page, and a chunker then
+cuts between them as if they were unrelated (a page break, a new table). Two tables are one when
+the second is the next content after the first (page furniture aside: no heading, no text
+between), starts on the page after the first ends, has as many columns, and its first row is
+either the first table's header repeated (dropped) or not a header at all: a row with an empty
+cell where the header has text, as a continuation's section label ("Non-current liabilities | |").
+Two tables with headers of their own stay two tables.
+
+The stitched element keeps the first table's id, header and box, spans both pages
+(`page_end_idx`), and lists each page's part in `attrs["segments"]` (`Element.parts` reads them),
+so chunk boxes and overlays mark the table on every page it lies on, and `attrs["stitched"]` names
+the elements it was made of.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from chunkbench.types.document import Document, Element, is_noise, with_offsets
+
+#: what a stitched table records in ParserInfo.options (how many continuations were joined)
+OPTION = "stitched_tables"
+
+
+def stitch_tables(doc: Document) -> Document:
+    """`doc` with every table that continues on the next page joined to the table it continues
+    (chains across several pages too); `doc` itself when there is none."""
+    elements = list(doc.elements)
+    keep: list[Element] = []
+    joined = 0
+    head: int | None = None  # index in `keep` of the last content element, when it is a table
+    for e in elements:
+        if e.is_empty or is_noise(e):
+            keep.append(e)
+            continue
+        if head is not None and continues(keep[head], e):
+            keep[head] = join(keep[head], e)
+            joined += 1
+            continue
+        keep.append(e)
+        head = len(keep) - 1 if e.type == "table" else None
+    if not joined:
+        return doc
+    options = {**doc.parser.options, OPTION: joined}
+    return dataclasses.replace(doc, elements=with_offsets(keep),
+                               parser=dataclasses.replace(doc.parser, options=options))
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of one pipe-table line."""
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _lines(e: Element) -> list[str] | None:
+    """A pipe table's lines (header, rule, rows), or None when `e` is not one."""
+    lines = e.text.split("\n")
+    if len(lines) < 2 or not (set(lines[1]) <= set("|-: ") and "-" in lines[1]):
+        return None
+    return lines
+
+
+def continues(first: Element, second: Element) -> bool:
+    """Whether table `second`, the content right after table `first`, is its continuation."""
+    if second.type != "table" or first.type != "table" or first.last_page_idx is None:
+        return False
+    if second.page_idx != first.last_page_idx + 1 or second.page_end_idx not in (None, second.page_idx):
+        return False
+    if first.page_end_idx is not None and len(first.parts) < 2:
+        return False  # a loader's multi-page table: its page parts are unknown
+    a, b = _lines(first), _lines(second)
+    if a is None or b is None:
+        return False
+    header, top = _cells(a[0]), _cells(b[0])
+    if len(header) != len(top) or len(header) < 2:
+        return False
+    if _same(header, top):
+        return True
+    return any(not t and h for h, t in zip(header, top))  # a label row, not a header
+
+
+def _same(a: Sequence[str], b: Sequence[str]) -> bool:
+    return [" ".join(c.split()).casefold() for c in a] == [" ".join(c.split()).casefold() for c in b]
+
+
+def join(first: Element, second: Element) -> Element:
+    """`first` with the rows of its continuation `second` appended (a repeated header dropped)."""
+    a, b = _lines(first), _lines(second)
+    assert a is not None and b is not None
+    repeated = _same(_cells(a[0]), _cells(b[0]))
+    rows_text = b[2:] if repeated else [b[0], *b[2:]]
+    text = first.text + ("\n" + "\n".join(rows_text) if rows_text else "")
+    rows = None
+    if first.rows is not None and second.rows is not None:
+        rows = (*first.rows, *(second.rows[1:] if repeated else second.rows))
+    segments = list(first.attrs.get("segments") or [_segment(first, 0, len(first.text))])
+    if rows_text:
+        segments.append(_segment(second, len(first.text) + 1, len(text)))
+    stitched = list(first.attrs.get("stitched") or [first.id])
+    return dataclasses.replace(first, text=text, rows=rows, page_end_idx=second.page_idx,
+                               attrs={**first.attrs, "segments": segments, "stitched": [*stitched, second.id]})
+
+
+def _segment(e: Element, start: int, end: int) -> dict:
+    """One page's part of a stitched table: offsets in its text, its page and box, its element."""
+    return {"id": e.id, "page_idx": e.page_idx, "bbox": list(e.bbox) if e.bbox is not None else None,
+            "start": start, "end": end}
