@@ -25,6 +25,11 @@ METRICS: dict[str, str] = {
     "ret_chunks_recall_at_5": "share of questions whose evidence is in one of the 5 best-ranked chunks",
     "ret_chunks_mrr": "mean reciprocal rank of the first chunk holding the evidence (1 = always first, "
                       "0.5 = second on average)",
+    "rev_boundary_f1": "agreement of the chunking's boundaries with reviewers' verdicts on any chunking of the "
+                       "document (ok and wrong type: a cut belongs there; should merge, should split elsewhere: "
+                       "not): F1 of rev_boundary_precision (cuts at labelled places that are right) and "
+                       "rev_boundary_recall (places that need a cut that it cuts at); rev_labels is how many "
+                       "labels it rests on",
     "ret_chunks_token_iou": "overlap of the top-5 chunks' text with the evidence span, as intersection over union of "
                             "tokens. Small by design (often 1–10%): five whole chunks are compared with a short "
                             "evidence span, so it rewards chunks that are both on target and short",

@@ -283,17 +283,20 @@ def target_metrics(chunkset: ChunkSet) -> dict:
     return out
 
 
-def all_metrics(doc: Document, chunkset: ChunkSet, questions=None) -> dict:
+def all_metrics(doc: Document, chunkset: ChunkSet, questions=None, labels=None) -> dict:
     """Every metric of `chunkset` as one flat JSON-able dict.
 
     `questions`: None (no retrieval check), a list of `retrieval.Question`, or a path of a
-    questions file (`*.questions.json` or FinanceBench `*.jsonl`)."""
-    return measure(doc, chunkset, questions)[0]
+    questions file (`*.questions.json` or FinanceBench `*.jsonl`). `labels`: reviewers' labelled
+    boundaries (`labels.load_labels(doc, workspace)`) for rev_boundary_precision/recall/f1."""
+    return measure(doc, chunkset, questions, labels=labels)[0]
 
 
-def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25") -> tuple[dict, dict]:
-    """`all_metrics` plus details for metrics.json: size histograms and per-question retrieval
-    (ranked with `retriever`: bm25, or dense with the optional extra)."""
+def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25",
+            labels=None) -> tuple[dict, dict]:
+    """`all_metrics` plus details for metrics.json: size histograms, per-question retrieval
+    (ranked with `retriever`: bm25, or dense with the optional extra) and what the reviewer
+    agreement rests on."""
     flat = {
         **size_metrics(doc, chunkset),
         **evidence_metrics(doc, chunkset),
@@ -312,6 +315,11 @@ def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = 
         scores, per_question = retrieval.retrieval_metrics(doc, chunkset, questions, retriever=retriever)
         flat.update(scores)
         details["retrieval"] = per_question
+    if labels is not None and labels.labels:
+        from .labels import boundary_scores
+
+        flat.update(boundary_scores(doc, chunkset, labels))
+        details["labels"] = labels.describe()
     return flat, details
 
 

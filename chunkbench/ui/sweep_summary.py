@@ -63,6 +63,10 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
         best = best_settings(df, rank_by)
         parts += ["<h2>Best setting per input</h2>", _wide(best.to_html(index=False, escape=True, na_rep="")),
                   _legend([*best.columns, *best.get("objective", [])])]  # the ranking metric is a value there
+        labels = df.attrs.get("labels") or {}
+        if labels:
+            parts.append("<p class='note'>Reviewer agreement (rev_boundary_*) rests on: " + "; ".join(
+                f"{html.escape(name)}: {html.escape(what)}" for name, what in labels.items()) + ".</p>")
         for key in grid_keys:
             if key in df.columns and key != "strategy" and df[key].nunique(dropna=True) > 1:
                 png = figure_png(plot_metric_vs_param(df, key))
@@ -76,8 +80,9 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
                       f"<img alt='metrics per strategy' src='{figure_png(plot_metric_by_strategy(df))}'>"]
         if "ret_chunks_mrr" in df.columns and df["ret_chunks_mrr"].notna().any():
             parts += ["<h2>Retrieval: chunks vs raw elements vs plain-text splitter</h2>",
-                      "<p>BM25 over each; the baseline is LangChain's RecursiveCharacterTextSplitter at the chunks' "
-                      "mean size (specs/2: search should improve over raw blocks).</p>",
+                      "<p>BM25 over each; the baseline is LangChain's RecursiveCharacterTextSplitter with sentence "
+                      "ends among its separators, at the chunks' mean size (specs/2: search should improve over raw "
+                      "blocks).</p>",
                       f"<img alt='retrieval systems' src='{figure_png(plot_retrieval_systems(df))}'>"]
         parts += ["<h2>Pareto front: retrieval IoU vs chunk count</h2>",
                   f"<img alt='pareto' src='{figure_png(plot_pareto(df))}'>"]

@@ -9,9 +9,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkbench.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from chunkbench.evaluate.labels import Labels
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,8 @@ class Point:
     document: str = ""
     #: how the retrieval check ranks units: bm25 or dense (retrieval.RETRIEVERS)
     retriever: str = "bm25"
+    #: reviewers' labelled boundaries of the input (read once in the client), for rev_boundary_*
+    labels: Labels | None = None
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:

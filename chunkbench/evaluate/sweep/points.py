@@ -19,7 +19,7 @@ from .grid import Point
 
 def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[str, Any] | None,
                   questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
-                  retriever: str = "bm25"):
+                  retriever: str = "bm25", labels=None):
     """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
     check ranked by `retriever`), write chunks.json and metrics.json to `out_dir`. Returns (doc,
     chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
@@ -29,7 +29,7 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
 
     doc = doc if doc is not None else load(input_path)
     chunkset = chunk(doc, strategy, **dict(params or {}))
-    values, details = metrics.measure(doc, chunkset, questions or None, retriever=retriever)
+    values, details = metrics.measure(doc, chunkset, questions or None, retriever=retriever, labels=labels)
     write_point(out_dir, chunkset, values, details)
     return doc, chunkset, values, details
 
@@ -55,7 +55,7 @@ def compute_point(point: Point) -> dict:
     try:
         doc = _document(point.input, os.stat(point.input).st_mtime_ns)
         _, _, values, _ = measure_point(point.input, point.strategy, point.params, point.questions,
-                                        point.out_dir, doc=doc, retriever=point.retriever)
+                                        point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels)
         row.update(values)
         row["status"] = "ok"
         row["error"] = None

@@ -90,7 +90,7 @@ def grid_columns(df) -> list[str]:
     """Document, strategy, swept parameters, status and the key metrics: the columns shown."""
     wanted = ["document", "strategy", *_grid_keys(df), "status", "chunks", "chars_median", "mid_sentence_share",
               "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr", "ret_baseline_mrr",
-              "ret_chunks_token_iou"]
+              "ret_chunks_token_iou", "rev_boundary_f1", "rev_labels"]
     return [c for c in dict.fromkeys(wanted) if c in df.columns]
 
 
@@ -111,4 +111,6 @@ def format_results(df) -> str:
     table = df[columns].to_string(index=False, na_rep="-")
     if "ret_chunks_token_iou" in columns:
         table += f"\nret_chunks_token_iou: {explain('ret_chunks_token_iou')}."
+    for name, rests_on in (df.attrs.get("labels") or {}).items():
+        table += f"\nrev_boundary_f1 of {name} rests on {rests_on} from reviewers' verdicts."
     return table

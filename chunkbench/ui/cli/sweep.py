@@ -39,6 +39,10 @@ def register(subparsers) -> None:
     p.add_argument("--rank-by", default=None, metavar="METRIC",
                    help="metric that picks each input's best point (default: ret_chunks_token_iou, else "
                         "ret_chunks_mrr, else targets_passed)")
+    p.add_argument("--workspace", default="auto", metavar="DB",
+                   help="reviewers' verdicts in this workspace are labelled boundaries: rev_boundary_precision/"
+                        "recall/f1 per point, --rank-by rev_boundary_f1 (default: $CHUNKBENCH_WORKSPACE or "
+                        "./.chunkbench/workspace.db when it exists; 'none' to skip)")
     p.add_argument("--jobs", type=int, default=None,
                    help="at most this many worker processes (default: the core count; 1: all in this process)")
     p.add_argument("--dask", default=None, metavar="SCHEDULER_ADDRESS",
@@ -68,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         args.inputs, grid, args.output, strategy=args.strategy, fixed=fixed, questions=questions,
         jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
         timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
+        workspace=None if args.workspace.lower() == "none" else args.workspace,
     )
     from chunkbench.ui.sweep_summary import write_summary
 

@@ -1,0 +1,161 @@
+"""Reviewer verdicts as labelled boundaries, and how well a chunking agrees with them.
+
+Every verdict names a place in the document where some chunking cut (its boundary key: the first
+element's id and the chunk's start in the canonical text). Whatever strategy or parameters it was
+given under, it says of that place: a boundary belongs here (`ok`, `wrong_type`: the cut is right,
+only its type is not) or not (`should_merge`, `should_split_elsewhere`). Verdicts of several
+reviewers on one place are counted as votes; a tie is no label (and is counted). A label whose
+place no longer fits the document (the element is gone or the offset lies outside it, after a
+re-parse) is stale: counted, not used.
+
+A chunking's boundaries are its chunks' starts (after the first; past an overlap the cut is where
+the new text begins), moved past whitespace like the labels. Against the labels:
+precision = boundaries at keep places / boundaries at labelled places, recall = keep places it cuts
+at / keep places, F1 their harmonic mean (`rev_boundary_precision`, `_recall`, `_f1`, with
+`rev_labels` the number of labels they rest on).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chunkbench.types.chunkset import ChunkSet
+    from chunkbench.types.document import Document
+
+#: what each verdict says of its place: a boundary belongs there (True) or not (False)
+KEEPS: Mapping[str, bool] = {"ok": True, "wrong_type": True, "should_merge": False, "should_split_elsewhere": False}
+
+
+@dataclass(frozen=True)
+class BoundaryLabel:
+    """A place in a document where a boundary belongs (`keep`) or does not, from reviewers' votes."""
+
+    element_id: str
+    position: int
+    keep: bool
+    votes: int
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The labelled boundaries of one document, and how many votes were ties or stale."""
+
+    doc_id: str
+    labels: tuple[BoundaryLabel, ...]
+    tied: int = 0
+    stale: int = 0
+
+    @property
+    def keep(self) -> int:
+        return sum(label.keep for label in self.labels)
+
+    @property
+    def remove(self) -> int:
+        return len(self.labels) - self.keep
+
+    def describe(self) -> str:
+        """"12 labels (9 keep, 3 remove; 1 tie, 2 stale left out)": what a score rests on."""
+        extra = [f"{n} {what}" for n, what in ((self.tied, "tied"), (self.stale, "stale")) if n]
+        return (f"{len(self.labels)} label{'s' if len(self.labels) != 1 else ''} ({self.keep} keep, {self.remove} remove"
+                f"{'; ' + ', '.join(extra) + ' left out' if extra else ''})")
+
+
+def parse_key(key: str) -> tuple[str, int] | None:
+    """(element id, canonical offset) of a boundary key `"<element id>@<start_char>"`."""
+    element_id, sep, start = key.rpartition("@")
+    if not sep or not start.isdigit():
+        return None
+    return element_id, int(start)
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def labels_from_verdicts(doc: Document, verdicts: Iterable[Any]) -> Labels:
+    """The document's labelled boundaries from verdicts (objects with `boundary_key` and `verdict`,
+    e.g. reviews.verdicts.Verdict) on any chunking of it: one vote per verdict, the majority wins."""
+    votes: dict[tuple[str, int], Counter] = {}
+    stale = 0
+    for v in verdicts:
+        keep = KEEPS.get(v.verdict)
+        place = parse_key(v.boundary_key)
+        if keep is None or place is None:
+            continue
+        element_id, pos = place
+        try:
+            e = doc.element(element_id)
+        except KeyError:
+            stale += 1
+            continue
+        if not e.char_start <= pos <= e.char_end:
+            stale += 1
+            continue
+        votes.setdefault((element_id, _skip_space(doc.text, pos)), Counter())[keep] += 1
+    labels, tied = [], 0
+    for (element_id, pos), count in sorted(votes.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if count[True] == count[False]:
+            tied += 1
+            continue
+        labels.append(BoundaryLabel(element_id, pos, count[True] > count[False], count[True] + count[False]))
+    return Labels(doc.doc_id, tuple(labels), tied, stale)
+
+
+def load_labels(doc: Document, workspace: str | os.PathLike | None = None) -> Labels:
+    """The labels of `doc` from every verdict stored in the workspace (any strategy, parameters or
+    reviewer); no labels when the workspace file does not exist."""
+    from chunkbench.store.workspace import open_workspace, workspace_path
+    from chunkbench.ui.reviews.verdicts import query
+
+    if not workspace_path(workspace).is_file():
+        return Labels(doc.doc_id, ())
+    with open_workspace(workspace) as conn:
+        return labels_from_verdicts(doc, query(conn, doc_id=doc.doc_id))
+
+
+def boundaries(doc: Document, chunkset: ChunkSet) -> set[int]:
+    """Where the chunking cuts: each chunk's start after the first (past its overlap), past whitespace."""
+    out = set()
+    for c in chunkset.chunks[1:]:
+        if c.start_char is None:
+            continue
+        out.add(_skip_space(doc.text, c.start_char + int(c.extra.get("overlap_chars", 0) or 0)))
+    return out
+
+
+def boundary_scores(doc: Document, chunkset: ChunkSet, labels: Labels) -> dict[str, Any]:
+    """rev_boundary_precision / recall / f1 of the chunking against the labels (None where a ratio
+    has nothing to rest on) and rev_labels, the number of labels."""
+    cuts = boundaries(doc, chunkset)
+    keep = {lab.position for lab in labels.labels if lab.keep}
+    remove = {lab.position for lab in labels.labels if not lab.keep}
+    hits, wrong, missed = len(cuts & keep), len(cuts & remove), len(keep - cuts)
+    precision = hits / (hits + wrong) if hits + wrong else None
+    recall = hits / (hits + missed) if hits + missed else None
+    f1 = (2 * precision * recall / (precision + recall) if precision and recall else
+          0.0 if precision is not None and recall is not None else None)
+    return {
+        "rev_boundary_precision": _round(precision), "rev_boundary_recall": _round(recall),
+        "rev_boundary_f1": _round(f1), "rev_labels": len(labels.labels),
+    }
+
+
+def _round(v: float | None) -> float | None:
+    return None if v is None else round(v, 4)
+
+
+def label_table(labels: Labels, chunkset: ChunkSet) -> list[dict[str, Any]]:
+    """One row per label: its place, what reviewers said, and whether this chunking cuts there."""
+    cuts = boundaries(chunkset.doc, chunkset)
+    text = chunkset.doc.text
+    return [{"element_id": lab.element_id, "position": lab.position, "label": "keep" if lab.keep else "remove",
+             "votes": lab.votes, "cut": lab.position in cuts, "agrees": (lab.position in cuts) == lab.keep,
+             "text": " ".join(text[lab.position:lab.position + 60].split())} for lab in labels.labels]
+
