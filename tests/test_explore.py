@@ -53,8 +53,9 @@ def test_controls_are_generated_from_the_registry(contract):
     ex = Explorer(contract)
     for strat in cb.all_strategies():
         ex.set_strategy(strat.name)
-        controls = ex.params_box.children
+        controls = list(ex._controls.values())
         assert [c.description for c in controls] == [p.name for p in strat.params]
+        assert len(ex.params_box.children) == len(controls)  # a slider sits in a row with its number box
         for p, c in zip(strat.params, controls):
             if p.type is bool:
                 assert isinstance(c, w.Checkbox)
@@ -229,3 +230,22 @@ def test_the_state_runs_without_any_widget(contract):
     state.go_to_page(1)
     assert state.selected is None or state.selected in state.chunks_on_page(1)
     assert state.set_params(max_chunk_size=first.params["max_chunk_size"]) is first  # from the cache
+
+
+def test_a_typed_value_sets_a_numeric_parameter_exactly():
+    """Issue 20.4: one slider pixel is tens of characters on a size parameter; the box beside it
+    takes the exact value, both stay in step, and a value past the slider's end moves the end."""
+    from chunkbench.ui.explorer.widget import Explorer
+
+    ex = Explorer(cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf"), "elements")
+    slider, box = ex._controls["max_chunk_size"], ex._boxes["max_chunk_size"]
+    box.value = 1234
+    assert slider.value == 1234 and ex.params["max_chunk_size"] == 1234 and ex.chunkset.params["max_chunk_size"] == 1234
+    far = slider.max + 5000
+    box.value = far
+    assert slider.max == far and ex.params["max_chunk_size"] == far
+    slider.value = 800  # a drag of the slider shows in the box
+    assert box.value == 800 == ex.params["max_chunk_size"]
+    box.value = 10 ** 9  # past the parameter's bound: the box holds its maximum
+    assert box.value == box.max == ex._controls["max_chunk_size"].value == ex.params["max_chunk_size"]
+    assert set(ex._boxes) == {"max_chunk_size", "heading_level"}  # every slider has one, nothing else

@@ -241,3 +241,24 @@ def test_component_route_answers_hostile_paths_without_a_server_error(serve, con
     body = response.read()
     assert response.status in allowed and b"root:" not in body
     assert "antigravity" not in sys.modules
+
+
+def test_the_page_has_the_room_labels_read_at_11_px_in_a_1280_px_window(browser, serve, contract, tmp_path):
+    """Issue 20.4: the page crop was 640 px wide (labels at 8 CSS px); it now takes the app's width
+    up to its own pixels, with the verdict buttons above it and the text on each side below."""
+    from chunkbench.ui.render.overlay import LABEL_SIZE
+
+    url = serve(contract)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(f"{url}?reviewer=wide")
+    img = page.locator(".cb-page img")
+    img.wait_for(timeout=TIMEOUT)
+    page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=TIMEOUT)
+    shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
+    label_px = LABEL_SIZE * 110 / 72 * shown / natural  # the app's dpi
+    assert label_px >= 11, (shown, natural, label_px)
+    button = page.get_by_role("button", name="1 · ok").first.bounding_box()
+    assert button is not None and button["y"] + button["height"] < img.bounding_box()["y"]  # acted on above it
+    page.screenshot(path=str(tmp_path / "review-1280.png"))
+    ctx.close()

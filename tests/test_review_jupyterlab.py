@@ -46,14 +46,15 @@ def _lab_settings(folder: Path) -> Path:
 
 @pytest.fixture
 def lab(tmp_path):
-    """A JupyterLab server on a free loopback port over `tmp_path`, with the review notebook in it
-    (its parameters pointing at the sample contract and a scratch output folder)."""
+    """A JupyterLab server on a free loopback port over `tmp_path`, with the review and explore
+    notebooks in it (their parameters pointing at the sample contract and a scratch output folder)."""
     from papermill.iorw import load_notebook_node
     from papermill.parameterize import parameterize_notebook
 
     parameters = {"input_path": str(SAMPLE_PDFS / "contract_services_agreement.pdf"), "out_dir": str(tmp_path / "out")}
-    nb = parameterize_notebook(load_notebook_node(str(ROOT / "notebooks" / "03_review.ipynb")), parameters)
-    nbformat.write(nb, tmp_path / "review.ipynb")
+    for source, name in (("03_review.ipynb", "review.ipynb"), ("01_explore.ipynb", "explore.ipynb")):
+        nb = parameterize_notebook(load_notebook_node(str(ROOT / "notebooks" / source)), parameters)
+        nbformat.write(nb, tmp_path / name)
     port = free_port()
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "IPYTHONDIR": str(tmp_path / "ipython")}
     log = (tmp_path / "lab.log").open("wb")
@@ -146,3 +147,37 @@ def test_the_review_notebook_in_jupyterlab_makes_no_request_off_the_machine(lab)
         assert page.locator(".cb-page img").first.evaluate("e => e.naturalWidth") > 300  # the page image shows
         page.wait_for_timeout(1000)  # any stylesheet the last update links is requested by now
     assert outside == []
+
+
+def _open_notebook(browser, lab: str, name: str, width: int):
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(f"{lab}/lab/tree/{name}")
+    page.wait_for_function(
+        "document.querySelector('.jp-Notebook-ExecutionIndicator')?.getAttribute('data-status') === 'idle'",
+        timeout=TIMEOUT)
+    _run_all(page)
+    return page
+
+
+def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(lab, tmp_path):
+    """Issue 20.4: in a 1280 px window the explorer's page shows its labels at >= 11 CSS px (it was
+    560 px wide: 6 px labels), the chunk list going below the page when both do not fit; a value
+    typed in the box beside a slider reaches the kernel and comes back on the slider."""
+    from chunkbench.ui.explorer.widget import LABEL_SIZE
+
+    with chromium() as browser:
+        page = _open_notebook(browser, lab, "explore.ipynb", 1280)
+        img = page.locator(".cb-explorer .widget-image").first
+        img.wait_for(timeout=TIMEOUT)
+        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=TIMEOUT)
+        shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
+        assert LABEL_SIZE * 90 / 72 * shown / natural >= 11, (shown, natural)  # explore()'s dpi
+        chunk_list = page.locator(".cb-explorer .cb-chunk-list").first
+        assert chunk_list.bounding_box()["y"] > img.bounding_box()["y"] + img.bounding_box()["height"] - 1
+        box = page.locator(".cb-explorer .cb-number input").first
+        box.fill("1234")
+        box.press("Enter")
+        readout = page.locator(".cb-explorer .widget-slider .widget-readout").first
+        expect(readout).to_have_text("1234", timeout=TIMEOUT)
+        img.scroll_into_view_if_needed()
+        page.screenshot(path=str(tmp_path / "explorer-1280.png"))  # what a user sees

@@ -28,6 +28,9 @@ from .state import ExplorerState
 
 #: sliders stop at this multiple of the default (the number box beside it takes any allowed value)
 SLIDER_SPAN = 5
+#: gutter label size (points) of the explorer's page: a notebook beside JupyterLab's file browser
+#: shows a 1,280 px window's page at about 1.2 px per point, so 9-point labels would read at 10.6 px
+LABEL_SIZE = 10.5
 
 if TYPE_CHECKING:
     from chunkbench.ui.render import PageImage
@@ -39,6 +42,28 @@ def chunk_at(image, x_px: float, y_px: float) -> int | None:
     Where regions overlap (token-window overlap, nested boxes) the smallest chunk region wins."""
     hit = image.region_at(x_px, y_px, kinds=("chunk", "overlap", "boundary"))
     return None if hit is None else hit.chunk_index
+
+
+def number_box(p: Param, slider: w.Widget) -> w.Widget:
+    """A box to type the exact value of a numeric parameter, beside its slider (one slider pixel is
+    tens of characters on a size parameter): kept in step with the slider both ways; a typed value
+    above the slider's end moves that end. Values outside the parameter's bounds are refused there."""
+    cls = w.BoundedIntText if p.type is int else w.BoundedFloatText
+    box = cls(value=slider.value, min=p.min, max=p.max, step=slider.step, layout=w.Layout(width="96px"),
+              tooltip=f"type an exact {p.name}")
+    box.add_class("cb-number")
+
+    def typed(change) -> None:
+        if change["new"] == slider.value:
+            return
+        if change["new"] > slider.max:
+            slider.max = change["new"]
+        slider.value = change["new"]
+
+    box.observe(typed, names="value")
+    # the slider's value now, not the event's: a refused value has put the slider back already
+    slider.observe(lambda _change: setattr(box, "value", slider.value), names="value")
+    return box
 
 
 def param_control(p: Param, value: Any) -> w.Widget:
@@ -70,7 +95,7 @@ class Explorer:
     Each API call changes the state, then redraws what depends on it."""
 
     def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
-                 dpi: int = 90, image_width: int = 560):
+                 dpi: int = 90, image_width: int = 900):
         self.state = ExplorerState(doc, strategy, params)
         self.doc = doc
         self.dpi = dpi
@@ -165,10 +190,15 @@ class Explorer:
         """The strategy's controls, rebuilt from the registry, then its chunks."""
         with self._quiet():
             self.strategy_w.value = self.strategy
-        self._controls = {p.name: param_control(p, self.params[p.name]) for p in get_strategy(self.strategy).params}
+        params = get_strategy(self.strategy).params
+        self._controls = {p.name: param_control(p, self.params[p.name]) for p in params}
         for name_, ctl in self._controls.items():
             ctl.observe(lambda e, n=name_: self._on_control(n, e["new"]), names="value")
-        self.params_box.children = list(self._controls.values())
+        #: the typed-value box beside each slider (issue 20.4)
+        self._boxes = {p.name: number_box(p, ctl) for p in params
+                       if isinstance(ctl := self._controls[p.name], (w.IntSlider, w.FloatSlider))}
+        self.params_box.children = [w.HBox([ctl, self._boxes[n]]) if n in self._boxes else ctl
+                                    for n, ctl in self._controls.items()]
         self._show_chunks()
 
     def _show_chunks(self) -> None:
@@ -191,8 +221,11 @@ class Explorer:
         cs = self.chunkset
         if self.has_pdf:
             try:
-                self.image = render_page(self.doc, cs, page=self.page, dpi=self.dpi, selected=self.selected)
+                self.image = render_page(self.doc, cs, page=self.page, dpi=self.dpi, selected=self.selected,
+                                         label_size=LABEL_SIZE)
                 self.image_w.value = self.image.png()
+                # as wide as its column, never wider than its pixels: labels show at >= 11 CSS px
+                self.image_w.layout.max_width = f"{self.image.width}px"
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed
                 self.image = None
                 self.status_w.value = error_html(f"no page image: {exc}")
@@ -255,12 +288,12 @@ class Explorer:
         self.next_w.on_click(lambda _b: self.go_to_page(self.page + 1))
         self.page_w.observe(self._on_page, names="value")
         self.pages_label = w.HTML(f"of {self.n_pages}")
-        self.image_w = w.Image(format="png", layout=w.Layout(width=f"{image_width}px", border="1px solid #ccc"))
-        self.textview_w = w.HTML(layout=w.Layout(width=f"{image_width}px", max_height="780px", overflow="auto"))
-        self.list_w = w.Select(options=[], rows=14, layout=w.Layout(width="440px"))
+        self.image_w = w.Image(format="png", layout=w.Layout(width="100%", height="auto", border="1px solid #ccc"))
+        self.textview_w = w.HTML(layout=w.Layout(width="100%", max_height="780px", overflow="auto"))
+        self.list_w = w.Select(options=[], rows=14, layout=w.Layout(width="100%"))
         self.list_w.add_class("cb-chunk-list")
         self.list_w.observe(self._on_list, names="value")
-        self.detail_w = w.HTML(layout=w.Layout(width="440px"))
+        self.detail_w = w.HTML(layout=w.Layout(width="100%"))
         self._events = None
         if self.has_pdf:
             try:
@@ -271,14 +304,18 @@ class Explorer:
             except ImportError:  # clicking regions needs ipyevents; the list still selects
                 self._events = None
         nav = w.HBox([self.prev_w, self.page_w, self.pages_label, self.next_w])
-        left = w.VBox([nav, self.image_w] if self.has_pdf else [self.textview_w])
+        # the page takes the room (issue 20.4: at 560 px its labels showed at 6 px): it asks for
+        # `image_width` px and the chunk list beside it for 360 px; when the row has less than
+        # both, the list goes below the page rather than the page shrinking
+        left = w.VBox([nav, self.image_w] if self.has_pdf else [self.textview_w],
+                      layout=w.Layout(flex=f"1 1 {image_width}px", min_width="0"))
         right = w.VBox([w.HTML("<b>Chunks</b> (click one to select it; click the page to pick a region)"),
-                        self.list_w, self.detail_w])
+                        self.list_w, self.detail_w], layout=w.Layout(flex="1 1 360px", min_width="0"))
         self.widget = w.VBox([
             w.HBox([self.strategy_w, self.params_box]),
             self.summary_w,
             self.status_w,
-            w.HBox([left, right]),
+            w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%")),
             w.HTML(STYLE),
         ])
         self.widget.add_class("cb-explorer")

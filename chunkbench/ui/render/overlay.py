@@ -68,10 +68,13 @@ def chunks_on_page(chunks, page: int) -> list[Chunk]:
 
 
 def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, show: Iterable[str] = DEFAULT_SHOW,
-                *, selected: int | None = None, elements_of: Document | None = None) -> PageImage:
+                *, selected: int | None = None, elements_of: Document | None = None,
+                label_size: float = LABEL_SIZE) -> PageImage:
     """Render 1-based `page` of `doc`'s PDF at `dpi` with the `show` layers of `chunks` (a ChunkSet,
     a sequence of Chunks, or None for the bare page / raw elements). `selected` emphasises one
-    chunk (by index); `elements_of` adds another parse of the same PDF as a dashed element layer.
+    chunk (by index); `elements_of` adds another parse of the same PDF as a dashed element layer;
+    `label_size` is the gutter labels' font size in points (a view that shows the page smaller than
+    its pixels asks for bigger ones).
 
     Raises InputError when the document has no PDF (use `render_text_view` then)."""
     layers = check_show(show)
@@ -87,7 +90,7 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
     all_chunks = list(chunks) if chunks is not None else []
     on_page = chunks_on_page(all_chunks, page)
     regions = {c.index: [b for b in chunk_regions(doc, c) if b.page == page] for c in on_page}
-    labels = (plan_labels(on_page, regions, page, width, with_reason="reasons" in layers)
+    labels = (plan_labels(on_page, regions, page, width, with_reason="reasons" in layers, size=label_size)
               if "chunks" in layers or "reasons" in layers else [])
     left = _gutter(labels, "left")
     right = _gutter(labels, "right")
@@ -151,6 +154,8 @@ class GutterLabel:
     y: float
     start: BBox | None = None
     arrow: str = ""
+    #: the label's font size in points
+    size: float = LABEL_SIZE
 
 
 def _label_height(size: float = LABEL_SIZE) -> float:
@@ -167,13 +172,13 @@ def _shorten(text: str, size: float, room: float) -> str:
 
 
 def plan_labels(on_page: list[Chunk], regions: dict[int, list[BBox]], page: int, page_width: float,
-                with_reason: bool) -> list[GutterLabel]:
+                with_reason: bool, size: float = LABEL_SIZE) -> list[GutterLabel]:
     """One label per chunk on the page (number, and reason where it starts; "from p.N" where it
     continues from the previous page) plus "p.N" where it goes on to the next, in the gutter on
     the side of the page nearer to the chunk, stacked so that no two labels overlap. Labels sit
     outside the page, so they never cover its text, and a leader line joins each to its chunk."""
     wanted: list[GutterLabel] = []
-    room = GUTTER_MAX - GUTTER_GAP - LABEL_SIZE
+    room = GUTTER_MAX - GUTTER_GAP - size
     for c in on_page:
         boxes = regions.get(c.index) or []
         if not boxes:
@@ -186,25 +191,25 @@ def plan_labels(on_page: list[Chunk], regions: dict[int, list[BBox]], page: int,
         else:
             text, arrow = f"{c.index} from p.{page - 1}", "up"
         edge = first.x0 if side == "left" else first.x1
-        wanted.append(GutterLabel(c, side, _shorten(text, LABEL_SIZE, room), (edge, first.y0 + 1),
-                                  first.y0 - _label_height() / 2, first if starts_here and with_reason else None,
-                                  arrow))
+        wanted.append(GutterLabel(c, side, _shorten(text, size, room), (edge, first.y0 + 1),
+                                  first.y0 - _label_height(size) / 2, first if starts_here and with_reason else None,
+                                  arrow, size))
         if c.page_end is not None and c.page_end > page:
             edge = last.x0 if side == "left" else last.x1
             wanted.append(GutterLabel(c, side, f"{c.index} p.{page + 1}", (edge, last.y1 - 1),
-                                      last.y1 - _label_height(), None, "down"))
+                                      last.y1 - _label_height(size), None, "down", size))
     placed: list[GutterLabel] = []
     for side in ("left", "right"):
         bottom = 0.0
         for label in sorted((w for w in wanted if w.side == side), key=lambda w: (w.y, w.chunk.index)):
             y = max(label.y, bottom + 1.0, 0.0)
             placed.append(dataclasses.replace(label, y=y))
-            bottom = y + _label_height()
+            bottom = y + _label_height(size)
     return placed
 
 
 def _label_width(label: GutterLabel) -> float:
-    return PageImage.text_width(label.text, LABEL_SIZE) + LABEL_SIZE * (1.2 if label.arrow else 0.4)
+    return PageImage.text_width(label.text, label.size) + label.size * (1.2 if label.arrow else 0.4)
 
 
 def _gutter(labels: list[GutterLabel], side: str) -> float:
@@ -217,7 +222,7 @@ def _draw_label(img: PageImage, label: GutterLabel, left_gutter: float, page_wid
     """A gutter label on the chunk's colour (text colour by WCAG contrast), its leader line to
     the chunk, and where the chunk starts here: a bar over its first line and a tick at the start."""
     color = chunk_color(label.chunk.index)
-    w, h = _label_width(label), _label_height()
+    w, h = _label_width(label), _label_height(label.size)
     x = -w - GUTTER_GAP if label.side == "left" else page_width + GUTTER_GAP
     leader_from = (x + w, label.y + h / 2) if label.side == "left" else (x, label.y + h / 2)
     img.draw_line([leader_from, label.anchor], stroke=darker(color, 0.8), width=1.2)
@@ -226,7 +231,7 @@ def _draw_label(img: PageImage, label: GutterLabel, left_gutter: float, page_wid
         img.draw_hline(first.x0, first.x1, first.y0, stroke=bar, width=3)
         img.draw_rect((first.x0 - 1.2, first.y0, first.x0 + 0.8, min(first.y1, first.y0 + 12)),
                       stroke=None, fill=(*bar, 255))
-    img.draw_text(label.text, (x, label.y), color=label_color(color), size=LABEL_SIZE,
+    img.draw_text(label.text, (x, label.y), color=label_color(color), size=label.size,
                   background=(*color, 255), arrow=label.arrow)
     x0, y0, x1, y1 = img.to_pixels((x, label.y, x + w, label.y + h))
     img.add_region(Region(label.chunk.index, img.page, x0, y0, x1, y1, "chunk", "label"))

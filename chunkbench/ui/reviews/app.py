@@ -149,7 +149,8 @@ class ReviewApp:
         self.reason_w.param.watch(lambda e: self.set_filter(self.session.filter, e.new), "value")
         self.position = OfflineHTML("", css_classes=["cb-position"])
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
-        self.image = OfflineHTML("", width=640, css_classes=["cb-page"])
+        # the page crop takes the app's width (issue 20.4: at 640 px its labels showed at 8 px)
+        self.image = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-page"])
         self.info = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-info"])
         self.before = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-before"])
         self.after = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-after"])
@@ -176,20 +177,24 @@ class ReviewApp:
             '<kbd>3</kbd>/<kbd>s</kbd> should split elsewhere · <kbd>4</kbd>/<kbd>t</kbd> wrong type · '
             '<kbd>n</kbd>/<kbd>→</kbd> next · <kbd>p</kbd>/<kbd>←</kbd> previous</div>'
         )
+        # the reason and the verdict controls above the page, the text on each side below it: the
+        # page gets the whole width, and what a reviewer acts on stays on the first screen
         self.layout = pn.Column(
             self.title,
             pn.Row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w),
             self.position,
+            self.info,
+            pn.Row(*self.buttons.values()),
+            pn.Row(self.comment, self.earlier_b, self.prev_b, self.next_b),
+            self.image,
             pn.Row(
-                self.image,
-                pn.Column(self.info, OfflineHTML("<b>Before the boundary</b> (end of the previous chunk)"),
-                          self.before, OfflineHTML("<b>After the boundary</b> (start of this chunk)"),
-                          self.after, sizing_mode="stretch_width"),
+                pn.Column(OfflineHTML("<b>Before the boundary</b> (end of the previous chunk)"), self.before,
+                          sizing_mode="stretch_width"),
+                pn.Column(OfflineHTML("<b>After the boundary</b> (start of this chunk)"), self.after,
+                          sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),
-            pn.Row(*self.buttons.values()),
-            pn.Row(self.comment, self.earlier_b),
-            pn.Row(self.prev_b, self.next_b, help_line),
+            help_line,
             self.shortcuts,
             sizing_mode="stretch_width",
             css_classes=["cb-review"],

@@ -22,11 +22,14 @@ _PRE_STYLE = ("white-space:pre-wrap;font-size:12.5px;line-height:1.35;max-height
 
 
 def image_html(png: bytes | None, c: Chunk, i: int) -> str:
-    """The cropped page image of boundary `i` as an <img>, or a line saying there is none."""
+    """The cropped page image of boundary `i` as an <img> as wide as the app, up to its own size
+    (its labels then show at the overlay's size, >= 11 CSS px), or a line saying there is none."""
     if png is None:
         return "<i>No page image: this chunk has no page.</i>"
+    width = int.from_bytes(png[16:20], "big") if png[12:16] == b"IHDR" else None  # the PNG's own width
+    limit = f"max-width:{width}px;" if width else ""
     return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" alt="page '
-            f'{c.page_start} around boundary {i + 1}" style="width:100%;height:auto;border:1px solid #ccc;'
+            f'{c.page_start} around boundary {i + 1}" style="width:100%;{limit}height:auto;border:1px solid #ccc;'
             'display:block">')
 
 
