@@ -328,6 +328,35 @@ def compare_retrievers(cases: Sequence[Case], settings: Sequence[Setting], base:
     return [compare_settings(cases, settings, base, token_k, r, cache) for r in retrievers]
 
 
+def miss_setting(result: Mapping[str, Any], settings: Sequence[Setting], wanted: str = "best") -> Setting | None:
+    """The setting whose retrieval misses to explain: `wanted` by its name in the table, or "best"
+    (the best setting, else the one with the most token IoU). The baseline has no chunk
+    boundaries to blame, so it is never chosen; an unknown name is a usage error listing the names."""
+    by_name = {s.name: s for s in settings}
+    if wanted != "best":
+        if wanted not in by_name:
+            raise UsageError(f"--misses {wanted!r} is not a setting of this evaluation; one of: "
+                             f"{', '.join(by_name) or 'none'}")
+        return by_name[wanted]
+    rows = [r for r in result["rows"][1:] if r["token_iou"] is not None]
+    closest = max(rows, key=lambda r: r["token_iou"], default=None)
+    name = result["best"] or (closest["setting"] if closest else None)
+    return by_name.get(name) if name else None
+
+
+def misses_of(setting: Setting, cases: Sequence[Case], retriever: str = "bm25", token_k: int = TOKEN_K) -> list:
+    """For each case: (the setting's ChunkSet, its retrieval misses, how many questions were judged)."""
+    from chunkbench.strategies import chunk
+
+    from .misses import find_misses
+
+    out = []
+    for case in cases:
+        cs = chunk(case.doc, str(setting.strategy), **setting.params)
+        out.append((cs, find_misses(cs, case.resolved, retriever, token_k), sum(1 for r in case.resolved if r.spans)))
+    return out
+
+
 #: fewer questions than this (pooled) and the health check says the intervals will be wide
 FEW_QUESTIONS = 30
 

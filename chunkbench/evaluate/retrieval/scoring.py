@@ -102,7 +102,7 @@ def _relevant(unit: Unit, r: Resolved) -> bool:
 def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[int] = KS,
              token_k: int = TOKEN_K, retriever: str = "bm25") -> tuple[dict, list[dict]]:
     """Summary scores of ranking `units` (with `retriever`) for the resolved questions, and one
-    row per question.
+    row per question (with `retrieved`, the indices of its top `token_k` units).
 
     Questions with neither a located span nor a page are left out (counted in `questions_used`)."""
     ranker = make_ranker(retriever, [u.text for u in units])
@@ -112,7 +112,8 @@ def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[i
             continue
         ranking = ranker.rank(r.question.question)
         first = next((n for n, i in enumerate(ranking, 1) if _relevant(units[i], r)), None)
-        row: dict[str, Any] = {"id": r.question.id, "first_relevant_rank": first, "mrr": 1.0 / first if first else 0.0}
+        row: dict[str, Any] = {"id": r.question.id, "first_relevant_rank": first, "mrr": 1.0 / first if first else 0.0,
+                               "retrieved": [int(i) for i in ranking[:token_k]]}
         for k in ks:
             row[f"recall@{k}"] = 1.0 if first is not None and first <= k else 0.0
         if r.spans:

@@ -54,6 +54,10 @@ def register(subparsers) -> None:
     p.add_argument("-o", "--output", default=None, metavar="DIR",
                    help="also write evaluation.json and evaluation.md here")
     p.add_argument("--json", action="store_true", help="print the result as JSON instead of a table")
+    p.add_argument("--misses", default="best", metavar="SETTING",
+                   help="with -o: the questions this setting misses, each with the page, the evidence marked, the "
+                        "cuts inside it and the chunks retrieved instead, in DIR/misses/index.html (default: the "
+                        "best setting, else the one with the most IoU; a setting's name as in the table; 'none')")
     p.set_defaults(func=run)
 
 
@@ -83,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     results = compare_retrievers(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
                                                            args.baseline_separators), args.top_k, retrievers)
+    missed = _write_misses(args, cases, settings, results[0]) if args.output and args.misses != "none" else ""
     data = results[0] if len(results) == 1 else {"results": results}
     if args.output:
         os.makedirs(args.output, exist_ok=True)
@@ -90,5 +95,27 @@ def run(args: argparse.Namespace) -> int:
         write_text(os.path.join(args.output, "evaluation.md"),
                    "\n\n".join(format_report(r) for r in results) + f"\n\n{IOU_NOTE}\n")
     print(dumps_json(data) if args.json else
-          "\n\n".join(format_report(r, args.per_document) for r in results) + f"\n\n{IOU_NOTE}")
+          "\n\n".join(format_report(r, args.per_document) for r in results) + f"\n\n{IOU_NOTE}"
+          + (f"\n{missed}" if missed else ""))
     return 0
+
+
+def _write_misses(args: argparse.Namespace, cases, settings, result: dict) -> str:
+    """DIR/misses/index.html for the chosen setting (ranked as the first retriever ranks), the
+    count of its misses by cause in `result["misses"]` (so in evaluation.json), and a line saying so."""
+    from chunkbench.evaluate.benchmark import miss_setting, misses_of
+    from chunkbench.evaluate.misses import cause_table
+    from chunkbench.ui.misses import write_misses_report
+
+    setting = miss_setting(result, settings, args.misses)
+    if setting is None:
+        return ""
+    items = misses_of(setting, cases, result["retriever"], result["token_k"])
+    index = write_misses_report(items, os.path.join(args.output, "misses"),
+                                f"Retrieval misses of {setting.name} ({result['retriever']} top {result['token_k']})")
+    misses = [m for _, ms, _ in items for m in ms]
+    result["misses"] = {"setting": setting.name, "missed": len(misses), "judged": sum(n for _, _, n in items),
+                        "causes": cause_table(misses), "report": os.path.relpath(index, args.output)}
+    causes = ", ".join(f"{c['cause']} {c['misses']}" for c in result["misses"]["causes"]) or "none"
+    return (f"misses: {setting.name} misses {len(misses)} of {result['misses']['judged']} questions; by the reason of "
+            f"the cut in the evidence: {causes}; each drawn in {index}")
