@@ -49,10 +49,17 @@ def test_index_in_a_browser(demo_out):
         assert page.url.endswith("technical_manual/tokens/report/index.html")
 
 
-def test_every_listed_metric_is_one_the_package_measures():
+def test_every_listed_metric_is_one_the_package_measures(tmp_path):
+    from chunkbench.store.workspace import open_workspace
+    from chunkbench.ui.reviews.verdicts import load_labels, record_for_chunk
+
     doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
-    values, _ = cb.metrics.measure(doc, cb.chunk(doc, "elements"),
-                                   questions=SAMPLE_PDFS / "contract_services_agreement.questions.json")
+    chunks = cb.chunk(doc, "elements")
+    with open_workspace(tmp_path / "ws.db") as conn:  # a reviewer's verdicts: the rev_* metrics
+        record_for_chunk(conn, chunks, 1, "ok", reviewer="ana")
+        record_for_chunk(conn, chunks, 2, "should_merge", reviewer="ana")
+    values, _ = cb.metrics.measure(doc, chunks, questions=SAMPLE_PDFS / "contract_services_agreement.questions.json",
+                                   labels=load_labels(doc, tmp_path / "ws.db"))
     assert set(METRICS) <= set(values)
     unexplained = [m for m in values if m.startswith("ret_") and not explain(m)]
     assert unexplained == ["ret_questions"]  # a count, self-explanatory

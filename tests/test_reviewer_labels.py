@@ -7,11 +7,11 @@ import pytest
 
 import chunkbench as cb
 from chunkbench.evaluate import metrics, sweep
-from chunkbench.evaluate.labels import KEEPS, Labels, boundaries, boundary_scores, labels_from_verdicts, load_labels
+from chunkbench.evaluate.labels import KEEPS, Labels, boundaries, boundary_scores, labels_from_verdicts
 from chunkbench.store.workspace import open_workspace
 from chunkbench.types.chunk import boundary_key
 from chunkbench.ui.cli import main
-from chunkbench.ui.reviews.verdicts import record, record_for_chunk
+from chunkbench.ui.reviews.verdicts import load_labels, record, record_for_chunk
 from tests.conftest import SAMPLE_PDFS
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
@@ -89,7 +89,7 @@ def test_a_sweep_ranks_by_reviewer_agreement_and_says_what_it_rests_on(reviewed,
     doc, fine, db, verdicts, tied = reviewed
     grid = {"chunk_size": [300, 1200]}
     df = sweep.run_sweep([PDF], grid, tmp_path / "s", strategy="recursive", jobs=1, progress=False,
-                         notebooks="none", rank_by="rev_boundary_f1", workspace=db)
+                         notebooks="none", rank_by="rev_boundary_f1", labels=lambda d: load_labels(d, db))
     by_size = {int(r["chunk_size"]): r for _, r in df.iterrows()}
     assert by_size[1200]["rev_boundary_f1"] > by_size[300]["rev_boundary_f1"]
     best = sweep.best_settings(df, "rev_boundary_f1")
@@ -106,12 +106,13 @@ def test_a_sweep_ranks_by_reviewer_agreement_and_says_what_it_rests_on(reviewed,
     assert "no workspace database" in capsys.readouterr().err
 
 
-def test_no_workspace_no_reviewer_metrics(tmp_path, monkeypatch):
+def test_no_workspace_no_reviewer_metrics(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # no ./.chunkbench/workspace.db here
     monkeypatch.delenv("CHUNKBENCH_WORKSPACE", raising=False)
-    df = sweep.run_sweep([PDF], {"chunk_size": [500]}, tmp_path / "s", strategy="recursive", jobs=1,
-                         progress=False, notebooks="none")
-    assert "rev_boundary_f1" not in df.columns
+    assert main(["sweep", str(PDF), "--strategy", "recursive", "--grid", "chunk_size=500", "-o", str(tmp_path / "s"),
+                 "--notebooks", "none", "--questions", "none", "--no-progress"]) == 0
+    assert "rev_boundary" not in capsys.readouterr().out
+    assert "rev_boundary_f1" not in (tmp_path / "s" / "results.csv").read_text()
 
 
 def test_malformed_keys_and_unknown_verdicts_are_no_labels():

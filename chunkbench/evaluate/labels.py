@@ -17,7 +17,6 @@ at / keep places, F1 their harmonic mean (`rev_boundary_precision`, `_recall`, `
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -106,18 +105,6 @@ def labels_from_verdicts(doc: Document, verdicts: Iterable[Any]) -> Labels:
             continue
         labels.append(BoundaryLabel(element_id, pos, count[True] > count[False], count[True] + count[False]))
     return Labels(doc.doc_id, tuple(labels), tied, stale)
-
-
-def load_labels(doc: Document, workspace: str | os.PathLike | None = None) -> Labels:
-    """The labels of `doc` from every verdict stored in the workspace (any strategy, parameters or
-    reviewer); no labels when the workspace file does not exist."""
-    from chunkbench.store.workspace import open_workspace, workspace_path
-    from chunkbench.ui.reviews.verdicts import query
-
-    if not workspace_path(workspace).is_file():
-        return Labels(doc.doc_id, ())
-    with open_workspace(workspace) as conn:
-        return labels_from_verdicts(doc, query(conn, doc_id=doc.doc_id))
 
 
 def boundaries(doc: Document, chunkset: ChunkSet) -> set[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
               questions: str | os.PathLike | None = "auto", jobs: int | None = None, dask: str | None = None,
               progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600,
               notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25",
-              workspace: str | os.PathLike | None = "auto"):
+              labels: Callable[[Any], Any] | None = None):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir` as
     results.csv and results.parquet; `chunkbench.ui.sweep_summary.write_summary(df, out_dir)` adds summary.html).
 
@@ -41,9 +41,9 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     `dask`: a scheduler address to run the points on an existing dask.distributed cluster instead.
     `notebooks`: one of NOTEBOOK_MODES; `rank_by`: the metric that picks each input's best point
     (default: the first of OBJECTIVES the input has); `retriever`: how the retrieval check ranks
-    (bm25, or dense with the optional extra: checked before any point runs); `workspace`: where
-    reviewers' verdicts are read as labelled boundaries for rev_boundary_* ("auto": the default
-    workspace when it exists; None: none)."""
+    (bm25, or dense with the optional extra: checked before any point runs); `labels`: a Document →
+    its reviewers' labelled boundaries (evaluate.labels.Labels; e.g. ui.reviews.verdicts.load_labels
+    over a workspace), scored per point as rev_boundary_*."""
     if not inputs:
         raise UsageError("sweep needs at least one input")
     if notebooks not in NOTEBOOK_MODES:
@@ -57,9 +57,9 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever)
-    failed_inputs, labels = preparse(list(dict.fromkeys(p.input for p in points)), workspace)
+    failed_inputs, labelled = preparse(list(dict.fromkeys(p.input for p in points)), labels)
     points = [p if p.input not in failed_inputs or p.error else _with_error(p, failed_inputs[p.input]) for p in points]
-    points = [replace(p, labels=labels[p.input]) if labels.get(p.input) else p for p in points]
+    points = [replace(p, labels=labelled[p.input]) if labelled.get(p.input) else p for p in points]
     started = time.monotonic()
     if dask:
         rows = _run_dask(points, dask, progress=progress)
@@ -81,7 +81,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     timing["results_s"] = time.monotonic() - started
     df.attrs["timing"] = {k: round(v, 3) for k, v in timing.items()}  # where the time went (benchmarks, CLI)
     df.attrs["grid_keys"], df.attrs["rank_by"] = grid_keys, rank_by  # for summary.html (chunkbench.ui.sweep_summary)
-    df.attrs["labels"] = {Path(inp).name: ls.describe() for inp, ls in labels.items() if ls.labels}
+    df.attrs["labels"] = {Path(inp).name: ls.describe() for inp, ls in labelled.items() if ls.labels}
     return df
 
 
@@ -89,27 +89,21 @@ def _with_error(point: Point, error: str) -> Point:
     return replace(point, error=error)
 
 
-def preparse(inputs: Sequence[str], workspace: str | os.PathLike | None = None) -> tuple[dict[str, str], dict]:
+def preparse(inputs: Sequence[str], labels: Callable[[Any], Any] | None = None) -> tuple[dict[str, str], dict]:
     """Load each input once so the parse cache is warm; returns (input → error for those that
-    fail, input → its reviewer labels from `workspace`, see run_sweep)."""
-    from chunkbench.evaluate.labels import load_labels
+    fail, input → `labels(document)`, see run_sweep)."""
     from chunkbench.loaders import load
-    from chunkbench.store.workspace import workspace_path
 
-    if workspace == "auto":
-        workspace = workspace_path() if workspace_path().is_file() else None
-    elif workspace is not None and not workspace_path(workspace).is_file():
-        raise UsageError(f"no workspace database at {workspace}")
-    failed, labels = {}, {}
+    failed, labelled = {}, {}
     for inp in inputs:
         try:
             doc = load(inp)
         except ChunkbenchError as exc:
             failed[inp] = f"{type(exc).__name__}: {exc}"
             continue
-        if workspace is not None:
-            labels[inp] = load_labels(doc, workspace)
-    return failed, labels
+        if labels is not None:
+            labelled[inp] = labels(doc)
+    return failed, labelled
 
 
 def _progress(total: int, enabled: bool):

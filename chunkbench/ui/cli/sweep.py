@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         args.inputs, grid, args.output, strategy=args.strategy, fixed=fixed, questions=questions,
         jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
         timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
-        workspace=None if args.workspace.lower() == "none" else args.workspace,
+        labels=_labels(args.workspace),
     )
     from chunkbench.ui.sweep_summary import write_summary
 
@@ -88,3 +88,21 @@ def run(args: argparse.Namespace) -> int:
     if message:
         print(f"chunkbench: {message}", file=sys.stderr)
     return code
+
+
+def _labels(workspace: str):
+    """The Document → reviewer labels function of --workspace: "auto" reads the default workspace
+    when it exists, "none" nothing; a named file must exist."""
+    from functools import partial
+
+    from chunkbench.errors import UsageError
+    from chunkbench.store.workspace import workspace_path
+    from chunkbench.ui.reviews.verdicts import load_labels
+
+    if workspace.lower() == "none":
+        return None
+    if workspace == "auto":
+        return partial(load_labels, workspace=workspace_path()) if workspace_path().is_file() else None
+    if not workspace_path(workspace).is_file():
+        raise UsageError(f"no workspace database at {workspace}")
+    return partial(load_labels, workspace=workspace)
