@@ -10,7 +10,8 @@ implementation's rooms, described in docs/architecture.md.
 from .errors import ChunkbenchError, ExternalToolError, InputError, ParamError, UsageError
 from .foreign import inspect
 from .loaders import load
-from .strategies import all_strategies, chunk, get_strategy
+from .strategies import all_strategies, get_strategy
+from .strategies import chunk as _chunk
 from .types.chunk import BBox, Boundary, Chunk, Reason
 from .types.chunkset import ChunkSet
 from .types.document import Document, Element, Page, ParserInfo
@@ -35,12 +36,44 @@ __all__ = [
     "load", "chunk", "all_strategies", "get_strategy", "inspect",
     # the data model
     "Document", "Element", "Page", "ParserInfo", "Chunk", "BBox", "Boundary", "Reason", "ChunkSet",
-    # errors (each carries its exit code)
-    "ChunkbenchError", "InputError", "ParamError", "UsageError", "ExternalToolError",
+    # errors (each carries its exit code), and the warning of an edit not applied
+    "ChunkbenchError", "InputError", "ParamError", "UsageError", "ExternalToolError", "EditWarning",
     # imported on first use
     "render_page", "PageImage", "explore", "diff", "render_diff", "review", "store", "metrics", "sweep",
     "__version__",
 ]
+
+
+class EditWarning(UserWarning):
+    """A reviewer's edit that `chunk(..., edits="apply")` could not apply (its text is gone, these
+    parameters make no boundary there, or reviewers disagree about the place)."""
+
+
+def chunk(doc: Document, strategy: str, *, edits=None, workspace=None, reviewer: str | None = None,
+          **params) -> ChunkSet:
+    """Chunk `doc` with the named strategy; unknown names or bad values raise ParamError.
+
+    `edits="apply"` applies the reviewers' boundary edits stored in the workspace (`workspace`,
+    default $CHUNKBENCH_WORKSPACE or ./.chunkbench/workspace.db) for this document and strategy,
+    everyone's or `reviewer`'s; a list of `strategies.edits.Edit` applies those. Each edit that
+    cannot be applied is an EditWarning, never dropped silently."""
+    if edits is None or edits == "none":
+        return _chunk(doc, strategy, **params)
+    import warnings
+
+    from .strategies.edits import apply_edits
+
+    if edits == "apply":
+        from .store.edits import chunk_with_edits
+
+        outcome = chunk_with_edits(doc, strategy, workspace=workspace, reviewer=reviewer, **params)
+    elif isinstance(edits, str):
+        raise UsageError(f"edits must be 'apply', 'none' or a list of edits, got {edits!r}")
+    else:
+        outcome = apply_edits(_chunk(doc, strategy, **params), edits)
+    for message in outcome.messages():
+        warnings.warn(message, EditWarning, stacklevel=2)
+    return outcome.chunkset
 
 
 def __getattr__(name: str):

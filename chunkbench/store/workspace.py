@@ -100,6 +100,13 @@ MIGRATIONS: list[list[str]] = [
         END""",
         "INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')",
     ],
+    # 3: reviewers' boundary edits (issue 20.1), anchored to the text (store/edits.py)
+    [
+        """CREATE TABLE edits (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, strategy TEXT NOT NULL,
+            reviewer TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL CHECK (kind IN ('merge','split','move')),
+            at_anchor TEXT NOT NULL, to_anchor TEXT, comment TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL)""",
+        "CREATE INDEX edits_doc ON edits (doc_id, strategy)",
+    ],
 ]
 
 #: the schema version this code writes and understands

@@ -62,6 +62,8 @@ class Reason(str, Enum):
                    "(all-MiniLM-L6-v2) fell below the document's threshold (`semantic`)")
     MERGED_SMALL = "merged_small", "sections below the minimum size were merged into this chunk"
     FALLBACK_PARAGRAPHS = "fallback_paragraphs", "no headings were found, so the text is chunked by paragraphs"
+    REVIEWER_EDIT = ("reviewer_edit", "a reviewer merged, split or moved chunks here (the detail says who and when; "
+                     "`chunkbench edit`, `cb.chunk(..., edits=\"apply\")`)")
     OVERSIZE_ELEMENT = ("oversize_element", "one element alone exceeds the size limit: `elements` cuts it into "
                         "pieces (this is the first), or keeps it whole with `split_oversize=false`")
 

@@ -7,6 +7,7 @@ Elements with empty text are kept (and counted) but take no room in the canonica
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import hashlib
@@ -246,6 +247,31 @@ class Document:
 
     def element(self, element_id: str) -> Element:
         return self._by_id[element_id]
+
+    def element_at(self, char: int) -> Element | None:
+        """The non-empty element containing canonical offset `char`, or the next one when `char`
+        falls on a separator; None past the end (binary search)."""
+        starts, els = self._text_elements
+        i = max(bisect.bisect_right(starts, char) - 1, 0)
+        if i < len(els) and els[i].char_end <= char:
+            i += 1
+        return els[i] if i < len(els) else None
+
+    def elements_overlapping(self, start: int, end: int) -> list[Element]:
+        """Non-empty elements whose span intersects [start, end), in reading order (binary search)."""
+        starts, els = self._text_elements
+        i = max(bisect.bisect_right(starts, start) - 1, 0)
+        out = []
+        while i < len(els) and els[i].char_start < end:
+            if els[i].char_end > start:
+                out.append(els[i])
+            i += 1
+        return out
+
+    @functools.cached_property
+    def _text_elements(self) -> tuple[list[int], list[Element]]:
+        els = [e for e in self.elements if e.text]
+        return [e.char_start for e in els], els
 
     @functools.cached_property
     def _by_id(self) -> dict[str, Element]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from chunkbench.errors import UsageError
 from chunkbench.text.segment import one_line
+from chunkbench.text.terminal import terminal_safe
 
 from . import add_fail_on_empty, add_input_options, add_set_option, check_not_empty, load_input, parse_sets
 
@@ -32,6 +33,13 @@ def register(sub) -> None:
              "text (or page_content), metadata, start_index, or JSON Lines of them; each is located in INPUT and "
              "its boundary reason inferred (--strategy and --set are then not used)",
     )
+    p.add_argument("--apply-edits", action="store_true",
+                   help="apply the reviewers' boundary edits stored in the workspace for this document and "
+                        "strategy (`chunkbench edit`); each edit that cannot be applied is a warning line")
+    p.add_argument("--workspace", default=None,
+                   help="with --apply-edits: workspace database (default $CHUNKBENCH_WORKSPACE or "
+                        "./.chunkbench/workspace.db)")
+    p.add_argument("--reviewer", default=None, help="with --apply-edits: only this reviewer's edits")
     add_fail_on_empty(p)
     p.add_argument("--chunker", default="foreign", metavar="NAME",
                    help="with --chunks: the name the chunks are shown under (e.g. langchain:RecursiveCharacterTextSplitter)")
@@ -102,7 +110,17 @@ def run_chunk(args) -> int:
     doc = load_input(args)
     if meta:
         doc = doc.with_metadata(**meta)
-    chunkset = inspect_chunks(doc, args) if args.chunks else chunk(doc, args.strategy, **params)
+    if args.chunks:
+        chunkset = inspect_chunks(doc, args)
+    elif args.apply_edits:
+        from chunkbench.store.edits import chunk_with_edits
+
+        outcome = chunk_with_edits(doc, args.strategy, workspace=args.workspace, reviewer=args.reviewer, **params)
+        for message in outcome.messages():
+            print(f"chunkbench: warning: {terminal_safe(doc.source)}: {terminal_safe(message)}", file=sys.stderr)
+        chunkset = outcome.chunkset
+    else:
+        chunkset = chunk(doc, args.strategy, **params)
     check_not_empty(chunkset, args)
     wrote = []
     writers = {"--output": chunkset.to_json, "--debug-md": chunkset.to_debug_markdown, "--jsonl": chunkset.to_jsonl}

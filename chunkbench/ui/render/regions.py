@@ -14,11 +14,9 @@ no words (scans), the element's box is cut vertically in proportion to the chara
 
 from __future__ import annotations
 
-import bisect
 import difflib
 import functools
 import re
-import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -252,42 +250,16 @@ def chunk_regions(doc: Document, chunk: Chunk) -> list[BBox]:
     return regions if regions else list(chunk.bbox)
 
 
-_STARTS: dict[int, tuple] = {}
-
-
-def _starts(doc: Document) -> tuple[list[int], list[Element]]:
-    """Start offsets and non-empty elements of `doc`, cached per Document object (Documents hold
-    dicts, so they are not hashable; the entry is dropped when the Document is collected)."""
-    hit = _STARTS.get(id(doc))
-    if hit is not None and hit[0]() is doc:
-        return hit[1]
-    els = [e for e in doc.elements if e.text]
-    value = ([e.char_start for e in els], els)
-    _STARTS[id(doc)] = (weakref.ref(doc), value)
-    weakref.finalize(doc, _STARTS.pop, id(doc), None)
-    return value
-
-
 def elements_overlapping(doc: Document, start: int, end: int) -> list[Element]:
-    """Non-empty elements whose span intersects [start, end), in reading order (binary search)."""
-    starts, els = _starts(doc)
-    i = max(bisect.bisect_right(starts, start) - 1, 0)
-    out = []
-    while i < len(els) and els[i].char_start < end:
-        if els[i].char_end > start:
-            out.append(els[i])
-        i += 1
-    return out
+    """Non-empty elements whose span intersects [start, end), in reading order
+    (`Document.elements_overlapping`)."""
+    return doc.elements_overlapping(start, end)
 
 
 def element_at(doc: Document, char: int) -> Element | None:
     """The non-empty element containing canonical offset `char`, or the next one when `char` falls
-    on a separator; None past the end."""
-    starts, els = _starts(doc)
-    i = max(bisect.bisect_right(starts, char) - 1, 0)
-    if i < len(els) and els[i].char_end <= char:
-        i += 1
-    return els[i] if i < len(els) else None
+    on a separator; None past the end (`Document.element_at`)."""
+    return doc.element_at(char)
 
 
 def position_box(doc: Document, char: int) -> BBox | None:

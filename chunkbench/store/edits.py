@@ -1,0 +1,80 @@
+"""Reviewers' boundary edits in the workspace, per document + strategy + reviewer, and chunking
+with them applied (`chunk_with_edits`, what `cb.chunk(..., edits="apply")` and `chunkbench chunk
+--apply-edits` run). The edits themselves and how they apply: chunkbench.strategies.edits."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import sqlite3
+from typing import Any
+
+from chunkbench.strategies import chunk
+from chunkbench.strategies.edits import Anchor, Edit, EditOutcome, apply_edits, make_edit
+from chunkbench.types.chunkset import ChunkSet
+from chunkbench.types.document import Document
+
+from .workspace import open_workspace, workspace_path
+
+_COLUMNS = "id, kind, at_anchor, to_anchor, reviewer, created_at, comment"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def record(conn: sqlite3.Connection, doc_id: str, strategy: str, edit: Edit) -> Edit:
+    """Save an edit at once; returns it with its id and time."""
+    when = edit.created_at or _now()
+    cur = conn.execute(
+        "INSERT INTO edits (doc_id, strategy, reviewer, kind, at_anchor, to_anchor, comment, created_at)"
+        " VALUES (?,?,?,?,?,?,?,?)",
+        (doc_id, strategy, edit.reviewer or "", edit.kind, json.dumps(edit.at.to_dict()),
+         json.dumps(edit.to.to_dict()) if edit.to else None, edit.comment or "", when))
+    if conn.in_transaction:
+        conn.commit()
+    return Edit(edit.kind, edit.at, edit.to, edit.reviewer or "", when, edit.comment or "", cur.lastrowid)
+
+
+def query(conn: sqlite3.Connection, doc_id: str, strategy: str, reviewer: str | None = None) -> list[Edit]:
+    """The edits of a document under a strategy (one reviewer's, or everyone's), oldest first."""
+    sql = f"SELECT {_COLUMNS} FROM edits WHERE doc_id = ? AND strategy = ?"
+    args: list[Any] = [doc_id, strategy]
+    if reviewer is not None:
+        sql += " AND reviewer = ?"
+        args.append(reviewer)
+    rows = conn.execute(sql + " ORDER BY created_at, id", args).fetchall()
+    return [Edit(kind, Anchor.from_dict(json.loads(at)), Anchor.from_dict(json.loads(to)) if to else None,
+                 reviewer_, created, comment, id_) for id_, kind, at, to, reviewer_, created, comment in rows]
+
+
+def remove(conn: sqlite3.Connection, edit_id: int) -> bool:
+    """Withdraw one edit; True when there was one."""
+    cur = conn.execute("DELETE FROM edits WHERE id = ?", (edit_id,))
+    if conn.in_transaction:
+        conn.commit()
+    return cur.rowcount > 0
+
+
+def add(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, reviewer: str = "", comment: str = "",
+        workspace: str | os.PathLike | None = None) -> Edit:
+    """Record an edit of chunk `index` of `chunkset` (see strategies.edits.make_edit) in the workspace."""
+    edit = make_edit(chunkset, kind, index, word=word, reviewer=reviewer, comment=comment)
+    with open_workspace(workspace) as conn:
+        return record(conn, chunkset.doc.doc_id, chunkset.strategy, edit)
+
+
+def edits_of(doc: Document, strategy: str, workspace: str | os.PathLike | None = None,
+             reviewer: str | None = None) -> list[Edit]:
+    """The stored edits of `doc` under `strategy` (none when the workspace does not exist)."""
+    if not workspace_path(workspace).is_file():
+        return []
+    with open_workspace(workspace) as conn:
+        return query(conn, doc.doc_id, strategy, reviewer)
+
+
+def chunk_with_edits(doc: Document, strategy: str, *, workspace: str | os.PathLike | None = None,
+                     reviewer: str | None = None, **params: Any) -> EditOutcome:
+    """Chunk `doc`, then apply the stored edits of `strategy` on it (every reviewer's, or one's)."""
+    return apply_edits(chunk(doc, strategy, **params), edits_of(doc, strategy, workspace, reviewer))

@@ -1,0 +1,317 @@
+"""Reviewers' boundary edits applied to a chunking: merge a chunk with the next, split a chunk at
+a word, move a boundary to another word.
+
+An edit is anchored to the text, not to chunk numbers: the element it falls in, the character
+offset in that element's text, and a few characters on each side. It is found again after a
+re-parse (the element id and offset, else the text around it near the same place) and under other
+parameters (a boundary is a place in the text). Applying edits (`apply_edits`) returns the edited
+ChunkSet and what could not be applied: an edit whose anchor is gone, a merge or move where these
+parameters make no boundary, and conflicts between reviewers (one removes a boundary another
+keeps or moves elsewhere), which are never settled by whoever wrote last: none of the conflicting
+edits is applied. Chunks an edit makes have reason `reviewer_edit`, with who and when in the
+detail; their text is the canonical span (page furniture the strategy skipped left out).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
+from chunkbench.types.chunkset import ChunkSet
+from chunkbench.types.document import Document
+
+#: characters of text kept on each side of an anchor
+ANCHOR_CHARS = 24
+#: what an edit does: remove the boundary at `at`; add one at `at`; remove it at `at`, add it at `to`
+KINDS = ("merge", "split", "move")
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A place in a document's text: an element, an offset in its text, the text around it."""
+
+    element_id: str
+    offset: int
+    before: str
+    after: str
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d) -> Anchor:
+        return cls(str(d["element_id"]), int(d["offset"]), str(d.get("before", "")), str(d.get("after", "")))
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One reviewer's change to the boundaries of a strategy's chunks of a document."""
+
+    kind: str
+    at: Anchor
+    to: Anchor | None = None
+    reviewer: str = ""
+    created_at: str = ""
+    comment: str = ""
+    id: int | None = None
+
+    def describe(self) -> str:
+        who = self.reviewer or "(anonymous)"
+        what = {"merge": "merged into the chunk before", "split": "split here", "move": "boundary moved here"}[self.kind]
+        return f"{what} by {who}" + (f" on {self.created_at[:10]}" if self.created_at else "")
+
+
+@dataclass(frozen=True)
+class EditOutcome:
+    """The edited chunks and every edit that was not applied, with why."""
+
+    chunkset: ChunkSet
+    applied: tuple[Edit, ...] = ()
+    #: (edit, why): anchors not found, nothing to merge under these parameters, ...
+    stale: tuple[tuple[Edit, str], ...] = ()
+    #: (edit, why): reviewers disagreeing about one place
+    conflicts: tuple[tuple[Edit, str], ...] = field(default_factory=tuple)
+
+    def messages(self) -> list[str]:
+        """One line per edit not applied."""
+        return ([f"edit not applied ({e.kind} by {e.reviewer or '(anonymous)'}): {why}" for e, why in self.stale]
+                + [f"conflict ({e.kind} by {e.reviewer or '(anonymous)'}): {why}" for e, why in self.conflicts])
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def anchor_at(doc: Document, position: int) -> Anchor:
+    """The anchor of canonical offset `position` (moved past whitespace)."""
+    pos = _skip_space(doc.text, position)
+    e = doc.element_at(pos)
+    if e is None:
+        raise ValueError(f"offset {position} is past the end of the text")
+    offset = max(0, min(pos - e.char_start, len(e.text)))
+    return Anchor(e.id, offset, e.text[max(0, offset - ANCHOR_CHARS):offset], e.text[offset:offset + ANCHOR_CHARS])
+
+
+def resolve(doc: Document, anchor: Anchor) -> int | None:
+    """The canonical offset an anchor names in `doc`: at its element and offset when the text
+    around it is unchanged, else where that text is nearest to it (in the element, then in the
+    document), else None (the anchor is gone)."""
+    needle = anchor.before + anchor.after
+    try:
+        e = doc.element(anchor.element_id)
+    except KeyError:
+        e = None
+    if e is not None:
+        t, o = e.text, anchor.offset
+        if t[max(0, o - len(anchor.before)):o] == anchor.before and t.startswith(anchor.after, o):
+            return e.char_start + o
+        hit = _nearest(t, needle, o - len(anchor.before))
+        if hit is not None:
+            return e.char_start + hit + len(anchor.before)
+    if len(needle.strip()) < 8:  # too little text to find it anywhere else
+        return None
+    expected = (e.char_start + anchor.offset) if e is not None else 0
+    hit = _nearest(doc.text, needle, expected - len(anchor.before))
+    return None if hit is None else hit + len(anchor.before)
+
+
+def _nearest(text: str, needle: str, near: int) -> int | None:
+    if not needle:
+        return None
+    hits = [m.start() for m in re.finditer(re.escape(needle), text)]
+    return min(hits, key=lambda h: (abs(h - near), h)) if hits else None
+
+
+def word_start(text: str, position: int) -> int:
+    """`position` moved back to the start of the word it falls in, then past whitespace."""
+    while 0 < position < len(text) and not text[position - 1].isspace() and not text[position].isspace():
+        position -= 1
+    return _skip_space(text, position)
+
+
+def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
+    """`chunkset` with `edits` applied in order (see the module docstring)."""
+    doc = chunkset.doc
+    text = doc.text
+    starts = {_skip_space(text, c.start_char): c.index for c in chunkset.chunks[1:] if c.start_char is not None}
+    edits = list(edits)
+    resolved: list[tuple[Edit, int, int | None]] = []
+    stale: list[tuple[Edit, str]] = []
+    for e in edits:
+        at = resolve(doc, e.at)
+        to = resolve(doc, e.to) if e.to is not None else None
+        if at is None or (e.kind == "move" and to is None):
+            stale.append((e, f"its text is gone from the document ({(e.at.before + e.at.after).strip()[:40]!r})"))
+            continue
+        resolved.append((e, _skip_space(text, at), None if to is None else word_start(text, to)))
+    removes: dict[int, list[Edit]] = {}
+    adds: dict[int, list[Edit]] = {}
+    for e, at, to in resolved:
+        if e.kind in ("merge", "move"):
+            removes.setdefault(at, []).append(e)
+        if e.kind == "split":
+            adds.setdefault(word_start(text, at), []).append(e)
+        if e.kind == "move" and to is not None:
+            adds.setdefault(to, []).append(e)
+    conflicts: list[tuple[Edit, str]] = []
+    blocked: set[int] = set()
+    for pos in sorted(set(removes) & set(adds)):  # one reviewer removes a cut another makes
+        who = {e.reviewer for e in removes[pos] + adds[pos]}
+        for e in removes[pos] + adds[pos]:
+            conflicts.append((e, f"reviewers {', '.join(sorted(r or '(anonymous)' for r in who))} disagree about "
+                                 f"the boundary before {text[pos:pos + 30]!r}"))
+            blocked.add(id(e))
+    moves: dict[int, set[int]] = {}
+    for e, at, to in resolved:
+        if e.kind == "move" and to is not None:
+            moves.setdefault(at, set()).add(to)
+    for at, targets in moves.items():  # one boundary moved to different places
+        if len(targets) > 1:
+            for e in removes.get(at, []):
+                if e.kind == "move" and id(e) not in blocked:
+                    conflicts.append((e, f"the boundary before {text[at:at + 30]!r} is moved to {len(targets)} "
+                                         "different places"))
+                    blocked.add(id(e))
+    remove_at: dict[int, Edit] = {}
+    add_at: dict[int, Edit] = {}
+    applied: list[Edit] = []
+    for e, at, to in resolved:
+        if id(e) in blocked:
+            continue
+        if e.kind in ("merge", "move") and at not in starts:
+            stale.append((e, f"there is no boundary before {text[at:at + 30]!r} under these parameters"))
+            continue
+        if e.kind == "merge":
+            remove_at[at] = e
+        elif e.kind == "split":
+            add_at[word_start(text, at)] = e
+        else:
+            remove_at[at] = e
+            if to is not None:
+                add_at[to] = e
+        applied.append(e)
+    add_at = {p: e for p, e in add_at.items() if p not in starts and 0 < p < len(text)}
+    chunks = _rebuild(chunkset, {starts[p]: e for p, e in remove_at.items()}, add_at)
+    return EditOutcome(dataclasses.replace(chunkset, chunks=tuple(chunks)), tuple(applied), tuple(stale),
+                       tuple(conflicts))
+
+
+def _rebuild(chunkset: ChunkSet, removed: dict[int, Edit], added: dict[int, Edit]) -> list[Chunk]:
+    """The chunks with the boundaries where chunks `removed` start taken away (each joins the one
+    before) and new boundaries at the canonical offsets `added`."""
+    groups: list[list[Chunk]] = []
+    for c in chunkset.chunks:
+        if c.index in removed and groups:
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    cuts = sorted(added)
+    out: list[Chunk] = []
+    for group in groups:
+        first, last = group[0], group[-1]
+        if first.start_char is None or last.end_char is None:
+            out.append(first)
+            continue
+        inside = [p for p in cuts if first.start_char < p < last.end_char]
+        if len(group) == 1 and not inside:
+            out.append(first)
+            continue
+        bounds = [first.start_char, *inside, last.end_char]
+        merge = next((removed[c.index] for c in group[1:] if removed[c.index].kind == "merge"), None)
+        for k, (a, b) in enumerate(zip(bounds, bounds[1:])):
+            edit = added.get(a) if k else merge
+            if edit is None:  # the first piece of a boundary moved away: its start is the strategy's
+                boundary, edit = first.boundary, next((removed[c.index] for c in group[1:]), None)
+            elif k == 0:  # its start is the strategy's; the chunk after it was merged into it
+                boundary = Boundary(Reason.REVIEWER_EDIT, f"starts at the strategy's boundary ({first.boundary.reason.value}: "
+                                    f"{first.boundary.detail}); the next chunk {edit.describe()}" + _comment(edit))
+            else:
+                boundary = Boundary(Reason.REVIEWER_EDIT, edit.describe() + _comment(edit))
+            out.append(_piece(chunkset, first, a, b, boundary, k, edit))
+    return [dataclasses.replace(c, index=n) for n, c in enumerate(out)]
+
+
+def _comment(edit: Edit) -> str:
+    return f": {edit.comment}" if edit.comment else ""
+
+
+def _piece(chunkset: ChunkSet, model: Chunk, start: int, end: int, boundary: Boundary, k: int,
+           edit: Edit | None) -> Chunk:
+    """The chunk of canonical span [start, end) made by an edit, in the image of `model`."""
+    doc = chunkset.doc
+    skipped = set(chunkset.skipped)
+    elements = [e for e in doc.elements_overlapping(start, end) if e.id not in skipped]
+    text = span_text(doc, start, end, skipped)
+    extra = {"edit": {"kind": edit.kind, "reviewer": edit.reviewer, "created_at": edit.created_at}} if edit else {}
+    return build_chunk(doc, index=model.index, chunk_id=model.chunk_id + (f"_edit{k}" if k else ""),
+                       type=model.type, text=text, elements=elements or list(doc.elements_overlapping(start, end)),
+                       boundary=boundary, section_path=model.section_path, heading=model.heading,
+                       start_char=start, end_char=end, extra={**extra})
+
+
+def span_text(doc: Document, start: int, end: int, skipped: Iterable[str] = ()) -> str:
+    """Canonical text [start, end) with the skipped elements inside it left out (and the blank
+    lines they leave folded), whitespace at the ends stripped."""
+    ids = set(skipped)
+    pieces, pos = [], start
+    for e in doc.elements_overlapping(start, end):
+        if e.id in ids:  # the part of a skipped element inside the span
+            pieces.append(doc.text[pos:max(pos, e.char_start)])
+            pos = max(pos, min(end, e.char_end))
+    pieces.append(doc.text[pos:end])
+    return re.sub(r"\n{3,}", "\n\n", "".join(pieces)).strip()
+
+
+def make_edit(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, reviewer: str = "",
+                     created_at: str = "", comment: str = "") -> Edit:
+    """An edit of chunk `index`: merge it with the chunk before (`merge`), split it before its
+    `word`-th word (`split`, 1-based, 2 or more), or move the boundary where it starts by `word`
+    words (`move`, negative: earlier, into the chunk before)."""
+    doc = chunkset.doc
+    if kind not in KINDS:
+        raise ValueError(f"edit kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if not 0 <= index < len(chunkset.chunks):
+        raise ValueError(f"there is no chunk {index} (0-{len(chunkset.chunks) - 1})")
+    c = chunkset.chunks[index]
+    if c.start_char is None or c.end_char is None:
+        raise ValueError(f"chunk {index} has no place in the text")
+    if kind in ("merge", "move") and index == 0:
+        raise ValueError("chunk 0 starts the document: there is no chunk before it")
+    starts = _word_starts(chunkset, c.start_char, c.end_char)
+    if kind == "merge":
+        return Edit("merge", anchor_at(doc, c.start_char), None, reviewer, created_at, comment)
+    if kind == "split":
+        if not 2 <= word <= len(starts):
+            raise ValueError(f"chunk {index} has {len(starts)} words: split before word 2 to {len(starts)}")
+        return Edit("split", anchor_at(doc, starts[word - 1]), None, reviewer, created_at, comment)
+    if word == 0:
+        raise ValueError("move the boundary by a number of words, e.g. 3 or -3")
+    if word > 0:
+        if word >= len(starts):
+            raise ValueError(f"chunk {index} has {len(starts)} words: move by at most {len(starts) - 1}")
+        target = starts[word]
+    else:
+        prev = chunkset.chunks[index - 1]
+        before = _word_starts(chunkset, prev.start_char or 0, c.start_char)
+        if -word >= len(before):
+            raise ValueError(f"chunk {index - 1} has {len(before)} words: move back by at most {len(before) - 1}")
+        target = before[word]
+    return Edit("move", anchor_at(doc, c.start_char), anchor_at(doc, target), reviewer, created_at, comment)
+
+
+def _word_starts(chunkset: ChunkSet, start: int, end: int) -> list[int]:
+    """Canonical offsets of the words in [start, end) outside the elements the strategy skipped."""
+    doc, skipped = chunkset.doc, set(chunkset.skipped)
+    out = []
+    for e in doc.elements_overlapping(start, end):
+        if e.id in skipped:
+            continue
+        a, b = max(start, e.char_start), min(end, e.char_end)
+        out.extend(a + m.start() for m in re.finditer(r"\S+", doc.text[a:b]))
+    return out
+
