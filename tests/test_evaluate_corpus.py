@@ -45,15 +45,22 @@ def chroma_rows(text: str, questions, corpus_id: str):
     return rows
 
 
+def speech_corpus(tmp_path, file_name: str):
+    """A corpus folder holding the speech as `file_name`, and its 32 questions as Chroma's CSV
+    (corpus_id: the file's stem, as in Chroma's general benchmark): (folder, csv path, questions)."""
+    speech = (CORPUS / "sotu_2024.txt").read_text("utf-8")
+    questions = json.loads((CORPUS / "sotu_2024.questions.json").read_text("utf-8"))
+    folder = tmp_path / "corpora"
+    folder.mkdir()
+    (folder / file_name).write_text(speech, encoding="utf-8")
+    rows = chroma_rows(speech, questions, file_name.rsplit(".", 1)[0])
+    return folder, write_chroma_csv(tmp_path / "questions_df.csv", rows), questions
+
+
 def test_a_chroma_csv_gives_the_same_scores_as_the_projects_own_questions(tmp_path):
     """The speech's 32 questions written as Chroma's CSV (corpus_id as a bare name, as in its
     general benchmark) resolve to the same spans and score exactly as the questions.json does."""
-    speech = (CORPUS / "sotu_2024.txt").read_text("utf-8")
-    questions = json.loads((CORPUS / "sotu_2024.questions.json").read_text("utf-8"))
-    corpus = tmp_path / "corpora"
-    corpus.mkdir()
-    (corpus / "sotu_2024.txt").write_text(speech, encoding="utf-8")
-    csv = write_chroma_csv(tmp_path / "questions_df.csv", chroma_rows(speech, questions, "sotu_2024"))
+    corpus, csv, questions = speech_corpus(tmp_path, "sotu_2024.txt")
     (ours,) = find_cases([CORPUS / "sotu_2024.txt"])
     (theirs,) = find_cases([corpus], questions=csv)
     assert [r.spans for r in theirs.resolved] == [r.spans for r in ours.resolved]
@@ -216,12 +223,7 @@ def test_bm25_and_dense_in_one_run_cut_each_document_once(tmp_path, monkeypatch,
 
 
 def test_cli_evaluates_a_chroma_corpus_folder(tmp_path, capsys):
-    speech = (CORPUS / "sotu_2024.txt").read_text("utf-8")
-    questions = json.loads((CORPUS / "sotu_2024.questions.json").read_text("utf-8"))
-    folder = tmp_path / "corpora"
-    folder.mkdir()
-    (folder / "state_of_the_union.md").write_text(speech, encoding="utf-8")
-    csv = write_chroma_csv(tmp_path / "questions_df.csv", chroma_rows(speech, questions, "state_of_the_union"))
+    folder, csv, _ = speech_corpus(tmp_path, "state_of_the_union.md")
     args = ["evaluate", str(folder), "--questions", str(csv), "--strategy", "sentences", "-o", str(tmp_path / "o")]
     assert main(args) == 0
     out = capsys.readouterr().out
