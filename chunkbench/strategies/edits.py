@@ -307,7 +307,7 @@ def make_edit(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, revie
 def _word_starts(chunkset: ChunkSet, start: int, end: int) -> list[int]:
     """Canonical offsets of the words in [start, end) outside the elements the strategy skipped."""
     doc, skipped = chunkset.doc, set(chunkset.skipped)
-    out = []
+    out: list[int] = []
     for e in doc.elements_overlapping(start, end):
         if e.id in skipped:
             continue
