@@ -262,3 +262,39 @@ def test_the_page_has_the_room_labels_read_at_11_px_in_a_1280_px_window(browser,
     assert button is not None and button["y"] + button["height"] < img.bounding_box()["y"]  # acted on above it
     page.screenshot(path=str(tmp_path / "review-1280.png"))
     ctx.close()
+
+
+def test_a_reviewer_merges_moves_and_splits_in_the_browser(browser, serve, contract):
+    """Issue 20.1: the edit buttons store an edit, the chunks shown change at once with reason
+    reviewer_edit, and a second reviewer's app opens on the edited chunks."""
+    from chunkbench.store.edits import edits_of
+
+    url = serve(contract)
+    m = len(contract)
+    ctx, page = _open(browser, url, "eve")
+    position = page.locator(".cb-pos").first
+    for _ in range(3):
+        page.keyboard.press("n")
+    expect = sync_api.expect
+    expect(position).to_contain_text(f"Boundary 4 of {m}", timeout=TIMEOUT)
+    page.get_by_role("button", name="merge into previous").click()
+    expect(position).to_contain_text(f"of {m - 1}", timeout=TIMEOUT)
+    page.wait_for_selector("text=/merged into the chunk before by eve/", timeout=TIMEOUT)
+    page.keyboard.press("n")
+    page.get_by_role("button", name="start a word later →").click()
+    page.wait_for_selector("text=/boundary moved here by eve/", timeout=TIMEOUT)
+    split_input = page.locator(".cb-split-word input").first
+    split_input.fill("5")
+    split_input.press("Enter")
+    page.get_by_role("button", name="split before word").click()
+    expect(position).to_contain_text(f"of {m}", timeout=TIMEOUT)  # one merged away, one split off
+    page.wait_for_selector("text=/split here by eve/", timeout=TIMEOUT)
+    kinds = [e.kind for e in edits_of(contract.doc, contract.strategy, serve.workspace)]
+    assert kinds == ["merge", "move", "split"] and all(e.reviewer == "eve" for e in
+                                                        edits_of(contract.doc, contract.strategy, serve.workspace))
+    ctx.close()
+    ctx2, other = _open(browser, url, "finn")  # another reviewer opens on the edited chunks
+    for _ in range(2):  # to boundary 3: the chunk boundary 4 was merged into
+        other.keyboard.press("n")
+    other.wait_for_selector("text=/merged into the chunk before by eve/", timeout=TIMEOUT)
+    ctx2.close()

@@ -46,9 +46,8 @@ class ReviewApp:
     without a browser."""
 
     def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
-                 dpi: int = 110, inline: bool = False, image_cache: dict | None = None):
-        self.session = ReviewSession(chunkset, reviewer=reviewer, workspace=workspace)
-        self.chunkset = chunkset
+                 dpi: int = 110, inline: bool = False, image_cache: dict | None = None, apply_edits: bool = True):
+        self.session = ReviewSession(chunkset, reviewer=reviewer, workspace=workspace, apply_edits=apply_edits)
         self.doc = chunkset.doc
         self.dpi = dpi
         #: chunk index → cropped PNG; shared by every session over the same ChunkSet
@@ -57,6 +56,11 @@ class ReviewApp:
         self._show()
 
     # ---------------------------------------------------------------- the session's state
+    @property
+    def chunkset(self) -> ChunkSet:
+        """The chunks under review: the strategy's, with the stored boundary edits applied."""
+        return self.session.chunkset
+
     @property
     def current(self) -> int:
         return self.session.current
@@ -87,6 +91,20 @@ class ReviewApp:
         saved = self.session.give(verdict, self._comment_text if comment is None else comment, advance=advance)
         self._show()
         return saved
+
+    def edit(self, kind: str, word: int = 0) -> None:
+        """Merge the current chunk into the one before (`merge`), split it before its `word`-th word
+        (`split`) or move its start by `word` words (`move`); stored at once, applied to the chunks
+        shown. A refused edit (no such word) shows its reason and changes nothing."""
+        try:
+            self.session.edit(kind, word=word, comment=self._comment_text)
+        except ChunkbenchError as exc:
+            self.edit_note.object = f'<div class="cb-edit-note">{html.escape(str(exc))}</div>'
+            return
+        self.edit_note.object = ""
+        self.bar.max = max(1, len(self.keys))
+        self.reason_w.options = [ANY_REASON, *sorted({c.boundary.reason.value for c in self.chunkset.chunks})]
+        self._show()
 
     def apply_earlier(self) -> Verdict | None:
         """Give the current boundary the newest verdict it had under other parameters."""
@@ -171,6 +189,17 @@ class ReviewApp:
         self.earlier_b = pn.widgets.Button(label="apply earlier verdict", width=180, visible=False,
                                            css_classes=["cb-apply-earlier"])
         self.earlier_b.on_click(_discard_event(self.apply_earlier))
+        # boundary edits (issue 20.1): stored in the workspace, applied to the chunks shown
+        self.merge_b = pn.widgets.Button(label="merge into previous", width=170, css_classes=["cb-merge"])
+        self.earlier_word_b = pn.widgets.Button(label="← start a word earlier", width=180, css_classes=["cb-move-earlier"])
+        self.later_word_b = pn.widgets.Button(label="start a word later →", width=170, css_classes=["cb-move-later"])
+        self.split_word = pn.widgets.IntInput(value=2, start=2, width=90, css_classes=["cb-split-word"])
+        self.split_b = pn.widgets.Button(label="split before word", width=150, css_classes=["cb-split"])
+        self.merge_b.on_click(_discard_event(functools.partial(self.edit, "merge")))
+        self.earlier_word_b.on_click(_discard_event(functools.partial(self.edit, "move", -1)))
+        self.later_word_b.on_click(_discard_event(functools.partial(self.edit, "move", 1)))
+        self.split_b.on_click(_discard_event(lambda: self.edit("split", int(self.split_word.value or 2))))
+        self.edit_note = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-edit-note"])
         self.shortcuts = KeyboardShortcuts(self._on_key, keys=[*KEYS, *NAV_KEYS], scoped=inline)
         help_line = OfflineHTML(
             '<div class="cb-help">Keys: <kbd>1</kbd>/<kbd>o</kbd> ok · <kbd>2</kbd>/<kbd>m</kbd> should merge · '
@@ -186,6 +215,9 @@ class ReviewApp:
             self.info,
             pn.Row(*self.buttons.values()),
             pn.Row(self.comment, self.earlier_b, self.prev_b, self.next_b),
+            pn.Row(OfflineHTML("<b>Fix the boundary:</b>"), self.merge_b, self.earlier_word_b, self.later_word_b,
+                   self.split_b, self.split_word),
+            self.edit_note,
             self.image,
             pn.Row(
                 pn.Column(OfflineHTML("<b>Before the boundary</b> (end of the previous chunk)"), self.before,
@@ -225,6 +257,11 @@ class ReviewApp:
             f'{pages_label(c)}</div>'
         )
         self.image.object = self._image_html(i, c)
+        notes = self.session.edit_messages
+        if notes and not self.edit_note.object.startswith('<div class="cb-edit-note">'):
+            self.edit_note.object = ('<div class="cb-edit-conflicts">' + "<br>".join(html.escape(m) for m in notes)
+                                     + "</div>")
+        self.merge_b.disabled = self.earlier_word_b.disabled = i == 0
         key = self.keys[i]
         mine = self.session.mine.get(key)
         for code, b in self.buttons.items():
@@ -242,12 +279,15 @@ class ReviewApp:
         """The cropped page image (rendered once per boundary), or a line saying why there is none."""
         if not self.doc.pdf_path:
             return "<i>No page image: this input has no PDF. Judge from the text on the right.</i>"
-        if i not in self._images:
+        # the crop shows the chunking around the boundary: keyed by the chunking's cuts, so an edit
+        # (which changes them) draws anew, and sessions over the same cuts share it
+        key = (i, tuple(ch.start_char for ch in self.chunkset.chunks))
+        if key not in self._images:
             try:
-                self._images[i] = boundary_png(self.chunkset, i, self.dpi)
+                self._images[key] = boundary_png(self.chunkset, i, self.dpi)
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed: review the text
                 return f"<i>No page image: {html.escape(str(exc))}</i>"
-        return image_html(self._images[i], c, i)
+        return image_html(self._images[key], c, i)
 
     def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
         return info_html(c, mine, self.session.others(key), self.session.earlier.get(key) or ())

@@ -23,12 +23,17 @@ ANY_REASON = "any reason"
 class ReviewSession:
     """Review the boundaries of `chunkset` as `reviewer`, saving into the workspace at `workspace`."""
 
-    def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None):
-        self.chunkset = chunkset
+    def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
+                 apply_edits: bool = True):
+        #: the strategy's chunks; `chunkset` is them with the stored boundary edits applied
+        self.base = chunkset
         self.doc = chunkset.doc
         self.reviewer = reviewer or ""
         self.workspace = workspace
-        self.keys = [boundary_key(c) for c in chunkset.chunks]
+        self.apply_edits = apply_edits
+        #: what the stored edits could not do (stale anchors, reviewers who disagree), one line each
+        self.edit_messages: list[str] = []
+        self._apply()
         self.filter = "all"
         self.reason = ANY_REASON
         self.mine: dict[str, Verdict] = {}
@@ -37,6 +42,38 @@ class ReviewSession:
         self.reload()
         unreviewed = [i for i, k in enumerate(self.keys) if k not in self.mine]
         self.current = unreviewed[0] if unreviewed else 0
+
+    def _apply(self) -> None:
+        """The chunks shown: the base with every reviewer's stored edits applied (unless off)."""
+        from chunkbench.store.edits import edits_of
+        from chunkbench.strategies.edits import apply_edits
+
+        if self.apply_edits:
+            outcome = apply_edits(self.base, edits_of(self.doc, self.base.strategy, self.workspace))
+            self.chunkset, self.edit_messages = outcome.chunkset, outcome.messages()
+        else:
+            self.chunkset, self.edit_messages = self.base, []
+        self.keys = [boundary_key(c) for c in self.chunkset.chunks]
+
+    def edit(self, kind: str, *, word: int = 0, comment: str = "") -> None:
+        """Record a boundary edit of the current chunk as this reviewer (merge it into the chunk
+        before, split it before its `word`-th word, move its start by `word` words), apply the
+        stored edits again and stay at the boundary the edit is about."""
+        from chunkbench.store.edits import add
+
+        c = self.chunkset.chunks[self.current]
+        try:
+            edit = add(self.chunkset, kind, self.current, word=word, reviewer=self.reviewer, comment=comment,
+                       workspace=self.workspace)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        self._apply()
+        from chunkbench.strategies.edits import resolve
+
+        focus = resolve(self.doc, edit.to or edit.at) if kind != "merge" else c.start_char
+        starts = [ch.start_char if ch.start_char is not None else -1 for ch in self.chunkset.chunks]
+        self.current = min(range(len(starts)), key=lambda i: (abs(starts[i] - (focus or 0)), i)) if starts else 0
+        self.reload()
 
     # ---------------------------------------------------------------- storage
     @contextlib.contextmanager
