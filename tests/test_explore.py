@@ -249,3 +249,31 @@ def test_a_typed_value_sets_a_numeric_parameter_exactly():
     box.value = 10 ** 9  # past the parameter's bound: the box holds its maximum
     assert box.value == box.max == ex._controls["max_chunk_size"].value == ex.params["max_chunk_size"]
     assert set(ex._boxes) == {"max_chunk_size", "heading_level"}  # every slider has one, nothing else
+
+
+def test_the_selected_chunk_is_merged_moved_and_split_by_buttons_and_keys(tmp_path):
+    """Issue 20.1 in the explorer: the edit buttons and the keys over the page (m, [, ], s) store an
+    edit of the selected chunk and show the chunks with the stored edits applied."""
+    from chunkbench.store.edits import edits_of
+    from chunkbench.ui.explorer.widget import Explorer
+
+    doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
+    ws = tmp_path / "ws.db"
+    ex = Explorer(doc, "elements", workspace=ws, reviewer="ivy")
+    n = len(ex.chunkset)
+    ex.edit("merge")  # nothing selected: refused, said, nothing stored
+    assert "select a chunk first" in ex.status_w.value and len(ex.chunkset) == n
+    ex.select(3)
+    ex.edit_buttons[0].click()  # merge into previous
+    assert len(ex.chunkset) == n - 1 and ex.chunkset[ex.selected].boundary.reason.value == "reviewer_edit"
+    ex.select(5)
+    ex._on_image_event({"type": "keydown", "key": "]"})  # its start a word later
+    assert ex.chunkset[ex.selected].boundary.detail.startswith("boundary moved here by ivy")
+    ex.split_w.value = 4
+    ex._on_image_event({"type": "keydown", "key": "s"})
+    assert len(ex.chunkset) == n
+    assert [e.kind for e in edits_of(doc, "elements", ws)] == ["merge", "move", "split"]
+    again = Explorer(doc, "elements", workspace=ws)  # opens with the stored edits applied
+    assert [c.text for c in again.chunkset] == [c.text for c in ex.chunkset]
+    ex.set_params(max_chunk_size=1500)  # another setting: the same edits, applied where they still can be
+    assert any(c.boundary.reason.value == "reviewer_edit" for c in ex.chunkset)

@@ -179,5 +179,12 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         box.press("Enter")
         readout = page.locator(".cb-explorer .widget-slider .widget-readout").first
         expect(readout).to_have_text("1234", timeout=TIMEOUT)
+        # issue 20.1: select a chunk in the list and merge it into the one before with the button
+        options = page.locator(".cb-explorer .cb-chunk-list select option")
+        count = options.count()
+        page.locator(".cb-explorer .cb-chunk-list select").first.select_option(index=3)
+        page.locator(".cb-explorer .cb-edit-merge").first.click()
+        expect(options).to_have_count(count - 1, timeout=TIMEOUT)
+        expect(options.nth(2)).to_contain_text("reviewer_edit", timeout=TIMEOUT)
         img.scroll_into_view_if_needed()
         page.screenshot(path=str(tmp_path / "explorer-1280.png"))  # what a user sees

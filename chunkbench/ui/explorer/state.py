@@ -6,6 +6,7 @@ drive it alone."""
 from __future__ import annotations
 
 import json
+import os
 from collections import OrderedDict
 from typing import Any
 
@@ -26,10 +27,15 @@ def on_page(c: Chunk, n: int) -> bool:
 class ExplorerState:
     """The explorer's model: every change goes through here, so it is checked before anything moves."""
 
-    def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None):
+    def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
+                 workspace: str | os.PathLike | None = None, reviewer: str = "", apply_edits: bool = True):
         self.doc = doc
         self.page = 1
         self.selected: int | None = None
+        #: where reviewers' boundary edits are stored and read, who makes new ones, whether they apply
+        self.workspace, self.reviewer, self.apply_edits = workspace, reviewer, apply_edits
+        #: what the stored edits could not do (stale anchors, reviewers who disagree), one line each
+        self.edit_messages: list[str] = []
         self._cache: OrderedDict[str, ChunkSet] = OrderedDict()
         self.chunkset = self.set_strategy(strategy, **(params or {}))
 
@@ -65,6 +71,29 @@ class ExplorerState:
         n = self.page if n is None else n
         return [c.index for c in self.chunkset if on_page(c, n)]
 
+    def edit(self, kind: str, word: int = 0) -> ChunkSet:
+        """Record a boundary edit of the selected chunk as `reviewer` (merge it into the chunk
+        before, split it before its `word`-th word, move its start by `word` words), then show the
+        chunks with the stored edits applied; the selection follows the edited place."""
+        from chunkbench.errors import UsageError
+        from chunkbench.store.edits import add
+
+        if self.selected is None:
+            raise UsageError("select a chunk first (in the list or on the page)")
+        try:
+            made = add(self.chunkset, kind, self.selected, word=word, reviewer=self.reviewer, workspace=self.workspace)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        cs = self._use(self.strategy, self.params)
+        if kind != "merge":  # select the chunk the new or moved boundary starts
+            from chunkbench.strategies.edits import resolve, word_start
+
+            at = resolve(self.doc, made.to or made.at)
+            at = None if at is None else word_start(self.doc.text, at)
+            self.selected = next((c.index for c in cs if c.start_char is not None and c.start_char >= (at or 0)),
+                                 self.selected)
+        return cs
+
     def select(self, index: int | None) -> None:
         """Select chunk `index` (None clears); the page follows the chunk when it is elsewhere."""
         if index is not None:
@@ -84,6 +113,15 @@ class ExplorerState:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(key)
+        if self.apply_edits:  # every reviewer's stored edits on top of the strategy's chunks
+            from chunkbench.store.edits import edits_of
+            from chunkbench.strategies.edits import apply_edits
+
+            edits = edits_of(self.doc, strategy, self.workspace)
+            self.edit_messages = []
+            if edits:  # (without any, the cached ChunkSet itself)
+                outcome = apply_edits(cs, edits)
+                cs, self.edit_messages = outcome.chunkset, outcome.messages()
         old = getattr(self, "chunkset", None)
         previous = old[self.selected] if old is not None and self.selected is not None else None
         self.chunkset = cs

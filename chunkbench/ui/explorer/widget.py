@@ -26,6 +26,8 @@ from chunkbench.types.document import Document
 from .cards import STYLE, chunk_label, detail_html, error_html, summary_html
 from .state import ExplorerState
 
+#: keys over the page that edit the selected chunk's boundary: (kind, words)
+EDIT_KEYS = {"m": ("merge", 0), "[": ("move", -1), "]": ("move", 1), "s": ("split", 0)}
 #: sliders stop at this multiple of the default (the number box beside it takes any allowed value)
 SLIDER_SPAN = 5
 #: gutter label size (points) of the explorer's page: a notebook beside JupyterLab's file browser
@@ -95,8 +97,8 @@ class Explorer:
     Each API call changes the state, then redraws what depends on it."""
 
     def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
-                 dpi: int = 90, image_width: int = 900):
-        self.state = ExplorerState(doc, strategy, params)
+                 dpi: int = 90, image_width: int = 900, workspace=None, reviewer: str = ""):
+        self.state = ExplorerState(doc, strategy, params, workspace=workspace, reviewer=reviewer)
         self.doc = doc
         self.dpi = dpi
         self._syncing = False
@@ -146,6 +148,18 @@ class Explorer:
                 if isinstance(ctl, (w.IntSlider, w.FloatSlider)) and value > ctl.max:
                     ctl.max = value
                 ctl.value = ", ".join(value) if isinstance(value, tuple) else value
+        self._show_chunks()
+        return self.chunkset
+
+    def edit(self, kind: str, word: int = 0) -> ChunkSet:
+        """Edit the selected chunk's boundary as the explorer's reviewer (see ExplorerState.edit):
+        what the buttons under the chunk list and the keys over the page (m, [, ], s) call. A
+        refused edit shows why and changes nothing."""
+        try:
+            self.state.edit(kind, word)
+        except ChunkbenchError as exc:
+            self.status_w.value = error_html(str(exc))
+            return self.chunkset
         self._show_chunks()
         return self.chunkset
 
@@ -207,7 +221,8 @@ class Explorer:
         self._sync_selection()
         self.error = None
         self.summary_w.value = summary_html(self.chunkset)
-        self.status_w.value = ""
+        notes = self.state.edit_messages
+        self.status_w.value = error_html("; ".join(notes)) if notes else ""
         self._render()
 
     def _sync_selection(self) -> None:
@@ -268,6 +283,12 @@ class Explorer:
             self.go_to_page(change["new"])
 
     def _on_image_event(self, event: dict) -> None:
+        if event.get("type") == "keydown":
+            action = EDIT_KEYS.get(str(event.get("key", "")))
+            if action is not None:
+                kind, word = action
+                self.edit(kind, int(self.split_w.value) if kind == "split" else word)
+            return
         x, y = event.get("dataX"), event.get("dataY")
         if x is not None and y is not None:
             self.click(float(x), float(y))
@@ -294,12 +315,27 @@ class Explorer:
         self.list_w.add_class("cb-chunk-list")
         self.list_w.observe(self._on_list, names="value")
         self.detail_w = w.HTML(layout=w.Layout(width="100%"))
+        # boundary edits of the selected chunk (issue 20.1), stored in the workspace
+        buttons = {"merge into previous (m)": ("merge", 0), "← a word earlier ([)": ("move", -1),
+                   "a word later (]) →": ("move", 1)}
+        self.edit_buttons = []
+        for label, (kind, word) in buttons.items():
+            b = w.Button(description=label, layout=w.Layout(width="auto"))
+            b.on_click(lambda _b, k=kind, n=word: self.edit(k, n))
+            b.add_class(f"cb-edit-{kind}{'-earlier' if word < 0 else '-later' if word > 0 else ''}")
+            self.edit_buttons.append(b)
+        self.split_w = w.BoundedIntText(value=2, min=2, max=100_000, layout=w.Layout(width="80px"))
+        split_b = w.Button(description="split before word (s)", layout=w.Layout(width="auto"))
+        split_b.on_click(lambda _b: self.edit("split", int(self.split_w.value)))
+        split_b.add_class("cb-edit-split")
+        self.edit_buttons.append(split_b)
+        edits_row = w.HBox([*self.edit_buttons, self.split_w], layout=w.Layout(flex_flow="row wrap"))
         self._events = None
         if self.has_pdf:
             try:
                 from ipyevents import Event
 
-                self._events = Event(source=self.image_w, watched_events=["click"])
+                self._events = Event(source=self.image_w, watched_events=["click", "keydown"])
                 self._events.on_dom_event(self._on_image_event)
             except ImportError:  # clicking regions needs ipyevents; the list still selects
                 self._events = None
@@ -310,7 +346,8 @@ class Explorer:
         left = w.VBox([nav, self.image_w] if self.has_pdf else [self.textview_w],
                       layout=w.Layout(flex=f"1 1 {image_width}px", min_width="0"))
         right = w.VBox([w.HTML("<b>Chunks</b> (click one to select it; click the page to pick a region)"),
-                        self.list_w, self.detail_w], layout=w.Layout(flex="1 1 360px", min_width="0"))
+                        self.list_w, w.HTML("<b>Fix the selected chunk's boundary</b> (keys over the page: m, [, ], s)"),
+                        edits_row, self.detail_w], layout=w.Layout(flex="1 1 360px", min_width="0"))
         self.widget = w.VBox([
             w.HBox([self.strategy_w, self.params_box]),
             self.summary_w,
@@ -325,7 +362,9 @@ class Explorer:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def explore(doc_or_path: Document | str, strategy: str = "elements", *, dpi: int = 90, **params: Any) -> Explorer:
-    """Open the linked explorer on a Document or any loadable path (parsed once, then cached)."""
+def explore(doc_or_path: Document | str, strategy: str = "elements", *, dpi: int = 90, workspace=None,
+            reviewer: str = "", **params: Any) -> Explorer:
+    """Open the linked explorer on a Document or any loadable path (parsed once, then cached);
+    reviewers' boundary edits stored in `workspace` are applied, and new ones are `reviewer`'s."""
     doc = doc_or_path if isinstance(doc_or_path, Document) else loaders.load(doc_or_path)
-    return Explorer(doc, strategy, params, dpi=dpi)
+    return Explorer(doc, strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer)
