@@ -291,13 +291,13 @@ def _mark_against_baseline(rows: list[dict], spanned: list[list[dict]], n_cases:
     (`spanned[i]`: row i's question scores that have token measures, in the same question order)."""
     groups = [q["case"] for q in spanned[0]]
     pooled = PairedBootstrap(groups)
-    per_case = [PairedBootstrap([0] * groups.count(n)) for n in range(n_cases)]
+    picks = [[i for i, g in enumerate(groups) if g == n] for n in range(n_cases)]  # each case's questions
+    per_case = [PairedBootstrap([0] * len(pick)) for pick in picks]
     base_q = {key: [q[key] for q in spanned[0]] for key in PAIRED}
     for row, qs in zip(rows, spanned):
         values = {key: [q[key] for q in qs] for key in PAIRED}
         _mark(row, rows[0], pooled, values, base_q, row is rows[0])
-        for n, doc in enumerate(row["documents"]):
-            pick = [i for i, g in enumerate(groups) if g == n]
+        for n, (doc, pick) in enumerate(zip(row["documents"], picks)):
             _mark(doc, rows[0]["documents"][n], per_case[n], {k: [v[i] for i in pick] for k, v in values.items()},
                   {k: [v[i] for i in pick] for k, v in base_q.items()}, row is rows[0])
 
@@ -348,12 +348,12 @@ def misses_of(setting: Setting, cases: Sequence[Case], retriever: str = "bm25", 
     """For each case: (the setting's ChunkSet, its retrieval misses, how many questions were judged)."""
     from chunkbench.strategies import chunk
 
-    from .misses import find_misses
+    from .misses import find_misses, judged
 
     out = []
     for case in cases:
         cs = chunk(case.doc, str(setting.strategy), **setting.params)
-        out.append((cs, find_misses(cs, case.resolved, retriever, token_k), sum(1 for r in case.resolved if r.spans)))
+        out.append((cs, find_misses(cs, case.resolved, retriever, token_k), judged(case.resolved)))
     return out
 
 

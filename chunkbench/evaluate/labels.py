@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from chunkbench.text.segment import skip_space
+
 if TYPE_CHECKING:
     from chunkbench.types.chunkset import ChunkSet
     from chunkbench.types.document import Document
@@ -72,12 +74,6 @@ def parse_key(key: str) -> tuple[str, int] | None:
     return element_id, int(start)
 
 
-def _skip_space(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    return pos
-
-
 def labels_from_verdicts(doc: Document, verdicts: Iterable[Any]) -> Labels:
     """The document's labelled boundaries from verdicts (objects with `boundary_key` and `verdict`,
     e.g. reviews.verdicts.Verdict) on any chunking of it: one vote per verdict, the majority wins."""
@@ -97,7 +93,7 @@ def labels_from_verdicts(doc: Document, verdicts: Iterable[Any]) -> Labels:
         if not e.char_start <= pos <= e.char_end:
             stale += 1
             continue
-        votes.setdefault((element_id, _skip_space(doc.text, pos)), Counter())[keep] += 1
+        votes.setdefault((element_id, skip_space(doc.text, pos)), Counter())[keep] += 1
     labels, tied = [], 0
     for (element_id, pos), count in sorted(votes.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if count[True] == count[False]:
@@ -113,7 +109,7 @@ def boundaries(doc: Document, chunkset: ChunkSet) -> set[int]:
     for c in chunkset.chunks[1:]:
         if c.start_char is None:
             continue
-        out.add(_skip_space(doc.text, c.start_char + int(c.extra.get("overlap_chars", 0) or 0)))
+        out.add(skip_space(doc.text, c.start_char + int(c.extra.get("overlap_chars", 0) or 0)))
     return out
 
 

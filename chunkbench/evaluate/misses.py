@@ -62,11 +62,7 @@ def find_misses(chunkset: ChunkSet, questions, retriever: str = "bm25", token_k:
     """The misses of `chunkset` on `questions` (Questions, resolved questions, or a questions file
     path), ranked by `retriever` as `chunkbench evaluate` ranks them. Questions without a located
     reference span (page-only evidence) are not judged."""
-    doc = chunkset.doc
-    if isinstance(questions, (str, os.PathLike)):
-        questions = load_questions(questions, doc)
-    qs = list(questions)
-    resolved = qs if all(isinstance(q, Resolved) for q in qs) else resolve(doc, qs, NormalizedText(doc.text))
+    resolved = resolve_questions(chunkset.doc, questions)
     units = chunk_units(chunkset)
     rows = {row["id"]: row for row in evaluate(units, resolved, KS, token_k, retriever)[1]}
     chunks = chunkset.chunks
@@ -82,6 +78,19 @@ def find_misses(chunkset: ChunkSet, questions, retriever: str = "bm25", token_k:
         out.append(Miss(r.question.id, r.question.question, r.spans, round(float(row["token_recall"]), 4),
                         cuts, tuple(row["retrieved"]), holding))
     return out
+
+
+def resolve_questions(doc, questions) -> list[Resolved]:
+    """Questions (a questions file path, Questions, or already resolved ones) as Resolved of `doc`."""
+    if isinstance(questions, (str, os.PathLike)):
+        questions = load_questions(questions, doc)
+    qs = list(questions)
+    return qs if all(isinstance(q, Resolved) for q in qs) else resolve(doc, qs, NormalizedText(doc.text))
+
+
+def judged(resolved: Sequence[Resolved]) -> int:
+    """How many questions a miss can be judged on: those with a located reference span."""
+    return sum(1 for r in resolved if r.spans)
 
 
 def cause_table(misses: Sequence[Miss]) -> list[dict]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from chunkbench.text.segment import is_rule_line
 from chunkbench.types.document import Document, Element, is_noise, with_offsets
 
 #: what a stitched table records in ParserInfo.options (how many continuations were joined)
@@ -57,7 +58,7 @@ def _cells(line: str) -> list[str]:
 def _lines(e: Element) -> list[str] | None:
     """A pipe table's lines (header, rule, rows), or None when `e` is not one."""
     lines = e.text.split("\n")
-    if len(lines) < 2 or not (set(lines[1]) <= set("|-: ") and "-" in lines[1]):
+    if len(lines) < 2 or not is_rule_line(lines[1]):
         return None
     return lines
 

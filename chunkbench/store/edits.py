@@ -74,7 +74,14 @@ def edits_of(doc: Document, strategy: str, workspace: str | os.PathLike | None =
         return query(conn, doc.doc_id, strategy, reviewer)
 
 
+def with_edits(chunkset: ChunkSet, workspace: str | os.PathLike | None = None,
+               reviewer: str | None = None) -> EditOutcome:
+    """The strategy's `chunkset` with the stored edits of its document and strategy applied
+    (every reviewer's, or one's): the review app, the explorer and chunk_with_edits all read them so."""
+    return apply_edits(chunkset, edits_of(chunkset.doc, chunkset.strategy, workspace, reviewer))
+
+
 def chunk_with_edits(doc: Document, strategy: str, *, workspace: str | os.PathLike | None = None,
                      reviewer: str | None = None, **params: Any) -> EditOutcome:
     """Chunk `doc`, then apply the stored edits of `strategy` on it (every reviewer's, or one's)."""
-    return apply_edits(chunk(doc, strategy, **params), edits_of(doc, strategy, workspace, reviewer))
+    return with_edits(chunk(doc, strategy, **params), workspace, reviewer)

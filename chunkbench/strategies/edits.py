@@ -17,8 +17,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from chunkbench.errors import UsageError
+from chunkbench.text.segment import skip_space
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
@@ -73,7 +75,7 @@ class EditOutcome:
     #: (edit, why): anchors not found, nothing to merge under these parameters, ...
     stale: tuple[tuple[Edit, str], ...] = ()
     #: (edit, why): reviewers disagreeing about one place
-    conflicts: tuple[tuple[Edit, str], ...] = field(default_factory=tuple)
+    conflicts: tuple[tuple[Edit, str], ...] = ()
 
     def messages(self) -> list[str]:
         """One line per edit not applied."""
@@ -81,15 +83,9 @@ class EditOutcome:
                 + [f"conflict ({e.kind} by {e.reviewer or '(anonymous)'}): {why}" for e, why in self.conflicts])
 
 
-def _skip_space(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    return pos
-
-
 def anchor_at(doc: Document, position: int) -> Anchor:
     """The anchor of canonical offset `position` (moved past whitespace)."""
-    pos = _skip_space(doc.text, position)
+    pos = skip_space(doc.text, position)
     e = doc.element_at(pos)
     if e is None:
         raise ValueError(f"offset {position} is past the end of the text")
@@ -131,15 +127,17 @@ def word_start(text: str, position: int) -> int:
     """`position` moved back to the start of the word it falls in, then past whitespace."""
     while 0 < position < len(text) and not text[position - 1].isspace() and not text[position].isspace():
         position -= 1
-    return _skip_space(text, position)
+    return skip_space(text, position)
 
 
 def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
-    """`chunkset` with `edits` applied in order (see the module docstring)."""
+    """`chunkset` with `edits` applied in order (see the module docstring); itself when there are none."""
+    edits = list(edits)
+    if not edits:
+        return EditOutcome(chunkset)
     doc = chunkset.doc
     text = doc.text
-    starts = {_skip_space(text, c.start_char): c.index for c in chunkset.chunks[1:] if c.start_char is not None}
-    edits = list(edits)
+    starts = {skip_space(text, c.start_char): c.index for c in chunkset.chunks[1:] if c.start_char is not None}
     resolved: list[tuple[Edit, int, int | None]] = []
     stale: list[tuple[Edit, str]] = []
     for e in edits:
@@ -148,7 +146,7 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
         if at is None or (e.kind == "move" and to is None):
             stale.append((e, f"its text is gone from the document ({(e.at.before + e.at.after).strip()[:40]!r})"))
             continue
-        resolved.append((e, _skip_space(text, at), None if to is None else word_start(text, to)))
+        resolved.append((e, skip_space(text, at), None if to is None else word_start(text, to)))
     removes: dict[int, list[Edit]] = {}
     adds: dict[int, list[Edit]] = {}
     for e, at, to in resolved:
@@ -201,6 +199,17 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
                        tuple(conflicts))
 
 
+def edited_index(chunkset: ChunkSet, edit: Edit) -> int | None:
+    """The chunk an applied edit is about: the one its new or moved boundary starts, or (a merge)
+    the one now holding the place; None when its text is gone."""
+    pos = resolve(chunkset.doc, edit.to or edit.at)
+    if pos is None:
+        return None
+    pos = skip_space(chunkset.doc.text, pos) if edit.kind == "merge" else word_start(chunkset.doc.text, pos)
+    return next((c.index for c in chunkset.chunks if c.start_char is not None and c.end_char is not None
+                 and c.start_char <= pos < c.end_char), None)
+
+
 def _rebuild(chunkset: ChunkSet, removed: dict[int, Edit], added: dict[int, Edit]) -> list[Chunk]:
     """The chunks with the boundaries where chunks `removed` start taken away (each joins the one
     before) and new boundaries at the canonical offsets `added`."""
@@ -251,7 +260,7 @@ def _piece(chunkset: ChunkSet, model: Chunk, start: int, end: int, boundary: Bou
     return build_chunk(doc, index=model.index, chunk_id=model.chunk_id + (f"_edit{k}" if k else ""),
                        type=model.type, text=text, elements=elements or list(doc.elements_overlapping(start, end)),
                        boundary=boundary, section_path=model.section_path, heading=model.heading,
-                       start_char=start, end_char=end, extra={**extra})
+                       start_char=start, end_char=end, extra=extra)
 
 
 def span_text(doc: Document, start: int, end: int, skipped: Iterable[str] = ()) -> str:
@@ -274,32 +283,32 @@ def make_edit(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, revie
     words (`move`, negative: earlier, into the chunk before)."""
     doc = chunkset.doc
     if kind not in KINDS:
-        raise ValueError(f"edit kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        raise UsageError(f"edit kind must be one of {', '.join(KINDS)}, got {kind!r}")
     if not 0 <= index < len(chunkset.chunks):
-        raise ValueError(f"there is no chunk {index} (0-{len(chunkset.chunks) - 1})")
+        raise UsageError(f"there is no chunk {index} (0-{len(chunkset.chunks) - 1})")
     c = chunkset.chunks[index]
     if c.start_char is None or c.end_char is None:
-        raise ValueError(f"chunk {index} has no place in the text")
+        raise UsageError(f"chunk {index} has no place in the text")
     if kind in ("merge", "move") and index == 0:
-        raise ValueError("chunk 0 starts the document: there is no chunk before it")
+        raise UsageError("chunk 0 starts the document: there is no chunk before it")
     starts = _word_starts(chunkset, c.start_char, c.end_char)
     if kind == "merge":
         return Edit("merge", anchor_at(doc, c.start_char), None, reviewer, created_at, comment)
     if kind == "split":
         if not 2 <= word <= len(starts):
-            raise ValueError(f"chunk {index} has {len(starts)} words: split before word 2 to {len(starts)}")
+            raise UsageError(f"chunk {index} has {len(starts)} words: split before word 2 to {len(starts)}")
         return Edit("split", anchor_at(doc, starts[word - 1]), None, reviewer, created_at, comment)
     if word == 0:
-        raise ValueError("move the boundary by a number of words, e.g. 3 or -3")
+        raise UsageError("move the boundary by a number of words, e.g. 3 or -3")
     if word > 0:
         if word >= len(starts):
-            raise ValueError(f"chunk {index} has {len(starts)} words: move by at most {len(starts) - 1}")
+            raise UsageError(f"chunk {index} has {len(starts)} words: move by at most {len(starts) - 1}")
         target = starts[word]
     else:
         prev = chunkset.chunks[index - 1]
         before = _word_starts(chunkset, prev.start_char or 0, c.start_char)
         if -word >= len(before):
-            raise ValueError(f"chunk {index - 1} has {len(before)} words: move back by at most {len(before) - 1}")
+            raise UsageError(f"chunk {index - 1} has {len(before)} words: move back by at most {len(before) - 1}")
         target = before[word]
     return Edit("move", anchor_at(doc, c.start_char), anchor_at(doc, target), reviewer, created_at, comment)
 

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from chunkbench.text.segment import _strip_span, paragraph_spans
+from chunkbench.text.segment import _strip_span, is_rule_line, paragraph_spans
 from chunkbench.text.sentences import sentence_spans
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
@@ -320,11 +320,6 @@ def overlap_start(text: str, lo: int, start: int) -> int:
 
 #: the largest share of a chunk's size limit a repeated table header may take
 HEADER_SHARE = 1 / 3
-
-
-def is_rule_line(line: str) -> bool:
-    """Whether `line` is a pipe table's `|---|---|` line under its header row."""
-    return "-" in line and set(line) <= set("|-: ")
 
 
 def repeat_table_header(doc: Document, chunk: Chunk, limit: int, unit: str) -> Chunk:

@@ -30,6 +30,15 @@ def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+def skip_space(text: str, pos: int, end: int | None = None) -> int:
+    """The first offset at or after `pos` (before `end`, default the text's end) that is not
+    whitespace: where a cut, a label or a click at `pos` really begins."""
+    end = len(text) if end is None else end
+    while pos < end and text[pos].isspace():
+        pos += 1
+    return pos
+
+
 def pipe_table(rows: Sequence[Sequence[str]]) -> str:
     """Rows as a Markdown pipe table (first row is the header); pipes in cells are escaped."""
     cells = [[" ".join(str(c or "").split()).replace("|", "\\|") for c in r] for r in rows if r]
@@ -40,6 +49,11 @@ def pipe_table(rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(cells[0]) + " |", "|" + "|".join(["---"] * width) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in cells[1:]]
     return "\n".join(lines)
+
+
+def is_rule_line(line: str) -> bool:
+    """Whether `line` is a pipe table's `|---|---|` line under its header row (what pipe_table writes)."""
+    return "-" in line and set(line) <= set("|-: ")
 
 
 def one_line(text: str, limit: int = 60) -> str:

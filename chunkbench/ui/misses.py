@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chunkbench.errors import ChunkbenchError
-from chunkbench.evaluate.misses import NOT_SPLIT, Miss, cause_table, find_misses
+from chunkbench.evaluate.misses import NOT_SPLIT, Miss, cause_table, find_misses, judged, resolve_questions
+from chunkbench.evaluate.sweep.grid import slug
 from chunkbench.io.atomic import write_bytes, write_text
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import REASON_DOCS
@@ -131,8 +132,9 @@ class MissesView:
     def __init__(self, chunkset: ChunkSet, questions, *, retriever: str = "bm25", token_k: int = 5,
                  limit: int = 5, dpi: float = 72):
         self.chunkset = chunkset
-        self.misses = find_misses(chunkset, questions, retriever, token_k) if questions else []
-        self.judged = _judged(chunkset, questions)
+        resolved = resolve_questions(chunkset.doc, questions) if questions else []
+        self.misses = find_misses(chunkset, resolved, retriever, token_k) if resolved else []
+        self.judged = judged(resolved)
         self.limit, self.dpi = limit, dpi
 
     def table(self):
@@ -152,20 +154,6 @@ class MissesView:
         return f"<style>{REPORT_CSS}{CSS}</style>{causes_html(self.misses, self.judged)}{body}{more}"
 
 
-def _judged(chunkset: ChunkSet, questions) -> int:
-    """How many questions have a located reference span (the ones a miss can be judged on)."""
-    from chunkbench.evaluate.retrieval import NormalizedText, Resolved, load_questions, resolve
-
-    if not questions:
-        return 0
-    if isinstance(questions, (str, os.PathLike)):
-        questions = load_questions(questions, chunkset.doc)
-    qs = list(questions)
-    resolved = qs if all(isinstance(q, Resolved) for q in qs) else resolve(chunkset.doc, qs,
-                                                                           NormalizedText(chunkset.doc.text))
-    return sum(1 for r in resolved if r.spans)
-
-
 def write_misses_report(items: Sequence[tuple[ChunkSet, Sequence[Miss], int]], out_dir: str | os.PathLike,
                         title: str, dpi: float = 80) -> Path:
     """`out_dir/index.html` (and one PNG per page drawn) for (chunkset, its misses, questions
@@ -180,7 +168,7 @@ def write_misses_report(items: Sequence[tuple[ChunkSet, Sequence[Miss], int]], o
         for miss in misses:
             images = []
             for page, png in miss_images(cs, miss, dpi):
-                name = f"d{n}-{_slug(miss.question_id)}-p{page}.png"
+                name = f"d{n}-{slug(miss.question_id)}-p{page}.png"
                 write_bytes(out / name, png)
                 images.append((page, name))
             sections.append(miss_html(cs, miss, images))
@@ -188,9 +176,3 @@ def write_misses_report(items: Sequence[tuple[ChunkSet, Sequence[Miss], int]], o
     index = out / "index.html"
     write_text(index, html_page(title, head, f"<style>{CSS}</style>" + "".join(sections)))
     return index
-
-
-def _slug(value: str) -> str:
-    import re
-
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", value).strip("-") or "q"

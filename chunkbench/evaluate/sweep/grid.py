@@ -53,7 +53,8 @@ def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
     return grid
 
 
-def _slug(value: Any) -> str:
+def slug(value: Any) -> str:
+    """`value` as a file-name-safe word (letters, digits, . _ -)."""
     return re.sub(r"[^A-Za-z0-9._-]+", "-", str(value)).strip("-") or "x"
 
 
@@ -98,7 +99,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                     values = {k: resolved[k] for k in values}
                 except UsageError as exc:
                     error = f"{type(exc).__name__}: {exc}"
-                name = "__".join([_slug(strat)] + [f"{_slug(k)}={_slug(v)}" for k, v in values.items()])
+                name = "__".join([slug(strat)] + [f"{slug(k)}={slug(v)}" for k, v in values.items()])
                 point_dir = Path(out_dir) / "points" / folder / name
                 points.append(Point(inp, strat, params, {"strategy": strat, **values}, qfile,
                                     str(point_dir.resolve()), error, folder, retriever))
@@ -110,7 +111,7 @@ def _input_folders(inputs: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     used: set[str] = set()
     for inp in dict.fromkeys(inputs):
-        base = _slug(Path(inp).stem)
+        base = slug(Path(inp).stem)
         name, n = base, 1
         while name in used:
             n += 1

@@ -72,11 +72,8 @@ def run(args: argparse.Namespace) -> int:
         kind, (index, word) = "split", _pair(args.split, "--split")
     else:
         kind, (index, word) = "move", _pair(args.move, "--move")
-    try:
-        edit = store.add(chunkset, kind, index, word=word, reviewer=args.reviewer, comment=args.comment,
-                         workspace=args.workspace)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    edit = store.add(chunkset, kind, index, word=word, reviewer=args.reviewer, comment=args.comment,
+                     workspace=args.workspace)
     print(f"edit {edit.id}: {kind} of chunk {index} by {terminal_safe(edit.reviewer or '(anonymous)')} "
           f"({len(chunkset)} chunks with {chunkset.strategy}); `chunkbench chunk --apply-edits` applies it",
           file=sys.stdout)

@@ -77,21 +77,13 @@ class ExplorerState:
         chunks with the stored edits applied; the selection follows the edited place."""
         from chunkbench.errors import UsageError
         from chunkbench.store.edits import add
+        from chunkbench.strategies.edits import edited_index
 
         if self.selected is None:
             raise UsageError("select a chunk first (in the list or on the page)")
-        try:
-            made = add(self.chunkset, kind, self.selected, word=word, reviewer=self.reviewer, workspace=self.workspace)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+        made = add(self.chunkset, kind, self.selected, word=word, reviewer=self.reviewer, workspace=self.workspace)
         cs = self._use(self.strategy, self.params)
-        if kind != "merge":  # select the chunk the new or moved boundary starts
-            from chunkbench.strategies.edits import resolve, word_start
-
-            at = resolve(self.doc, made.to or made.at)
-            at = None if at is None else word_start(self.doc.text, at)
-            self.selected = next((c.index for c in cs if c.start_char is not None and c.start_char >= (at or 0)),
-                                 self.selected)
+        self.selected = edited_index(cs, made)
         return cs
 
     def select(self, index: int | None) -> None:
@@ -113,15 +105,11 @@ class ExplorerState:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(key)
-        if self.apply_edits:  # every reviewer's stored edits on top of the strategy's chunks
-            from chunkbench.store.edits import edits_of
-            from chunkbench.strategies.edits import apply_edits
+        if self.apply_edits:  # every reviewer's stored edits on top (none: the cached ChunkSet itself)
+            from chunkbench.store.edits import with_edits
 
-            edits = edits_of(self.doc, strategy, self.workspace)
-            self.edit_messages = []
-            if edits:  # (without any, the cached ChunkSet itself)
-                outcome = apply_edits(cs, edits)
-                cs, self.edit_messages = outcome.chunkset, outcome.messages()
+            outcome = with_edits(cs, self.workspace)
+            cs, self.edit_messages = outcome.chunkset, outcome.messages()
         old = getattr(self, "chunkset", None)
         previous = old[self.selected] if old is not None and self.selected is not None else None
         self.chunkset = cs

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from chunkbench.text.segment import skip_space
 from chunkbench.types.chunk import BBox, Chunk
 from chunkbench.types.document import BBoxTuple, Document, Element, as_bbox
 
@@ -268,8 +269,6 @@ def position_box(doc: Document, char: int) -> BBox | None:
     e = element_at(doc, char)
     if e is None:
         return None
-    pos = max(char, e.char_start)
-    while pos < e.char_end - 1 and e.text[pos - e.char_start].isspace():
-        pos += 1
+    pos = skip_space(doc.text, max(char, e.char_start), e.char_end - 1)
     boxes = span_regions(doc, pos, min(pos + 1, e.char_end), [e])
     return boxes[0] if boxes else None

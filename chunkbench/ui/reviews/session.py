@@ -45,11 +45,10 @@ class ReviewSession:
 
     def _apply(self) -> None:
         """The chunks shown: the base with every reviewer's stored edits applied (unless off)."""
-        from chunkbench.store.edits import edits_of
-        from chunkbench.strategies.edits import apply_edits
+        from chunkbench.store.edits import with_edits
 
         if self.apply_edits:
-            outcome = apply_edits(self.base, edits_of(self.doc, self.base.strategy, self.workspace))
+            outcome = with_edits(self.base, self.workspace)
             self.chunkset, self.edit_messages = outcome.chunkset, outcome.messages()
         else:
             self.chunkset, self.edit_messages = self.base, []
@@ -60,19 +59,13 @@ class ReviewSession:
         before, split it before its `word`-th word, move its start by `word` words), apply the
         stored edits again and stay at the boundary the edit is about."""
         from chunkbench.store.edits import add
+        from chunkbench.strategies.edits import edited_index
 
-        c = self.chunkset.chunks[self.current]
-        try:
-            edit = add(self.chunkset, kind, self.current, word=word, reviewer=self.reviewer, comment=comment,
-                       workspace=self.workspace)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+        edit = add(self.chunkset, kind, self.current, word=word, reviewer=self.reviewer, comment=comment,
+                   workspace=self.workspace)
         self._apply()
-        from chunkbench.strategies.edits import resolve
-
-        focus = resolve(self.doc, edit.to or edit.at) if kind != "merge" else c.start_char
-        starts = [ch.start_char if ch.start_char is not None else -1 for ch in self.chunkset.chunks]
-        self.current = min(range(len(starts)), key=lambda i: (abs(starts[i] - (focus or 0)), i)) if starts else 0
+        focus = edited_index(self.chunkset, edit)
+        self.current = min(self.current, len(self.keys) - 1) if focus is None else focus
         self.reload()
 
     # ---------------------------------------------------------------- storage
