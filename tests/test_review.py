@@ -287,8 +287,8 @@ def test_app_escapes_document_text(ws):
     cs = cb.chunk(_doc(evil), "elements", max_chunk_size=700)
     app = ReviewApp(cs, reviewer="<b>mallory</b>", workspace=ws)
     app.go_to(len(cs) - 1)
-    shown = app.after.object + app.before.object
-    assert "&lt;script&gt;" in app.after.object and "&lt;img src=x onerror=alert(1)&gt;" in app.after.object
+    shown = app.after.html + app.before.html
+    assert "&lt;script&gt;" in shown and "&lt;img" in shown and "onerror=alert(1)&gt;" in shown
     assert "<script" not in shown and "<img" not in shown
     assert "&lt;b&gt;mallory&lt;/b&gt;" in app.title.object
 
@@ -321,7 +321,7 @@ def test_cli_review_export_and_errors(ws, tmp_path, capsys):
 def test_boundary_image_is_cut_around_the_boundary():
     from PIL import Image
 
-    from chunkbench.ui.render.crops import boundary_png
+    from chunkbench.ui.render.crops import boundary_crop
 
     cs = cb.chunk(cb.load(ROOT / "sample_pdfs" / "contract_services_agreement.pdf"), "elements")
     page_h = round(cs.doc.pages[0].height * 110 / 72)
@@ -329,15 +329,15 @@ def test_boundary_image_is_cut_around_the_boundary():
     crossing = next(c.index for c in cs if c.index and cs[c.index - 1].page_end < c.page_start)
     # as wide as the page with its label gutters
     page_w = cb.render_page(cs.doc, cs, page=cs[same].page_start, dpi=110, selected=same).width
-    one = Image.open(io.BytesIO(boundary_png(cs, same, 110))).convert("RGB")
-    two = Image.open(io.BytesIO(boundary_png(cs, crossing, 110))).convert("RGB")
+    one = Image.open(io.BytesIO(boundary_crop(cs, same, 110).png)).convert("RGB")
+    two = Image.open(io.BytesIO(boundary_crop(cs, crossing, 110).png)).convert("RGB")
     assert abs(one.width - page_w) <= 1 and one.height < page_h * 0.6  # a band, not the whole page
     # across a page break: the bottom of the previous page, a grey strip, the top of the next
     half = (two.height - 18) // 2
     assert abs(two.width - cb.render_page(cs.doc, cs, page=cs[crossing].page_start, dpi=110,
                                           selected=crossing).width) <= 1
     assert two.getpixel((2, half + 9)) == (235, 235, 235)
-    assert boundary_png(cb.chunk(_doc(), "elements"), 1) is None  # no PDF, no picture
+    assert boundary_crop(cb.chunk(_doc(), "elements"), 1) is None  # no PDF, no picture
 
 
 def test_app_on_a_chunking_without_chunks(ws):

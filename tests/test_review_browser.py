@@ -74,7 +74,7 @@ def test_keyboard_verdict_survives_reload(browser, serve, contract):
     ctx, page = _open(browser, url, "alice")
     m = len(contract)
     _progress(page, 0, m)
-    img = page.locator(".cb-page img")
+    img = page.locator("img.cb-page-img")
     img.wait_for(timeout=TIMEOUT)
     assert page.evaluate("e => e.naturalWidth", img.element_handle()) > 300  # the page overlay is shown
     page.keyboard.press("2")  # should merge, then the app moves on
@@ -252,7 +252,7 @@ def test_the_page_has_the_room_labels_read_at_11_px_in_a_1280_px_window(browser,
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     page.goto(f"{url}?reviewer=wide")
-    img = page.locator(".cb-page img")
+    img = page.locator("img.cb-page-img")
     img.wait_for(timeout=TIMEOUT)
     page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=TIMEOUT)
     shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
@@ -298,3 +298,50 @@ def test_a_reviewer_merges_moves_and_splits_in_the_browser(browser, serve, contr
         other.keyboard.press("n")
     other.wait_for_selector("text=/merged into the chunk before by eve/", timeout=TIMEOUT)
     ctx2.close()
+
+
+def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browser, serve, contract):
+    """Issue 20.1: a click on a word of the page crop picks it (nothing stored yet), "split before
+    the picked word" splits there; a shift-click on a word of the text below splits at once."""
+    import re
+
+    from chunkbench.store.edits import edits_of
+    from chunkbench.strategies.edits import resolve
+    from chunkbench.ui.render.crops import boundary_crop
+    from chunkbench.ui.render.regions import position_box
+
+    doc = contract.doc
+    url = serve(contract)
+    ctx, page = _open(browser, url, "gus")
+    position = page.locator(".cb-pos").first
+    for _ in range(5):
+        page.keyboard.press("n")
+    expect = sync_api.expect
+    expect(position).to_contain_text(f"Boundary 6 of {len(contract)}", timeout=TIMEOUT)
+    c = contract.chunks[5]
+    target = c.start_char + [m.start() for m in re.finditer(r"\S+", doc.text[c.start_char:c.end_char])][3]
+    crop = boundary_crop(contract, 5, 110)  # what the app shows at this boundary
+    box = position_box(doc, target)
+    band = next(b for b in crop.bands if b.page == box.page)
+    px = ((box.x0 + box.x1) / 2 - band.origin_x) * band.scale + band.dx
+    py = ((box.y0 + box.y1) / 2 - band.origin_y) * band.scale - band.top + band.y0
+    img = page.locator("img.cb-page-img")
+    img.wait_for(timeout=TIMEOUT)
+    page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=TIMEOUT)
+    shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
+    img.click(position={"x": px * shown / natural, "y": py * shown / natural})
+    word = doc.text[target:].split()[0]
+    page.wait_for_selector(f"text=/Picked «{re.escape(word)}» \\(in this chunk\\)/", timeout=TIMEOUT)
+    assert edits_of(doc, contract.strategy, serve.workspace) == []
+    page.get_by_role("button", name="split before the picked word").click()
+    page.wait_for_selector("text=/split here by gus/", timeout=TIMEOUT)
+    expect(position).to_contain_text(f"Boundary 7 of {len(contract) + 1}", timeout=TIMEOUT)
+    # the text below the page: the new chunk's words; shift-click its third
+    third = page.locator(".cb-after [data-pos]").nth(2)
+    second_at = int(third.get_attribute("data-pos"))
+    third.click(modifiers=["Shift"])
+    expect(position).to_contain_text(f"of {len(contract) + 2}", timeout=TIMEOUT)
+    stored = edits_of(doc, contract.strategy, serve.workspace)
+    assert [e.kind for e in stored] == ["split", "split"]
+    assert [resolve(doc, e.at) for e in stored] == [target, second_at]
+    ctx.close()

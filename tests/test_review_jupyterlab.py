@@ -144,7 +144,7 @@ def test_the_review_notebook_in_jupyterlab_makes_no_request_off_the_machine(lab)
                      lambda: re.match(r"[4-9] of \d+ reviewed", progress.inner_text()))
         before = position.inner_text()
         _click_until(page.get_by_role("button", name="n next →").first, lambda: position.inner_text() != before)
-        assert page.locator(".cb-page img").first.evaluate("e => e.naturalWidth") > 300  # the page image shows
+        assert page.locator("img.cb-page-img").first.evaluate("e => e.naturalWidth") > 300  # the page image shows
         page.wait_for_timeout(1000)  # any stylesheet the last update links is requested by now
     assert outside == []
 
@@ -186,5 +186,29 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         page.locator(".cb-explorer .cb-edit-merge").first.click()
         expect(options).to_have_count(count - 1, timeout=TIMEOUT)
         expect(options.nth(2)).to_contain_text("reviewer_edit", timeout=TIMEOUT)
+        # a shift-click on a word of the page splits the chunk holding it before that word
+        import chunkbench as cb
+        from chunkbench.ui.render import render_page
+        from chunkbench.ui.render.regions import position_box
+
+        doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
+        shown_chunks = cb.chunk(doc, "elements", max_chunk_size=1234, edits="apply",
+                                workspace=tmp_path / ".chunkbench" / "workspace.db")
+        page_no = int(page.locator(".cb-explorer .cb-page-number input").first.input_value())
+        longest = max((c for c in shown_chunks if c.page_start == c.page_end == page_no),
+                      key=lambda c: len(doc.text[c.start_char:c.end_char].split()))
+        word = longest.start_char + [m.start() for m in re.finditer(r"\S+", doc.text[longest.start_char:longest.end_char])][6]
+        box = position_box(doc, word)
+        drawn = render_page(doc, shown_chunks, page=page_no, dpi=90, label_size=LABEL_SIZE)
+        x0, y0, x1, y1 = drawn.to_pixels((box.x0, box.y0, box.x1, box.y1))
+        shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
+        img.click(position={"x": (x0 + x1) / 2 * shown / natural, "y": (y0 + y1) / 2 * shown / natural},
+                  modifiers=["Shift"])
+        expect(options).to_have_count(count, timeout=TIMEOUT)
+        from chunkbench.store.edits import edits_of
+        from chunkbench.strategies.edits import resolve
+
+        stored = edits_of(doc, "elements", tmp_path / ".chunkbench" / "workspace.db")
+        assert [e.kind for e in stored] == ["merge", "split"] and resolve(doc, stored[1].at) == word
         img.scroll_into_view_if_needed()
         page.screenshot(path=str(tmp_path / "explorer-1280.png"))  # what a user sees

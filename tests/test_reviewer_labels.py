@@ -127,3 +127,42 @@ def test_malformed_keys_and_unknown_verdicts_are_no_labels():
     labels = labels_from_verdicts(doc, [V("no-at-sign", "ok"), V(f"{e.id}@x", "ok"), V(first, "maybe"),
                                         V(f"{e.id}@{e.char_end + 50}", "ok"), V(first, "should_merge")])
     assert len(labels.labels) == 1 and not labels.labels[0].keep and labels.stale == 1
+
+
+def test_edits_are_labels_and_a_sweep_names_the_smallest_change_reproducing_each(tmp_path, capsys):
+    """Issue 20.2: a merge labels its place "remove", a split "keep"; the sweep says for each edit
+    which grid change from the setting it was made on reproduces it, or that none does."""
+    import pandas as pd
+
+    from chunkbench.store.edits import add
+
+    doc = cb.load(PDF)
+    fine = cb.chunk(doc, "recursive", chunk_size=300)
+    cuts = {size: boundaries(doc, cb.chunk(doc, "recursive", chunk_size=size)) for size in (300, 600, 1200)}
+    # a cut only the 300-char setting makes: merging it away is what 600 and 1200 do
+    merged = next(c.index for c in fine.chunks[1:] if boundaries(doc, _one(fine, c.index)).isdisjoint(
+        cuts[600] | cuts[1200]))
+    db = tmp_path / "ws.db"
+    merge = add(fine, "merge", merged, reviewer="ana", workspace=db)
+    # a cut before the 4th word of some chunk, where no setting of the grid cuts
+    target = next(c for c in fine.chunks if len(c.text.split()) > 8)
+    split = add(fine, "split", target.index, word=4, reviewer="ben", workspace=db)
+    labels = load_labels(doc, db)
+    places = {lab.position: lab.keep for lab in labels.labels}
+    from chunkbench.strategies.edits import resolve
+
+    split_at = resolve(doc, split.at)
+    assert places[boundaries(doc, _one(fine, merged)).pop()] is False and places[split_at] is True
+    assert "2 of them from edits" in labels.describe()
+    assert all(split_at not in c for c in cuts.values())
+    assert main(["sweep", str(PDF), "--strategy", "recursive", "--grid", "chunk_size=300,600,1200", "-o",
+                 str(tmp_path / "s"), "--notebooks", "none", "--workspace", str(db), "--questions", "none",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    rows = pd.read_csv(tmp_path / "s" / "edit_changes.csv").set_index("edit_id")
+    assert rows.loc[merge.id, "smallest_change"] == "chunk_size 300 → 600"
+    assert rows.loc[merge.id, "points_reproducing"] == 2 and rows.loc[merge.id, "kind"] == "merge"
+    assert rows.loc[split.id, "smallest_change"] == "none in this grid" and rows.loc[split.id, "points_reproducing"] == 0
+    assert f"edit {merge.id} (merge by ana" in out and "smallest change reproducing it: chunk_size 300 → 600" in out
+    summary = (tmp_path / "s" / "summary.html").read_text()
+    assert "the smallest change in this grid that reproduces each" in summary and "chunk_size 300 → 600" in summary

@@ -92,3 +92,21 @@ def test_properties_on_random_element_streams(doc, size, headings, overlap):
     for a, b in zip(cs.chunks, cs.chunks[1:]):
         assert (a.end_char <= b.start_char) if not b.extra["overlap_chars"] else (b.start_char < a.end_char)
     assert chunk(doc, "recursive", **params).to_dict(chunked_at="x") == cs.to_dict(chunked_at="x")
+
+
+def test_an_overlap_reaching_only_a_blank_line_between_pieces_is_no_overlap():
+    """Found by the property test above: the packer drops a whitespace-only line of a code block
+    between two pieces; an overlap reaching back only into that line claimed 10 chars of overlap
+    for a chunk that starts after the previous one ends."""
+    items = [{"type": "heading", "text": "The", "text_level": 1, "bbox": [0, 10 * i, 50, 10 * i + 8]}
+             for i in range(21)]
+    items.append({"type": "code", "text": "    the the\n    \t\n    the", "bbox": [0, 300, 100, 340]})
+    doc = make_doc(items)
+    cs = chunk(doc, "recursive", chunk_size=20, overlap=10, respect_headings=False, unit="chars")
+    assert len(cs) > 5
+    for a, b in zip(cs.chunks, cs.chunks[1:]):
+        if b.extra["overlap_chars"]:
+            assert b.start_char < a.end_char, (a.text, b.text, b.extra)
+        else:
+            assert a.end_char <= b.start_char
+    assert cs.chunks[-1].extra["overlap_chars"] == 0 and cs.chunks[-2].extra["overlap_chars"] == 10

@@ -8,6 +8,11 @@ reviewers on one place are counted as votes; a tie is no label (and is counted).
 place no longer fits the document (the element is gone or the offset lies outside it, after a
 re-parse) is stale: counted, not used.
 
+Reviewers' boundary edits (strategies.edits) are votes too: a merge says "no cut here", a split
+"a cut here", a move both. Each edit is also kept as an `EditTarget`, so a sweep can say which of
+its settings reproduce it (`reproduced`) and which is the smallest change from the setting it was
+made on (evaluate.sweep.edit_changes).
+
 A chunking's boundaries are its chunks' starts (after the first; past an overlap the cut is where
 the new text begins), moved past whitespace like the labels. Against the labels:
 precision = boundaries at keep places / boundaries at labelled places, recall = keep places it cuts
@@ -43,13 +48,34 @@ class BoundaryLabel:
 
 
 @dataclass(frozen=True)
+class EditTarget:
+    """What one reviewer's edit asks of a chunking's cuts: none at `remove`, one at `add`."""
+
+    edit_id: int | None
+    kind: str
+    reviewer: str
+    strategy: str
+    #: the parameters of the chunking it was made on (canonical JSON, "" when not known)
+    params: str
+    remove: int | None
+    add: int | None
+    #: a few words where it applies, to name it
+    text: str
+
+    def reproduced_by(self, cuts: set[int]) -> bool:
+        return (self.remove is None or self.remove not in cuts) and (self.add is None or self.add in cuts)
+
+
+@dataclass(frozen=True)
 class Labels:
-    """The labelled boundaries of one document, and how many votes were ties or stale."""
+    """The labelled boundaries of one document, how many votes were ties or stale, and the
+    reviewers' edits they include."""
 
     doc_id: str
     labels: tuple[BoundaryLabel, ...]
     tied: int = 0
     stale: int = 0
+    edits: tuple[EditTarget, ...] = ()
 
     @property
     def keep(self) -> int:
@@ -62,8 +88,9 @@ class Labels:
     def describe(self) -> str:
         """"12 labels (9 keep, 3 remove; 1 tie, 2 stale left out)": what a score rests on."""
         extra = [f"{n} {what}" for n, what in ((self.tied, "tied"), (self.stale, "stale")) if n]
+        edits = f", {len(self.edits)} of them from edits" if self.edits else ""
         return (f"{len(self.labels)} label{'s' if len(self.labels) != 1 else ''} ({self.keep} keep, {self.remove} remove"
-                f"{'; ' + ', '.join(extra) + ' left out' if extra else ''})")
+                f"{edits}{'; ' + ', '.join(extra) + ' left out' if extra else ''})")
 
 
 def parse_key(key: str) -> tuple[str, int] | None:
@@ -74,9 +101,11 @@ def parse_key(key: str) -> tuple[str, int] | None:
     return element_id, int(start)
 
 
-def labels_from_verdicts(doc: Document, verdicts: Iterable[Any]) -> Labels:
+def labels_from_verdicts(doc: Document, verdicts: Iterable[Any], edits: Iterable[tuple[str, Any]] = ()) -> Labels:
     """The document's labelled boundaries from verdicts (objects with `boundary_key` and `verdict`,
-    e.g. reviews.verdicts.Verdict) on any chunking of it: one vote per verdict, the majority wins."""
+    e.g. reviews.verdicts.Verdict) on any chunking of it, and from reviewers' edits ((strategy,
+    strategies.edits.Edit) pairs): one vote per verdict and per place an edit cuts or uncuts, the
+    majority wins."""
     votes: dict[tuple[str, int], Counter] = {}
     stale = 0
     for v in verdicts:
@@ -94,13 +123,46 @@ def labels_from_verdicts(doc: Document, verdicts: Iterable[Any]) -> Labels:
             stale += 1
             continue
         votes.setdefault((element_id, skip_space(doc.text, pos)), Counter())[keep] += 1
+    targets = []
+    for strategy, edit in edits:
+        target = edit_target(doc, strategy, edit)
+        if target is None:
+            stale += 1
+            continue
+        targets.append(target)
+        for spot, keep in ((target.remove, False), (target.add, True)):
+            holder = doc.element_at(spot) if spot is not None else None
+            if holder is not None and spot is not None:
+                votes.setdefault((holder.id, spot), Counter())[keep] += 1
     labels, tied = [], 0
     for (element_id, pos), count in sorted(votes.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if count[True] == count[False]:
             tied += 1
             continue
         labels.append(BoundaryLabel(element_id, pos, count[True] > count[False], count[True] + count[False]))
-    return Labels(doc.doc_id, tuple(labels), tied, stale)
+    return Labels(doc.doc_id, tuple(labels), tied, stale, tuple(targets))
+
+
+def edit_target(doc: Document, strategy: str, edit: Any) -> EditTarget | None:
+    """The cuts a reviewer's edit removes and adds in `doc`; None when its text is gone."""
+    from chunkbench.strategies.edits import resolve, word_start
+
+    at = resolve(doc, edit.at)
+    to = resolve(doc, edit.to) if edit.to is not None else None
+    if at is None or (edit.kind == "move" and to is None):
+        return None
+    remove = skip_space(doc.text, at) if edit.kind in ("merge", "move") else None
+    add = word_start(doc.text, at) if edit.kind == "split" else (word_start(doc.text, to) if to is not None else None)
+    place = add if add is not None else remove
+    text = " ".join(doc.text[place:place + 40].split()) if place is not None else ""
+    return EditTarget(edit.id, edit.kind, edit.reviewer, strategy, edit.params, remove, add, text)
+
+
+def reproduced(doc: Document, chunkset: ChunkSet, labels: Labels) -> list[int | None]:
+    """The ids of the reviewers' edits this chunking reproduces (cuts where they cut, not where
+    they merged)."""
+    cuts = boundaries(doc, chunkset)
+    return [t.edit_id for t in labels.edits if t.reproduced_by(cuts)]
 
 
 def boundaries(doc: Document, chunkset: ChunkSet) -> set[int]:

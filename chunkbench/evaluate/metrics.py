@@ -316,10 +316,12 @@ def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = 
         flat.update(scores)
         details["retrieval"] = per_question
     if labels is not None and labels.labels:
-        from .labels import boundary_scores
+        from .labels import boundary_scores, reproduced
 
         flat.update(boundary_scores(doc, chunkset, labels))
         details["labels"] = labels.describe()
+        if labels.edits:
+            details["edits_reproduced"] = reproduced(doc, chunkset, labels)
     return flat, details
 
 

@@ -11,13 +11,13 @@ import sqlite3
 from typing import Any
 
 from chunkbench.strategies import chunk
-from chunkbench.strategies.edits import Anchor, Edit, EditOutcome, apply_edits, make_edit
+from chunkbench.strategies.edits import Anchor, Edit, EditOutcome, apply_edits, make_edit, make_edit_at
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 
 from .workspace import open_workspace, workspace_path
 
-_COLUMNS = "id, kind, at_anchor, to_anchor, reviewer, created_at, comment"
+_COLUMNS = "id, kind, at_anchor, to_anchor, reviewer, created_at, comment, params, strategy"
 
 
 def _now() -> str:
@@ -28,25 +28,39 @@ def record(conn: sqlite3.Connection, doc_id: str, strategy: str, edit: Edit) -> 
     """Save an edit at once; returns it with its id and time."""
     when = edit.created_at or _now()
     cur = conn.execute(
-        "INSERT INTO edits (doc_id, strategy, reviewer, kind, at_anchor, to_anchor, comment, created_at)"
-        " VALUES (?,?,?,?,?,?,?,?)",
+        "INSERT INTO edits (doc_id, strategy, reviewer, kind, at_anchor, to_anchor, comment, created_at, params)"
+        " VALUES (?,?,?,?,?,?,?,?,?)",
         (doc_id, strategy, edit.reviewer or "", edit.kind, json.dumps(edit.at.to_dict()),
-         json.dumps(edit.to.to_dict()) if edit.to else None, edit.comment or "", when))
+         json.dumps(edit.to.to_dict()) if edit.to else None, edit.comment or "", when, edit.params or ""))
     if conn.in_transaction:
         conn.commit()
-    return Edit(edit.kind, edit.at, edit.to, edit.reviewer or "", when, edit.comment or "", cur.lastrowid)
+    return Edit(edit.kind, edit.at, edit.to, edit.reviewer or "", when, edit.comment or "", cur.lastrowid,
+                edit.params or "")
 
 
 def query(conn: sqlite3.Connection, doc_id: str, strategy: str, reviewer: str | None = None) -> list[Edit]:
     """The edits of a document under a strategy (one reviewer's, or everyone's), oldest first."""
-    sql = f"SELECT {_COLUMNS} FROM edits WHERE doc_id = ? AND strategy = ?"
-    args: list[Any] = [doc_id, strategy]
+    return [e for _s, e in _select(conn, doc_id, strategy, reviewer)]
+
+
+def query_document(conn: sqlite3.Connection, doc_id: str) -> list[tuple[str, Edit]]:
+    """Every edit of a document, under any strategy: (strategy, edit), oldest first."""
+    return _select(conn, doc_id, None, None)
+
+
+def _select(conn: sqlite3.Connection, doc_id: str, strategy: str | None, reviewer: str | None) -> list[tuple[str, Edit]]:
+    sql = f"SELECT {_COLUMNS} FROM edits WHERE doc_id = ?"
+    args: list[Any] = [doc_id]
+    if strategy is not None:
+        sql += " AND strategy = ?"
+        args.append(strategy)
     if reviewer is not None:
         sql += " AND reviewer = ?"
         args.append(reviewer)
     rows = conn.execute(sql + " ORDER BY created_at, id", args).fetchall()
-    return [Edit(kind, Anchor.from_dict(json.loads(at)), Anchor.from_dict(json.loads(to)) if to else None,
-                 reviewer_, created, comment, id_) for id_, kind, at, to, reviewer_, created, comment in rows]
+    return [(strategy_, Edit(kind, Anchor.from_dict(json.loads(at)), Anchor.from_dict(json.loads(to)) if to else None,
+                             reviewer_, created, comment, id_, params or ""))
+            for id_, kind, at, to, reviewer_, created, comment, params, strategy_ in rows]
 
 
 def remove(conn: sqlite3.Connection, edit_id: int) -> bool:
@@ -57,10 +71,15 @@ def remove(conn: sqlite3.Connection, edit_id: int) -> bool:
     return cur.rowcount > 0
 
 
-def add(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, reviewer: str = "", comment: str = "",
-        workspace: str | os.PathLike | None = None) -> Edit:
-    """Record an edit of chunk `index` of `chunkset` (see strategies.edits.make_edit) in the workspace."""
-    edit = make_edit(chunkset, kind, index, word=word, reviewer=reviewer, comment=comment)
+def add(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, at: int | None = None, reviewer: str = "",
+        comment: str = "", workspace: str | os.PathLike | None = None) -> Edit:
+    """Record an edit of chunk `index` of `chunkset` in the workspace: by a word number
+    (strategies.edits.make_edit), or at canonical offset `at`, the word a reviewer clicked
+    (make_edit_at)."""
+    if at is None:
+        edit = make_edit(chunkset, kind, index, word=word, reviewer=reviewer, comment=comment)
+    else:
+        edit = make_edit_at(chunkset, kind, index, at, reviewer=reviewer, comment=comment)
     with open_workspace(workspace) as conn:
         return record(conn, chunkset.doc.doc_id, chunkset.strategy, edit)
 

@@ -107,6 +107,8 @@ MIGRATIONS: list[list[str]] = [
             at_anchor TEXT NOT NULL, to_anchor TEXT, comment TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL)""",
         "CREATE INDEX edits_doc ON edits (doc_id, strategy)",
     ],
+    # 4: the parameters of the chunking an edit was made on (a sweep names the smallest change from them)
+    ["ALTER TABLE edits ADD COLUMN params TEXT NOT NULL DEFAULT ''"],
 ]
 
 #: the schema version this code writes and understands

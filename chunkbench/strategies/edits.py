@@ -59,6 +59,8 @@ class Edit:
     created_at: str = ""
     comment: str = ""
     id: int | None = None
+    #: the parameters of the chunking it was made on, canonical JSON ("" when not known)
+    params: str = ""
 
     def describe(self) -> str:
         who = self.reviewer or "(anonymous)"
@@ -81,6 +83,17 @@ class EditOutcome:
         """One line per edit not applied."""
         return ([f"edit not applied ({e.kind} by {e.reviewer or '(anonymous)'}): {why}" for e, why in self.stale]
                 + [f"conflict ({e.kind} by {e.reviewer or '(anonymous)'}): {why}" for e, why in self.conflicts])
+
+    def conflict_places(self) -> list[tuple[int, str]]:
+        """Where reviewers disagree, to mark on the page: (canonical offset of the disputed
+        boundary, who wants what), one per place, in text order."""
+        doc = self.chunkset.doc
+        places: dict[int, list[str]] = {}
+        for e, _why in self.conflicts:
+            pos = resolve(doc, e.at)
+            if pos is not None:
+                places.setdefault(skip_space(doc.text, pos), []).append(f"{e.reviewer or '(anonymous)'}: {e.kind}")
+        return [(pos, "conflict · " + ", ".join(sorted(set(who)))) for pos, who in sorted(places.items())]
 
 
 def anchor_at(doc: Document, position: int) -> Anchor:
@@ -147,15 +160,27 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
             stale.append((e, f"its text is gone from the document ({(e.at.before + e.at.after).strip()[:40]!r})"))
             continue
         resolved.append((e, skip_space(text, at), None if to is None else word_start(text, to)))
+    # what each edit does to the cuts: (edit, cut removed, cut added); a reviewer's later edit of a
+    # cut they made (or removed) themselves takes that back rather than disagreeing with it
+    effects: list[list] = []
+    for e, at, to in resolved:
+        remove = at if e.kind in ("merge", "move") else None
+        add = word_start(text, at) if e.kind == "split" else to
+        for eff in effects:
+            if eff[0].reviewer != e.reviewer:
+                continue
+            if remove is not None and eff[2] == remove:
+                eff[2], remove = None, None
+            if add is not None and eff[1] == add:
+                eff[1], add = None, None
+        effects.append([e, remove, add])
     removes: dict[int, list[Edit]] = {}
     adds: dict[int, list[Edit]] = {}
-    for e, at, to in resolved:
-        if e.kind in ("merge", "move"):
-            removes.setdefault(at, []).append(e)
-        if e.kind == "split":
-            adds.setdefault(word_start(text, at), []).append(e)
-        if e.kind == "move" and to is not None:
-            adds.setdefault(to, []).append(e)
+    for e, remove, add in effects:
+        if remove is not None:
+            removes.setdefault(remove, []).append(e)
+        if add is not None:
+            adds.setdefault(add, []).append(e)
     conflicts: list[tuple[Edit, str]] = []
     blocked: set[int] = set()
     for pos in sorted(set(removes) & set(adds)):  # one reviewer removes a cut another makes
@@ -165,9 +190,9 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
                                  f"the boundary before {text[pos:pos + 30]!r}"))
             blocked.add(id(e))
     moves: dict[int, set[int]] = {}
-    for e, at, to in resolved:
-        if e.kind == "move" and to is not None:
-            moves.setdefault(at, set()).add(to)
+    for e, remove, add in effects:
+        if e.kind == "move" and remove is not None and add is not None:
+            moves.setdefault(remove, set()).add(add)
     for at, targets in moves.items():  # one boundary moved to different places
         if len(targets) > 1:
             for e in removes.get(at, []):
@@ -178,20 +203,16 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
     remove_at: dict[int, Edit] = {}
     add_at: dict[int, Edit] = {}
     applied: list[Edit] = []
-    for e, at, to in resolved:
-        if id(e) in blocked:
+    for e, remove, add in effects:
+        if id(e) in blocked or (remove is None and add is None):  # disputed, or taken back by its reviewer
             continue
-        if e.kind in ("merge", "move") and at not in starts:
-            stale.append((e, f"there is no boundary before {text[at:at + 30]!r} under these parameters"))
+        if remove is not None and remove not in starts:
+            stale.append((e, f"there is no boundary before {text[remove:remove + 30]!r} under these parameters"))
             continue
-        if e.kind == "merge":
-            remove_at[at] = e
-        elif e.kind == "split":
-            add_at[word_start(text, at)] = e
-        else:
-            remove_at[at] = e
-            if to is not None:
-                add_at[to] = e
+        if remove is not None:
+            remove_at[remove] = e
+        if add is not None:
+            add_at[add] = e
         applied.append(e)
     add_at = {p: e for p, e in add_at.items() if p not in starts and 0 < p < len(text)}
     chunks = _rebuild(chunkset, {starts[p]: e for p, e in remove_at.items()}, add_at)
@@ -281,7 +302,69 @@ def make_edit(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, revie
     """An edit of chunk `index`: merge it with the chunk before (`merge`), split it before its
     `word`-th word (`split`, 1-based, 2 or more), or move the boundary where it starts by `word`
     words (`move`, negative: earlier, into the chunk before)."""
+    c = _editable(chunkset, kind, index)
+    meta = {"reviewer": reviewer, "created_at": created_at, "comment": comment}
+    if kind == "merge":
+        return Edit("merge", anchor_at(chunkset.doc, c.start_char or 0), None, reviewer, created_at, comment,
+                    params=params_json(chunkset))
+    assert c.start_char is not None and c.end_char is not None  # checked by _editable
+    starts = word_starts(chunkset, c.start_char, c.end_char)
+    if kind == "split":
+        if not 2 <= word <= len(starts):
+            raise UsageError(f"chunk {index} has {len(starts)} words: split before word 2 to {len(starts)}")
+        return make_edit_at(chunkset, "split", index, starts[word - 1], **meta)
+    if word == 0:
+        raise UsageError("move the boundary by a number of words, e.g. 3 or -3")
+    if word > 0:
+        if word >= len(starts):
+            raise UsageError(f"chunk {index} has {len(starts)} words: move by at most {len(starts) - 1}")
+        target = starts[word]
+    else:
+        prev = chunkset.chunks[index - 1]
+        before = word_starts(chunkset, prev.start_char or 0, c.start_char)
+        if -word >= len(before):
+            raise UsageError(f"chunk {index - 1} has {len(before)} words: move back by at most {len(before) - 1}")
+        target = before[word]
+    return make_edit_at(chunkset, "move", index, target, **meta)
+
+
+def make_edit_at(chunkset: ChunkSet, kind: str, index: int, position: int, *, reviewer: str = "",
+                 created_at: str = "", comment: str = "") -> Edit:
+    """An edit of chunk `index` at canonical offset `position` (taken back to its word's start),
+    e.g. the word a reviewer clicked: split the chunk before that word (`split`: the word must be
+    inside the chunk, after its first), or move the chunk's start to it (`move`: a word of the
+    chunk before or of this one)."""
+    c = _editable(chunkset, kind, index)
     doc = chunkset.doc
+    assert c.start_char is not None and c.end_char is not None  # checked by _editable
+    if not 0 <= position < len(doc.text):
+        raise UsageError(f"offset {position} is outside the text (0-{len(doc.text) - 1})")
+    pos = word_start(doc.text, position)
+    start = skip_space(doc.text, c.start_char)
+    if kind == "split":
+        if not start < pos < c.end_char:
+            raise UsageError(f"{_word_label(doc, pos)} is not inside chunk {index} after its first word: "
+                             "nothing to split there")
+        return Edit("split", anchor_at(doc, pos), None, reviewer, created_at, comment, params=params_json(chunkset))
+    if kind != "move":
+        raise UsageError(f"an edit at a word is a split or a move, not {kind!r}")
+    low = chunkset.chunks[index - 1].start_char or 0
+    if pos == start or not low < pos < c.end_char:
+        raise UsageError(f"{_word_label(doc, pos)} is not a new place for the start of chunk {index}: pick a word "
+                         f"of chunk {index - 1} or {index} other than the chunk's first")
+    return Edit("move", anchor_at(doc, c.start_char), anchor_at(doc, pos), reviewer, created_at, comment,
+                params=params_json(chunkset))
+
+
+def params_json(chunkset: ChunkSet) -> str:
+    """The chunking's parameters as canonical JSON: what an edit records it was made on."""
+    import json
+
+    return json.dumps(dict(chunkset.params), sort_keys=True, default=list)
+
+
+def _editable(chunkset: ChunkSet, kind: str, index: int) -> Chunk:
+    """Chunk `index`, refused (UsageError) when `kind` cannot edit it."""
     if kind not in KINDS:
         raise UsageError(f"edit kind must be one of {', '.join(KINDS)}, got {kind!r}")
     if not 0 <= index < len(chunkset.chunks):
@@ -291,29 +374,16 @@ def make_edit(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, revie
         raise UsageError(f"chunk {index} has no place in the text")
     if kind in ("merge", "move") and index == 0:
         raise UsageError("chunk 0 starts the document: there is no chunk before it")
-    starts = _word_starts(chunkset, c.start_char, c.end_char)
-    if kind == "merge":
-        return Edit("merge", anchor_at(doc, c.start_char), None, reviewer, created_at, comment)
-    if kind == "split":
-        if not 2 <= word <= len(starts):
-            raise UsageError(f"chunk {index} has {len(starts)} words: split before word 2 to {len(starts)}")
-        return Edit("split", anchor_at(doc, starts[word - 1]), None, reviewer, created_at, comment)
-    if word == 0:
-        raise UsageError("move the boundary by a number of words, e.g. 3 or -3")
-    if word > 0:
-        if word >= len(starts):
-            raise UsageError(f"chunk {index} has {len(starts)} words: move by at most {len(starts) - 1}")
-        target = starts[word]
-    else:
-        prev = chunkset.chunks[index - 1]
-        before = _word_starts(chunkset, prev.start_char or 0, c.start_char)
-        if -word >= len(before):
-            raise UsageError(f"chunk {index - 1} has {len(before)} words: move back by at most {len(before) - 1}")
-        target = before[word]
-    return Edit("move", anchor_at(doc, c.start_char), anchor_at(doc, target), reviewer, created_at, comment)
+    return c
 
 
-def _word_starts(chunkset: ChunkSet, start: int, end: int) -> list[int]:
+def _word_label(doc: Document, pos: int) -> str:
+    """'the word «…»' at canonical offset `pos`, for messages."""
+    m = re.match(r"\S{1,30}", doc.text[pos:])
+    return f"the word {m.group(0)!r}" if m else f"offset {pos}"
+
+
+def word_starts(chunkset: ChunkSet, start: int, end: int) -> list[int]:
     """Canonical offsets of the words in [start, end) outside the elements the strategy skipped."""
     doc, skipped = chunkset.doc, set(chunkset.skipped)
     out: list[int] = []

@@ -77,8 +77,12 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
         sections[-1].extend(ct.element_units(i, kind))
     chunks: list[Chunk] = []
     for section in sections:
+        previous_end = section[0].start if section else 0
         for n, piece in enumerate(packer.pack(section)):
             lead = _lead(ct.text, section[0].start, piece[0].start, overlap, unit) if n else piece[0].start
+            if lead >= previous_end:  # only text between the pieces (a blank line the packer dropped): no overlap
+                lead = piece[0].start
+            previous_end = piece[-1].end
             if not chunks:
                 boundary = Boundary(Reason.DOCUMENT_START, "first chunk of the document")
             else:
@@ -126,7 +130,7 @@ STRATEGY = declare(
     ],
     doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
     spec="docs/strategy-recursive.md",
-    ruleset="recursive/2026-11-26",
+    ruleset="recursive/2026-11-26.2",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space; a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',

@@ -67,6 +67,14 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
         if labels:
             parts.append("<p class='note'>Reviewer agreement (rev_boundary_*) rests on: " + "; ".join(
                 f"{html.escape(name)}: {html.escape(what)}" for name, what in labels.items()) + ".</p>")
+        changes = df.attrs.get("edit_changes") or []
+        if changes:
+            import pandas as pd
+
+            table = pd.DataFrame(changes)[["document", "edit_id", "kind", "reviewer", "text", "points_reproducing",
+                                           "smallest_change"]]
+            parts += ["<h2>Reviewers' edits: the smallest change in this grid that reproduces each</h2>",
+                      _wide(table.to_html(index=False, escape=True, na_rep=""))]
         for key in grid_keys:
             if key in df.columns and key != "strategy" and df[key].nunique(dropna=True) > 1:
                 png = figure_png(plot_metric_vs_param(df, key))

@@ -54,9 +54,11 @@ def compute_point(point: Point) -> dict:
         return row
     try:
         doc = _document(point.input, os.stat(point.input).st_mtime_ns)
-        _, _, values, _ = measure_point(point.input, point.strategy, point.params, point.questions,
-                                        point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels)
+        _, _, values, details = measure_point(point.input, point.strategy, point.params, point.questions,
+                                              point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels)
         row.update(values)
+        if "edits_reproduced" in details:  # ids of the reviewers' edits this point reproduces (edit_changes)
+            row["edits_reproduced"] = " ".join(str(i) for i in details["edits_reproduced"])
         row["status"] = "ok"
         row["error"] = None
     except Exception as exc:  # noqa: BLE001 - a failed point is recorded, the sweep goes on

@@ -12,6 +12,7 @@ from typing import Any
 
 from chunkbench.errors import ChunkbenchError, UsageError
 
+from .edit_changes import edit_changes, write_edit_changes
 from .grid import Point, make_points
 from .notebooks import run_notebooks
 from .output import write_results
@@ -78,10 +79,13 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
         timing["notebooks_s"] = time.monotonic() - started
     started = time.monotonic()
     write_results(df, out)
+    changes = edit_changes(df, labelled)
+    write_edit_changes(changes, out)
     timing["results_s"] = time.monotonic() - started
     df.attrs["timing"] = {k: round(v, 3) for k, v in timing.items()}  # where the time went (benchmarks, CLI)
     df.attrs["grid_keys"], df.attrs["rank_by"] = grid_keys, rank_by  # for summary.html (chunkbench.ui.sweep_summary)
     df.attrs["labels"] = {Path(inp).name: ls.describe() for inp, ls in labelled.items() if ls.labels}
+    df.attrs["edit_changes"] = changes  # per reviewer edit: the smallest grid change reproducing it
     return df
 
 

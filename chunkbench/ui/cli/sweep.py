@@ -82,6 +82,11 @@ def run(args: argparse.Namespace) -> int:
     print(format_results(df))
     print(f"results: {os.path.join(args.output, 'results.csv')} (and results.parquet)")
     print(f"summary: {os.path.join(args.output, 'summary.html')}")
+    for row in df.attrs.get("edit_changes") or []:
+        print(f"edit {row['edit_id']} ({row['kind']} by {row['reviewer'] or '(anonymous)'} at “{row['text'][:30]}”, "
+              f"{row['document']}): smallest change reproducing it: {row['smallest_change']}")
+    if df.attrs.get("edit_changes"):
+        print(f"edits: {os.path.join(args.output, 'edit_changes.csv')}")
     timing = df.attrs.get("timing", {})
     print("time: " + ", ".join(f"{k.removesuffix('_s')} {v:.1f} s" for k, v in timing.items()))
     code, message = exit_status(df)

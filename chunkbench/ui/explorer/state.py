@@ -36,6 +36,8 @@ class ExplorerState:
         self.workspace, self.reviewer, self.apply_edits = workspace, reviewer, apply_edits
         #: what the stored edits could not do (stale anchors, reviewers who disagree), one line each
         self.edit_messages: list[str] = []
+        #: where reviewers' stored edits conflict: (canonical offset, who wants what), marked on the page
+        self.conflict_places: list[tuple[int, str]] = []
         self._cache: OrderedDict[str, ChunkSet] = OrderedDict()
         self.chunkset = self.set_strategy(strategy, **(params or {}))
 
@@ -71,20 +73,33 @@ class ExplorerState:
         n = self.page if n is None else n
         return [c.index for c in self.chunkset if on_page(c, n)]
 
-    def edit(self, kind: str, word: int = 0) -> ChunkSet:
+    def edit(self, kind: str, word: int = 0, *, at: int | None = None) -> ChunkSet:
         """Record a boundary edit of the selected chunk as `reviewer` (merge it into the chunk
-        before, split it before its `word`-th word, move its start by `word` words), then show the
-        chunks with the stored edits applied; the selection follows the edited place."""
+        before; split it before its `word`-th word or the word at canonical offset `at`; move its
+        start by `word` words or to the word at `at`), then show the chunks with the stored edits
+        applied; the selection follows the edited place."""
         from chunkbench.errors import UsageError
         from chunkbench.store.edits import add
         from chunkbench.strategies.edits import edited_index
 
         if self.selected is None:
             raise UsageError("select a chunk first (in the list or on the page)")
-        made = add(self.chunkset, kind, self.selected, word=word, reviewer=self.reviewer, workspace=self.workspace)
+        made = add(self.chunkset, kind, self.selected, word=word, at=at, reviewer=self.reviewer,
+                   workspace=self.workspace)
         cs = self._use(self.strategy, self.params)
         self.selected = edited_index(cs, made)
         return cs
+
+    def chunk_holding(self, position: int) -> int | None:
+        """The chunk a word at canonical offset `position` belongs to: the selected one when it
+        holds it, else the last one starting at or before it (chunks may overlap)."""
+        def holds(c) -> bool:
+            return c.start_char is not None and c.end_char is not None and c.start_char <= position < c.end_char
+
+        if self.selected is not None and holds(self.chunkset[self.selected]):
+            return self.selected
+        hits = [c.index for c in self.chunkset if holds(c)]
+        return hits[-1] if hits else None
 
     def select(self, index: int | None) -> None:
         """Select chunk `index` (None clears); the page follows the chunk when it is elsewhere."""
@@ -110,6 +125,7 @@ class ExplorerState:
 
             outcome = with_edits(cs, self.workspace)
             cs, self.edit_messages = outcome.chunkset, outcome.messages()
+            self.conflict_places = outcome.conflict_places()
         old = getattr(self, "chunkset", None)
         previous = old[self.selected] if old is not None and self.selected is not None else None
         self.chunkset = cs

@@ -4,7 +4,8 @@ side, parameters as controls.
 `explore(doc_or_path, strategy, **params)` loads the input once and keeps the Document; changing
 the strategy or a parameter re-chunks that cached Document (never re-parses) and keeps the page.
 Clicking a chunk in the list selects its region on the page; clicking a region on the page
-(ipyevents) selects its chunk. Built from ipywidgets, so it works in JupyterLab and headless; the
+(ipyevents) selects its chunk; shift-click on a word splits its chunk there, alt-click moves the
+selected chunk's start to it (reviewer edits). Built from ipywidgets, so it works in JupyterLab and headless; the
 `Explorer` object has a small Python API (`set_params`, `select`, `go_to_page`, `click`) that the
 controls call and tests drive.
 """
@@ -151,12 +152,12 @@ class Explorer:
         self._show_chunks()
         return self.chunkset
 
-    def edit(self, kind: str, word: int = 0) -> ChunkSet:
+    def edit(self, kind: str, word: int = 0, *, at: int | None = None) -> ChunkSet:
         """Edit the selected chunk's boundary as the explorer's reviewer (see ExplorerState.edit):
         what the buttons under the chunk list and the keys over the page (m, [, ], s) call. A
         refused edit shows why and changes nothing."""
         try:
-            self.state.edit(kind, word)
+            self.state.edit(kind, word, at=at)
         except ChunkbenchError as exc:
             self.status_w.value = error_html(str(exc))
             return self.chunkset
@@ -181,14 +182,35 @@ class Explorer:
         self._sync_selection()
         self._render()
 
-    def click(self, x_px: float, y_px: float) -> int | None:
-        """What a click on the page image at pixel (x, y) does: select the chunk there (if any)."""
+    def click(self, x_px: float, y_px: float, *, shift: bool = False, alt: bool = False) -> int | None:
+        """What a click on the page image at pixel (x, y) does: select the chunk there (if any).
+        Shift-click splits the chunk holding the clicked word before that word; alt-click moves
+        the selected chunk's start to it (both stored as the explorer's reviewer's edits)."""
         if self.image is None:
             return None
+        if shift or alt:
+            return self._edit_at_click(x_px, y_px, "split" if shift else "move")
         hit = chunk_at(self.image, x_px, y_px)
         if hit is not None:
             self.select(hit)
         return hit
+
+    def _edit_at_click(self, x_px: float, y_px: float, kind: str) -> int | None:
+        from chunkbench.ui.render.regions import position_at
+
+        assert self.image is not None
+        pos = position_at(self.doc, self.page, *self.image.to_points(x_px, y_px))
+        if pos is None:
+            self.status_w.value = error_html("no word of the text there: click on a word")
+            return None
+        if kind == "split":
+            holder = self.state.chunk_holding(pos)
+            if holder is None:
+                self.status_w.value = error_html("that word is in no chunk (skipped as page furniture?)")
+                return None
+            self.state.select(holder)
+        self.edit(kind, at=pos)
+        return self.selected
 
     # ------------------------------------------------------------------ redraw
     @contextlib.contextmanager
@@ -232,12 +254,14 @@ class Explorer:
 
     def _render(self) -> None:
         from chunkbench.ui.render import render_page, render_text_view
+        from chunkbench.ui.render.overlay import mark_places
 
         cs = self.chunkset
         if self.has_pdf:
             try:
                 self.image = render_page(self.doc, cs, page=self.page, dpi=self.dpi, selected=self.selected,
                                          label_size=LABEL_SIZE)
+                mark_places(self.image, self.doc, self.state.conflict_places, LABEL_SIZE)
                 self.image_w.value = self.image.png()
                 # as wide as its column, never wider than its pixels: labels show at >= 11 CSS px
                 self.image_w.layout.max_width = f"{self.image.width}px"
@@ -291,7 +315,7 @@ class Explorer:
             return
         x, y = event.get("dataX"), event.get("dataY")
         if x is not None and y is not None:
-            self.click(float(x), float(y))
+            self.click(float(x), float(y), shift=bool(event.get("shiftKey")), alt=bool(event.get("altKey")))
 
     # ------------------------------------------------------------------ widgets
     def _build(self, image_width: int) -> None:
@@ -305,6 +329,7 @@ class Explorer:
         self.next_w = w.Button(description="▶", layout=w.Layout(width="40px"), tooltip="next page")
         self.page_w = w.BoundedIntText(value=1, min=1, max=self.n_pages, description="page",
                                        layout=w.Layout(width="130px"))
+        self.page_w.add_class("cb-page-number")
         self.prev_w.on_click(lambda _b: self.go_to_page(self.page - 1))
         self.next_w.on_click(lambda _b: self.go_to_page(self.page + 1))
         self.page_w.observe(self._on_page, names="value")
@@ -346,7 +371,8 @@ class Explorer:
         left = w.VBox([nav, self.image_w] if self.has_pdf else [self.textview_w],
                       layout=w.Layout(flex=f"1 1 {image_width}px", min_width="0"))
         right = w.VBox([w.HTML("<b>Chunks</b> (click one to select it; click the page to pick a region)"),
-                        self.list_w, w.HTML("<b>Fix the selected chunk's boundary</b> (keys over the page: m, [, ], s)"),
+                        self.list_w, w.HTML("<b>Fix the selected chunk's boundary</b> (keys over the page: m, [, ], s; "
+                               "shift-click a word: split before it; alt-click: move the boundary there)"),
                         edits_row, self.detail_w], layout=w.Layout(flex="1 1 360px", min_width="0"))
         self.widget = w.VBox([
             w.HBox([self.strategy_w, self.params_box]),

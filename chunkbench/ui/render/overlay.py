@@ -35,7 +35,7 @@ from .palette import (
     readable_on_white,
 )
 from .pdfpages import page_size, pdf_path_of
-from .regions import chunk_regions, span_regions
+from .regions import chunk_regions, position_box, span_regions
 
 LAYERS = ("chunks", "elements", "reasons", "overlap", "noise")
 DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise")
@@ -303,3 +303,19 @@ def _legend(img: PageImage, doc: Document, other: Document | None, page: int) ->
 
 
 __all__ = ["render_page", "DEFAULT_SHOW", "LAYERS", "chunks_on_page", "CHUNK_PALETTE"]
+
+
+#: the colour of places marked on a page (reviewers' conflicts): not one of the chunk colours
+MARK_COLOR = (214, 39, 40)
+
+
+def mark_places(img: PageImage, doc: Document, places: Iterable[tuple[int, str]], label_size: float = LABEL_SIZE) -> None:
+    """Mark canonical offsets of `doc` on `img` (its page only): a thick box around the word at
+    each place, with its label above it, e.g. where two reviewers disagree about a boundary."""
+    for pos, label in places:
+        box = position_box(doc, pos)
+        if box is None or box.page != img.page:
+            continue
+        img.draw_rect((box.x0 - 2, box.y0 - 2, box.x1 + 2, box.y1 + 2), stroke=MARK_COLOR, width=3)
+        img.draw_text(label, (box.x0 - 2, max(0.0, box.y0 - label_size * 1.6 - 2)), color=(255, 255, 255),
+                      size=label_size, background=MARK_COLOR)

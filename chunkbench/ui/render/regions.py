@@ -17,11 +17,13 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from chunkbench.strategies.edits import word_start
 from chunkbench.text.segment import skip_space
 from chunkbench.types.chunk import BBox, Chunk
 from chunkbench.types.document import BBoxTuple, Document, Element, as_bbox
@@ -62,7 +64,8 @@ def _element_words(path: str, page: int, bbox: tuple[float, float, float, float]
     word_chars: list[str] = []
     owner: list[int] = []
     for i, w in enumerate(picked):
-        s = "".join(w[4].replace("\xad", "").split())
+        # NFKC: a PDF's ligatures ("ﬀ") are two letters in the element's text, as loaders write it
+        s = "".join(unicodedata.normalize("NFKC", w[4]).replace("\xad", "").split())
         word_chars.append(s)
         owner.extend([i] * len(s))
     wstr = "".join(word_chars)
@@ -272,3 +275,36 @@ def position_box(doc: Document, char: int) -> BBox | None:
     pos = skip_space(doc.text, max(char, e.char_start), e.char_end - 1)
     boxes = span_regions(doc, pos, min(pos + 1, e.char_end), [e])
     return boxes[0] if boxes else None
+
+
+def position_at(doc: Document, page: int, x: float, y: float) -> int | None:
+    """The canonical offset of the word at point (x, y) of 1-based `page` (PDF points): the
+    inverse of `position_box`, for a click on a word. The smallest element box under the point
+    (1 pt of slack) is searched for the word whose box holds the point, else the nearest word on
+    the same line, else the nearest word; without words (scans) the place is found in proportion
+    to the element's height. None when no element with text is under the point."""
+    hits = [e for el in doc.elements for e in el.parts
+            if e.text and e.page_idx == page - 1 and e.bbox is not None
+            and e.bbox[0] - 1 <= x <= e.bbox[2] + 1 and e.bbox[1] - 1 <= y <= e.bbox[3] + 1]
+    if not hits:
+        return None
+    e = min(hits, key=lambda h: (_box(h)[2] - _box(h)[0]) * (_box(h)[3] - _box(h)[1]))
+    words = _element_words(doc.pdf_path, page, _box(e), e.text) if doc.pdf_path else None
+    if words is None:
+        x0, y0, x1, y1 = _box(e)
+        offset = int(len(e.text) * min(max((y - y0) / max(y1 - y0, 1e-6), 0.0), 0.999))
+    else:
+        b = words.boxes
+        inside = np.nonzero((b[:, 0] <= x) & (x <= b[:, 2]) & (b[:, 1] <= y) & (y <= b[:, 3]))[0]
+        if inside.size:
+            word = int(inside[0])
+        else:  # between words: the nearest one, preferring the line the point is on
+            on_line = (b[:, 1] <= y) & (y <= b[:, 3])
+            dx = np.maximum(np.maximum(b[:, 0] - x, x - b[:, 2]), 0.0)
+            dy = np.maximum(np.maximum(b[:, 1] - y, y - b[:, 3]), 0.0)
+            word = int(np.argmin(np.where(on_line, dx, np.inf))) if on_line.any() else int(np.argmin(dx + dy))
+        chars = np.nonzero(words.char_word == word)[0]
+        if not chars.size:
+            return None
+        offset = int(chars[0])
+    return word_start(doc.text, e.char_start + offset)

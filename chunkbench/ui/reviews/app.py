@@ -19,11 +19,13 @@ from typing import Any
 import panel as pn
 
 from chunkbench.errors import ChunkbenchError
+from chunkbench.text.segment import skip_space
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
-from chunkbench.ui.render.crops import boundary_png
+from chunkbench.ui.render.crops import BoundaryCrop, boundary_crop
 
-from .cards import head, image_html, info_html, pages_label, pre, short_hash, tail
+from .cards import data_url, head, info_html, pages_label, png_width, short_hash, tail
+from .clicks import ClickableImage, WordText, words_html
 from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
 from .offline import OfflineHTML
 from .session import ANY_REASON, FILTERS, ReviewSession
@@ -38,6 +40,18 @@ def _discard_event(action: Callable[[], object]) -> Callable[[Any], None]:
 
     return on_click
 
+_PICK_HINT = ('<div class="cb-pick">Click a word on the page or in the text to pick it; '
+              '<kbd>shift</kbd>-click splits there at once.</div>')
+
+
+def _words_or_text(chunkset: ChunkSet, c: Chunk, *, from_end: bool = False) -> str:
+    """A chunk's words, clickable (its canonical text), or its escaped text when it has no place
+    in the text."""
+    if c.start_char is None or c.end_char is None:
+        return html.escape(tail(c.text) if from_end else head(c.text))
+    return words_html(chunkset, c.start_char, c.end_char, from_end=from_end) or html.escape(c.text)
+
+
 class ReviewApp:
     """The Panel view of a `ReviewSession`: one per browser session (or notebook cell).
 
@@ -50,6 +64,10 @@ class ReviewApp:
         self.session = ReviewSession(chunkset, reviewer=reviewer, workspace=workspace, apply_edits=apply_edits)
         self.doc = chunkset.doc
         self.dpi = dpi
+        #: the crop shown (it maps a click to a word), and the boundary a picked word belongs to
+        self._crop: BoundaryCrop | None = None
+        self._picked_at = -1
+        self.picked: int | None = None
         #: chunk index → cropped PNG; shared by every session over the same ChunkSet
         self._images = image_cache if image_cache is not None else {}
         self._build(inline)
@@ -92,12 +110,13 @@ class ReviewApp:
         self._show()
         return saved
 
-    def edit(self, kind: str, word: int = 0) -> None:
+    def edit(self, kind: str, word: int = 0, *, at: int | None = None) -> None:
         """Merge the current chunk into the one before (`merge`), split it before its `word`-th word
-        (`split`) or move its start by `word` words (`move`); stored at once, applied to the chunks
-        shown. A refused edit (no such word) shows its reason and changes nothing."""
+        or the word at canonical offset `at` (`split`), or move its start by `word` words or to the
+        word at `at` (`move`); stored at once, applied to the chunks shown. A refused edit (no such
+        word) shows its reason and changes nothing."""
         try:
-            self.session.edit(kind, word=word, comment=self._comment_text)
+            self.session.edit(kind, word=word, at=at, comment=self._comment_text)
         except ChunkbenchError as exc:
             self.edit_note.object = f'<div class="cb-edit-note">{html.escape(str(exc))}</div>'
             return
@@ -168,10 +187,12 @@ class ReviewApp:
         self.position = OfflineHTML("", css_classes=["cb-position"])
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
         # the page crop takes the app's width (issue 20.4: at 640 px its labels showed at 8 px)
-        self.image = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-page"])
+        # a click on a word of the page or of the text picks it (shift-click: split there at once)
+        self.page_img = ClickableImage(self._on_image_click, sizing_mode="stretch_width", css_classes=["cb-page"])
+        self.image = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-page-note"])
         self.info = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-info"])
-        self.before = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-before"])
-        self.after = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-after"])
+        self.before = WordText(self.pick, sizing_mode="stretch_width", css_classes=["cb-before"])
+        self.after = WordText(self.pick, sizing_mode="stretch_width", css_classes=["cb-after"])
         self.buttons = {}
         for n, code in enumerate(VERDICTS, 1):
             b = pn.widgets.Button(label=f"{n} · {VERDICT_LABELS[code]}", width=175, css_classes=[f"cb-v-{code}"])
@@ -199,6 +220,13 @@ class ReviewApp:
         self.earlier_word_b.on_click(_discard_event(functools.partial(self.edit, "move", -1)))
         self.later_word_b.on_click(_discard_event(functools.partial(self.edit, "move", 1)))
         self.split_b.on_click(_discard_event(lambda: self.edit("split", int(self.split_word.value or 2))))
+        self.split_here_b = pn.widgets.Button(label="split before the picked word", width=220, disabled=True,
+                                              css_classes=["cb-split-here"])
+        self.move_here_b = pn.widgets.Button(label="move the boundary to the picked word", width=260, disabled=True,
+                                             css_classes=["cb-move-here"])
+        self.split_here_b.on_click(_discard_event(functools.partial(self.edit_picked, "split")))
+        self.move_here_b.on_click(_discard_event(functools.partial(self.edit_picked, "move")))
+        self.pick_note = OfflineHTML(_PICK_HINT, sizing_mode="stretch_width", css_classes=["cb-pick-note"])
         self.edit_note = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-edit-note"])
         self.shortcuts = KeyboardShortcuts(self._on_key, keys=[*KEYS, *NAV_KEYS], scoped=inline)
         help_line = OfflineHTML(
@@ -217,8 +245,10 @@ class ReviewApp:
             pn.Row(self.comment, self.earlier_b, self.prev_b, self.next_b),
             pn.Row(OfflineHTML("<b>Fix the boundary:</b>"), self.merge_b, self.earlier_word_b, self.later_word_b,
                    self.split_b, self.split_word),
+            pn.Row(self.pick_note, self.split_here_b, self.move_here_b, sizing_mode="stretch_width"),
             self.edit_note,
             self.image,
+            self.page_img,
             pn.Row(
                 pn.Column(OfflineHTML("<b>Before the boundary</b> (end of the previous chunk)"), self.before,
                           sizing_mode="stretch_width"),
@@ -256,7 +286,10 @@ class ReviewApp:
             f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(self.keys)} ({where}) · chunk #{i} · '
             f'{pages_label(c)}</div>'
         )
-        self.image.object = self._image_html(i, c)
+        self._show_image(i, c)
+        if self._picked_at != i:  # a word picked at another boundary is not this one's
+            self.picked = None
+        self._show_pick()
         notes = self.session.edit_messages
         if notes and not self.edit_note.object.startswith('<div class="cb-edit-note">'):
             self.edit_note.object = ('<div class="cb-edit-conflicts">' + "<br>".join(html.escape(m) for m in notes)
@@ -268,26 +301,93 @@ class ReviewApp:
             b.color = "primary" if mine is not None and mine.verdict == code else "default"
         self.comment.value = mine.comment if mine else ""
         self.info.object = self._info_html(c, key, mine)
-        prev = cs.chunks[i - 1].text if i > 0 else ""
-        self.before.object = pre(tail(prev) if prev else "(start of the document)", "cb-text")
-        self.after.object = pre(head(c.text), "cb-text")
+        prev = cs.chunks[i - 1] if i > 0 else None
+        self.before.html = (_words_or_text(cs, prev, from_end=True) if prev is not None
+                            else "(start of the document)")
+        self.after.html = _words_or_text(cs, c)
         self.earlier_b.visible = mine is None and key in self.session.earlier
         self.prev_b.disabled = self.session.neighbour(-1) is None
         self.next_b.disabled = self.session.neighbour(+1) is None
 
-    def _image_html(self, i: int, c: Chunk) -> str:
-        """The cropped page image (rendered once per boundary), or a line saying why there is none."""
+    def _show_image(self, i: int, c: Chunk) -> None:
+        """The cropped page image with reviewers' conflicts marked (rendered once per boundary and
+        chunking), or a line saying why there is none."""
+        self._crop = None
         if not self.doc.pdf_path:
-            return "<i>No page image: this input has no PDF. Judge from the text on the right.</i>"
-        # the crop shows the chunking around the boundary: keyed by the chunking's cuts, so an edit
-        # (which changes them) draws anew, and sessions over the same cuts share it
-        key = (i, tuple(ch.start_char for ch in self.chunkset.chunks))
-        if key not in self._images:
+            note = "<i>No page image: this input has no PDF. Judge from the text below.</i>"
+        else:
+            # keyed by the chunking's cuts and the marks, so an edit (which changes them) draws
+            # anew, and sessions over the same cuts share it
+            marks = tuple(self.session.conflict_places)
+            key = (i, tuple(ch.start_char for ch in self.chunkset.chunks), marks)
             try:
-                self._images[key] = boundary_png(self.chunkset, i, self.dpi)
+                if key not in self._images:
+                    self._images[key] = boundary_crop(self.chunkset, i, self.dpi, marks)
+                self._crop = self._images[key]
+                note = "" if self._crop is not None else "<i>No page image: this chunk has no page.</i>"
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed: review the text
-                return f"<i>No page image: {html.escape(str(exc))}</i>"
-        return image_html(self._images[key], c, i)
+                note = f"<i>No page image: {html.escape(str(exc))}</i>"
+        self.image.object = note
+        self.image.visible = bool(note)
+        crop = self._crop
+        self.page_img.src = data_url(crop.png) if crop is not None else ""
+        self.page_img.natural_width = png_width(crop.png) if crop is not None else 0
+        self.page_img.alt = f"page {c.page_start} around boundary {i + 1}"
+        self.page_img.visible = crop is not None
+
+    # ---------------------------------------------------------------- picking a word
+    def click_image(self, x: float, y: float, shift: bool = False) -> int | None:
+        """A click on the page crop at its pixel (x, y): pick the word there (see `pick`); its
+        canonical offset, or None when no word of the text is there."""
+        from chunkbench.ui.render.regions import position_at
+
+        where = self._crop.to_page(x, y) if self._crop is not None else None
+        pos = position_at(self.doc, *where) if where is not None else None
+        if pos is None:
+            self.pick_note.object = '<div class="cb-pick">No word of the text there: click on a word.</div>'
+            return None
+        self.pick(pos, shift)
+        return pos
+
+    def _on_image_click(self, x: float, y: float, shift: bool) -> None:
+        self.click_image(x, y, shift)
+
+    def pick(self, position: int, shift: bool = False) -> None:
+        """Pick the word at canonical offset `position` (a click on the page or the text) for
+        "split before the picked word" or "move the boundary to the picked word"; with `shift`,
+        split there at once (or move, when the word is in the chunk before)."""
+        self.picked, self._picked_at = position, self.current
+        self._show_pick()
+        if shift:
+            kinds = [k for k, b in (("split", self.split_here_b), ("move", self.move_here_b)) if not b.disabled]
+            if kinds:
+                self.edit_picked(kinds[0])
+
+    def edit_picked(self, kind: str) -> None:
+        """Split the current chunk before the picked word, or move its start to it."""
+        if self.picked is None:
+            self.edit_note.object = '<div class="cb-edit-note">Click a word first (on the page or in the text).</div>'
+            return
+        self.edit(kind, at=self.picked)
+
+    def _show_pick(self) -> None:
+        """The picked word, and which of split / move it allows at the current boundary."""
+        cs, i, pos = self.chunkset, self.current, self.picked
+        c = cs.chunks[i] if cs.chunks else None
+        if pos is None or c is None or c.start_char is None or c.end_char is None:
+            self.pick_note.object, self.split_here_b.disabled, self.move_here_b.disabled = _PICK_HINT, True, True
+            return
+        text = self.doc.text
+        first = skip_space(text, c.start_char)
+        low = cs.chunks[i - 1].start_char if i > 0 else None
+        inside = first < pos < c.end_char
+        self.split_here_b.disabled = not inside
+        self.move_here_b.disabled = low is None or pos == first or not (low < pos < c.end_char)
+        word = html.escape(text[pos:pos + 40].split(maxsplit=1)[0] if text[pos:pos + 40].strip() else "")
+        where = ("in this chunk" if inside else "where this chunk starts" if pos == first
+                 else "in the chunk before" if low is not None and low < pos < first
+                 else "in another chunk: go to its boundary to edit it")
+        self.pick_note.object = f'<div class="cb-pick">Picked <b>«{word}»</b> ({where}).</div>'
 
     def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
         return info_html(c, mine, self.session.others(key), self.session.earlier.get(key) or ())

@@ -1,5 +1,5 @@
-"""The review app's HTML pieces: the boundary's page crop, the reason and verdict card, the text
-on each side of the boundary (all text escaped; styles inline, since every Panel pane has its own
+"""The review app's HTML pieces: the boundary's page crop as data, the reason and verdict card, the
+text on each side of the boundary (all text escaped; styles inline, since every Panel pane has its own
 shadow root)."""
 
 from __future__ import annotations
@@ -21,16 +21,15 @@ _PRE_STYLE = ("white-space:pre-wrap;font-size:12.5px;line-height:1.35;max-height
               "background:#f7f7f5;border:1px solid #ddd;padding:6px 8px;margin:0")
 
 
-def image_html(png: bytes | None, c: Chunk, i: int) -> str:
-    """The cropped page image of boundary `i` as an <img> as wide as the app, up to its own size
-    (its labels then show at the overlay's size, >= 11 CSS px), or a line saying there is none."""
-    if png is None:
-        return "<i>No page image: this chunk has no page.</i>"
-    width = int.from_bytes(png[16:20], "big") if png[12:16] == b"IHDR" else None  # the PNG's own width
-    limit = f"max-width:{width}px;" if width else ""
-    return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" alt="page '
-            f'{c.page_start} around boundary {i + 1}" style="width:100%;{limit}height:auto;border:1px solid #ccc;'
-            'display:block">')
+def data_url(png: bytes) -> str:
+    """A PNG as a data: URL (the app works offline, with no file server)."""
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def png_width(png: bytes) -> int:
+    """A PNG's own width in pixels (from its IHDR), 0 when unreadable: the image is shown as wide
+    as the app up to this, so its labels show at the overlay's size (>= 11 CSS px)."""
+    return int.from_bytes(png[16:20], "big") if png[12:16] == b"IHDR" else 0
 
 
 def info_html(c: Chunk, mine: Verdict | None, others: Iterable[Verdict], earlier: Iterable[Verdict]) -> str:

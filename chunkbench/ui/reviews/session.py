@@ -33,6 +33,8 @@ class ReviewSession:
         self.apply_edits = apply_edits
         #: what the stored edits could not do (stale anchors, reviewers who disagree), one line each
         self.edit_messages: list[str] = []
+        #: where reviewers' stored edits conflict: (canonical offset, who wants what), marked on the page
+        self.conflict_places: list[tuple[int, str]] = []
         self._apply()
         self.filter = "all"
         self.reason = ANY_REASON
@@ -50,18 +52,20 @@ class ReviewSession:
         if self.apply_edits:
             outcome = with_edits(self.base, self.workspace)
             self.chunkset, self.edit_messages = outcome.chunkset, outcome.messages()
+            self.conflict_places = outcome.conflict_places()
         else:
-            self.chunkset, self.edit_messages = self.base, []
+            self.chunkset, self.edit_messages, self.conflict_places = self.base, [], []
         self.keys = [boundary_key(c) for c in self.chunkset.chunks]
 
-    def edit(self, kind: str, *, word: int = 0, comment: str = "") -> None:
+    def edit(self, kind: str, *, word: int = 0, at: int | None = None, comment: str = "") -> None:
         """Record a boundary edit of the current chunk as this reviewer (merge it into the chunk
-        before, split it before its `word`-th word, move its start by `word` words), apply the
-        stored edits again and stay at the boundary the edit is about."""
+        before; split it before its `word`-th word or the word at canonical offset `at`; move its
+        start by `word` words or to the word at `at`), apply the stored edits again and stay at
+        the boundary the edit is about."""
         from chunkbench.store.edits import add
         from chunkbench.strategies.edits import edited_index
 
-        edit = add(self.chunkset, kind, self.current, word=word, reviewer=self.reviewer, comment=comment,
+        edit = add(self.chunkset, kind, self.current, word=word, at=at, reviewer=self.reviewer, comment=comment,
                    workspace=self.workspace)
         self._apply()
         focus = edited_index(self.chunkset, edit)

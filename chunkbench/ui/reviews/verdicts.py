@@ -169,15 +169,17 @@ def carried_over(conn: sqlite3.Connection, chunkset, reviewer: str | None = None
 
 
 def load_labels(doc, workspace: str | os.PathLike | None = None):
-    """The labelled boundaries of `doc` (evaluate.labels) from every verdict stored in the
-    workspace, any strategy, parameters or reviewer; none when the workspace file does not exist."""
+    """The labelled boundaries of `doc` (evaluate.labels) from every verdict and boundary edit
+    stored in the workspace, any strategy, parameters or reviewer; none when the workspace file
+    does not exist."""
     from chunkbench.evaluate.labels import Labels, labels_from_verdicts
+    from chunkbench.store.edits import query_document
     from chunkbench.store.workspace import open_workspace, workspace_path
 
     if not workspace_path(workspace).is_file():
         return Labels(doc.doc_id, ())
     with open_workspace(workspace) as conn:
-        return labels_from_verdicts(doc, query(conn, doc_id=doc.doc_id))
+        return labels_from_verdicts(doc, query(conn, doc_id=doc.doc_id), query_document(conn, doc.doc_id))
 
 
 def to_dataframe(verdicts: Sequence[Verdict]):
