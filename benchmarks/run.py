@@ -21,7 +21,7 @@ from chunkbench.io.atomic import write_text
 
 from .common import ROOT, Row, machine, markdown_table, plain_table
 
-SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru")
+SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,6 +81,11 @@ def main(argv: list[str] | None = None) -> int:
 
         r, n = bench_mineru.run(runs=2 if args.quick else 3)
         _report(rows, notes, bench_mineru.SECTION, r, n)
+    if "corpus" in only:
+        from . import bench_corpus
+
+        r, n = bench_corpus.run(runs=1 if args.quick else 2)
+        _report(rows, notes, bench_corpus.SECTION, r, n)
     elapsed = time.perf_counter() - started
     rows.sort(key=lambda r: r.section)
     write_text(args.output, results_markdown(header, rows, notes, elapsed, args))

@@ -95,10 +95,8 @@ def load_pdf(
     # cached text of an encrypted PDF is never handed out without its password.
     with pdf_layout.open_pdf(path, password) as doc:
         page_count = doc.page_count
-    ocr = ocr_available()
-    options = {"ocr": ocr, "loader_revision": LOADER_REVISION}
-    version = backend_version()
-    doc_id = sha256_file(path)
+    doc_id, version, options = _parse_identity(path)
+    ocr = bool(options["ocr"])
 
     def parse() -> Document:
         pages = _parse_pages(
@@ -107,6 +105,33 @@ def load_pdf(
         return _build_document(path, doc_id, pages, ParserInfo(BACKEND, version, options), ocr)
 
     return cached_parse(path, doc_id, BACKEND, f"{version}; rules {PARSE_RULES}", options, parse, use_cache=cache)
+
+
+def _parse_identity(path: str | os.PathLike) -> tuple[str, str, dict]:
+    """What names a parse of `path` on this machine: the file's hash, the parser versions, the
+    options (OCR available, loader revision); the cache key is made of these."""
+    return sha256_file(path), backend_version(), {"ocr": ocr_available(), "loader_revision": LOADER_REVISION}
+
+
+def _cache_file(doc_id: str, version: str, options: dict) -> Path:
+    from .cache import cache_dir, cache_key
+
+    return cache_dir() / f"{cache_key(doc_id, BACKEND, f'{version}; rules {PARSE_RULES}', options)}.json"
+
+
+def is_cached(path: str | os.PathLike) -> bool:
+    """Whether `load_pdf(path)` would be served from this machine's parse cache."""
+    return _cache_file(*_parse_identity(path)).is_file()
+
+
+def cache_entry_for(path: str | os.PathLike, doc: Document) -> Path | None:
+    """The parse-cache file `load_pdf(path)` would read on this machine, when `doc` (parsed
+    elsewhere, e.g. on a Dask worker) is that very parse: same file, parser, versions and options.
+    None otherwise (then it is not cached here)."""
+    doc_id, version, options = _parse_identity(path)
+    if (doc.doc_id, doc.parser.name, doc.parser.version, dict(doc.parser.options)) != (doc_id, BACKEND, version, options):
+        return None
+    return _cache_file(doc_id, version, options)
 
 
 def backend_version() -> str:

@@ -58,7 +58,8 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever)
-    failed_inputs, labelled = preparse(list(dict.fromkeys(p.input for p in points)), labels)
+    failed_inputs, labelled = preparse(list(dict.fromkeys(p.input for p in points)), labels,
+                                       workers=jobs or os.cpu_count() or 1, dask=dask, progress=progress)
     points = [p if p.input not in failed_inputs or p.error else _with_error(p, failed_inputs[p.input]) for p in points]
     points = [replace(p, labels=labelled[p.input]) if labelled.get(p.input) else p for p in points]
     started = time.monotonic()
@@ -93,10 +94,19 @@ def _with_error(point: Point, error: str) -> Point:
     return replace(point, error=error)
 
 
-def preparse(inputs: Sequence[str], labels: Callable[[Any], Any] | None = None) -> tuple[dict[str, str], dict]:
+def preparse(inputs: Sequence[str], labels: Callable[[Any], Any] | None = None, *, workers: int = 1,
+             dask: str | None = None, progress: bool = False) -> tuple[dict[str, str], dict]:
     """Load each input once so the parse cache is warm; returns (input → error for those that
-    fail, input → `labels(document)`, see run_sweep)."""
+    fail, input → `labels(document)`, see run_sweep). PDFs not in the cache are parsed first on
+    the Dask cluster at `dask`, or on up to `workers` local processes when two or more need it
+    (loaders.corpus.warm_cache)."""
     from chunkbench.loaders import load
+    from chunkbench.loaders.corpus import warm_cache
+    from chunkbench.loaders.pdf import is_cached
+
+    uncached = [i for i in inputs if i.lower().endswith(".pdf") and os.path.isfile(i) and not is_cached(i)]
+    if dask is not None or (workers > 1 and len(uncached) > 1):
+        warm_cache(uncached, workers=workers, dask=dask, progress=progress)
 
     failed, labelled = {}, {}
     for inp in inputs:

@@ -136,13 +136,15 @@ def parse_sets(items: list[str]) -> dict[str, str]:
     return out
 
 
-def add_input_options(parser: argparse.ArgumentParser) -> None:
-    """Options every command that loads an INPUT accepts."""
-    parser.add_argument(
-        "input",
-        help="a .pdf, .md, .txt, MinerU output (content_list, middle JSON, zip, folder), a DoclingDocument "
-        "JSON, a document.json or an elements.json",
-    )
+def add_input_options(parser: argparse.ArgumentParser, many: bool = False) -> None:
+    """Options every command that loads an INPUT accepts (`many`: one or more, as `inputs`)."""
+    what = ("a .pdf, .md, .txt, MinerU output (content_list, middle JSON, zip, folder), a DoclingDocument "
+            "JSON, a document.json or an elements.json")
+    if many:
+        parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                            help=what + "; or a corpus: several PDFs, a folder of PDFs or a glob ('pdfs/**/*.pdf')")
+    else:
+        parser.add_argument("input", help=what)
     parser.add_argument("--backend", default="pymupdf", choices=("pymupdf", "mineru"), help="PDF parser")
     parser.add_argument(
         "--mineru-tier", default=None, choices=("flash", "basic", "standard", "advanced"),

@@ -58,6 +58,11 @@ def register(subparsers) -> None:
                    help="with -o: the questions this setting misses, each with the page, the evidence marked, the "
                         "cuts inside it and the chunks retrieved instead, in DIR/misses/index.html (default: the "
                         "best setting, else the one with the most IoU; a setting's name as in the table; 'none')")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="parse the PDFs not yet in the parse cache on N local worker processes (a Dask LocalCluster)")
+    p.add_argument("--dask", default=None, metavar="SCHEDULER_ADDRESS",
+                   help="parse the PDFs not yet in the parse cache on a dask.distributed cluster")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar while PDFs are parsed")
     p.set_defaults(func=run)
 
 
@@ -83,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     explicit = args.strategy is not None or args.grid or args.params
     settings = (grid_settings(args.strategy or "recursive", parse_sets(args.params), parse_grid(args.grid))
                 if explicit else default_settings())
+    if args.workers is not None or args.dask is not None:
+        _parse_first(args)
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     results = compare_retrievers(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
@@ -98,6 +105,22 @@ def run(args: argparse.Namespace) -> int:
           "\n\n".join(format_report(r, args.per_document) for r in results) + f"\n\n{IOU_NOTE}"
           + (f"\n{missed}" if missed else ""))
     return 0
+
+
+def _parse_first(args: argparse.Namespace) -> None:
+    """The PDFs among the inputs (folders searched) parsed on workers before the evaluation loads them."""
+    from pathlib import Path
+
+    from chunkbench.errors import UsageError
+    from chunkbench.loaders.corpus import warm_cache
+
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    pdfs = []
+    for item in args.inputs:
+        p = Path(item)
+        pdfs.extend(sorted(str(f) for f in p.rglob("*.pdf")) if p.is_dir() else [str(p)])
+    warm_cache(pdfs, workers=args.workers, dask=args.dask, progress=not args.no_progress)
 
 
 def _write_misses(args: argparse.Namespace, cases, settings, result: dict) -> str:

@@ -13,10 +13,19 @@ from . import add_input_options, load_input
 
 
 def register(sub) -> None:
-    p = sub.add_parser("parse", help="parse INPUT into elements.json")
-    add_input_options(p)
-    p.add_argument("-o", "--output", default=None, help="elements.json path (default: print a summary only)")
+    p = sub.add_parser("parse", help="parse INPUT into elements.json, or a corpus of PDFs into a folder")
+    add_input_options(p, many=True)
+    p.add_argument("-o", "--output", default=None,
+                   help="elements.json path; for a corpus, the folder of <stem>.elements.json files and corpus.jsonl "
+                        "(default: print a summary only; a corpus is parsed into the parse cache)")
     p.add_argument("--quiet", action="store_true", help="do not print the summary")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="corpus: parse on N local worker processes (a Dask LocalCluster; default 1)")
+    p.add_argument("--dask", default=None, metavar="SCHEDULER_ADDRESS",
+                   help="corpus: parse on the workers of a dask.distributed cluster, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("--no-resume", action="store_true",
+                   help="corpus: parse every file again, even those corpus.jsonl records as done")
+    p.add_argument("--no-progress", action="store_true", help="corpus: no progress bar or lines")
     p.set_defaults(func=run_parse)
 
     p = sub.add_parser("info", help="pages, elements by type, heading outline, pages without text")
@@ -25,7 +34,17 @@ def register(sub) -> None:
     p.set_defaults(func=run_info)
 
 
+def is_corpus(args) -> bool:
+    """Several inputs, a glob, a folder of PDFs (not MinerU output), or workers asked for."""
+    from chunkbench.loaders.corpus import is_corpus_item
+
+    return len(args.inputs) > 1 or args.workers is not None or args.dask is not None or is_corpus_item(args.inputs[0])
+
+
 def run_parse(args) -> int:
+    if is_corpus(args):
+        return run_parse_corpus(args)
+    args.input = args.inputs[0]
     from chunkbench.io.outputs import check_outputs, write_output
 
     outputs = check_outputs({"--output": args.output}, inputs=[args.input, args.pdf])
@@ -47,3 +66,39 @@ def run_info(args) -> int:
     else:
         print(format_summary(doc))
     return 0
+
+
+def run_parse_corpus(args) -> int:
+    """Parse a corpus (loaders.corpus): locally, on N workers or on a Dask cluster; one line per
+    failed file, a summary line; exit 1 when a file failed."""
+    import os
+    import time
+
+    from chunkbench.errors import UsageError
+    from chunkbench.loaders.corpus import parse_corpus
+
+    if args.backend != "pymupdf" or args.pdf:
+        raise UsageError("a corpus is parsed with the pymupdf backend; parse MinerU output one input at a time")
+    if args.output and Path(args.output).exists() and not Path(args.output).is_dir():
+        raise UsageError(f"--output {args.output} is a file: a corpus is written into a folder")
+    if getattr(args, "cache_dir", None):
+        os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
+    options = {"cache": not args.no_cache, "password": args.password, "page_timeout": args.page_timeout,
+               "stitch_tables": not args.no_stitch_tables}
+    started = time.monotonic()
+    results = parse_corpus(args.inputs, args.output, workers=args.workers, dask=args.dask,
+                           resume=not args.no_resume, progress=not args.no_progress, options=options)
+    elapsed = time.monotonic() - started
+    failed = [r for r in results if r.status != "ok"]
+    skipped = sum(r.skipped for r in results)
+    for r in failed:
+        print(f"chunkbench: {r.file}: {r.error}", file=sys.stderr)
+    if not args.quiet:
+        pages = sum(r.pages for r in results if not r.skipped)
+        where = f"on {args.dask}" if args.dask else f"on {args.workers or 1} worker{'s' if (args.workers or 1) > 1 else ''}"
+        print(f"parsed {len(results) - skipped - len(failed)} of {len(results)} files ({pages} pages) {where} in "
+              f"{elapsed:.1f} s" + (f"; {skipped} done in an earlier run" if skipped else "")
+              + (f"; {len(failed)} failed" if failed else ""))
+        if args.output:
+            print(f"  wrote    {args.output} (<stem>.elements.json per file, corpus.jsonl)")
+    return 1 if failed else 0

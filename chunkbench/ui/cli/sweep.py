@@ -23,7 +23,8 @@ def register(subparsers) -> None:
         ),
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="inputs (.pdf, .md, MinerU output, document.json, elements.json)")
+                   help="inputs (.pdf, .md, MinerU output, document.json, elements.json), folders of PDFs or globs "
+                        "('pdfs/**/*.pdf')")
     add_set_option(p)
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
                    help="swept parameter (repeatable); KEY may be 'strategy'")
@@ -43,10 +44,11 @@ def register(subparsers) -> None:
                    help="reviewers' verdicts in this workspace are labelled boundaries: rev_boundary_precision/"
                         "recall/f1 per point, --rank-by rev_boundary_f1 (default: $CHUNKBENCH_WORKSPACE or "
                         "./.chunkbench/workspace.db when it exists; 'none' to skip)")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="at most this many worker processes (default: the core count; 1: all in this process)")
+    p.add_argument("--jobs", "--workers", dest="jobs", type=int, default=None, metavar="N",
+                   help="at most this many worker processes, for the points and for parsing the PDFs not yet in the "
+                        "parse cache (default: the core count; 1: all in this process)")
     p.add_argument("--dask", default=None, metavar="SCHEDULER_ADDRESS",
-                   help="run the points as tasks on an existing dask.distributed cluster")
+                   help="parse the PDFs and run the points as tasks on an existing dask.distributed cluster")
     p.add_argument("--timeout", type=float, default=600, help="seconds one notebook cell may run (default 600)")
     p.add_argument("--kernel", default="python3", help="Jupyter kernel (default python3 = this interpreter)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -63,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     from chunkbench.io.outputs import check_outputs
+    from chunkbench.loaders.corpus import expand_corpus_items
 
+    args.inputs = expand_corpus_items(args.inputs)
     check_outputs({}, inputs=args.inputs, folders={"--output": args.output})
     grid = parse_grid(args.grid)
     fixed = parse_sets(args.params)
