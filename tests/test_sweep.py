@@ -149,9 +149,9 @@ def test_one_notebook_per_input_with_the_whole_grid_and_the_same_numbers(two_by_
     outputs = {"".join(c["source"]).split("(")[0]: json.dumps(c.get("outputs")) for c in nb["cells"]
                if c["cell_type"] == "code"}
     grid = next(v for k, v in outputs.items() if "show_grid" in k)
-    assert "heading_level" in grid and "image/png" in grid  # the grid table and its plots
+    assert "heading_level" in grid and "<svg" in grid  # the grid table and its charts
     histogram = next(v for k, v in outputs.items() if "plot_size_histogram" in k)
-    assert "image/png" in histogram, "the grid's plots must not switch the notebook off its inline backend"
+    assert "image/png" in histogram
     best = sweep.best_settings(df).iloc[0]
     winner = df[(df["params"] == best["params"])].iloc[0]
     point = json.loads((Path(winner["point_dir"]) / "metrics.json").read_text())
@@ -168,7 +168,8 @@ def test_sweep_results_files(two_by_two):
     assert list(csv.columns) == list(df.columns) == list(parquet.columns)
     assert csv["notebook"].notna().all()  # rewritten after the notebook ran
     html = (out / "summary.html").read_text()
-    assert html.count("<img") >= 3  # metric vs each swept parameter, and the Pareto front
+    # metric vs each swept parameter (8 panels each), the Pareto front: SVG the browser draws
+    assert html.count("<svg") >= 17 and "<img" not in html
     assert "Best setting per input" in html and "technical_manual" in html
     assert "<script" not in html
 
@@ -324,15 +325,21 @@ def test_demo_sweep_prints_the_table_and_where_the_plots_are(tmp_path, capsys):
     assert demo.DEMO_GRID == {"strategy": ["elements", "contract"]}
 
 
-def _panel_texts(fig) -> dict[str, str]:
-    """Title of each axes -> the text written in it (what a reader sees instead of a chart)."""
-    return {ax.get_title(): " ".join(t.get_text() for t in ax.texts) for ax in fig.axes}
+def _panel_texts(page: str) -> dict[str, str]:
+    """Title of each SVG panel -> the sentence written in it instead of a chart ("" when drawn)."""
+    import re
+
+    out = {}
+    for title, body in re.findall(r'<svg [^>]*aria-label="([^"]*)"[^>]*>(.*?)</svg>', page, flags=re.S):
+        note = re.search(r'<text [^>]*fill="#555">([^<]*)</text>', body)
+        out[title] = note.group(1) if note else ""
+    return out
 
 
 def test_an_all_zero_metric_says_so_instead_of_an_empty_chart():
     """Issue 12.8: a metric that is 0 at every point (or missing everywhere) gets a sentence, not
     an empty chart; metrics with values are still drawn."""
-    import matplotlib.pyplot as plt
+    import re
 
     df = pd.DataFrame({
         "status": ["ok"] * 4, "document": ["a.pdf"] * 4, "strategy": ["tokens", "tokens", "elements", "elements"],
@@ -341,20 +348,15 @@ def test_an_all_zero_metric_says_so_instead_of_an_empty_chart():
         **{f"ret_{system}_{m}": [0.0] * 4 for system in ("chunks", "elements", "baseline")
            for m in ("recall_at_1", "recall_at_5", "mrr", "token_iou")},
     })
-    for fig in (plots.plot_metric_vs_param(df, "chunk_size", ["median_chars", "split_tables"]),
-                plots.plot_metric_by_strategy(df, ["median_chars", "split_tables"])):
-        texts = _panel_texts(fig)
+    for page in (plots.metric_vs_param_html(df, "chunk_size", ["median_chars", "split_tables"]),
+                 plots.metric_by_strategy_html(df, ["median_chars", "split_tables"])):
+        texts = _panel_texts(page)
         assert texts["split_tables"] == "0 at every point"
         assert texts["median_chars"] == ""
-        drawn = next(ax for ax in fig.axes if ax.get_title() == "median_chars")
-        assert drawn.lines or drawn.patches
-        plt.close(fig)
-    fig = plots.plot_retrieval_systems(df)
-    assert set(_panel_texts(fig).values()) == {"0 at every point, for every system"}
-    plt.close(fig)
-    fig = plots.plot_pareto(df)
-    assert _panel_texts(fig)["a.pdf"] == "ret_chunks_token_iou: 0 at every point"
-    plt.close(fig)
+        drawn = re.search(r'aria-label="median_chars"[^>]*>(.*?)</svg>', page, flags=re.S).group(1)
+        assert "<polyline" in drawn or "<rect" in drawn
+    assert set(_panel_texts(plots.retrieval_systems_html(df)).values()) == {"0 at every point, for every system"}
+    assert _panel_texts(plots.pareto_html(df))["a.pdf"] == "ret_chunks_token_iou: 0 at every point"
     assert plots.flat_note([None, float("nan")]) == "no value at any point"
     assert plots.flat_note([0, 0.0, None]) == "0 at every point"
     assert plots.flat_note([0, 0.5]) is None

@@ -1,5 +1,6 @@
-"""Figures (matplotlib): a chunking's size histogram; a sweep's metrics against a parameter, per
-strategy, retrieval systems and the Pareto front; the sweep notebook's whole-grid section. The
+"""Figures: a chunking's size histogram (matplotlib, in notebooks); a sweep's metrics against a
+parameter, per strategy, retrieval systems and the Pareto front as SVG panels the browser draws
+(svgcharts: summary.html and the sweep notebook); the sweep notebook's whole-grid section. The
 numbers come from chunkbench.evaluate; only drawing happens here."""
 
 from __future__ import annotations
@@ -12,32 +13,13 @@ from chunkbench.evaluate.metrics import size_histogram
 from chunkbench.evaluate.sweep.results import grid_columns, grid_rows, pareto_front, swept_keys
 from chunkbench.types.chunkset import ChunkSet
 
+from .svgcharts import Panel, Series, panels_html
+
 #: metrics plotted against each swept parameter in summary.html
 PLOT_METRICS = (
     "chunks", "chars_median", "mid_sentence_share", "tables_split", "targets_passed",
     "ret_chunks_recall_at_5", "ret_chunks_mrr", "ret_chunks_token_iou",
 )
-
-
-def _file_backend() -> None:
-    """Agg (no display needed) for figures drawn outside a notebook; a notebook's inline backend is
-    kept, or its later plots (the grid, the size histogram) would no longer show."""
-    import matplotlib
-
-    if "inline" not in matplotlib.get_backend():
-        matplotlib.use("Agg", force=False)
-
-
-def figure_png(fig) -> str:
-    import base64
-    import io
-
-    import matplotlib.pyplot as plt
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90)  # tight_layout already fits it; a tight bbox would draw it twice
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def _numeric(series) -> bool:
@@ -59,48 +41,25 @@ def flat_note(values) -> str | None:
     return None
 
 
-def _say_instead(ax, title: str, note: str) -> None:
-    """An empty panel that says why it holds no chart."""
-    ax.set_title(title, fontsize=9)
-    ax.text(0.5, 0.5, note, ha="center", va="center", fontsize=9, transform=ax.transAxes, wrap=True)
-    ax.set_xticks([])
-    ax.set_yticks([])
-
-
-def plot_metric_vs_param(df, param: str, metrics: Sequence[str] = PLOT_METRICS):
-    """Figure: each metric (mean over inputs and other parameters) against `param`, a line per strategy."""
-    _file_backend()
-    import matplotlib.pyplot as plt
+def metric_vs_param_html(df, param: str, metrics: Sequence[str] = PLOT_METRICS) -> str:
+    """Each metric (mean over inputs and other parameters) against `param`, a line per strategy,
+    as SVG panels (the browser draws them) with what each point averages said above them."""
     import pandas as pd
 
     ok = df[(df["status"] == "ok") & df[param].notna()].copy()
     metrics = [m for m in metrics if m in ok.columns and ok[m].notna().any()]
-    cols = 4
-    nrows = max(1, -(-len(metrics) // cols))
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.2 * cols, 2.6 * nrows), squeeze=False)
     numeric = _numeric(ok[param])
     if numeric:
         ok[param] = pd.to_numeric(ok[param])
-    for ax, metric in zip(axes.flat, metrics):
+    panels = []
+    for metric in metrics:
         note = flat_note(ok[metric])
-        if note:
-            _say_instead(ax, metric, note)
-            continue
-        for strat, g in ok.groupby("strategy", sort=True):
-            series = g.groupby(param, sort=True)[metric].mean(numeric_only=False)
-            ax.plot([str(x) for x in series.index] if not numeric else series.index, series.values,
-                    marker="o", label=str(strat))
-        ax.set_title(metric, fontsize=9)
-        ax.set_xlabel(param, fontsize=8)
-        ax.tick_params(labelsize=7)
-    for ax in list(axes.flat)[len(metrics):]:
-        ax.axis("off")
-    drawn = [ax for ax, metric in zip(axes.flat, metrics) if not flat_note(ok[metric])]
-    if drawn:
-        drawn[0].legend(fontsize=7)
-    fig.suptitle(averaged_over(ok, param), fontsize=8)
-    fig.tight_layout()
-    return fig
+        series = [] if note else [
+            Series(str(strat), [x if numeric else str(x) for x in means.index], [_value(v) for v in means.values])
+            for strat, g in ok.groupby("strategy", sort=True)
+            for means in [g.groupby(param, sort=True)[metric].mean(numeric_only=False)]]
+        panels.append(Panel(metric, series, x_label=param, note=note or ""))
+    return panels_html(panels, averaged_over(ok, param))
 
 
 def averaged_over(ok, param: str) -> str:
@@ -112,98 +71,72 @@ def averaged_over(ok, param: str) -> str:
     return f"each point: {what}{', '.join(parts)}"
 
 
-def plot_metric_by_strategy(df, metrics: Sequence[str] = PLOT_METRICS):
-    """Figure: each metric's mean over inputs and parameters, one bar per strategy."""
-    _file_backend()
-    import matplotlib.pyplot as plt
+def _value(v) -> float | None:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return None if f != f else f
 
+
+def metric_by_strategy_html(df, metrics: Sequence[str] = PLOT_METRICS) -> str:
+    """Each metric's mean over inputs and parameters, one bar per strategy (SVG panels)."""
     ok = df[df["status"] == "ok"]
     metrics = [m for m in metrics if m in ok.columns and ok[m].notna().any()]
-    cols = 4
-    nrows = max(1, -(-len(metrics) // cols))
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.2 * cols, 2.6 * nrows), squeeze=False)
-    for ax, metric in zip(axes.flat, metrics):
+    panels = []
+    for metric in metrics:
         note = flat_note(ok[metric])
-        if note:
-            _say_instead(ax, metric, note)
-            continue
         means = ok.groupby("strategy", sort=True)[metric].mean()
-        ax.bar([str(s) for s in means.index], means.values, color="tab:blue")
-        ax.set_title(metric, fontsize=9)
-        ax.tick_params(labelsize=7)
-    for ax in list(axes.flat)[len(metrics):]:
-        ax.axis("off")
-    fig.tight_layout()
-    return fig
+        series = [] if note else [Series("mean over inputs and parameters", [str(x) for x in means.index],
+                                         [_value(v) for v in means.values], kind="bar")]
+        panels.append(Panel(metric, series, note=note or ""))
+    return panels_html(panels)
 
 
-def plot_retrieval_systems(df, measures: Sequence[str] = ("recall_at_1", "recall_at_5", "mrr", "token_iou")):
-    """Figure: chunks vs raw elements vs the plain-text baseline (mean per strategy), one panel per measure."""
-    _file_backend()
-    import matplotlib.pyplot as plt
-    import numpy as np
-
+def retrieval_systems_html(df, measures: Sequence[str] = ("recall_at_1", "recall_at_5", "mrr", "token_iou")) -> str:
+    """Chunks vs raw elements vs the plain-text baseline (mean per strategy), a panel per measure."""
     ok = df[df["status"] == "ok"]
     systems = ("chunks", "elements", "baseline")
     measures = [m for m in measures if f"ret_chunks_{m}" in ok.columns and ok[f"ret_chunks_{m}"].notna().any()]
-    fig, axes = plt.subplots(1, max(1, len(measures)), figsize=(3.4 * max(1, len(measures)), 2.8), squeeze=False)
-    strategies = sorted(ok["strategy"].unique())
-    x = np.arange(len(strategies))
-    for ax, measure in zip(axes.flat, measures):
+    strategies = sorted(str(s) for s in ok["strategy"].unique())
+    panels = []
+    for measure in measures:
         note = flat_note(v for system in systems for v in ok[f"ret_{system}_{measure}"])
-        if note:
-            _say_instead(ax, measure, f"{note}, for every system")
-            continue
-        for n, system in enumerate(systems):
-            means = ok.groupby("strategy")[f"ret_{system}_{measure}"].mean().reindex(strategies)
-            ax.bar(x + (n - 1) * 0.27, means.values, width=0.27, label=system)
-        ax.set_xticks(x, strategies, fontsize=7)
-        ax.set_title(measure, fontsize=9)
-    drawn = [ax for ax in axes.flat if ax.containers]
-    if drawn:
-        drawn[0].legend(fontsize=7, loc="lower left")
-    fig.tight_layout()
-    return fig
+        series = [] if note else [
+            Series(system, strategies, [_value(v) for v in
+                                        ok.groupby("strategy")[f"ret_{system}_{measure}"].mean().reindex(strategies)],
+                   kind="bar")
+            for system in systems]
+        panels.append(Panel(measure, series, note=f"{note}, for every system" if note else ""))
+    return panels_html(panels)
 
 
-def plot_pareto(df, x: str = "chunks", y: str = "ret_chunks_token_iou"):
-    """Figure: `y` vs `x` per input, every point coloured by strategy, the Pareto front joined."""
-    _file_backend()
-    import matplotlib.pyplot as plt
-
+def pareto_html(df, x: str = "chunks", y: str = "ret_chunks_token_iou") -> str:
+    """`y` against `x` per input, every point coloured by strategy, the Pareto front joined (black)."""
     ok = df[(df["status"] == "ok")]
     ok = ok[ok[y].notna()] if y in ok.columns else ok.iloc[0:0]
     docs = list(dict.fromkeys(ok["document"])) if len(ok) else []
-    cols = min(3, max(1, len(docs)))
-    nrows = max(1, -(-len(docs) // cols))
-    fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.2 * nrows), squeeze=False)
-    for ax, doc in zip(axes.flat, docs):
+    panels = []
+    for doc in docs:
         g = ok[ok["document"] == doc]
         note = flat_note(g[y])
         if note:
-            _say_instead(ax, doc, f"{y}: {note}")
+            panels.append(Panel(str(doc), note=f"{y}: {note}"))
             continue
-        for strat, s in g.groupby("strategy", sort=True):
-            ax.scatter(s[x], s[y], label=str(strat), s=22)
+        series = [Series(str(strat), [float(v) for v in s[x]], [_value(v) for v in s[y]], kind="scatter")
+                  for strat, s in g.groupby("strategy", sort=True)]
         pts = list(zip(g[x].astype(float), g[y].astype(float)))
         front = sorted(pts[i] for i in pareto_front(pts))
-        ax.plot([p[0] for p in front], [p[1] for p in front], color="black", linewidth=1, label="Pareto front")
-        ax.set_title(doc, fontsize=9)
-        ax.set_xlabel(x, fontsize=8)
-        ax.set_ylabel(y, fontsize=8)
-        ax.legend(fontsize=7)
+        series.append(Series("Pareto front", [p[0] for p in front], [p[1] for p in front], kind="path", color="#000000"))
+        panels.append(Panel(str(doc), series, x_label=x, y_label=y))
     if not docs:
-        axes.flat[0].text(0.5, 0.5, f"no point has {y} (no questions?)", ha="center", va="center")
-        axes.flat[0].axis("off")
-    for ax in list(axes.flat)[len(docs):] if docs else []:
-        ax.axis("off")
-    fig.tight_layout()
-    return fig
+        panels.append(Panel("Pareto front", note=f"no point has {y} (no questions?)"))
+    return panels_html(panels)
 
 
 def show_grid(results_csv: str | os.PathLike | None, document: str) -> list:
     """The notebook's whole-grid section (`--notebooks all`): the table of the input's points, shown,
-    and each metric against each swept parameter (the figures, returned). Without a results file
+    and each metric against each swept parameter (SVG charts, shown and returned). Without a results file
     (the default `--notebooks best`, or the notebook run alone) it says how to get one."""
     from IPython.display import Markdown, display
 
@@ -211,9 +144,14 @@ def show_grid(results_csv: str | os.PathLike | None, document: str) -> list:
         display(Markdown("*Not part of this run: the whole grid is shown for `chunkbench sweep ... --notebooks all` "
                          "(or pass `results_csv=` to this notebook); the sweep's summary.html has it too.*"))
         return []
+    from IPython.display import HTML
+
     grid = grid_rows(results_csv, document)
     display(grid[grid_columns(grid)])
-    return [plot_metric_vs_param(grid, key) for key in swept_keys(grid)]
+    charts = [metric_vs_param_html(grid, key) for key in swept_keys(grid)]
+    for chart in charts:
+        display(HTML(chart))
+    return charts
 
 
 def plot_size_histogram(chunkset: ChunkSet, unit: str = "chars", bins: int = 20, ax=None):

@@ -10,14 +10,7 @@ from pathlib import Path
 from chunkbench.evaluate.sweep.results import best_settings
 from chunkbench.io.atomic import write_text
 
-from .plots import (
-    averaged_over,
-    figure_png,
-    plot_metric_by_strategy,
-    plot_metric_vs_param,
-    plot_pareto,
-    plot_retrieval_systems,
-)
+from .plots import metric_by_strategy_html, metric_vs_param_html, pareto_html, retrieval_systems_html
 
 
 def write_summary(df, out_dir: str | os.PathLike, grid_keys: Sequence[str] | None = None,
@@ -77,23 +70,17 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
                       _wide(table.to_html(index=False, escape=True, na_rep=""))]
         for key in grid_keys:
             if key in df.columns and key != "strategy" and df[key].nunique(dropna=True) > 1:
-                png = figure_png(plot_metric_vs_param(df, key))
-                ok_rows = df[df["status"] == "ok"]
                 parts += [f"<h2>Metrics vs {html.escape(key)}</h2>",
-                          f"<p class='note'>{html.escape(averaged_over(ok_rows, key))} (per-input values: "
-                          "results.csv and the table below).</p>",
-                          f"<img alt='metrics vs {html.escape(key)}' src='{png}'>"]
+                          "<p class='note'>Per-input values: results.csv and the table below. Hover a point for "
+                          "its value.</p>", metric_vs_param_html(df, key)]
         if df["strategy"].nunique() > 1:
-            parts += ["<h2>Metrics per strategy</h2>",
-                      f"<img alt='metrics per strategy' src='{figure_png(plot_metric_by_strategy(df))}'>"]
+            parts += ["<h2>Metrics per strategy</h2>", metric_by_strategy_html(df)]
         if "ret_chunks_mrr" in df.columns and df["ret_chunks_mrr"].notna().any():
             parts += ["<h2>Retrieval: chunks vs raw elements vs plain-text splitter</h2>",
                       "<p>BM25 over each; the baseline is LangChain's RecursiveCharacterTextSplitter with sentence "
                       "ends among its separators, at the chunks' mean size (specs/2: search should improve over raw "
-                      "blocks).</p>",
-                      f"<img alt='retrieval systems' src='{figure_png(plot_retrieval_systems(df))}'>"]
-        parts += ["<h2>Pareto front: retrieval IoU vs chunk count</h2>",
-                  f"<img alt='pareto' src='{figure_png(plot_pareto(df))}'>"]
+                      "blocks).</p>", retrieval_systems_html(df)]
+        parts += ["<h2>Pareto front: retrieval IoU vs chunk count</h2>", pareto_html(df)]
     failed = df[df["status"] != "ok"] if len(df) else df
     if len(failed):
         cols = [c for c in ("document", *grid_keys, "error") if c in failed.columns]
