@@ -146,3 +146,21 @@ def synthetic_document(n_elements: int, seed: int = 7) -> Document:
     pages = tuple(Page(i, 595.0, 842.0) for i in range(page + 1))
     return Document(hashlib.sha256(f"synthetic {n_elements} {seed}".encode()).hexdigest(),
                     f"synthetic-{n_elements}", pages, with_offsets(elements), ParserInfo("benchmark"))
+
+
+def repeated_document(doc: Document, times: int) -> Document:
+    """`doc`'s elements `times` times in a row (ids and pages renumbered): a stream with a real
+    parser's make-up at any length, for the scaling benchmark."""
+    import dataclasses
+
+    if times == 1:
+        return doc
+    n_pages = max(1, len(doc.pages))
+    elements = [dataclasses.replace(e, id=f"r{k}-{e.id}",
+                                    page_idx=None if e.page_idx is None else e.page_idx + k * n_pages,
+                                    page_end_idx=None if e.page_end_idx is None else e.page_end_idx + k * n_pages,
+                                    attrs={key: v for key, v in e.attrs.items() if key != "segments"})
+                for k in range(times) for e in doc.elements]
+    pages = tuple(dataclasses.replace(p, index=p.index + k * n_pages) for k in range(times) for p in doc.pages)
+    return Document(hashlib.sha256(f"{doc.doc_id} x{times}".encode()).hexdigest(), f"{doc.source} x{times}", pages,
+                    with_offsets(elements), doc.parser)
