@@ -277,3 +277,20 @@ def test_the_selected_chunk_is_merged_moved_and_split_by_buttons_and_keys(tmp_pa
     assert [c.text for c in again.chunkset] == [c.text for c in ex.chunkset]
     ex.set_params(max_chunk_size=1500)  # another setting: the same edits, applied where they still can be
     assert any(c.boundary.reason.value == "reviewer_edit" for c in ex.chunkset)
+
+
+def test_the_strategy_list_names_every_strategy_without_importing_the_peers():
+    """Issue 22.6: listing the installed peers imported LangChain, LlamaIndex, chonkie and
+    docling-core (3.5 s before the first page showed); the names come from the peer table now."""
+    import subprocess
+    import sys
+
+    from chunkbench.strategies import all_strategies, strategy_names
+
+    assert strategy_names(slow=True) == [s.name for s in all_strategies(slow=True)]
+    assert strategy_names() == [s.name for s in all_strategies()]
+    code = ("import sys; from chunkbench.strategies import strategy_names; strategy_names(slow=True); "
+            "print(sorted(m for m in ('llama_index', 'chonkie', 'langchain_text_splitters', 'docling_core') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -63,6 +63,16 @@ def all_strategies(*, peers: bool = True, slow: bool = False) -> list[Strategy]:
     return [s for s in builtin + found if slow or not s.slow]
 
 
+def strategy_names(*, slow: bool = False) -> list[str]:
+    """The names `all_strategies` lists, without importing the peers' libraries (seconds): what a
+    picker shows before anyone picks (the explorer); a peer that is installed but broken fails
+    when picked, with its error."""
+    from .peers import PEERS
+
+    builtin = [n for n in sorted(REGISTRY) if slow or not REGISTRY[n].slow]
+    return builtin + sorted(p.name for p in PEERS if p.installed and (slow or not p.slow))
+
+
 def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
     """Chunk `doc` with the named strategy; unknown names or bad values raise ParamError."""
     strat = get_strategy(strategy)

@@ -28,8 +28,11 @@ class ExplorerState:
     """The explorer's model: every change goes through here, so it is checked before anything moves."""
 
     def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
-                 workspace: str | os.PathLike | None = None, reviewer: str = "", apply_edits: bool = True):
+                 workspace: str | os.PathLike | None = None, reviewer: str = "", apply_edits: bool = True,
+                 page_count: int | None = None):
         self.doc = doc
+        #: the PDF's pages, when the Document holds only some of them yet (loaders.progressive)
+        self.page_count = page_count
         self.page = 1
         self.selected: int | None = None
         #: where reviewers' boundary edits are stored and read, who makes new ones, whether they apply
@@ -43,7 +46,20 @@ class ExplorerState:
 
     @property
     def n_pages(self) -> int:
-        return max(1, len(self.doc.pages))
+        return max(1, self.page_count or 0, len(self.doc.pages))
+
+    def replace_document(self, doc: Document) -> ChunkSet:
+        """Show `doc` instead (more pages of the same PDF parsed, or the final parse): re-chunk it
+        with the same strategy and parameters; keep the page, and the selection when a chunk of
+        the new chunks starts with the same element."""
+        old = self.chunkset[self.selected] if self.selected is not None else None
+        self.doc = doc
+        self._cache.clear()
+        self.selected = None
+        cs = self._use(self.strategy, self.params)
+        if old is not None and old.source_blocks:
+            self.selected = next((c.index for c in cs if c.source_blocks[:1] == old.source_blocks[:1]), None)
+        return cs
 
     @property
     def strategy(self) -> str:

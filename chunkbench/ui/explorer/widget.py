@@ -13,13 +13,16 @@ controls call and tests drive.
 from __future__ import annotations
 
 import contextlib
+import functools
+import html
+import threading
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
 from chunkbench import loaders
 from chunkbench.errors import ChunkbenchError
-from chunkbench.strategies import all_strategies, get_strategy
+from chunkbench.strategies import get_strategy, strategy_names
 from chunkbench.strategies.base import Param
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
@@ -36,7 +39,19 @@ SLIDER_SPAN = 5
 LABEL_SIZE = 10.5
 
 if TYPE_CHECKING:
+    from chunkbench.loaders.progressive import Progress
     from chunkbench.ui.render import PageImage
+
+
+def _locked(method):
+    """Run an Explorer method holding its lock: a background parse hands over Documents
+    (`show_progress`) while the user works the controls."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return run
 
 
 def chunk_at(image, x_px: float, y_px: float) -> int | None:
@@ -98,9 +113,14 @@ class Explorer:
     Each API call changes the state, then redraws what depends on it."""
 
     def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
-                 dpi: int = 90, image_width: int = 900, workspace=None, reviewer: str = ""):
-        self.state = ExplorerState(doc, strategy, params, workspace=workspace, reviewer=reviewer)
+                 dpi: int = 90, image_width: int = 900, workspace=None, reviewer: str = "",
+                 page_count: int | None = None):
+        self._lock = threading.RLock()
+        self.state = ExplorerState(doc, strategy, params, workspace=workspace, reviewer=reviewer,
+                                   page_count=page_count)
         self.doc = doc
+        #: what the parse has done so far (loaders.progressive), None when the Document came whole
+        self.progress: Progress | None = None
         self.dpi = dpi
         self._syncing = False
         self.image: PageImage | None = None  # the PageImage on screen (None without a PDF)
@@ -134,12 +154,14 @@ class Explorer:
     def n_pages(self) -> int:
         return self.state.n_pages
 
+    @_locked
     def set_strategy(self, name: str, **params: Any) -> ChunkSet:
         """Switch strategy (its controls are rebuilt from the registry) and re-chunk."""
         self.state.set_strategy(name, **params)
         self._show_strategy()
         return self.chunkset
 
+    @_locked
     def set_params(self, **params: Any) -> ChunkSet:
         """Change some parameters of the current strategy and re-chunk the cached Document."""
         self.state.set_params(**params)
@@ -152,6 +174,7 @@ class Explorer:
         self._show_chunks()
         return self.chunkset
 
+    @_locked
     def edit(self, kind: str, word: int = 0, *, at: int | None = None) -> ChunkSet:
         """Edit the selected chunk's boundary as the explorer's reviewer (see ExplorerState.edit):
         what the buttons under the chunk list and the keys over the page (m, [, ], s) call. A
@@ -164,6 +187,7 @@ class Explorer:
         self._show_chunks()
         return self.chunkset
 
+    @_locked
     def go_to_page(self, n: int) -> None:
         """Show 1-based page `n` (clamped); a selected chunk not on that page is let go, so the
         detail panel never shows a chunk of another page."""
@@ -175,6 +199,7 @@ class Explorer:
         """Indices of the chunks that touch 1-based page `n` (default: the page shown)."""
         return self.state.chunks_on_page(n)
 
+    @_locked
     def select(self, index: int | None) -> None:
         """Select chunk `index` (None clears): its region is emphasised, its page shown, its text,
         reason and metadata listed."""
@@ -182,6 +207,7 @@ class Explorer:
         self._sync_selection()
         self._render()
 
+    @_locked
     def click(self, x_px: float, y_px: float, *, shift: bool = False, alt: bool = False) -> int | None:
         """What a click on the page image at pixel (x, y) does: select the chunk there (if any).
         Shift-click splits the chunk holding the clicked word before that word; alt-click moves
@@ -211,6 +237,25 @@ class Explorer:
             self.state.select(holder)
         self.edit(kind, at=pos)
         return self.selected
+
+    @_locked
+    def show_progress(self, progress: Progress) -> None:
+        """Show a bigger (or the final) parse of the PDF: re-chunked with the same settings, on
+        the same page; a banner says it is provisional until every page is in."""
+        if self.progress is not None and len(progress.parsed) < len(self.progress.parsed):
+            return  # an older hand-over arriving late
+        if progress.doc is not self.doc:
+            self.state.replace_document(progress.doc)
+            self.doc = progress.doc
+            self._show_chunks()
+        self.progress_w.value = ("" if progress.final else
+                                 f'<div class="cb-provisional" style="background:#fff4d6;padding:4px 8px">'
+                                 f'{html.escape(progress.describe())}</div>')
+        self.progress = progress  # last: who sees it final sees the final view
+
+    def _parse_failed(self, exc: Exception) -> None:
+        with self._lock:
+            self.progress_w.value = error_html(f"parsing the rest of the PDF failed: {exc}")
 
     # ------------------------------------------------------------------ redraw
     @contextlib.contextmanager
@@ -319,12 +364,13 @@ class Explorer:
 
     # ------------------------------------------------------------------ widgets
     def _build(self, image_width: int) -> None:
-        names = [s.name for s in all_strategies(slow=True)]
+        names = strategy_names(slow=True)  # peers' libraries are imported when one is picked
         self.strategy_w = w.Dropdown(options=names, description="strategy", layout=w.Layout(width="220px"))
         self.strategy_w.observe(self._on_strategy, names="value")
         self.params_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.summary_w = w.HTML()
         self.status_w = w.HTML()
+        self.progress_w = w.HTML()
         self.prev_w = w.Button(description="◀", layout=w.Layout(width="40px"), tooltip="previous page")
         self.next_w = w.Button(description="▶", layout=w.Layout(width="40px"), tooltip="next page")
         self.page_w = w.BoundedIntText(value=1, min=1, max=self.n_pages, description="page",
@@ -376,6 +422,7 @@ class Explorer:
                         edits_row, self.detail_w], layout=w.Layout(flex="1 1 360px", min_width="0"))
         self.widget = w.VBox([
             w.HBox([self.strategy_w, self.params_box]),
+            self.progress_w,
             self.summary_w,
             self.status_w,
             w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%")),
@@ -389,8 +436,30 @@ class Explorer:
 
 
 def explore(doc_or_path: Document | str, strategy: str = "elements", *, dpi: int = 90, workspace=None,
-            reviewer: str = "", **params: Any) -> Explorer:
+            reviewer: str = "", progressive: bool = True, **params: Any) -> Explorer:
     """Open the linked explorer on a Document or any loadable path (parsed once, then cached);
-    reviewers' boundary edits stored in `workspace` are applied, and new ones are `reviewer`'s."""
-    doc = doc_or_path if isinstance(doc_or_path, Document) else loaders.load(doc_or_path)
-    return Explorer(doc, strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer)
+    reviewers' boundary edits stored in `workspace` are applied, and new ones are `reviewer`'s.
+    An uncached PDF shows its first pages within seconds (`progressive`): they are parsed first,
+    the rest in the background, and the chunks follow as pages arrive (loaders.progressive)."""
+    if isinstance(doc_or_path, Document):
+        return Explorer(doc_or_path, strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer)
+    if not progressive or loaders.detect_kind(doc_or_path) != "pdf":
+        return Explorer(loaders.load(doc_or_path), strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer)
+    from chunkbench.loaders.progressive import load_progressively
+
+    holder: dict[str, Explorer] = {}  # the explorer, once built (the parse goes on only after)
+
+    def update(progress: Progress) -> None:
+        holder["ex"].show_progress(progress)
+
+    def failed(exc: Exception) -> None:
+        holder["ex"]._parse_failed(exc)
+
+    begin = threading.Event()  # the rest is parsed once the first view is drawn
+    first = load_progressively(doc_or_path, update, on_error=failed, begin=begin)
+    ex = Explorer(first.doc, strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer,
+                  page_count=first.page_count)
+    holder["ex"] = ex
+    ex.show_progress(first)
+    begin.set()
+    return ex

@@ -1,0 +1,140 @@
+"""A long PDF parsed with the page in view first, so a viewer shows it within seconds (issue 22.6).
+
+`load_progressively` parses the pages around `first_page` in the calling thread and returns them
+as a provisional Document; a background thread parses the rest (nearest pages first, on worker
+processes) and hands over a bigger provisional Document as ranges arrive, then the final one,
+which is exactly `load(path)`'s: the whole-document steps (heading levels by font-size rank over
+every page, table stitching across pages) are redone on every hand-over, and only the final one
+has them over the whole document. The final parse is stored in the parse cache; a cached PDF is
+returned final at once.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from chunkbench.errors import InputError
+from chunkbench.types.document import Document, ParserInfo
+
+#: at most one provisional hand-over per this many seconds (each re-chunks and redraws a view)
+UPDATE_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The Document so far: `parsed` (0-based) of `page_count` pages; `final` when it is all of it."""
+
+    doc: Document
+    parsed: tuple[int, ...]
+    page_count: int
+    final: bool
+
+    def describe(self) -> str:
+        """"provisional: 3 of 311 pages parsed (heading levels and tables over those pages only)"."""
+        if self.final:
+            return f"all {self.page_count} pages parsed"
+        return (f"provisional: {len(self.parsed)} of {self.page_count} pages parsed; heading levels and tables "
+                "joined across pages are those of the parsed pages only until all are in")
+
+
+def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], None], *, first_page: int = 1,
+                       around: int = 1, password: str | None = None, page_timeout: float | None = None,
+                       stitch_tables: bool = True, on_error: Callable[[Exception], None] | None = None,
+                       cache: bool = True, begin: threading.Event | None = None) -> Progress:
+    """The first Progress (pages `first_page` ± `around`, or the whole cached Document), at once;
+    unless it is final, a daemon thread parses the rest (once `begin` is set, e.g. after the
+    first view is drawn, so the two do not share the cores) and calls `on_update` with each bigger
+    Progress (nearest pages first, at most every UPDATE_SECONDS) and with the final one, or
+    `on_error` with the exception that stopped it. Errors of the first pages are raised here.
+    The first pages are parsed in this process, without the per-page time limit (a worker
+    process would cost more than they take); the rest with it."""
+    from . import parse_workers, pdf, pdf_layout
+    from .stitch import stitch_tables as stitch
+
+    path = Path(path)
+    if cache and pdf.is_cached(path):
+        from . import load
+
+        doc = load(path, password=password, stitch_tables=stitch_tables)
+        return Progress(doc, tuple(range(len(doc.pages))), len(doc.pages), True)
+    with pdf_layout.open_pdf(path, password) as opened:
+        count = opened.page_count
+    if count == 0:
+        raise InputError("the PDF has no pages", path)
+    doc_id, version, options = pdf._parse_identity(path)
+    ocr = bool(options["ocr"])
+    parser = ParserInfo(pdf.BACKEND, version, options)
+    timeout = pdf.page_timeout_setting(page_timeout)
+    first = min(max(1, first_page), count) - 1
+    lo, hi = max(0, first - around), min(count, first + around + 1)
+    parsed: dict[int, list] = {}  # range start → its ParsedPages
+
+    def build() -> Progress:
+        pages = [p for start in sorted(parsed) for p in parsed[start]]
+        made = pdf._build_document(path, doc_id, pages, parser, ocr)
+        done = tuple(p.page.index for p in pages)
+        final = len(done) == count
+        if final and cache:
+            from .cache import _write_entry
+
+            _write_entry(pdf._cache_file(doc_id, version, options), made)
+        return Progress(stitch(made) if stitch_tables else made, done, count, final)
+
+    parsed[lo] = list(pdf_layout.parse_range(os.fspath(path), password, lo, hi, ocr))
+    progress = build()
+    if progress.final:
+        return progress
+    rest = [(a, b) for a, b in _ranges_without(count, lo, hi)]
+    rest.sort(key=lambda r: min(abs(r[0] - first), abs(r[1] - 1 - first)))
+
+    def background() -> None:
+        if begin is not None:
+            begin.wait()
+        last = time.monotonic()
+        try:
+            tasks = [(os.fspath(path), password, a, b, ocr) for a, b in rest]
+            budgets = [((b - a) * timeout) or None for a, b in rest]
+            workers = min(os.cpu_count() or 1, pdf.MAX_WORKERS, len(rest))
+
+            def arrived(i: int, result) -> None:
+                nonlocal last
+                parsed[rest[i][0]] = list(result)
+                if len(parsed) < len(rest) + 1 and time.monotonic() - last >= UPDATE_SECONDS:
+                    last = time.monotonic()
+                    on_update(build())
+
+            if timeout or workers > 1:
+                pdf_layout.layout_engine()
+                parse_workers.run_tasks(pdf_layout.parse_range, tasks, budgets, workers, pdf._pool_context(),
+                                        on_done=arrived)
+            else:
+                for i, t in enumerate(tasks):
+                    arrived(i, pdf_layout.parse_range(*t))
+            on_update(build())
+        except Exception as exc:  # noqa: BLE001 - handed to the viewer, which shows it
+            if on_error is not None:
+                on_error(exc)
+
+    threading.Thread(target=background, name=f"chunkbench-parse-{path.name}", daemon=True).start()
+    return progress
+
+
+def _ranges_without(count: int, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Page ranges (of pdf.RANGE_PAGES) covering every page outside [lo, hi)."""
+    from .pdf import page_ranges
+
+    out = []
+    for a, b in page_ranges(count):
+        if b <= lo or a >= hi:
+            out.append((a, b))
+        else:
+            if a < lo:
+                out.append((a, lo))
+            if b > hi:
+                out.append((hi, b))
+    return out

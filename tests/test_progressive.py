@@ -1,0 +1,105 @@
+"""Issue 22.6: an uncached PDF shows the page in view first; the rest is parsed in the background,
+the chunks follow as pages arrive, and what is provisional says so until the whole document is in
+(loaders/progressive.py, `cb.explore`). Timing is measured in benchmarks (section 5), not here."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pymupdf
+import pytest
+
+import chunkbench as cb
+from chunkbench.loaders import progressive
+from chunkbench.loaders.pdf import is_cached
+from chunkbench.loaders.progressive import load_progressively
+from tests.conftest import SAMPLE_PDFS
+
+
+@pytest.fixture
+def long_pdf(tmp_path, monkeypatch):
+    """Two sample PDFs as one 13-page PDF, and a parse cache of this test's own."""
+    monkeypatch.setenv("CHUNKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    out = pymupdf.open()
+    for name in ("financial_annual_report.pdf", "contract_services_agreement.pdf"):
+        with pymupdf.open(SAMPLE_PDFS / name) as part:
+            out.insert_pdf(part)
+    path = tmp_path / "long.pdf"
+    out.save(path)
+    out.close()
+    return path
+
+
+def _wait(condition, seconds: float = 120.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the background parse did not finish"
+        time.sleep(0.05)
+
+
+def test_the_page_in_view_comes_first_and_the_final_document_is_loads(long_pdf, monkeypatch):
+    monkeypatch.setattr(progressive, "UPDATE_SECONDS", 0.0)  # every range handed over
+    updates: list = []
+    begin = threading.Event()
+    first = load_progressively(long_pdf, updates.append, first_page=9, begin=begin)
+    assert first.parsed == (7, 8, 9) and first.page_count == 13 and not first.final
+    assert {e.page_idx for e in first.doc.elements} <= {7, 8, 9} and first.doc.elements
+    assert "provisional: 3 of 13 pages parsed" in first.describe()
+    time.sleep(0.3)
+    assert updates == []  # nothing parsed before `begin`
+    begin.set()
+    _wait(lambda: updates and updates[-1].final)
+    sizes = [len(u.parsed) for u in updates]
+    assert sizes == sorted(sizes) and len(updates) >= 2 and sizes[-1] == 13
+    # nearest pages first: the second hand-over holds the pages next to 8-10
+    assert set(updates[0].parsed) - {7, 8, 9} <= {3, 4, 5, 6, 10, 11, 12}
+    final = updates[-1]
+    assert final.describe() == "all 13 pages parsed"
+    assert is_cached(long_pdf)  # stored: the next load parses nothing
+    assert final.doc.to_dict() == cb.load(long_pdf).to_dict()  # heading levels over every page, tables joined
+    again = load_progressively(long_pdf, updates.append)
+    assert again.final and again.doc.to_dict() == final.doc.to_dict()
+
+
+def test_the_explorer_shows_provisional_chunks_then_the_final_ones(long_pdf):
+    ex = cb.explore(str(long_pdf), "elements")
+    assert ex.n_pages == 13 and ex.page_w.max == 13
+    assert ex.image is not None and ex.page == 1
+    _wait(lambda: ex.progress is not None and ex.progress.final)
+    assert ex.progress_w.value == ""
+    expected = cb.chunk(cb.load(long_pdf), "elements")
+    assert [c.text for c in ex.chunkset] == [c.text for c in expected]
+    ex.go_to_page(12)
+    assert ex.page == 12 and any(c.page_start == 12 for c in ex.chunkset)
+
+
+def test_the_banner_says_provisional_until_the_rest_is_in(long_pdf, monkeypatch):
+    from chunkbench.ui.explorer.widget import Explorer
+
+    begin = threading.Event()
+    first = load_progressively(long_pdf, lambda p: None, begin=begin)
+    ex = Explorer(first.doc, "elements", page_count=first.page_count)
+    ex.show_progress(first)
+    assert "cb-provisional" in ex.progress_w.value and "2 of 13 pages" in ex.progress_w.value
+    ex.go_to_page(13)  # a page not parsed yet: drawn bare, no chunk on it
+    assert ex.page == 13 and ex.chunks_on_page() == []
+
+
+def test_a_failure_in_the_background_is_shown(long_pdf, monkeypatch):
+    from chunkbench.loaders import pdf_layout
+
+    errors: list = []
+    real = pdf_layout.parse_range
+
+    def broken(path, password, first, stop, ocr):
+        if first >= 8:
+            raise RuntimeError("the rest is broken")
+        return real(path, password, first, stop, ocr)
+
+    monkeypatch.setattr(pdf_layout, "parse_range", broken)  # forked workers inherit it
+    first = load_progressively(long_pdf, lambda p: None, on_error=errors.append)
+    assert not first.final
+    _wait(lambda: errors)
+    assert "the rest is broken" in str(errors[0])
+    assert not is_cached(long_pdf)
