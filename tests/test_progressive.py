@@ -103,3 +103,20 @@ def test_a_failure_in_the_background_is_shown(long_pdf, monkeypatch):
     _wait(lambda: errors)
     assert "the rest is broken" in str(errors[0])
     assert not is_cached(long_pdf)
+
+
+def test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages(long_pdf, tmp_path):
+    from chunkbench.ui.cli import build_parser
+    from chunkbench.ui.cli.review import _progressive
+
+    def args(*extra):
+        return build_parser().parse_args(["review", *extra])
+
+    assert _progressive(args(str(long_pdf), "--strategy", "elements"))
+    assert not _progressive(args(str(long_pdf), "--no-cache"))
+    assert not _progressive(args(str(long_pdf), "--backend", "mineru"))
+    md = tmp_path / "a.md"
+    md.write_text("# T\n\ntext\n", encoding="utf-8")
+    assert not _progressive(args(str(md)))
+    cb.load(long_pdf)  # now cached: served whole
+    assert not _progressive(args(str(long_pdf)))

@@ -345,3 +345,36 @@ def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browse
     assert [e.kind for e in stored] == ["split", "split"]
     assert [resolve(doc, e.at) for e in stored] == [target, second_at]
     ctx.close()
+
+
+def test_a_provisional_chunking_is_shown_at_once_and_the_final_one_swaps_in(browser, tmp_path):
+    """Issue 22.6: `chunkbench review` on an uncached PDF serves the first pages' chunks at once,
+    verdicts closed and a banner saying why; each open page swaps in the final chunks by itself."""
+    from chunkbench.ui.reviews.app import ReviewApp
+    from chunkbench.ui.reviews.serve import LiveChunking, serve_app
+
+    doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
+    first_pages = cb.load(SAMPLE_PDFS / "technical_manual.pdf")  # stands in for the first pages' parse
+    provisional = cb.chunk(first_pages, "elements")
+    final = cb.chunk(doc, "elements")
+    with pytest.raises(cb.UsageError, match="provisional"):
+        ReviewApp(provisional, reviewer="x", workspace=tmp_path / "p.db", provisional="provisional: 2 of 6").give("ok")
+    live = LiveChunking(provisional, "provisional: 2 of 6 pages parsed")
+    port = free_port()
+    server = serve_app(live, workspace=tmp_path / "ws.db", port=port, threaded=True)
+    try:
+        ctx, page = _open(browser, f"http://127.0.0.1:{port}/", "hana")
+        page.wait_for_selector("text=/provisional: 2 of 6 pages parsed; verdicts and edits open/", timeout=TIMEOUT)
+        assert page.get_by_role("button", name="1 · ok").first.is_disabled()
+        page.keyboard.press("1")  # refused: nothing stored, still at the first boundary
+        time.sleep(1)
+        assert vs.query(connect(tmp_path / "ws.db"), reviewer="hana") == [] if (tmp_path / "ws.db").exists() else True
+        live.update(final)
+        _progress(page, 0, len(final))  # the final app, swapped in without a reload
+        assert page.get_by_text("provisional:").count() == 0
+        page.keyboard.press("1")
+        _progress(page, 1, len(final))
+        assert [v.verdict for v in vs.query(connect(tmp_path / "ws.db"), reviewer="hana")] == ["ok"]
+        ctx.close()
+    finally:
+        server.stop()

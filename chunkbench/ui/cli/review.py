@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 
 from chunkbench.errors import UsageError
@@ -32,8 +33,11 @@ def run_review(args) -> int:
         raise UsageError(f"--export must name a .csv or .json file, got {args.export!r}")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0–65535, got {args.port}")
+    params = parse_sets(args.params)
+    if not args.export and _progressive(args):
+        return _serve_progressively(args, params)
     doc = load_input(args)
-    cs = chunk(doc, args.strategy, **parse_sets(args.params))
+    cs = chunk(doc, args.strategy, **params)
     if args.export:
         return _export(cs, args)
     from chunkbench.ui.reviews.serve import serve_app
@@ -41,6 +45,49 @@ def run_review(args) -> int:
     print(f"reviewing {len(cs)} boundaries of {doc.source} ({cs.strategy}, params {cs.params_hash[:10]}) "
           f"at http://{args.address}:{args.port}/ — Ctrl-C to stop", file=sys.stderr)
     serve_app(cs, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
+              show=args.show)
+    return 0
+
+
+def _progressive(args) -> bool:
+    """A PDF for the default parser that the parse cache lacks: served from its first pages."""
+    import os
+
+    from chunkbench.loaders import detect_kind
+    from chunkbench.loaders.pdf import is_cached
+
+    if getattr(args, "cache_dir", None):
+        os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
+    return (args.backend == "pymupdf" and not args.no_cache and not args.pdf and detect_kind(args.input) == "pdf"
+            and not is_cached(args.input))
+
+
+def _serve_progressively(args, params: dict) -> int:
+    """Serve the first pages' chunks at once (provisional: verdicts closed), the final chunks when
+    the background parse has every page (loaders.progressive); the strategy's parameters are
+    checked before anything is served."""
+    from chunkbench.loaders.progressive import Progress, load_progressively
+    from chunkbench.strategies import chunk, get_strategy
+    from chunkbench.ui.reviews.serve import LiveChunking, serve_app
+
+    get_strategy(args.strategy).resolve(params)
+    live: LiveChunking | None = None
+
+    def update(progress: Progress) -> None:
+        assert live is not None
+        live.update(chunk(progress.doc, args.strategy, **params), "" if progress.final else progress.describe())
+
+    def failed(exc: Exception) -> None:
+        print(f"chunkbench: {args.input}: parsing the rest of the PDF failed: {exc}", file=sys.stderr)
+
+    begin = threading.Event()
+    first = load_progressively(args.input, update, password=args.password, page_timeout=args.page_timeout,
+                               stitch_tables=not args.no_stitch_tables, on_error=failed, begin=begin)
+    live = LiveChunking(chunk(first.doc, args.strategy, **params), "" if first.final else first.describe())
+    print(f"reviewing {first.doc.source} ({args.strategy}) at http://{args.address}:{args.port}/ — the first "
+          f"pages now, all {first.page_count} when parsed; Ctrl-C to stop", file=sys.stderr)
+    begin.set()
+    serve_app(live, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
               show=args.show)
     return 0
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import panel as pn
 
-from chunkbench.errors import ChunkbenchError
+from chunkbench.errors import ChunkbenchError, UsageError
 from chunkbench.text.segment import skip_space
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
@@ -60,7 +60,11 @@ class ReviewApp:
     without a browser."""
 
     def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
-                 dpi: int = 110, inline: bool = False, image_cache: dict | None = None, apply_edits: bool = True):
+                 dpi: int = 110, inline: bool = False, image_cache: dict | None = None, apply_edits: bool = True,
+                 provisional: str = ""):
+        #: why these chunks are not final yet (pages still being parsed), "" when they are: verdicts
+        #: and edits wait for the final chunks, whose boundaries they are about
+        self.provisional = provisional
         self.session = ReviewSession(chunkset, reviewer=reviewer, workspace=workspace, apply_edits=apply_edits)
         self.doc = chunkset.doc
         self.dpi = dpi
@@ -106,6 +110,7 @@ class ReviewApp:
     # ---------------------------------------------------------------- actions (session, then redraw)
     def give(self, verdict: str, comment: str | None = None, *, advance: bool = True) -> Verdict:
         """Save `verdict` on the current boundary (with the comment box's text), then move on."""
+        self._refuse_provisional()
         saved = self.session.give(verdict, self._comment_text if comment is None else comment, advance=advance)
         self._show()
         return saved
@@ -115,6 +120,7 @@ class ReviewApp:
         or the word at canonical offset `at` (`split`), or move its start by `word` words or to the
         word at `at` (`move`); stored at once, applied to the chunks shown. A refused edit (no such
         word) shows its reason and changes nothing."""
+        self._refuse_provisional()
         try:
             self.session.edit(kind, word=word, at=at, comment=self._comment_text)
         except ChunkbenchError as exc:
@@ -228,6 +234,11 @@ class ReviewApp:
         self.move_here_b.on_click(_discard_event(functools.partial(self.edit_picked, "move")))
         self.pick_note = OfflineHTML(_PICK_HINT, sizing_mode="stretch_width", css_classes=["cb-pick-note"])
         self.edit_note = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-edit-note"])
+        self.provisional_note = OfflineHTML(self._provisional_html(), sizing_mode="stretch_width",
+                                            css_classes=["cb-provisional"], visible=bool(self.provisional))
+        if self.provisional:
+            for b in [*self.buttons.values(), self.merge_b, self.earlier_word_b, self.later_word_b, self.split_b]:
+                b.disabled = True
         self.shortcuts = KeyboardShortcuts(self._on_key, keys=[*KEYS, *NAV_KEYS], scoped=inline)
         help_line = OfflineHTML(
             '<div class="cb-help">Keys: <kbd>1</kbd>/<kbd>o</kbd> ok · <kbd>2</kbd>/<kbd>m</kbd> should merge · '
@@ -238,6 +249,7 @@ class ReviewApp:
         # page gets the whole width, and what a reviewer acts on stays on the first screen
         self.layout = pn.Column(
             self.title,
+            self.provisional_note,
             pn.Row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w),
             self.position,
             self.info,
@@ -262,9 +274,15 @@ class ReviewApp:
             css_classes=["cb-review"],
         )
 
+    def _refuse_provisional(self) -> None:
+        if self.provisional:
+            raise UsageError("these chunks are provisional (the PDF is still being parsed): verdicts and edits open "
+                             "when every page is in")
+
     def _on_key(self, key: str) -> None:
         if key in KEYS:
-            self.give(KEYS[key])
+            if not self.provisional:
+                self.give(KEYS[key])
         elif NAV_KEYS.get(key) == "next":
             self.next()
         elif NAV_KEYS.get(key) == "previous":
@@ -294,7 +312,7 @@ class ReviewApp:
         if notes and not self.edit_note.object.startswith('<div class="cb-edit-note">'):
             self.edit_note.object = ('<div class="cb-edit-conflicts">' + "<br>".join(html.escape(m) for m in notes)
                                      + "</div>")
-        self.merge_b.disabled = self.earlier_word_b.disabled = i == 0
+        self.merge_b.disabled = self.earlier_word_b.disabled = i == 0 or bool(self.provisional)
         key = self.keys[i]
         mine = self.session.mine.get(key)
         for code, b in self.buttons.items():
@@ -308,6 +326,15 @@ class ReviewApp:
         self.earlier_b.visible = mine is None and key in self.session.earlier
         self.prev_b.disabled = self.session.neighbour(-1) is None
         self.next_b.disabled = self.session.neighbour(+1) is None
+
+    def _provisional_html(self) -> str:
+        return (f'<div style="background:#fff4d6;padding:4px 8px">{html.escape(self.provisional)}; verdicts and '
+                "edits open when every page is in (this page updates itself).</div>" if self.provisional else "")
+
+    def set_provisional_note(self, note: str) -> None:
+        """Say how far the parse has got (still provisional)."""
+        self.provisional = note
+        self.provisional_note.object = self._provisional_html()
 
     def _show_image(self, i: int, c: Chunk) -> None:
         """The cropped page image with reviewers' conflicts marked (rendered once per boundary and
@@ -381,8 +408,9 @@ class ReviewApp:
         first = skip_space(text, c.start_char)
         low = cs.chunks[i - 1].start_char if i > 0 else None
         inside = first < pos < c.end_char
-        self.split_here_b.disabled = not inside
-        self.move_here_b.disabled = low is None or pos == first or not (low < pos < c.end_char)
+        self.split_here_b.disabled = not inside or bool(self.provisional)
+        self.move_here_b.disabled = (low is None or pos == first or not (low < pos < c.end_char)
+                                     or bool(self.provisional))
         word = html.escape(text[pos:pos + 40].split(maxsplit=1)[0] if text[pos:pos + 40].strip() else "")
         where = ("in this chunk" if inside else "where this chunk starts" if pos == first
                  else "in the chunk before" if low is not None and low < pos < first

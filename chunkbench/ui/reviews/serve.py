@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import threading
 
 import panel as pn
 from panel.io.resources import COMPONENT_PATH
@@ -30,23 +31,64 @@ class ComponentFiles(ComponentResourceHandler):
         return super().parse_url_path(path)
 
 
-def serve_app(chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
+class LiveChunking:
+    """The chunking a served review app shows: final from the start, or provisional (the first
+    pages of a PDF, while loaders.progressive parses the rest) until `update` gives the final one."""
+
+    def __init__(self, chunkset: ChunkSet, note: str = ""):
+        self._lock = threading.Lock()
+        self.chunkset, self.note, self.version = chunkset, note, 0
+
+    def update(self, chunkset: ChunkSet, note: str = "") -> None:
+        """A newer chunking; `note` "" when it is final."""
+        with self._lock:
+            self.chunkset, self.note, self.version = chunkset, note, self.version + 1
+
+    def current(self) -> tuple[ChunkSet, str, int]:
+        with self._lock:
+            return self.chunkset, self.note, self.version
+
+
+def serve_app(chunkset: ChunkSet | LiveChunking, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
               port: int = 5006, address: str = "127.0.0.1", show: bool = False, threaded: bool = False,
               dpi: int = 110):
     """Serve a ReviewApp per browser session on `address:port` (loopback by default).
 
-    Page images are rendered once and shared by all sessions. Blocks until stopped unless
-    `threaded`, in which case the server thread is returned (call `.stop()` on it)."""
+    Page images are rendered once and shared by all sessions. A LiveChunking still provisional
+    is shown as it is, verdicts closed, and each session swaps in the final app by itself once it
+    arrives (a check every second). Blocks until stopped unless `threaded`, in which case the
+    server thread is returned (call `.stop()` on it)."""
     images: dict = {}
+    live = chunkset if isinstance(chunkset, LiveChunking) else LiveChunking(chunkset)
 
     def session():
         args = pn.state.session_args or {}
         name = args.get("reviewer", [b""])[0].decode("utf-8", "replace") or reviewer
-        return ReviewApp(chunkset, reviewer=name, workspace=workspace, dpi=dpi, image_cache=images).layout
+        cs, note, seen = live.current()
+        app = ReviewApp(cs, reviewer=name, workspace=workspace, dpi=dpi, image_cache=images, provisional=note)
+        if not note:
+            return app.layout
+        holder = pn.Column(app.layout, sizing_mode="stretch_width")
 
+        def check() -> None:
+            nonlocal seen
+            cs, note, version = live.current()
+            if version == seen:
+                return
+            seen = version
+            if note:  # more pages in, still provisional: say so
+                app.set_provisional_note(note)
+                return
+            holder.objects = [ReviewApp(cs, reviewer=name, workspace=workspace, dpi=dpi, image_cache=images).layout]
+            callback.stop()
+
+        callback = pn.state.add_periodic_callback(check, period=1000)
+        return holder
+
+    first = live.chunkset
     return pn.serve(
         session, port=port, address=address, show=show, threaded=threaded, start=True,
-        title=f"chunkbench review · {chunkset.doc.source}",
+        title=f"chunkbench review · {first.doc.source}",
         websocket_origin=[f"{address}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"],
         extra_patterns=[(f"/{COMPONENT_PATH}(.*)", ComponentFiles, {})],  # before Panel's own route
     )
