@@ -29,6 +29,11 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.cpus:  # before any import starts a thread pool (ONNX Runtime uses every core by default)
         os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[: args.cpus])
+        # ONNX Runtime pins its own threads to every core whatever this process's affinity: one
+        # core means one thread for the layout model, set before pymupdf's import opens its sessions
+        from chunkbench.loaders.pdf_layout import limit_model_threads
+
+        limit_model_threads(args.cpus)
     if args.cache_dir:
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
     from chunkbench.loaders import pdf as pdf_loader

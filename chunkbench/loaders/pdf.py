@@ -189,7 +189,10 @@ def _parse_pages(
     ranges = page_ranges(page_count)
     workers = min(workers or min(os.cpu_count() or 1, MAX_WORKERS), len(ranges))
     show = progress if progress is not None else (None if page_count > PROGRESS_MIN_PAGES else False)
-    parallel = workers > 1 and page_count > parallel_min_pages
+    # long documents on every core; with a per-page limit the parse runs in worker processes
+    # anyway, and two of them beat one for any document of two ranges or more (a forked worker
+    # runs the layout model on one thread: measured, benchmarks section 3)
+    parallel = workers > 1 and (page_count > parallel_min_pages or bool(page_timeout))
     if multiprocessing.current_process().daemon:
         # a daemon process (a worker of someone else's pool) may not start processes of its own
         if page_timeout:
