@@ -38,9 +38,10 @@ def _centre(box) -> tuple[float, float]:
 
 
 def _crop_pixel(crop, page: int, x: float, y: float) -> tuple[float, float]:
-    """Where point (x, y) of `page` shows in a boundary crop (the inverse of crop.to_page)."""
-    band = next(b for b in crop.bands if b.page == page)
-    return (x - band.origin_x) * band.scale + band.dx, (y - band.origin_y) * band.scale - band.top + band.y0
+    """Where point (x, y) of `page` shows in a boundary crop."""
+    pixel = crop.to_pixel(page, x, y)
+    assert pixel is not None, f"the crop does not show page {page}"
+    return pixel
 
 
 @pytest.mark.parametrize("path", [

@@ -60,6 +60,16 @@ def _open(browser, url: str, reviewer: str):
     return ctx, page
 
 
+def _at_boundary(page, n: int, total: int):
+    """Step with the keyboard from the first boundary to boundary `n` (1-based) of `total`; the
+    position line, once it says so."""
+    position = page.locator(".cb-pos").first
+    for _ in range(n - 1):
+        page.keyboard.press("n")
+    sync_api.expect(position).to_contain_text(f"Boundary {n} of {total}", timeout=TIMEOUT)
+    return position
+
+
 def _progress(page, n: int, total: int) -> None:
     page.wait_for_selector(f"text=/^{n} of {total} reviewed/", timeout=TIMEOUT)
 
@@ -272,11 +282,8 @@ def test_a_reviewer_merges_moves_and_splits_in_the_browser(browser, serve, contr
     url = serve(contract)
     m = len(contract)
     ctx, page = _open(browser, url, "eve")
-    position = page.locator(".cb-pos").first
-    for _ in range(3):
-        page.keyboard.press("n")
+    position = _at_boundary(page, 4, m)
     expect = sync_api.expect
-    expect(position).to_contain_text(f"Boundary 4 of {m}", timeout=TIMEOUT)
     page.get_by_role("button", name="merge into previous").click()
     expect(position).to_contain_text(f"of {m - 1}", timeout=TIMEOUT)
     page.wait_for_selector("text=/merged into the chunk before by eve/", timeout=TIMEOUT)
@@ -313,18 +320,13 @@ def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browse
     doc = contract.doc
     url = serve(contract)
     ctx, page = _open(browser, url, "gus")
-    position = page.locator(".cb-pos").first
-    for _ in range(5):
-        page.keyboard.press("n")
+    position = _at_boundary(page, 6, len(contract))
     expect = sync_api.expect
-    expect(position).to_contain_text(f"Boundary 6 of {len(contract)}", timeout=TIMEOUT)
     c = contract.chunks[5]
     target = c.start_char + [m.start() for m in re.finditer(r"\S+", doc.text[c.start_char:c.end_char])][3]
     crop = boundary_crop(contract, 5, 110)  # what the app shows at this boundary
     box = position_box(doc, target)
-    band = next(b for b in crop.bands if b.page == box.page)
-    px = ((box.x0 + box.x1) / 2 - band.origin_x) * band.scale + band.dx
-    py = ((box.y0 + box.y1) / 2 - band.origin_y) * band.scale - band.top + band.y0
+    px, py = crop.to_pixel(box.page, (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
     img = page.locator("img.cb-page-img")
     img.wait_for(timeout=TIMEOUT)
     page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(), timeout=TIMEOUT)

@@ -39,6 +39,14 @@ class BoundaryCrop:
                 return b.page, b.origin_x + (x - b.dx) / b.scale, b.origin_y + (y - b.y0 + b.top) / b.scale
         return None
 
+    def to_pixel(self, page: int, x: float, y: float) -> tuple[float, float] | None:
+        """Point (x, y) of 1-based `page` → crop pixel (the inverse of `to_page`), or None when
+        the crop does not show that page."""
+        for b in self.bands:
+            if b.page == page:
+                return (x - b.origin_x) * b.scale + b.dx, (y - b.origin_y) * b.scale - b.top + b.y0
+        return None
+
 
 def _band(img, y0: int, y1: int, top: int, dx: int = 0) -> CropBand:
     ox, oy = img.to_points(0.0, 0.0)
