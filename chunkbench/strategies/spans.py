@@ -183,6 +183,7 @@ class Packer:
                 continue
             if self.fits(cur[0].start, u.end):
                 cur.append(u)
+                cur += [queue.popleft() for _ in range(self._more_that_fit(cur[0].start, queue))]
                 continue
             if all(c.kind == HEADING for c in cur) and u.kind != HEADING:
                 if not self.fits(u.start, u.end):  # refined anyway: fill the heading's piece
@@ -198,6 +199,24 @@ class Packer:
         if cur:
             pieces.append(cur)
         return pieces
+
+    def _more_that_fit(self, start: int, queue: deque[Unit]) -> int:
+        """How many of the next queued units still fit in the piece from `start`: galloping then
+        binary search, so a piece of P small units (table rows, list items) is measured O(log P)
+        times rather than once per unit, each measure at most a piece long. Sizes grow with the
+        span, so this is the count unit-by-unit packing would reach."""
+        n = len(queue)
+        good, bad = 0, 1
+        while bad <= n and self.fits(start, queue[bad - 1].end):
+            good, bad = bad, bad * 2
+        bad = min(bad, n + 1)
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            if self.fits(start, queue[mid - 1].end):
+                good = mid
+            else:
+                bad = mid
+        return good
 
     def rebalance(self, pieces: list[list[Unit]], minimum: int) -> list[list[Unit]]:
         """Move whole units from the second-last piece into a last piece smaller than `minimum`,
