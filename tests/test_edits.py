@@ -118,6 +118,8 @@ def test_reviewers_who_disagree_are_shown_not_settled_by_the_last(contract, tmp_
         both = cb.chunk(doc, "elements", edits="apply", workspace=ws)
     conflicts = [str(w.message) for w in caught if "conflict" in str(w.message)]
     assert len(conflicts) == 2 and all("ana, ben disagree" in m for m in conflicts)
+    quote = " ".join(doc.text[cs.chunks[3].start_char:].split())[:20]
+    assert all(f"before “{quote}" in m and "\\n" not in m for m in conflicts)  # one line of plain text, no repr
     assert _starts(both) == _starts(cs)  # neither applied
     only_ana = cb.chunk(doc, "elements", edits="apply", workspace=ws, reviewer="ana")
     assert len(only_ana) == len(cs) - 1

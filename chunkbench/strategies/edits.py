@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from chunkbench.errors import UsageError
-from chunkbench.text.segment import skip_space
+from chunkbench.text.segment import one_line, skip_space
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
@@ -157,7 +157,7 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
         at = resolve(doc, e.at)
         to = resolve(doc, e.to) if e.to is not None else None
         if at is None or (e.kind == "move" and to is None):
-            stale.append((e, f"its text is gone from the document ({(e.at.before + e.at.after).strip()[:40]!r})"))
+            stale.append((e, f"its text is gone from the document ({_quoted(e.at.before + e.at.after)})"))
             continue
         resolved.append((e, skip_space(text, at), None if to is None else word_start(text, to)))
     # what each edit does to the cuts: (edit, cut removed, cut added); a reviewer's later edit of a
@@ -187,7 +187,7 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
         who = {e.reviewer for e in removes[pos] + adds[pos]}
         for e in removes[pos] + adds[pos]:
             conflicts.append((e, f"reviewers {', '.join(sorted(r or '(anonymous)' for r in who))} disagree about "
-                                 f"the boundary before {text[pos:pos + 30]!r}"))
+                                 f"the boundary before {_quoted(text[pos:pos + 40])}"))
             blocked.add(id(e))
     moves: dict[int, set[int]] = {}
     for e, remove, add in effects:
@@ -197,7 +197,7 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
         if len(targets) > 1:
             for e in removes.get(at, []):
                 if e.kind == "move" and id(e) not in blocked:
-                    conflicts.append((e, f"the boundary before {text[at:at + 30]!r} is moved to {len(targets)} "
+                    conflicts.append((e, f"the boundary before {_quoted(text[at:at + 40])} is moved to {len(targets)} "
                                          "different places"))
                     blocked.add(id(e))
     remove_at: dict[int, Edit] = {}
@@ -207,7 +207,7 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
         if id(e) in blocked or (remove is None and add is None):  # disputed, or taken back by its reviewer
             continue
         if remove is not None and remove not in starts:
-            stale.append((e, f"there is no boundary before {text[remove:remove + 30]!r} under these parameters"))
+            stale.append((e, f"there is no boundary before {_quoted(text[remove:remove + 40])} under these parameters"))
             continue
         if remove is not None:
             remove_at[remove] = e
@@ -394,3 +394,7 @@ def word_starts(chunkset: ChunkSet, start: int, end: int) -> list[int]:
         out.extend(a + m.start() for m in re.finditer(r"\S+", doc.text[a:b]))
     return out
 
+
+def _quoted(text: str) -> str:
+    """A piece of the document quoted on one line for an edit's message: “4. CHARGES AND PAYMENT 4.1 In…”."""
+    return f"“{one_line(text, 30)}”"
