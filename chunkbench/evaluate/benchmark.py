@@ -95,10 +95,15 @@ class Case:
         return Path(self.doc.source).name
 
 
-def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFAULT_SEPARATORS) -> Setting:
-    """The LangChain RecursiveCharacterTextSplitter at `size` characters, cutting at `separators`
-    (a key of retrieval's SEPARATORS: with sentence ends by default, the strongest common splitter)."""
-    return Setting(None, {"chunk_size": size, "chunk_overlap": overlap, "separators": separators})
+def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFAULT_SEPARATORS,
+             unit: str = "chars") -> Setting:
+    """The LangChain RecursiveCharacterTextSplitter at `size` characters (or cl100k tokens: `unit`),
+    cutting at `separators` (a key of retrieval's SEPARATORS: with sentence ends by default, the
+    strongest common splitter)."""
+    params: dict[str, Any] = {"chunk_size": size, "chunk_overlap": overlap, "separators": separators}
+    if unit != "chars":
+        params["unit"] = unit
+    return Setting(None, params)
 
 
 def default_settings() -> list[Setting]:
@@ -197,7 +202,8 @@ def units_for(setting: Setting, doc: Document) -> list[Unit]:
     if setting.strategy is None:
         return baseline_units(doc, int(setting.params.get("chunk_size", BASELINE_SIZE)),
                               int(setting.params.get("chunk_overlap", 0)),
-                              str(setting.params.get("separators", DEFAULT_SEPARATORS)))
+                              str(setting.params.get("separators", DEFAULT_SEPARATORS)),
+                              str(setting.params.get("unit", "chars")))
     from chunkbench.strategies import chunk
 
     return chunk_units(chunk(doc, setting.strategy, **setting.params))

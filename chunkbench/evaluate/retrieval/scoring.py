@@ -67,16 +67,24 @@ SEPARATORS = {"langchain": ["\n\n", "\n", " ", ""], "sentences": ["\n\n", "\n", 
 DEFAULT_SEPARATORS = "sentences"
 
 
+#: what a baseline's chunk_size counts: characters, or cl100k tokens (Chroma's splitter "at 200 tokens")
+BASELINE_UNITS = ("chars", "tokens")
+
+
 def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
-                   separators: str = DEFAULT_SEPARATORS) -> list[Unit]:
+                   separators: str = DEFAULT_SEPARATORS, unit: str = "chars") -> list[Unit]:
     """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages;
-    `separators` names a SEPARATORS list (with sentence ends, a stop stays at its sentence's end)."""
+    `separators` names a SEPARATORS list (with sentence ends, a stop stays at its sentence's end),
+    `unit` what chunk_size and chunk_overlap count (BASELINE_UNITS)."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    from chunkbench.text.tokenizer import count_tokens
 
     chunk_size = max(1, int(chunk_size))
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=chunk_size, chunk_overlap=min(int(chunk_overlap), chunk_size - 1), add_start_index=True,
         separators=SEPARATORS[separators], keep_separator="end" if separators == "sentences" else True,
+        length_function=count_tokens if unit == "tokens" else len,
     )
     starts = [e.char_start for e in doc.elements if e.text]
     spans = [e for e in doc.elements if e.text]

@@ -37,10 +37,13 @@ def register(subparsers) -> None:
                         "file in the INPUT folders")
     p.add_argument("--questions-dir", default=None, metavar="DIR",
                    help="folder searched first for <stem>.questions.json of each INPUT file")
-    p.add_argument("--baseline-size", type=int, default=200, metavar="CHARS",
-                   help="chunk size of the RecursiveCharacterTextSplitter baseline (default 200)")
-    p.add_argument("--baseline-overlap", type=int, default=0, metavar="CHARS",
-                   help="chunk overlap of the baseline (default 0)")
+    p.add_argument("--baseline-size", type=int, default=200, metavar="N",
+                   help="chunk size of the RecursiveCharacterTextSplitter baseline (default 200), in "
+                        "--baseline-unit")
+    p.add_argument("--baseline-overlap", type=int, default=0, metavar="N",
+                   help="chunk overlap of the baseline (default 0), in --baseline-unit")
+    p.add_argument("--baseline-unit", choices=("chars", "tokens"), default="chars",
+                   help="what the baseline's size and overlap count: characters (default) or cl100k tokens")
     p.add_argument("--baseline-separators", choices=("sentences", "langchain"), default="sentences",
                    help="where the baseline cuts: paragraph and line breaks, sentence ends (. ? !), spaces "
                         "(sentences, as Chroma's RecursiveTokenChunker: the default), or LangChain's own "
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     results = compare_retrievers(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
-                                                           args.baseline_separators), args.top_k, retrievers)
+                                                           args.baseline_separators, args.baseline_unit), args.top_k, retrievers)
     missed = _write_misses(args, cases, settings, results[0]) if args.output and args.misses != "none" else ""
     data = results[0] if len(results) == 1 else {"results": results}
     if args.output:
