@@ -6,6 +6,7 @@ peak memory includes the worker pool.
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import statistics
@@ -15,12 +16,43 @@ from .pdfgen import long_pdf, pdf_slice
 
 SECTION = "3. parsing"
 LONG_PDF = os.path.join(SHARED_PDFS, "long_gnuplot-5.4.pdf")
+SAMPLE_PDFS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sample_pdfs")
 GIB = 2**30
 
 
 def _median_worker(args: list[str], runs: int) -> tuple[float, dict, int]:
     answers = [run_worker(args) for _ in range(runs)]
     return statistics.median(a[0]["seconds"] for a in answers), answers[-1][0], max(a[1] for a in answers)
+
+
+def _overhead_rows(what: str, pdfs: list[str], runs: int) -> list[Row]:
+    """chunkbench's parse against `pymupdf4llm.to_json` on one core, in this process and by
+    default (the per-page limit's forked workers), over `pdfs` (medians summed). The three are
+    run in turn, run after run, so a change in the shared machine's load falls on all three."""
+    modes = {"to_json": ["to_json"], "default": ["chunkbench", "--workers", "1"],
+             "own": ["chunkbench", "--workers", "1", "--page-timeout", "0"]}
+    total = dict.fromkeys(modes, 0.0)
+    pages = 0
+    for pdf in pdfs:
+        seconds: dict[str, list[float]] = {mode: [] for mode in modes}
+        for _ in range(runs):
+            for mode, args in modes.items():
+                answer, _ = run_worker([args[0], pdf, *args[1:], "--cpus", "1"])
+                seconds[mode].append(answer["seconds"])
+        for mode in modes:
+            total[mode] += statistics.median(seconds[mode])
+        pages += answer["pages"]
+    t_json, t_cb, t_own = total["to_json"], total["default"], total["own"]
+    own, overhead = t_own / t_json - 1, t_cb / t_json - 1
+    return [
+        Row(SECTION, f"parse in this process, 1 core ({what}, {pages} pages)", pages / t_own, "pages/s",
+            "pymupdf4llm.to_json", pages / t_json, t_json / t_own, "overhead ≤ 10%", own <= 0.10,
+            f"overhead {own * 100:+.1f}%: chunkbench's own work after to_json (page_timeout 0)"),
+        Row(SECTION, f"parse, default (per-page time limit), 1 core ({what}, {pages} pages)", pages / t_cb,
+            "pages/s", "pymupdf4llm.to_json", pages / t_json, t_json / t_cb, "overhead ≤ 10%", overhead <= 0.10,
+            f"overhead {overhead * 100:+.1f}%: the parse runs in forked worker processes (the per-page limit); "
+            "both sides run the layout model on one thread (--cpus 1)"),
+    ]
 
 
 def run(runs: int = 3, quick: bool = False) -> tuple[list[Row], list[str], dict]:
@@ -32,21 +64,13 @@ def run(runs: int = 3, quick: bool = False) -> tuple[list[Row], list[str], dict]
         return rows, [f"{LONG_PDF} not found: parsing benchmarks skipped"], facts
 
     # overhead at equal cores: one process each pinned to one CPU, the layout model on one thread
-    # (ONNX Runtime would otherwise run it on every core whatever the affinity), the same 12-page file
+    # (ONNX Runtime would otherwise run it on every core whatever the affinity), the same 12-page
+    # file; then the sample PDFs, each parsed on its own as a user would, their times summed
     small = pdf_slice(LONG_PDF, 0, 12)
-    t_json, a_json, _ = _median_worker(["to_json", small, "--cpus", "1"], runs)
-    t_cb, a_cb, _ = _median_worker(["chunkbench", small, "--workers", "1", "--cpus", "1"], runs)
-    t_own, _, _ = _median_worker(["chunkbench", small, "--workers", "1", "--cpus", "1", "--page-timeout", "0"], runs)
-    pages = a_cb["pages"]
-    overhead = t_cb / t_json - 1
-    own = t_own / t_json - 1
-    rows.append(Row(SECTION, f"parse in this process, 1 core ({pages} pages of the 311-page PDF)", pages / t_own,
-                    "pages/s", "pymupdf4llm.to_json", pages / t_json, t_json / t_own, "overhead ≤ 10%", own <= 0.10,
-                    f"overhead {own * 100:+.1f}%: chunkbench's own work after to_json (page_timeout 0)"))
-    rows.append(Row(SECTION, f"parse, default (per-page time limit), 1 core ({pages} pages)", pages / t_cb, "pages/s",
-                    "pymupdf4llm.to_json", pages / t_json, t_json / t_cb, "overhead ≤ 10%", overhead <= 0.10,
-                    f"overhead {overhead * 100:+.1f}%: the parse runs in a forked worker process (the per-page "
-                    "limit); both sides run the layout model on one thread (--cpus 1)"))
+    rows += _overhead_rows("a slice of the 311-page PDF", [small], runs)
+    samples = sorted(glob.glob(os.path.join(SAMPLE_PDFS, "*.pdf")))
+    if samples:
+        rows += _overhead_rows(f"the {len(samples)} sample PDFs one by one", samples, runs)
 
     # all cores vs one core (pinned) on a file long enough for the worker pool
     mid = pdf_slice(LONG_PDF, 0, 32)  # more than PARALLEL_MIN_PAGES, so the pool is used

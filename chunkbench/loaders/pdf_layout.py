@@ -306,7 +306,10 @@ def _mark_split_words(page: pymupdf.Page, raw_page: dict) -> None:
     words = page.get_text("words")
     for table in tables:
         x0, y0, x1, y1 = table["bbox"]
-        inside = [w for w in words if w[0] < x1 and w[2] > x0 and w[1] < y1 and w[3] > y0]
+        inside: dict[str, list] = {}  # the table's words by their text: each pair looks up one word
+        for w in words:
+            if w[0] < x1 and w[2] > x0 and w[1] < y1 and w[3] > y0:
+                inside.setdefault(w[4], []).append(w)
         joined = []
         for r, (row, texts) in enumerate(zip(table["cells"], table["extract"])):
             for c in range(min(len(row), len(texts)) - 1):
@@ -316,8 +319,9 @@ def _mark_split_words(page: pymupdf.Page, raw_page: dict) -> None:
                     continue
                 whole = left_words[-1] + right_words[0]  # the word, if the line cut one
                 line = left[2]  # the column line between the two cells
-                if any(w[4] == whole and w[0] < line - _STRADDLE and w[2] > line + _STRADDLE
-                       and w[1] < min(left[3], right[3]) and w[3] > max(left[1], right[1]) for w in inside):
+                if any(w[0] < line - _STRADDLE and w[2] > line + _STRADDLE
+                       and w[1] < min(left[3], right[3]) and w[3] > max(left[1], right[1])
+                       for w in inside.get(whole, ())):
                     joined.append([r, c])
         if joined:
             table["joined"] = joined
