@@ -1,7 +1,7 @@
 """Issue 19.5's table: chunkbench settings against the sentence splitter at each of its sizes, on
 the project's public-domain retrieval corpus (tests/data/retrieval), with BM25 and dense retrieval.
 
-    python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [-o docs/retrieval-public.md]
+    python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [-o FILE.md]
 
 Each block is one baseline: Chroma's RecursiveTokenChunker layout (LangChain's recursive splitter
 with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma ran it) and at
