@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from chunkbench.errors import UsageError
 from chunkbench.evaluate.benchmark import Setting, baseline, compare_settings, find_cases, units_for
 from chunkbench.loaders import load
 from chunkbench.text.tokenizer import count_tokens
@@ -76,6 +77,8 @@ def test_the_token_baseline_cuts_pieces_of_at_most_n_cl100k_tokens_in_order():
     assert all(doc.text[u.start:u.end] == u.text for u in units)
     chars = units_for(baseline(120), doc)
     assert len(chars) > 2 * len(units)  # 120 characters are far fewer than 120 tokens
+    with pytest.raises(UsageError, match="unit must be one of chars, tokens"):
+        baseline(120, unit="words")
 
 
 def test_evaluate_takes_a_token_sized_baseline_on_the_command_line(capsys):

@@ -39,7 +39,7 @@ from .retrieval import (
     resolve,
 )
 from .retrieval.questions import Question, load_chroma_csv
-from .retrieval.scoring import DEFAULT_SEPARATORS
+from .retrieval.scoring import BASELINE_UNITS, DEFAULT_SEPARATORS
 
 #: name of the baseline system in tables
 BASELINE = "langchain-recursive"
@@ -100,6 +100,8 @@ def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFA
     """The LangChain RecursiveCharacterTextSplitter at `size` characters (or cl100k tokens: `unit`),
     cutting at `separators` (a key of retrieval's SEPARATORS: with sentence ends by default, the
     strongest common splitter)."""
+    if unit not in BASELINE_UNITS:
+        raise UsageError(f"the baseline's unit must be one of {', '.join(BASELINE_UNITS)}, got {unit!r}")
     params: dict[str, Any] = {"chunk_size": size, "chunk_overlap": overlap, "separators": separators}
     if unit != "chars":
         params["unit"] = unit
