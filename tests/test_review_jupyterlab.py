@@ -132,12 +132,12 @@ def test_the_review_notebook_in_jupyterlab_makes_no_request_off_the_machine(lab)
             timeout=TIMEOUT)
         _run_all(page)
         assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
-        # the app is on screen with the notebook's verdicts. Under a loaded machine the page may
-        # show only the first of the three the notebook gave one after another (Panel drops model
-        # updates that arrive while the app's view is still being set up; seen once in a full
-        # fresh-clone suite), so the count is checked after the next click, which redraws it
+        # the app is on screen. Under a loaded machine the page may show none or only some of the
+        # three verdicts the notebook gave one after another (Panel drops model updates that arrive
+        # while the app's view is still being set up: "1 of 21" once, "0 of 21" once, in full
+        # fresh-clone suites), so the count is checked after the next click, which redraws it
         progress, position = page.locator(".cb-progress-text").first, page.locator(".cb-pos").first
-        expect(progress).to_contain_text(re.compile(r"^[1-3] of \d+ reviewed"), timeout=TIMEOUT)
+        expect(progress).to_contain_text(re.compile(r"^[0-3] of \d+ reviewed"), timeout=TIMEOUT)
         # clicks in the app change its panes, which is what used to link the CDN; the fourth verdict
         # shows all four: the three the notebook gave were stored
         _click_until(page.get_by_role("button", name="3 · should split elsewhere").first,
