@@ -183,9 +183,14 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         options = page.locator(".cb-explorer .cb-chunk-list select option")
         count = options.count()
         page.locator(".cb-explorer .cb-chunk-list select").first.select_option(index=3)
+        before = img.get_attribute("src")
         page.locator(".cb-explorer .cb-edit-merge").first.click()
         expect(options).to_have_count(count - 1, timeout=TIMEOUT)
         expect(options.nth(2)).to_contain_text("reviewer_edit", timeout=TIMEOUT)
+        # the merge redraws the page: click on the new image only once it is decoded (a click on
+        # an image still loading has no natural size, so ipyevents reports the wrong pixel)
+        page.wait_for_function("([i, old]) => i.src !== old && i.complete && i.naturalWidth > 0",
+                               arg=[img.element_handle(), before], timeout=TIMEOUT)
         # a shift-click on a word of the page splits the chunk holding it before that word
         import chunkbench as cb
         from chunkbench.ui.render import render_page
@@ -204,7 +209,13 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
         img.click(position={"x": (x0 + x1) / 2 * shown / natural, "y": (y0 + y1) / 2 * shown / natural},
                   modifiers=["Shift"])
-        expect(options).to_have_count(count, timeout=TIMEOUT)
+        try:
+            expect(options).to_have_count(count, timeout=TIMEOUT)
+        except AssertionError:
+            page.screenshot(path=str(tmp_path / "explorer-no-split.png"), full_page=True)
+            shows = page.locator(".cb-explorer").first.inner_text()[-2000:]
+            raise AssertionError(f"the shift-click on {doc.text[word:word + 20]!r} (page {page_no}, pixels "
+                                 f"{(x0, y0, x1, y1)}, shown {shown} of {natural}) split nothing: {shows!r}") from None
         from chunkbench.store.edits import edits_of
         from chunkbench.strategies.edits import resolve
 
