@@ -18,7 +18,17 @@ from typing import TYPE_CHECKING
 
 from chunkbench.text.ranges import Span
 
-from .retrieval import KS, TOKEN_K, NormalizedText, Resolved, chunk_units, evaluate, load_questions, resolve
+from .retrieval import (
+    KS,
+    TOKEN_K,
+    NormalizedText,
+    Resolved,
+    chunk_units,
+    evaluate,
+    indexed_with_neighbours,
+    load_questions,
+    resolve,
+)
 
 if TYPE_CHECKING:
     from chunkbench.types.chunkset import ChunkSet
@@ -58,12 +68,14 @@ class Miss:
         return self.cuts[0].reason if self.cuts else NOT_SPLIT
 
 
-def find_misses(chunkset: ChunkSet, questions, retriever: str = "bm25", token_k: int = TOKEN_K) -> list[Miss]:
+def find_misses(chunkset: ChunkSet, questions, retriever: str = "bm25", token_k: int = TOKEN_K,
+                index_context: int = 0) -> list[Miss]:
     """The misses of `chunkset` on `questions` (Questions, resolved questions, or a questions file
-    path), ranked by `retriever` as `chunkbench evaluate` ranks them. Questions without a located
-    reference span (page-only evidence) are not judged."""
+    path), ranked by `retriever` as `chunkbench evaluate` ranks them (each chunk indexed with
+    `index_context` neighbours each side). Questions without a located reference span (page-only
+    evidence) are not judged."""
     resolved = resolve_questions(chunkset.doc, questions)
-    units = chunk_units(chunkset)
+    units = indexed_with_neighbours(chunk_units(chunkset), index_context)
     rows = {row["id"]: row for row in evaluate(units, resolved, KS, token_k, retriever)[1]}
     chunks = chunkset.chunks
     out = []

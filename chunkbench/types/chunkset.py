@@ -8,12 +8,13 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chunkbench.errors import UsageError
 from chunkbench.io.export import debug_markdown, write_chunks_json, write_jsonl
 from chunkbench.io.handoff import to_langchain, to_llama_index
+from chunkbench.text.context import with_neighbours
 from chunkbench.version import __version__
 
 from .chunk import Chunk
@@ -102,6 +103,17 @@ class ChunkSet:
         """LlamaIndex `TextNode`s with char offsets and PREVIOUS/NEXT links (extra `rag`)."""
         return to_llama_index(self, flat=flat)
 
+    def with_index_texts(self, context: int) -> ChunkSet:
+        """The same chunks, each with an `index_text` field: what to index it by when the index
+        returns the chunk alone (its text twice with `context` chunks each side: text.context)."""
+        if context < 0:
+            raise UsageError(f"the index context must be 0 or more chunks, got {context}")
+        texts = with_neighbours([c.text for c in self.chunks], context) if context else [None] * len(self.chunks)
+        chunks = tuple(replace(c, extra={k: v for k, v in c.extra.items() if k != INDEX_TEXT}
+                                   | ({INDEX_TEXT: t} if t is not None else {}))
+                       for c, t in zip(self.chunks, texts))
+        return replace(self, chunks=chunks)
+
     def to_dataframe(self):
         """A pandas DataFrame, one row per chunk; list fields stay lists."""
         import pandas as pd
@@ -113,6 +125,10 @@ class ChunkSet:
             row["reason_detail"] = c.boundary.detail
             rows.append(row)
         return pd.DataFrame(rows)
+
+
+#: the chunk field `with_index_texts` adds
+INDEX_TEXT = "index_text"
 
 
 def restore_params(params: Mapping[str, Any]) -> dict:

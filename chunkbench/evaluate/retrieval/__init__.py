@@ -30,6 +30,7 @@ from .scoring import (
     chunk_units,
     element_units,
     evaluate,
+    indexed_with_neighbours,
     retrieval_metrics,
     token_scores,
 )
@@ -37,6 +38,7 @@ from .scoring import (
 __all__ = [
     "DENSE_EXTRA", "FINANCEBENCH_FILE", "KS", "RETRIEVERS", "TOKEN_K", "BM25Ranker", "DenseRanker", "Evidence",
     "NormalizedText", "Question", "Resolved", "Unit", "baseline_units", "chunk_units", "default_questions_path",
-    "dense_model", "element_units", "evaluate", "load_questions", "locate", "make_ranker", "matches_doc_name",
-    "normalize", "page_ranges", "pages_of", "resolve", "retrieval_metrics", "token_scores", "tokenize",
+    "dense_model", "element_units", "evaluate", "indexed_with_neighbours", "load_questions", "locate",
+    "make_ranker", "matches_doc_name", "normalize", "page_ranges", "pages_of", "resolve", "retrieval_metrics",
+    "token_scores", "tokenize",
 ]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from chunkbench.text.context import with_neighbours
 from chunkbench.text.ranges import Span, merge_ranges, overlap_length
 
 from .locate import NormalizedText, Resolved, pages_of, resolve
@@ -29,12 +30,28 @@ TOKEN_K = 5
 
 @dataclass(frozen=True)
 class Unit:
-    """A retrievable piece: its text, its character range in `doc.text` (if known), its pages."""
+    """A retrievable piece: its text, its character range in `doc.text` (if known), its pages, and
+    the text it is ranked by when that is not its own (`index_context`: with its neighbours')."""
 
     text: str
     start: int | None
     end: int | None
     pages: frozenset[int]
+    indexed: str | None = None
+
+    @property
+    def ranked_text(self) -> str:
+        """What the retriever ranks: the indexed text if any, else the unit's own."""
+        return self.text if self.indexed is None else self.indexed
+
+
+def indexed_with_neighbours(units: Sequence[Unit], context: int) -> list[Unit]:
+    """The units ranked by their text joined with `context` neighbours each side (text.context);
+    their ranges, what is returned and scored, do not change."""
+    if not context:
+        return list(units)
+    texts = with_neighbours([u.text for u in units], context)
+    return [replace(u, indexed=t) for u, t in zip(units, texts)]
 
 
 def token_scores(retrieved: Sequence[Span], evidence: Sequence[Span]) -> tuple[float, float, float]:
@@ -72,10 +89,11 @@ BASELINE_UNITS = ("chars", "tokens")
 
 
 def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
-                   separators: str = DEFAULT_SEPARATORS, unit: str = "chars") -> list[Unit]:
+                   separators: str = DEFAULT_SEPARATORS, unit: str = "chars", cuts: Iterable[int] = ()) -> list[Unit]:
     """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages;
     `separators` names a SEPARATORS list (with sentence ends, a stop stays at its sentence's end),
-    `unit` what chunk_size and chunk_overlap count (BASELINE_UNITS)."""
+    `unit` what chunk_size and chunk_overlap count (BASELINE_UNITS). `cuts` are offsets where a
+    piece must end besides (the text is split there first, then each part by the splitter)."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
     from chunkbench.text.tokenizer import count_tokens
@@ -89,8 +107,10 @@ def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
     starts = [e.char_start for e in doc.elements if e.text]
     spans = [e for e in doc.elements if e.text]
     out = []
-    for piece in splitter.create_documents([doc.text]):
-        a = int(piece.metadata["start_index"])
+    bounds = sorted({0, len(doc.text), *(c for c in cuts if 0 < c < len(doc.text))})
+    parts = ((at, piece) for at, end in zip(bounds, bounds[1:]) for piece in splitter.create_documents([doc.text[at:end]]))
+    for at, piece in parts:
+        a = at + int(piece.metadata["start_index"])
         b = a + len(piece.page_content)
         lo = max(0, bisect.bisect_right(starts, a) - 1)
         hi = bisect.bisect_left(starts, b)
@@ -113,7 +133,7 @@ def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[i
     row per question (with `retrieved`, the indices of its top `token_k` units).
 
     Questions with neither a located span nor a page are left out (counted in `questions_used`)."""
-    ranker = make_ranker(retriever, [u.text for u in units])
+    ranker = make_ranker(retriever, [u.ranked_text for u in units])
     rows: list[dict[str, Any]] = []
     for r in resolved:
         if not r.spans and not r.pages:

@@ -19,6 +19,13 @@ def register(sub) -> None:
     p = sub.add_parser("chunk", help="chunk INPUT with a strategy; write chunks.json and chunk_debug.md")
     add_input_options(p)
     add_set_option(p)
+    p.set_defaults(strategy=None)  # "elements", unless --for-retrieval picks the retrieval default
+    p.add_argument("--index-context", type=int, default=None, metavar="N",
+                   help="give every chunk an index_text: its text (twice) with the N chunks before and after it, "
+                        "what to index it by when the index returns the chunk alone (see docs/evaluation.md)")
+    p.add_argument("--for-retrieval", action="store_true",
+                   help="chunk with the retrieval default (the strategy, parameters and index context that won "
+                        "issue 19's public-domain retrieval benchmark: docs/evaluation.md); no --strategy or --set")
     p.add_argument(
         "--meta", action="append", default=[], metavar="KEY=VALUE",
         help="pass-through document metadata copied into every chunk, repeatable; "
@@ -106,6 +113,7 @@ def run_chunk(args) -> int:
     outputs = check_outputs({"--output": args.output, "--debug-md": args.debug_md, "--jsonl": args.jsonl},
                             inputs=[args.input, args.pdf, args.chunks])
     params = parse_sets(args.params)
+    context = _choose_setting(args, params)
     meta = parse_meta(args.meta)
     doc = load_input(args)
     if meta:
@@ -122,6 +130,8 @@ def run_chunk(args) -> int:
     else:
         chunkset = chunk(doc, args.strategy, **params)
     check_not_empty(chunkset, args)
+    if context:
+        chunkset = chunkset.with_index_texts(context)
     wrote = []
     writers = {"--output": chunkset.to_json, "--debug-md": chunkset.to_debug_markdown, "--jsonl": chunkset.to_jsonl}
     for option, path in outputs.items():
@@ -143,6 +153,25 @@ def run_chunk(args) -> int:
     else:
         print(format_chunk_table(chunkset))
     return 0
+
+
+def _choose_setting(args, params: dict[str, Any]) -> int:
+    """Resolve --strategy (default "elements") and --for-retrieval into args.strategy and `params`
+    (in place); the index context to give the chunks (0: none)."""
+    from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
+
+    context = args.index_context
+    if context is not None and context < 0:
+        raise UsageError(f"--index-context must be 0 or more chunks, got {context}")
+    if not args.for_retrieval:
+        args.strategy = args.strategy or "elements"
+        return context or 0
+    if args.strategy is not None or params or args.chunks:
+        raise UsageError("--for-retrieval chooses the strategy and its parameters: give it without --strategy, "
+                         "--set or --chunks")
+    args.strategy = RETRIEVAL_DEFAULT.strategy
+    params.update(RETRIEVAL_DEFAULT.strategy_params)
+    return RETRIEVAL_DEFAULT.index_context if context is None else context
 
 
 def inspect_chunks(doc, args):
@@ -208,6 +237,10 @@ def run_strategies(args) -> int:
             print(f"  slow: {s['slow']}")
         for p in s["params"]:
             print(f"    {p['name']:<24} {p['type']:<6} {json.dumps(p['default']):<8} {_range(p):<14} {p['doc']}")
+    from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
+
+    print(f"\nretrieval default (`chunkbench chunk --for-retrieval`): {RETRIEVAL_DEFAULT.name}; "
+          "index each chunk's index_text, return its text (docs/evaluation.md)")
     return 0
 
 

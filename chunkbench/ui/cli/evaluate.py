@@ -30,7 +30,8 @@ def register(subparsers) -> None:
     add_set_option(p)
     p.set_defaults(strategy=None)  # no --strategy, --set or --grid: the default settings
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
-                   help="swept parameter (repeatable); KEY may be 'strategy'")
+                   help="swept parameter (repeatable); KEY may be 'strategy', or 'index_context': each chunk ranked "
+                        "by its text with N chunks before and after it, only the chunk returned (also with --set)")
     p.add_argument("--questions", default=None, metavar="FILE",
                    help="questions file of a single INPUT (default: <stem>.questions.json beside it), or a "
                         "Chroma chunking-evaluation CSV (question, references, corpus_id) for every corpus "
@@ -44,6 +45,9 @@ def register(subparsers) -> None:
                    help="chunk overlap of the baseline (default 0), in --baseline-unit")
     p.add_argument("--baseline-unit", choices=("chars", "tokens"), default="chars",
                    help="what the baseline's size and overlap count: characters (default) or cl100k tokens")
+    p.add_argument("--baseline-index-context", type=int, default=0, metavar="N",
+                   help="index each baseline piece with N neighbouring pieces on each side, as a setting's "
+                        "index_context does (default 0): the fair comparison for settings that use it")
     p.add_argument("--baseline-separators", choices=("sentences", "langchain"), default="sentences",
                    help="where the baseline cuts: paragraph and line breaks, sentence ends (. ? !), spaces "
                         "(sentences, as Chroma's RecursiveTokenChunker: the default), or LangChain's own "
@@ -96,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     results = compare_retrievers(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
-                                                           args.baseline_separators, args.baseline_unit), args.top_k, retrievers)
+                                                           args.baseline_separators, args.baseline_unit,
+                                                           args.baseline_index_context), args.top_k, retrievers)
     missed = _write_misses(args, cases, settings, results[0]) if args.output and args.misses != "none" else ""
     data = results[0] if len(results) == 1 else {"results": results}
     if args.output:

@@ -1,0 +1,172 @@
+"""Index context (issue 19.5): a unit ranked by its own text and its neighbours', while only the unit
+is returned and scored. `index_context` is a parameter of any evaluated setting and of the baseline."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunkbench.errors import UsageError
+from chunkbench.evaluate.benchmark import (
+    Setting,
+    baseline,
+    compare_settings,
+    find_cases,
+    misses_of,
+    score_setting,
+    units_for,
+)
+from chunkbench.evaluate.retrieval import evaluate
+from chunkbench.text.context import with_neighbours
+from chunkbench.ui.cli import main
+from tests.test_evaluation import CORPUS
+from tests.test_public_corpus import PUBLIC
+
+
+def test_each_text_is_indexed_with_its_neighbours_and_itself_twice():
+    texts = ["a", "b", "c", "d"]
+    assert with_neighbours(texts, 0) == texts
+    assert with_neighbours(texts, 1) == ["a\na\nb", "a\nb\nb\nc", "b\nc\nc\nd", "c\nd\nd"]
+    assert with_neighbours(texts, 2)[0] == "a\na\nb\nc"
+    with pytest.raises(ValueError, match="0 or more"):
+        with_neighbours(texts, -1)
+
+
+@given(st.lists(st.text(alphabet="xyz ", max_size=6), max_size=12), st.integers(0, 4))
+def test_the_indexed_text_is_the_neighbours_in_order_around_the_text_given_twice(texts, context):
+    out = with_neighbours(texts, context)
+    assert len(out) == len(texts)
+    for i, text in enumerate(texts):
+        before, after = texts[max(0, i - context):i], texts[i + 1:i + context + 1]
+        assert out[i] == ("\n".join([*before, text, text, *after]) if context else text)
+
+
+def _answer_after_its_subject(tmp_path):
+    """A document whose answer does not name its subject (the paragraph before does), and whose
+    other paragraphs share the answer's one word with the question."""
+    text = ("The Halden reactor in Norway was built by the Institute for Energy Technology.\n\n"
+            "It reached criticality in June 1958.\n\n"
+            "Grain prices in the valley rose in the same year.\n\n"
+            "Criticality safety.\n\n"
+            "Criticality accidents are rare.")
+    (tmp_path / "halden.txt").write_text(text + "\n", encoding="utf-8")
+    questions = [{"id": "q1", "question": "When did the Halden reactor reach criticality?",
+                  "evidence_text": "It reached criticality in June 1958."}]
+    (tmp_path / "halden.questions.json").write_text(json.dumps(questions), encoding="utf-8")
+    return find_cases([tmp_path / "halden.txt"])
+
+
+def test_index_context_changes_what_is_ranked_not_the_units(tmp_path):
+    (case,) = _answer_after_its_subject(tmp_path)
+    plain, indexed = (units_for(Setting("sentences", {"max_chars": 80, "min_chars": 0, "join_dependent": False, "index_context": n}), case.doc) for n in (0, 1))
+    assert len(plain) == 5
+    assert [(u.text, u.start, u.end) for u in plain] == [(u.text, u.start, u.end) for u in indexed]
+    assert all(u.indexed is None for u in plain)
+    assert [u.indexed for u in indexed] == with_neighbours([u.text for u in plain], 1)
+
+
+def test_an_answer_whose_subject_is_in_the_paragraph_before_is_retrieved_only_with_its_context(tmp_path):
+    """Top 2: without context the subject paragraph and the shortest "criticality" paragraph rank
+    first; with it, the answer's index holds the subject too and it ranks second."""
+    cases = _answer_after_its_subject(tmp_path)
+    rows = [score_setting(Setting("sentences", {"max_chars": 80, "min_chars": 0, "join_dependent": False, "index_context": n}), cases, token_k=2)
+            for n in (0, 1)]
+    assert rows[0]["units"] == rows[1]["units"] and rows[0]["mean_chars"] == rows[1]["mean_chars"]
+    assert rows[0]["token_recall"] == 0.0 and rows[1]["token_recall"] == 1.0
+
+
+def test_on_the_public_corpus_small_chunks_with_context_beat_the_200_character_splitter():
+    """Issue 19.5 at 200 characters, BM25: more IoU and no less recall than the splitter, which
+    small chunks without context do not reach (they lose recall)."""
+    cases = find_cases([CORPUS / name for name in PUBLIC])
+    settings = [Setting("recursive", {"chunk_size": 150}), Setting("recursive", {"chunk_size": 150, "index_context": 1})]
+    result = compare_settings(cases, settings, baseline(200))
+    base, plain, indexed = result["rows"]
+    assert plain["token_recall"] < base["token_recall"] <= indexed["token_recall"]
+    assert indexed["token_iou"] >= 1.2 * base["token_iou"] and indexed["iou_gain_ci"][0] > 0
+    assert result["best"] == indexed["setting"] == "recursive chunk_size=150 index_context=1"
+
+
+def test_the_splitter_with_context_is_a_reference_row_never_the_best():
+    cases = find_cases([CORPUS / "us_constitution.txt"])
+    reference = baseline(200, index_context=1)
+    result = compare_settings(cases, [reference, Setting("recursive", {"chunk_size": 1000})], baseline(200))
+    row = result["rows"][1]
+    assert row["setting"] == reference.name and row["recall_ok"] and row["iou_gain"] > 0
+    assert result["best"] is None and result["documents"][0]["best"] is None  # recursive 1000 loses
+
+
+def test_misses_are_those_of_the_ranking_with_context():
+    cases = find_cases([CORPUS / "sqlite_how_to_corrupt.md"])
+    for n in (0, 1):
+        setting = Setting("recursive", {"chunk_size": 150, "index_context": n})
+        (_, misses, judged), = misses_of(setting, cases)
+        rows = evaluate(units_for(setting, cases[0].doc), cases[0].resolved)[1]
+        assert judged == len(rows)
+        assert sorted(m.question_id for m in misses) == sorted(r["id"] for r in rows if r["token_recall"] < 1)
+
+
+@pytest.mark.parametrize("value", ["-1", "one", "1.5"])
+def test_a_bad_index_context_is_a_usage_error_naming_it(value, capsys):
+    rc = main(["evaluate", str(CORPUS / "us_constitution.txt"), "--strategy", "recursive",
+               "--set", f"index_context={value}", "--no-progress"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "index_context must be a whole number of chunks" in err and "Traceback" not in err
+    with pytest.raises(UsageError, match="index_context"):
+        baseline(200, index_context=-1)
+
+
+def test_the_baseline_takes_an_index_context_on_the_command_line(capsys):
+    rc = main(["evaluate", str(CORPUS / "us_constitution.txt"), "--strategy", "recursive",
+               "--grid", "index_context=0,1", "--set", "chunk_size=150", "--baseline-index-context", "1",
+               "--no-progress"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "| langchain-recursive chunk_overlap=0 chunk_size=200 index_context=1 separators=sentences |" in out
+    assert "| recursive chunk_size=150 index_context=0 |" in out and "| recursive chunk_size=150 index_context=1" in out
+
+
+def test_chunks_get_an_index_text_in_chunks_json_and_jsonl(tmp_path, capsys):
+    from chunkbench.io.export import load_chunks_json
+
+    source = CORPUS / "us_constitution.txt"
+    out, lines = tmp_path / "chunks.json", tmp_path / "chunks.jsonl"
+    assert main(["chunk", str(source), "--strategy", "sentences", "--index-context", "1", "-o", str(out),
+                 "--jsonl", str(lines)]) == 0
+    data = load_chunks_json(out)  # valid against the shipped schema
+    texts = [c["text"] for c in data["chunks"]]
+    assert [c["index_text"] for c in data["chunks"]] == with_neighbours(texts, 1)
+    assert [json.loads(line)["index_text"] for line in lines.read_text("utf-8").splitlines()] == with_neighbours(texts, 1)
+    # the chunks themselves are those of the same run without it
+    assert main(["chunk", str(source), "--strategy", "sentences", "-o", str(tmp_path / "plain.json")]) == 0
+    plain = load_chunks_json(tmp_path / "plain.json")
+    assert [{k: v for k, v in c.items() if k != "index_text"} for c in data["chunks"]] == plain["chunks"]
+    assert all("index_text" not in c for c in plain["chunks"])
+
+
+def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
+    from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
+    from chunkbench.io.export import load_chunks_json
+    from chunkbench.loaders import load
+    from chunkbench.strategies import chunk
+
+    source = CORPUS / "sqlite_how_to_corrupt.md"
+    out = tmp_path / "chunks.json"
+    assert main(["chunk", str(source), "--for-retrieval", "-o", str(out)]) == 0
+    data = load_chunks_json(out)
+    expected = chunk(load(source), RETRIEVAL_DEFAULT.strategy, **RETRIEVAL_DEFAULT.strategy_params)
+    expected = expected.with_index_texts(RETRIEVAL_DEFAULT.index_context)
+    assert data["chunking"]["strategy"] == "sentences" and data["chunks"] == [c.to_dict() for c in expected]
+    assert RETRIEVAL_DEFAULT.index_context == 1 and all("index_text" in c for c in data["chunks"])
+    capsys.readouterr()
+    assert main(["chunk", str(source), "--for-retrieval", "--set", "max_chars=300", "-o", str(out)]) == 2
+    assert "--for-retrieval chooses the strategy" in capsys.readouterr().err
+    assert main(["chunk", str(source), "--index-context", "-1", "-o", str(tmp_path / "x.json")]) == 2
+    assert not (tmp_path / "x.json").exists()
+    capsys.readouterr()
+    assert main(["strategies"]) == 0  # where a user finds it
+    assert f"retrieval default (`chunkbench chunk --for-retrieval`): {RETRIEVAL_DEFAULT.name};" in capsys.readouterr().out
