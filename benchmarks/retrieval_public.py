@@ -46,7 +46,7 @@ BLOCKS = (
         baseline(200, index_context=1),
         baseline(150, index_context=1),
         Setting("sentences", {"join_dependent": False, "max_chars": 250, "min_chars": 60}),
-        Setting("recursive", {"chunk_size": 150, "index_context": 1}),
+        Setting("sentences", {"join_dependent": False, "max_chars": 150, "min_chars": 30, "index_context": 1}),
         RETRIEVAL_DEFAULT,
     )),
     ("splitter at 400 characters", baseline(400), (

@@ -26,22 +26,22 @@ from tests.test_evaluation import CORPUS
 from tests.test_public_corpus import PUBLIC
 
 
-def test_each_text_is_indexed_with_its_neighbours_and_itself_twice():
+def test_each_text_is_indexed_as_itself_twice_then_its_neighbours():
     texts = ["a", "b", "c", "d"]
     assert with_neighbours(texts, 0) == texts
-    assert with_neighbours(texts, 1) == ["a\na\nb", "a\nb\nb\nc", "b\nc\nc\nd", "c\nd\nd"]
-    assert with_neighbours(texts, 2)[0] == "a\na\nb\nc"
+    assert with_neighbours(texts, 1) == ["a\na\nb", "b\nb\na\nc", "c\nc\nb\nd", "d\nd\nc"]
+    assert with_neighbours(texts, 2)[1] == "b\nb\na\nc\nd"
     with pytest.raises(ValueError, match="0 or more"):
         with_neighbours(texts, -1)
 
 
 @given(st.lists(st.text(alphabet="xyz ", max_size=6), max_size=12), st.integers(0, 4))
-def test_the_indexed_text_is_the_neighbours_in_order_around_the_text_given_twice(texts, context):
+def test_the_indexed_text_is_the_text_twice_then_its_neighbours_in_order(texts, context):
     out = with_neighbours(texts, context)
     assert len(out) == len(texts)
     for i, text in enumerate(texts):
         before, after = texts[max(0, i - context):i], texts[i + 1:i + context + 1]
-        assert out[i] == ("\n".join([*before, text, text, *after]) if context else text)
+        assert out[i] == ("\n".join([text, text, *before, *after]) if context else text)
 
 
 def _answer_after_its_subject(tmp_path):
@@ -160,7 +160,8 @@ def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
     data = load_chunks_json(out)
     expected = chunk(load(source), RETRIEVAL_DEFAULT.strategy, **RETRIEVAL_DEFAULT.strategy_params)
     expected = expected.with_index_texts(RETRIEVAL_DEFAULT.index_context)
-    assert data["chunking"]["strategy"] == "sentences" and data["chunks"] == [c.to_dict() for c in expected]
+    assert data["chunking"]["strategy"] == RETRIEVAL_DEFAULT.strategy
+    assert data["chunks"] == [c.to_dict() for c in expected]
     assert RETRIEVAL_DEFAULT.index_context == 1 and all("index_text" in c for c in data["chunks"])
     capsys.readouterr()
     assert main(["chunk", str(source), "--for-retrieval", "--set", "max_chars=300", "-o", str(out)]) == 2

@@ -54,12 +54,12 @@ MEASURES = ("recall@1", "recall@5", "mrr", "token_precision", "token_recall", "t
 #: the setting named the default for retrieval (issue 19.5): on the public-domain corpus it has
 #: more token IoU than the 200-character sentence splitter at no less token recall, with BM25 and
 #: dense retrieval (docs/evaluation.md); `chunkbench chunk --for-retrieval` chunks with it
-RETRIEVAL_DEFAULT_PARAMS: Mapping[str, Any] = {"join_dependent": False, "max_chars": 150, "min_chars": 30,
-                                               INDEX_CONTEXT: 1}
+RETRIEVAL_DEFAULT_STRATEGY = "recursive"
+RETRIEVAL_DEFAULT_PARAMS: Mapping[str, Any] = {"chunk_size": 150, INDEX_CONTEXT: 1}
 #: settings compared when none are given: the retrieval default, then each strategy at a few sizes
 #: around the baseline's
 DEFAULT_SETTINGS: tuple[tuple[str, Mapping[str, Any]], ...] = (
-    ("sentences", RETRIEVAL_DEFAULT_PARAMS),
+    (RETRIEVAL_DEFAULT_STRATEGY, RETRIEVAL_DEFAULT_PARAMS),
     ("recursive", {"chunk_size": 150}),
     ("recursive", {"chunk_size": 200}),
     ("recursive", {"chunk_size": 300}),
@@ -124,8 +124,8 @@ class Case:
         return Path(self.doc.source).name
 
 
-#: RETRIEVAL_DEFAULT_PARAMS as a Setting of the `sentences` strategy
-RETRIEVAL_DEFAULT = Setting("sentences", RETRIEVAL_DEFAULT_PARAMS)
+#: the retrieval default as a Setting
+RETRIEVAL_DEFAULT = Setting(RETRIEVAL_DEFAULT_STRATEGY, RETRIEVAL_DEFAULT_PARAMS)
 
 
 def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFAULT_SEPARATORS,
