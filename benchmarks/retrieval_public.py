@@ -8,7 +8,8 @@ with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma
 200 cl100k tokens. Under it: the same splitter with each piece indexed with its neighbours (what
 index_context alone buys), then the best chunkbench settings without and with index context of the
 grids docs/evaluation.md describes. Every gain has its paired bootstrap 95% interval. Dense
-retrieval embeds every unit with MiniLM on CPU: about 7 minutes per block here."""
+retrieval embeds every unit with MiniLM on CPU: about 30 minutes for the four blocks here, most of
+it the index_context rows (their texts are four chunks long)."""
 
 from __future__ import annotations
 
