@@ -173,7 +173,8 @@ def test_cli_refuses_a_negative_limit(capsys):
 
 
 HANGING_LOAD = """
-import pathlib, sys, time
+import faulthandler, pathlib, signal, sys, time
+faulthandler.register(signal.SIGUSR1, all_threads=True)  # the test asks where a stuck parent is
 from chunkbench.ui.cli import main
 from chunkbench.loaders import pdf_layout
 
@@ -221,7 +222,15 @@ def test_no_worker_outlives_an_interrupted_or_killed_parent(how, tmp_path):
     try:
         worker = worker_of(parent, started)
         parent.send_signal(signal.SIGINT if how == "interrupted" else signal.SIGKILL)
-        _, err = parent.communicate(timeout=LOADED_MACHINE_WAIT)
+        try:
+            _, err = parent.communicate(timeout=LOADED_MACHINE_WAIT)
+        except subprocess.TimeoutExpired:  # seen once in a full suite: say where the parent is stuck
+            parent.send_signal(signal.SIGUSR1)
+            time.sleep(2)  # faulthandler writes every thread's stack at once, from the signal handler
+            parent.kill()
+            _, err = parent.communicate(timeout=LOADED_MACHINE_WAIT)
+            raise AssertionError(f"the parent did not exit {LOADED_MACHINE_WAIT} s after the signal; its "
+                                 f"threads then:\n{err}") from None
         assert parent.returncode == (130 if how == "interrupted" else -signal.SIGKILL), err
         if how == "interrupted":
             assert err.strip() == "chunkbench: interrupted"
