@@ -217,6 +217,10 @@ def test_no_worker_outlives_an_interrupted_or_killed_parent(how, tmp_path):
     parent = psutil.Popen(
         [sys.executable, "-c", HANGING_LOAD, str(shared_pdf(NDA)), str(started)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        # as from a terminal: a process started with SIGINT ignored keeps ignoring it (Python then
+        # installs no KeyboardInterrupt), and the pytest-xdist worker running this test may have
+        # it ignored (seen twice in full suites: the parent sat in its wait loop, Ctrl-C unseen)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     worker = None
     try:
