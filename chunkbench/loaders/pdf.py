@@ -5,7 +5,8 @@ else, then returns the cached Document or parses the pages in contiguous ranges,
 pool when the PDF is long, and merges them in order. Each page range may take `page_timeout`
 seconds per page (default 120 s): parsing then runs in worker processes (`parse_workers`) that
 are killed when a range overruns, and the load fails with an InputError naming the pages. What
-a page's boxes become is documented in `pdf_layout`; heading levels are set here because they need the whole document's font sizes.
+a page's boxes become is documented in `pdf_layout`; heading levels and line-end hyphens
+(`dehyphenate`) are decided here because they need the whole document's font sizes and words.
 Pages without a text layer are reported in `Document.warnings` and `Page.has_text`; they are
 OCRed only when Tesseract is installed. Pages whose text is mostly U+FFFD or private-use code points
 (fonts without a Unicode mapping) are named in a warning too.
@@ -31,15 +32,18 @@ from chunkbench.types.document import Document, Element, Page, ParserInfo, make_
 
 from . import parse_workers, pdf_layout
 from .cache import cached_parse
+from .dehyphenate import OPTION_DROPPED, OPTION_KEPT, dehyphenate
+from .paragraphs import OPTION as OPTION_JOINED
+from .paragraphs import join_broken_paragraphs
 from .pdf_layout import HEADING_CLASSES, ParsedPage
 from .pdflib import pymupdf
 
 BACKEND = "pymupdf"
 #: chunkbench's own parse rules (chunkbench/loaders/pdf_layout.py): part of the cache key, so a
 #: change of them is never served from a cache written before it (bump on every change)
-PARSE_RULES = "2026-11-25"
+PARSE_RULES = "2026-11-26.1"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 4  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined
+LOADER_REVISION = 5  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined
 # become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
@@ -129,7 +133,9 @@ def cache_entry_for(path: str | os.PathLike, doc: Document) -> Path | None:
     elsewhere, e.g. on a Dask worker) is that very parse: same file, parser, versions and options.
     None otherwise (then it is not cached here)."""
     doc_id, version, options = _parse_identity(path)
-    if (doc.doc_id, doc.parser.name, doc.parser.version, dict(doc.parser.options)) != (doc_id, BACKEND, version, options):
+    # the options that make a parse; what it found (joined_paragraphs, ...) is recorded beside them
+    made_with = {k: doc.parser.options.get(k) for k in options}
+    if (doc.doc_id, doc.parser.name, doc.parser.version, made_with) != (doc_id, BACKEND, version, options):
         return None
     return _cache_file(doc_id, version, options)
 
@@ -248,10 +254,16 @@ def _pool_context() -> multiprocessing.context.BaseContext:
 def _build_document(
     path: Path, doc_id: str, parsed: Sequence[ParsedPage], parser: ParserInfo, ocr: bool
 ) -> Document:
-    """Merge parsed pages into one Document, with heading levels and text-layer warnings."""
+    """Merge parsed pages into one Document, with heading levels, paragraphs cut by a column or
+    page break joined (`paragraphs`), words hyphenated at line ends joined where the document's
+    own words say so (`dehyphenate`), and text-layer warnings."""
     sizes = {eid: size for p in parsed for eid, size in p.heading_sizes.items()}
     levels = heading_levels(sizes)
-    elements = [_with_level(e, levels) for p in parsed for e in p.elements]
+    elements, joined = join_broken_paragraphs([_with_level(e, levels) for p in parsed for e in p.elements])
+    elements, dropped, kept = dehyphenate(elements)
+    counts = {OPTION_JOINED: joined, OPTION_DROPPED: dropped, OPTION_KEPT: kept}
+    if any(counts.values()):
+        parser = dataclasses.replace(parser, options={**parser.options, **{k: n for k, n in counts.items() if n}})
     pages = [p.page for p in parsed]
     return make_document(
         path,

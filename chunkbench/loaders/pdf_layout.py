@@ -17,8 +17,10 @@ Mapping rules (one place, documented here):
 * bbox: PDF points, origin top-left, clipped to the page rectangle, rounded to 0.01 pt.
 * text: the wrapped lines of a box are joined with single spaces and runs of whitespace
   collapsed. A line ending in "-" after a letter joins a next line starting in lower case
-  without a space but keeps the hyphen: dropping it is only safe with a dictionary ("non-normal"
-  vs "docu-ment"). Soft hyphens (U+00AD) are removed. Superscript footnote numbers are set off by
+  without a space and keeps the hyphen for now, its offset recorded in
+  `attrs["line_end_hyphens"]`: whether it belongs to the word ("non-normal") or to the line
+  break ("docu-ment") needs the whole document's words, so the PDF loader decides it once all
+  pages are read (`dehyphenate`). Soft hyphens (U+00AD) are removed. Superscript footnote numbers are set off by
   spaces ("alert,5and" → "alert, 5 and"). pymupdf4llm drops whitespace-only spans, so spaces
   between words are restored from the horizontal gaps between spans. Code keeps its line
   breaks; its indentation is rebuilt from the x positions.
@@ -58,6 +60,7 @@ from chunkbench.errors import InputError
 from chunkbench.text.segment import pipe_table
 from chunkbench.types.document import Element, ElementType, Page
 
+from .dehyphenate import ATTR as LINE_END_HYPHENS
 from .pdflib import pymupdf
 
 log = logging.getLogger(__name__)
@@ -396,7 +399,7 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         text = pipe_table(rows or ())
     elif kind is ElementType.IMAGE and box.get("text_picture"):  # see _mark_text_pictures
         kind = ElementType.PARAGRAPH
-        text = flow_text(lines) or rotated_text
+        text = _running_text(lines, rotated_text, attrs)
         attrs["reclassified"] = "picture without image or drawing"
     elif kind is ElementType.IMAGE:
         text = ""
@@ -407,7 +410,7 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         kind = ElementType.CODE
         text = code_text(lines) or rotated_text
     else:
-        text = flow_text(lines) or rotated_text
+        text = _running_text(lines, rotated_text, attrs)
         if kind in (ElementType.HEADER, ElementType.FOOTER) and _PAGE_NUMBER.fullmatch(text):
             kind = ElementType.PAGE_NUMBER
     if box.get("unboxed"):  # see _add_margin_text
@@ -425,21 +428,43 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
     )
 
 
+def _running_text(lines: Sequence[Mapping[str, Any]], rotated_text: str, attrs: dict[str, Any]) -> str:
+    """A text box's running text (a rotated page's when it has no lines); the line-end hyphens
+    it kept are recorded in `attrs` for the document-wide decision (`dehyphenate`)."""
+    text, hyphens = flow_text_and_hyphens(lines)
+    if hyphens and text:
+        attrs[LINE_END_HYPHENS] = hyphens
+    return text or rotated_text
+
+
 def flow_text(lines: Sequence[Mapping[str, Any]]) -> str:
     """Running text of a box: wrapped lines joined as described in the module docstring."""
+    return flow_text_and_hyphens(lines)[0]
+
+
+def flow_text_and_hyphens(lines: Sequence[Mapping[str, Any]]) -> tuple[str, list[int]]:
+    """`flow_text`, and the offsets of the hyphens kept where a line ending in "letter-" was
+    joined to the next (the document decides later which belong to the word: `dehyphenate`)."""
     pieces: list[str] = []
+    hyphens: list[int] = []
+    length = 0
+    previous = ""  # the last line as written, soft hyphens included
     for line in lines:
         text = " ".join(_line_text(line).split())
         if not text:
             continue
-        if pieces and pieces[-1].endswith(_SOFT_HYPHEN):
-            pieces[-1] = pieces[-1][:-1]
-        elif pieces and _joins_hyphenated(pieces[-1], text):
+        if previous.endswith(_SOFT_HYPHEN):
             pass
-        elif pieces:
+        elif previous and _joins_hyphenated(previous, text):
+            hyphens.append(length - 1)
+        elif previous:
             pieces.append(" ")
-        pieces.append(text)
-    return "".join(pieces).replace(_SOFT_HYPHEN, "")
+            length += 1
+        clean = text.replace(_SOFT_HYPHEN, "")
+        pieces.append(clean)
+        length += len(clean)
+        previous = text
+    return "".join(pieces), hyphens
 
 
 def code_text(lines: Sequence[Mapping[str, Any]]) -> str:

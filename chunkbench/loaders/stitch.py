@@ -17,7 +17,7 @@ the elements it was made of.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from chunkbench.text.segment import is_rule_line
 from chunkbench.types.document import Document, Element, is_noise, with_offsets
@@ -29,12 +29,25 @@ OPTION = "stitched_tables"
 def stitch_tables(doc: Document) -> Document:
     """`doc` with every table that continues on the next page joined to the table it continues
     (chains across several pages too); `doc` itself when there is none."""
-    elements = list(doc.elements)
+    keep, joined = join_continuations(doc.elements, "table", continues, join)
+    if not joined:
+        return doc
+    options = {**doc.parser.options, OPTION: joined}
+    return dataclasses.replace(doc, elements=with_offsets(keep),
+                               parser=dataclasses.replace(doc.parser, options=options))
+
+
+def join_continuations(elements: Sequence[Element], kind: str, continues: Callable[[Element, Element], bool],
+                       join: Callable[[Element, Element], Element],
+                       between: Callable[[Element], bool] = is_noise) -> tuple[list[Element], int]:
+    """`elements` with each element of type `kind` that `continues` the previous content element
+    of that type joined to it (chains too), passing over empty elements and those `between`
+    (page furniture) that lie between them; and how many were joined."""
     keep: list[Element] = []
     joined = 0
-    head: int | None = None  # index in `keep` of the last content element, when it is a table
+    head: int | None = None  # index in `keep` of the last content element, when of type `kind`
     for e in elements:
-        if e.is_empty or is_noise(e):
+        if e.is_empty or between(e):
             keep.append(e)
             continue
         if head is not None and continues(keep[head], e):
@@ -42,12 +55,8 @@ def stitch_tables(doc: Document) -> Document:
             joined += 1
             continue
         keep.append(e)
-        head = len(keep) - 1 if e.type == "table" else None
-    if not joined:
-        return doc
-    options = {**doc.parser.options, OPTION: joined}
-    return dataclasses.replace(doc, elements=with_offsets(keep),
-                               parser=dataclasses.replace(doc.parser, options=options))
+        head = len(keep) - 1 if e.type == kind else None
+    return keep, joined
 
 
 def _cells(line: str) -> list[str]:
@@ -96,15 +105,16 @@ def join(first: Element, second: Element) -> Element:
     rows = None
     if first.rows is not None and second.rows is not None:
         rows = (*first.rows, *(second.rows[1:] if repeated else second.rows))
-    segments = list(first.attrs.get("segments") or [_segment(first, 0, len(first.text))])
+    segments = list(first.attrs.get("segments") or [segment(first, 0, len(first.text))])
     if rows_text:
-        segments.append(_segment(second, len(first.text) + 1, len(text)))
+        segments.append(segment(second, len(first.text) + 1, len(text)))
     stitched = list(first.attrs.get("stitched") or [first.id])
     return dataclasses.replace(first, text=text, rows=rows, page_end_idx=second.page_idx,
                                attrs={**first.attrs, "segments": segments, "stitched": [*stitched, second.id]})
 
 
-def _segment(e: Element, start: int, end: int) -> dict:
-    """One page's part of a stitched table: offsets in its text, its page and box, its element."""
+def segment(e: Element, start: int, end: int) -> dict:
+    """One part of a stitched element (a page of a table, a column of a paragraph): offsets in
+    its text, its page and box, the element it was."""
     return {"id": e.id, "page_idx": e.page_idx, "bbox": list(e.bbox) if e.bbox is not None else None,
             "start": start, "end": end}

@@ -30,6 +30,8 @@ from chunkbench.types.document import BBoxTuple, Document, Element, as_bbox
 
 from .pdfpages import page_words
 
+#: hyphens a PDF word may end with at a line break that a joined text leaves out
+_LINE_END_HYPHENS = frozenset("-\u2010")
 #: word alignment through difflib is skipped (proportional fallback) above this many words
 _MAX_ALIGN = 20_000
 
@@ -102,14 +104,20 @@ def _element_words(path: str, page: int, bbox: tuple[float, float, float, float]
 
 def _greedy(estr: str, wstr: str, own: np.ndarray) -> np.ndarray | None:
     """Map element characters to words when the element text only ADDS characters to the words'
-    (a table's pipes and separator row, superscript spacing): walk both, skipping element
-    characters that do not match. None when words are left unmatched (the texts really differ)."""
+    (a table's pipes and separator row, superscript spacing) or lacks the hyphen ending a line
+    ("acceler-" "ating" read as "accelerating"): walk both, skipping element characters that do
+    not match. None when words are left unmatched (the texts really differ)."""
     mapped = np.full(len(estr), -1, dtype=np.int64)
     j, n = 0, len(wstr)
     for i, ch in enumerate(estr):
+        if (j + 1 < n and ch != wstr[j] and wstr[j] in _LINE_END_HYPHENS and own[j + 1] != own[j]
+                and ch == wstr[j + 1]):
+            j += 1  # the hyphen ending this word's line: the text joined the word without it
         if j < n and ch == wstr[j]:
             mapped[i] = own[j]
             j += 1
+    if j == n - 1 and wstr[j] in _LINE_END_HYPHENS:
+        j = n  # the text ends before the hyphen of its last word (a paragraph joined to the next column)
     return mapped if j == n else None
 
 

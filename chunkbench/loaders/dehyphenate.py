@@ -1,0 +1,143 @@
+"""Words hyphenated at a line end, joined again once the whole document is read.
+
+The PDF loader joins a line ending in "letter-" to a next line starting in lower case without a
+space, and records where each such hyphen is (`attrs["line_end_hyphens"]`, offsets in the
+element's text). Whether the hyphen belongs to the word ("in-home", "state-of-the-art") or only
+to the line break ("acceler-ating") is decided here, for the whole document at once:
+
+1. the hyphenated word also occurs elsewhere in the document, away from a line end: keep it;
+2. else the joined word occurs elsewhere in the document: drop the hyphen;
+3. else the joined part (between the word's other hyphens) is an English word of
+   pyspellchecker's frequency list: drop the hyphen ("defending", "slowdown");
+4. else keep it ("closely-related", "fourth-generation", names, words of other languages).
+
+The document comes first because it knows its own compounds and terms ("pick-up" is a word of
+the list, but a filing that writes "pick-up" mid-line means it). Words are compared in lower case.
+The joined words and the hyphens kept are counted in `ParserInfo.options`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Callable, Sequence
+
+from chunkbench.types.document import Element
+
+#: the attribute in which the PDF loader records the offsets of line-end hyphens
+ATTR = "line_end_hyphens"
+#: what a parse records in ParserInfo.options: line-end hyphens dropped and kept
+OPTION_DROPPED = "line_end_hyphens_dropped"
+OPTION_KEPT = "line_end_hyphens_kept"
+
+#: a word, possibly hyphenated: letters joined by single hyphens
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Join:
+    """One line-end hyphen: its element, offset, and the hyphenated word around it."""
+
+    element: int
+    offset: int
+    word: str  # the whole hyphenated word, in lower case
+    start: int  # where the word starts in the element's text
+
+
+def dehyphenate(elements: Sequence[Element], known: Callable[[str], bool] | None = None) -> tuple[list[Element], int, int]:
+    """`elements` with each line-end hyphen dropped or kept by the rules above, the attribute
+    removed; and how many were dropped and kept. `known` tells a word of the language (default:
+    pyspellchecker's English list, loaded only when the document cannot decide)."""
+    joins = [j for i, e in enumerate(elements) for j in _joins(i, e)]
+    if not joins:
+        return list(elements), 0, 0
+    seen = _document_words(elements)
+    drops: dict[int, list[int]] = {}
+    kept = 0
+    for join in joins:
+        if _drop(join, seen, known or english_word):
+            drops.setdefault(join.element, []).append(join.offset)
+        else:
+            kept += 1
+    out = []
+    for i, e in enumerate(elements):
+        if ATTR not in e.attrs:
+            out.append(e)
+            continue
+        text = e.text
+        dropped_here = sorted(drops.get(i, ()), reverse=True)
+        for offset in dropped_here:
+            text = text[:offset] + text[offset + 1:]
+        attrs = {k: v for k, v in e.attrs.items() if k != ATTR}
+        if dropped_here and attrs.get("segments"):  # a joined paragraph's parts (loaders.paragraphs)
+            attrs["segments"] = [_shifted(seg, dropped_here) for seg in attrs["segments"]]
+        out.append(dataclasses.replace(e, text=text, attrs=attrs))
+    return out, len(joins) - kept, kept
+
+
+def _shifted(seg: dict, dropped: Sequence[int]) -> dict:
+    """A segment's offsets once the characters at `dropped` are gone from the text."""
+    return {**seg, "start": seg["start"] - sum(d < seg["start"] for d in dropped),
+            "end": seg["end"] - sum(d < seg["end"] for d in dropped)}
+
+
+def _joins(index: int, element: Element) -> list[_Join]:
+    """The line-end hyphens of one element, each with the hyphenated word it is in."""
+    offsets = element.attrs.get(ATTR) or ()
+    out = []
+    for offset in offsets:
+        word = _word_at(element.text, offset)
+        if word is not None:
+            out.append(_Join(index, offset, word[0].lower(), word[1]))
+    return out
+
+
+def _word_at(text: str, offset: int) -> tuple[str, int] | None:
+    """The hyphenated word holding the hyphen at `offset`, and where it starts."""
+    for m in _WORD.finditer(text, max(0, text.rfind(" ", 0, offset) + 1)):
+        if m.start() <= offset < m.end():
+            return m.group(), m.start()
+        if m.start() > offset:
+            break
+    return None
+
+
+def _document_words(elements: Sequence[Element]) -> set[str]:
+    """Every word of the document in lower case, as written away from line ends: a word with a
+    line-end hyphen counts as its two pieces, which never decide anything."""
+    words: set[str] = set()
+    for e in elements:
+        text = e.text
+        for offset in e.attrs.get(ATTR) or ():
+            text = text[:offset] + " " + text[offset + 1:]
+        words.update(w.lower() for w in _WORD.findall(text))
+    return words
+
+
+def _drop(join: _Join, seen: set[str], known: Callable[[str], bool]) -> bool:
+    """Whether this line-end hyphen belongs to the line break, not to the word (rules 1-4)."""
+    at = join.offset - join.start
+    joined = join.word[:at] + join.word[at + 1:]
+    if join.word in seen:
+        return False
+    if joined in seen:
+        return True
+    left = join.word.rfind("-", 0, at) + 1
+    right = join.word.find("-", at + 1)
+    part = joined[left:] if right < 0 else joined[left:right - 1]
+    return known(part)
+
+
+@functools.lru_cache(maxsize=1)
+def _english_words() -> Callable[[str], bool]:
+    from spellchecker import SpellChecker
+
+    frequency = SpellChecker(language="en", distance=1).word_frequency
+    return frequency.__contains__
+
+
+def english_word(word: str) -> bool:
+    """Whether `word` (any case) is in pyspellchecker's English frequency list (160k words;
+    loaded once per process, about 0.15 s)."""
+    return _english_words()(word)

@@ -1,0 +1,73 @@
+"""Paragraphs that a column or page break cut in two, joined into one paragraph.
+
+The layout model boxes each column of a page apart, so a paragraph that runs from the foot of
+one column (or page) to the head of the next becomes two paragraphs, and a chunker cuts between
+them: the second chunk starts mid-sentence, or mid-word ("re-" | "cent 2015–2016 jump"). Two
+paragraphs are one when the second is the next content after the first (page furniture and
+footnotes aside), starts in lower case at the head of the next column or page (above the
+first's foot, right of its middle, or on the next page), and the first ends open:
+
+* in a letter and a hyphen: joined without a space; the hyphen is a line-end hyphen, which the
+  document's words then keep or drop (`dehyphenate`);
+* in a letter or a comma: joined with a space.
+
+The joined paragraph keeps the first one's id and box, lists each column's part in
+`attrs["segments"]` (as a stitched table does: `Element.parts`, so chunk boxes and overlays mark
+both columns) and `attrs["stitched"]` names the elements it was made of. Furniture and footnotes
+that lay between follow it. PDF loader only (`pdf._build_document`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from chunkbench.types.document import Element, is_noise
+
+from .dehyphenate import ATTR as LINE_END_HYPHENS
+from .stitch import join_continuations, segment
+
+#: what a parse records in ParserInfo.options: how many breaks were joined
+OPTION = "joined_paragraphs"
+#: points a column's head may sit below the previous column's foot and still be "above" it
+_TOLERANCE = 2.0
+_HYPHENATED_END = re.compile(r"[^\W\d_]-\Z")
+_OPEN_END = re.compile(r"(?:[^\W\d_]|,)\Z")
+
+
+def join_broken_paragraphs(elements: Sequence[Element]) -> tuple[list[Element], int]:
+    """`elements` with every paragraph continued in the next column or page joined to the one it
+    continues (chains too), and how many breaks were joined."""
+    return join_continuations(elements, "paragraph", continues, join,
+                              between=lambda e: is_noise(e) or e.type == "footnote")
+
+
+def continues(first: Element, second: Element) -> bool:
+    """Whether paragraph `second`, the content right after paragraph `first`, continues it."""
+    if first.type != "paragraph" or second.type != "paragraph" or not second.text[:1].islower():
+        return False
+    if not (_HYPHENATED_END.search(first.text) or _OPEN_END.search(first.text)):
+        return False
+    last = first.parts[-1]
+    if last.page_idx is None or second.page_idx is None or last.bbox is None or second.bbox is None:
+        return False
+    if second.page_idx == last.page_idx + 1:
+        return True
+    x0, _, x1, y1 = last.bbox
+    return (second.page_idx == last.page_idx and second.bbox[1] < y1 - _TOLERANCE
+            and second.bbox[0] >= (x0 + x1) / 2)
+
+
+def join(first: Element, second: Element) -> Element:
+    """`first` with the text of its continuation `second` appended."""
+    hyphenated = bool(_HYPHENATED_END.search(first.text))
+    start = len(first.text) + (0 if hyphenated else 1)
+    text = first.text + ("" if hyphenated else " ") + second.text
+    hyphens = [*first.attrs.get(LINE_END_HYPHENS, ()), *([len(first.text) - 1] if hyphenated else []),
+               *(start + h for h in second.attrs.get(LINE_END_HYPHENS, ()))]
+    segments = [*(first.attrs.get("segments") or [segment(first, 0, len(first.text))]), segment(second, start, len(text))]
+    attrs = {**first.attrs, "segments": segments, "stitched": [*(first.attrs.get("stitched") or [first.id]), second.id]}
+    if hyphens:
+        attrs[LINE_END_HYPHENS] = hyphens
+    return dataclasses.replace(first, text=text, page_end_idx=second.last_page_idx, attrs=attrs)
