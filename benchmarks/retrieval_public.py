@@ -24,6 +24,7 @@ from chunkbench.evaluate.benchmark import (
     compare_retrievers,
     find_cases,
     format_report,
+    pooled_measures,
 )
 from chunkbench.evaluate.retrieval import KS, TOKEN_K, baseline_units, evaluate
 from chunkbench.io.atomic import write_text
@@ -95,8 +96,9 @@ def oracle_markdown(cases: list, retrievers: tuple[str, ...]) -> str:
                     cuts = [x for r in case.resolved for span in r.spans for x in span] if cut else ()
                     units = baseline_units(case.doc, p["chunk_size"], p["chunk_overlap"], p["separators"],
                                            p.get("unit", "chars"), cuts)
-                    rows += [row for row in evaluate(units, case.resolved, KS, TOKEN_K, retriever)[1] if "token_iou" in row]
-                scores.append([sum(row[k] for row in rows) / len(rows) for k in ("token_iou", "token_recall")])
+                    rows += evaluate(units, case.resolved, KS, TOKEN_K, retriever)[1]
+                pooled = pooled_measures(rows, 0, 0)
+                scores.append([pooled["token_iou"], pooled["token_recall"]])
             (iou, recall), (cut_iou, cut_recall) = scores
             out.append(f"| {label.removeprefix('splitter at ')} | {retriever} | {iou:.1%} | {recall:.1%} | "
                        f"{cut_iou:.1%} | {cut_recall:.1%} | {cut_iou / iou:.2f}× |")

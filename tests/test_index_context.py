@@ -115,7 +115,7 @@ def test_a_bad_index_context_is_a_usage_error_naming_it(value, capsys):
                "--set", f"index_context={value}", "--no-progress"])
     assert rc == 2
     err = capsys.readouterr().err
-    assert "index_context must be a whole number of chunks" in err and "Traceback" not in err
+    assert "parameter 'index_context' must be" in err and "Traceback" not in err
     with pytest.raises(UsageError, match="index_context"):
         baseline(200, index_context=-1)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import InputError, UsageError
+from chunkbench.strategies.base import Param
 from chunkbench.types.document import Document
 
 from .intervals import PairedBootstrap, excludes_zero
@@ -56,6 +57,8 @@ MEASURES = ("recall@1", "recall@5", "mrr", "token_precision", "token_recall", "t
 #: dense retrieval (docs/evaluation.md); `chunkbench chunk --for-retrieval` chunks with it
 RETRIEVAL_DEFAULT_STRATEGY = "recursive"
 RETRIEVAL_DEFAULT_PARAMS: Mapping[str, Any] = {"chunk_size": 150, INDEX_CONTEXT: 1}
+#: INDEX_CONTEXT declared like a strategy parameter, so it is checked and coerced the same way
+INDEX_CONTEXT_PARAM = Param(INDEX_CONTEXT, int, 0, "neighbouring chunks each side that a chunk is ranked with", min=0)
 #: settings compared when none are given: the retrieval default, then each strategy at a few sizes
 #: around the baseline's
 DEFAULT_SETTINGS: tuple[tuple[str, Mapping[str, Any]], ...] = (
@@ -90,13 +93,9 @@ class Setting:
 
     @property
     def index_context(self) -> int:
-        """How many neighbours each side are indexed with each unit (INDEX_CONTEXT; 0: none)."""
-        value = self.params.get(INDEX_CONTEXT, 0)
-        if isinstance(value, str) and value.strip().isdigit():  # as --set and --grid give it
-            return int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise UsageError(f"{INDEX_CONTEXT} must be a whole number of chunks, 0 or more; got {value!r}")
-        return value
+        """How many neighbours each side are indexed with each unit (INDEX_CONTEXT; 0: none),
+        coerced as a strategy parameter is (--set and --grid give text)."""
+        return int(INDEX_CONTEXT_PARAM.coerce(self.params.get(INDEX_CONTEXT, 0), self.strategy or BASELINE))
 
     @property
     def strategy_params(self) -> dict[str, Any]:
@@ -275,17 +274,18 @@ def _score(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str
                 units_cache[key] = units
         rows = evaluate(units, case.resolved, KS, token_k, retriever)[1]
         questions.extend({**row, "case": n} for row in rows)
-        documents.append({"source": case.name, **_measures(rows, len(units), sum(len(u.text) for u in units))})
+        documents.append({"source": case.name, **pooled_measures(rows, len(units), sum(len(u.text) for u in units))})
     out: dict[str, Any] = {"setting": setting.name, "strategy": setting.strategy or BASELINE,
                            "params": dict(setting.params),
-                           **_measures(questions, sum(d["units"] for d in documents),
+                           **pooled_measures(questions, sum(d["units"] for d in documents),
                                        sum(d["units"] * d["mean_chars"] for d in documents)),
                            "documents": documents}
     return out, questions
 
 
-def _measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float) -> dict[str, Any]:
-    """Unit count, mean unit length and every measure averaged over question rows."""
+def pooled_measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float) -> dict[str, Any]:
+    """Unit count, mean unit length and every measure averaged over question rows (the one place
+    rows are pooled: per document, overall, and in benchmarks/retrieval_public.py)."""
     out: dict[str, Any] = {"units": units, "mean_chars": round(chars / units, 1) if units else 0.0,
                            "questions": len(rows)}
     for key in MEASURES:

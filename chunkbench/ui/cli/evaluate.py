@@ -7,6 +7,7 @@ import argparse
 import os
 
 from chunkbench.evaluate.glossary import explain
+from chunkbench.evaluate.retrieval.scoring import BASELINE_UNITS
 
 from . import add_set_option, parse_sets
 
@@ -43,7 +44,7 @@ def register(subparsers) -> None:
                         "--baseline-unit")
     p.add_argument("--baseline-overlap", type=int, default=0, metavar="N",
                    help="chunk overlap of the baseline (default 0), in --baseline-unit")
-    p.add_argument("--baseline-unit", choices=("chars", "tokens"), default="chars",
+    p.add_argument("--baseline-unit", choices=BASELINE_UNITS, default="chars",
                    help="what the baseline's size and overlap count: characters (default) or cl100k tokens")
     p.add_argument("--baseline-index-context", type=int, default=0, metavar="N",
                    help="index each baseline piece with N neighbouring pieces on each side, as a setting's "
