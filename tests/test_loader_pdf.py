@@ -191,6 +191,26 @@ def test_text_pages_are_not_reported():
     assert all(p.has_text for p in doc.pages) and doc.warnings == ()
 
 
+def test_an_ocr_text_layer_is_running_text_not_letter_spaced_code():
+    """Tesseract's invisible layer is set in GlyphLessFont, which declares a fixed pitch: the box
+    was typed code and its words spread over the page width ("tec   old   Miss   Wation,")."""
+    path = SAMPLE_PDFS.parent / "tests" / "data" / "ocr" / "huckfinn_tesseract.pdf"
+    spans = [s for b in pymupdf.open(path)[0].get_text("dict")["blocks"] for line in b.get("lines", ())
+             for s in line["spans"] if s["text"].strip()]
+    assert spans and all(s["font"].endswith("GlyphLessFont") and s["flags"] & pymupdf.TEXT_FONT_MONOSPACED for s in spans)
+    doc = chunkbench.load(path, cache=False)
+    text_elements = [e for e in doc.elements if e.text]
+    assert text_elements and {e.type for e in text_elements} == {"paragraph"}
+    assert "Then Miss Watson she took me in the closet and prayed" in doc.text
+    assert "I thought I would behave a while" in doc.text  # "be-" | "have": a line-end hyphen
+    assert "  " not in doc.text.replace("\n\n", "")
+    # a box of visible monospaced spans is still code
+    mono = pymupdf.TEXT_FONT_MONOSPACED
+    visible = [{"spans": [{"text": "x = 1", "flags": mono, "alpha": 255, "font": "Courier"}]}]
+    invisible = [{"spans": [{"text": "x = 1", "flags": mono, "alpha": 0, "font": "Courier"}]}]
+    assert pdf_layout._is_monospaced(visible) and not pdf_layout._is_monospaced(invisible)
+
+
 @pytest.mark.skipif(shutil.which("tesseract") is not None, reason="Tesseract is installed")
 def test_ocr_is_not_attempted_without_tesseract(fresh_cache, monkeypatch):
     calls = []

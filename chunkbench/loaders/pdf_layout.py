@@ -10,7 +10,7 @@ Mapping rules (one place, documented here):
   `table` → table, `picture` → image, `caption` → caption, `page-header` → header,
   `page-footer` → footer, `formula` → equation, `footnote` → footnote, `text` → paragraph, or
   code when every line is set in a monospaced font (pymupdf4llm's own rule; the model has no code
-  class). A header or footer whose whole text is a page number ("12", "- 12 -", "Page 3 of 9",
+  class), an OCR layer's invisible text aside (Tesseract's GlyphLessFont declares a fixed pitch). A header or footer whose whole text is a page number ("12", "- 12 -", "Page 3 of 9",
   "xii") becomes page_number. Any other class becomes other; `raw_type` always keeps the class.
 * ids are `p{page}-e{n}`: 1-based page number and 1-based position on that page, so they do not
   depend on how pages were split between workers.
@@ -86,6 +86,8 @@ HEADING_CLASSES = frozenset({"title", "section-header"})
 _SUPERSCRIPT = pymupdf.TEXT_FONT_SUPERSCRIPT
 _MONOSPACED = pymupdf.TEXT_FONT_MONOSPACED
 _SOFT_HYPHEN = "\u00ad"
+#: the font of Tesseract's invisible text layer (also as "ABCDEF+GlyphLessFont", subset)
+_OCR_FONT = "GlyphLessFont"
 #: a horizontal gap between spans wider than this fraction of the font size separates words
 _WORD_GAP = 0.1
 _PAGE_NUMBER = re.compile(
@@ -538,8 +540,15 @@ def _joins_hyphenated(previous: str, line: str) -> bool:
 
 
 def _is_monospaced(lines: Sequence[Mapping[str, Any]]) -> bool:
-    spans = [s for line in lines for s in line["spans"] if s["text"].strip()]
+    """Every visible span of the box is set in a monospaced font. An OCR text layer (invisible
+    text, alpha 0, in Tesseract's GlyphLessFont, which declares a fixed pitch) says nothing about
+    the type on the page, so it never makes a box code."""
+    spans = [s for line in lines for s in line["spans"] if s["text"].strip() and not _is_ocr_layer(s)]
     return bool(spans) and all(s["flags"] & _MONOSPACED for s in spans)
+
+
+def _is_ocr_layer(span: Mapping[str, Any]) -> bool:
+    return span.get("alpha") == 0 or str(span.get("font", "")).endswith(_OCR_FONT)
 
 
 def _clipped_bbox(box: Mapping[str, Any], page: Page) -> tuple[float, float, float, float]:
