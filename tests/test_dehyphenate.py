@@ -168,3 +168,14 @@ def test_closed_paragraphs_and_paragraphs_in_one_column_stay_apart():
     open_first = dataclasses.replace(first, text="It runs on into the")
     (joined,), n = join_broken_paragraphs([open_first, second])
     assert n == 1 and joined.text == "It runs on into the and this starts" and joined.page_numbers == (1, 2)
+
+
+def test_info_says_what_the_loader_put_back_together(capsys):
+    from chunkbench.ui.cli import main
+
+    path = shared_pdf(HOTOS)
+    options = cb.load(path).parser.options
+    assert main(["info", str(path)]) == 0
+    repaired = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  repaired "))
+    assert repaired == (f"  repaired {options[OPTION_JOINED]} paragraph(s) cut by a column or page break joined, "
+                        f"{options[OPTION_DROPPED]} line-end hyphen(s) dropped, {options[OPTION_KEPT]} kept")

@@ -6,6 +6,18 @@ from collections import Counter
 
 from chunkbench.types.document import Document
 
+from .dehyphenate import OPTION_DROPPED, OPTION_KEPT
+from .paragraphs import OPTION as JOINED_PARAGRAPHS
+from .stitch import OPTION as STITCHED_TABLES
+
+#: what the loader put back together, as ParserInfo.options counts it, and how `info` says it
+REPAIRS = (
+    (STITCHED_TABLES, "table(s) continued on the next page joined"),
+    (JOINED_PARAGRAPHS, "paragraph(s) cut by a column or page break joined"),
+    (OPTION_DROPPED, "line-end hyphen(s) dropped"),
+    (OPTION_KEPT, "kept"),
+)
+
 
 def document_summary(doc: Document, max_outline: int = 40) -> dict:
     """The facts `chunkbench info` prints, as a dict (also used by --json)."""
@@ -24,6 +36,7 @@ def document_summary(doc: Document, max_outline: int = 40) -> dict:
         "empty_elements": sum(1 for e in doc.elements if e.is_empty),
         "by_type": dict(sorted(by_type.items())),
         "pages_without_text": [i + 1 for i in doc.pages_without_text],
+        "repairs": {key: doc.parser.options[key] for key, _ in REPAIRS if doc.parser.options.get(key)},
         "outline": outline[:max_outline],
         "outline_total": len(outline),
         "warnings": list(doc.warnings),
@@ -44,6 +57,9 @@ def format_summary(doc: Document, max_outline: int = 40) -> str:
         pages = s["pages_without_text"]
         shown = ", ".join(map(str, pages[:20])) + (" …" if len(pages) > 20 else "")
         lines.append(f"  no text  {len(pages)} page(s): {shown}")
+    if s["repairs"]:
+        lines.append("  repaired " + ", ".join(f"{s['repairs'][key]} {label}" for key, label in REPAIRS
+                                               if key in s["repairs"]))
     for w in s["warnings"]:
         lines.append(f"  warning  {w}")
     if s["outline"]:
