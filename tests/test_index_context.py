@@ -171,3 +171,28 @@ def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
     capsys.readouterr()
     assert main(["strategies"]) == 0  # where a user finds it
     assert f"retrieval default (`chunkbench chunk --for-retrieval`): {RETRIEVAL_DEFAULT.name};" in capsys.readouterr().out
+
+
+def test_a_sweep_ranks_each_point_with_its_index_context_as_evaluate_does(tmp_path):
+    """`--grid index_context=0,1` in `chunkbench sweep`: the same chunks, ranked with their
+    neighbours; its numbers are evaluate's for the same setting, and its chunks.json carries
+    each chunk's index_text."""
+    from chunkbench.evaluate import sweep
+
+    cases = _answer_after_its_subject(tmp_path)
+    fixed = {"max_chars": 80, "min_chars": 0, "join_dependent": False}
+    df = sweep.run_sweep([tmp_path / "halden.txt"], {"index_context": [0, 1, "-1"]}, tmp_path / "out",
+                         strategy="sentences", fixed=fixed, jobs=1, progress=False, notebooks="none")
+    ok = df[df.status == "ok"]
+    assert list(ok.index_context) == [0, 1]
+    assert "index_context" in df[df.status == "failed"].error.iloc[0]  # -1: refused before running
+    files = [json.loads((tmp_path / "out" / "points" / "halden" / f"sentences__index_context={n}" / "chunks.json")
+                        .read_text())["chunks"] for n in (0, 1)]
+    assert [c["text"] for c in files[0]] == [c["text"] for c in files[1]]
+    assert "index_text" not in files[0][1]
+    assert [c["index_text"] for c in files[1]] == with_neighbours([c["text"] for c in files[1]], 1)
+    plain, indexed = ok.ret_chunks_mrr
+    assert indexed > plain  # the answer's index holds its subject
+    for n, row in zip((0, 1), ok.itertuples()):
+        scored = score_setting(Setting("sentences", {**fixed, "index_context": n}), cases)
+        assert row.ret_chunks_token_iou == pytest.approx(scored["token_iou"], abs=1e-4)

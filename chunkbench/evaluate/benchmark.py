@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import InputError, UsageError
-from chunkbench.strategies.base import Param
 from chunkbench.types.document import Document
 
 from .intervals import PairedBootstrap, excludes_zero
@@ -41,15 +40,12 @@ from .retrieval import (
     resolve,
 )
 from .retrieval.questions import Question, load_chroma_csv
-from .retrieval.scoring import BASELINE_UNITS, DEFAULT_SEPARATORS
+from .retrieval.scoring import BASELINE_UNITS, DEFAULT_SEPARATORS, INDEX_CONTEXT, split_index_context
 
 #: name of the baseline system in tables
 BASELINE = "langchain-recursive"
 #: the baseline's chunk size in characters (the 200-character splitter of the Chroma study)
 BASELINE_SIZE = 200
-#: the setting parameter (of any strategy, and of the baseline) that indexes each unit with this
-#: many neighbours on each side (chunkbench.text.context); the strategy never sees it
-INDEX_CONTEXT = "index_context"
 #: measures reported per setting, in table order
 MEASURES = ("recall@1", "recall@5", "mrr", "token_precision", "token_recall", "token_iou")
 #: the setting named the default for retrieval (issue 19.5): on the public-domain corpus it has
@@ -57,8 +53,6 @@ MEASURES = ("recall@1", "recall@5", "mrr", "token_precision", "token_recall", "t
 #: dense retrieval (docs/evaluation.md); `chunkbench chunk --for-retrieval` chunks with it
 RETRIEVAL_DEFAULT_STRATEGY = "recursive"
 RETRIEVAL_DEFAULT_PARAMS: Mapping[str, Any] = {"chunk_size": 150, INDEX_CONTEXT: 1}
-#: INDEX_CONTEXT declared like a strategy parameter, so it is checked and coerced the same way
-INDEX_CONTEXT_PARAM = Param(INDEX_CONTEXT, int, 0, "neighbouring chunks each side that a chunk is ranked with", min=0)
 #: settings compared when none are given: the retrieval default, then each strategy at a few sizes
 #: around the baseline's
 DEFAULT_SETTINGS: tuple[tuple[str, Mapping[str, Any]], ...] = (
@@ -93,14 +87,13 @@ class Setting:
 
     @property
     def index_context(self) -> int:
-        """How many neighbours each side are indexed with each unit (INDEX_CONTEXT; 0: none),
-        coerced as a strategy parameter is (--set and --grid give text)."""
-        return int(INDEX_CONTEXT_PARAM.coerce(self.params.get(INDEX_CONTEXT, 0), self.strategy or BASELINE))
+        """How many neighbours each side are indexed with each unit (INDEX_CONTEXT; 0: none)."""
+        return split_index_context(self.params, self.strategy or BASELINE)[0]
 
     @property
     def strategy_params(self) -> dict[str, Any]:
         """The parameters the strategy (or the baseline splitter) is called with: all but INDEX_CONTEXT."""
-        return {k: v for k, v in self.params.items() if k != INDEX_CONTEXT}
+        return split_index_context(self.params, self.strategy or BASELINE)[1]
 
     @property
     def name(self) -> str:

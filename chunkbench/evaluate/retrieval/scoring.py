@@ -4,10 +4,11 @@ recall@k, MRR and token-level precision / recall / IoU."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from chunkbench.strategies.base import Param
 from chunkbench.text.context import with_neighbours
 from chunkbench.text.ranges import Span, merge_ranges, overlap_length
 
@@ -43,6 +44,20 @@ class Unit:
     def ranked_text(self) -> str:
         """What the retriever ranks: the indexed text if any, else the unit's own."""
         return self.text if self.indexed is None else self.indexed
+
+
+#: the setting parameter (of any strategy, and of the baseline) that indexes each unit with this
+#: many neighbours on each side (chunkbench.text.context); the strategy never sees it
+INDEX_CONTEXT = "index_context"
+#: INDEX_CONTEXT declared like a strategy parameter, so it is checked and coerced the same way
+INDEX_CONTEXT_PARAM = Param(INDEX_CONTEXT, int, 0, "neighbouring chunks each side that a chunk is ranked with", min=0)
+
+
+def split_index_context(params: Mapping[str, Any], strategy: str) -> tuple[int, dict[str, Any]]:
+    """(index context, the other parameters) of a setting: the context coerced as a strategy
+    parameter is (--set and --grid give text), the rest for the strategy to check."""
+    context = int(INDEX_CONTEXT_PARAM.coerce(params.get(INDEX_CONTEXT, 0), strategy))
+    return context, {k: v for k, v in params.items() if k != INDEX_CONTEXT}
 
 
 def indexed_with_neighbours(units: Sequence[Unit], context: int) -> list[Unit]:
@@ -165,18 +180,20 @@ def _mean(values: Iterable[float]) -> float | None:
 
 
 def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Question],
-                      ks: Sequence[int] = KS, token_k: int = TOKEN_K, retriever: str = "bm25") -> tuple[dict, dict]:
+                      ks: Sequence[int] = KS, token_k: int = TOKEN_K, retriever: str = "bm25",
+                      index_context: int = 0) -> tuple[dict, dict]:
     """Flat `ret_<system>_<measure>` scores for chunks, raw elements and the baseline splitter.
 
     The baseline (the splitter with sentence ends among its separators) splits the canonical text
     with chunks of the ChunkSet's mean length in characters (no overlap), so it is compared at the
-    same size. Returns (flat, details)."""
+    same size. The chunks are ranked with `index_context` neighbours each side (INDEX_CONTEXT);
+    elements and the baseline by their own text. Returns (flat, details)."""
     norm = NormalizedText(doc.text)
     resolved = resolve(doc, questions, norm)
     sizes = [c.char_len for c in chunkset.chunks]
     base_size = max(50, round(sum(sizes) / len(sizes))) if sizes else 1000
     systems = {
-        "chunks": chunk_units(chunkset),
+        "chunks": indexed_with_neighbours(chunk_units(chunkset), index_context),
         "elements": element_units(doc),
         "baseline": baseline_units(doc, base_size),
     }

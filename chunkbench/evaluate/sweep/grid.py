@@ -63,9 +63,11 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 questions: str | os.PathLike | None = "auto", retriever: str = "bm25") -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).
 
-    `grid` may hold `strategy`. With several strategies, a key one of them does not have is not
-    applied to it (and the duplicate points that leaves collapse); a key no strategy has is a
-    UsageError. A value a strategy rejects makes that point fail without running."""
+    `grid` may hold `strategy`, and `index_context` (every strategy takes it: its chunks are
+    ranked with that many neighbours each side). With several strategies, a key one of them does
+    not have is not applied to it (and the duplicate points that leaves collapse); a key no
+    strategy has is a UsageError. A value a strategy rejects makes that point fail without running."""
+    from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT, split_index_context
     from chunkbench.strategies import get_strategy
 
     grid = {k: list(v) for k, v in grid.items()}
@@ -73,7 +75,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
         raise UsageError("every --grid key needs at least one value")
     strategies = [str(s) for s in grid.pop("strategy", [strategy])]
     fixed = dict(fixed or {})
-    known = {s: {p.name for p in get_strategy(s).params} for s in dict.fromkeys(strategies)}
+    known = {s: {p.name for p in get_strategy(s).params} | {INDEX_CONTEXT} for s in dict.fromkeys(strategies)}
     for key in list(grid) + list(fixed):
         if not any(key in names for names in known.values()):
             allowed = sorted(set().union(*known.values()))
@@ -94,7 +96,8 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 seen.add(ident)
                 error = None
                 try:
-                    resolved = get_strategy(strat).resolve(params)
+                    context, strategy_params = split_index_context(params, strat)
+                    resolved = {**get_strategy(strat).resolve(strategy_params), INDEX_CONTEXT: context}
                     params = {k: resolved[k] for k in params}
                     values = {k: resolved[k] for k in values}
                 except UsageError as exc:
