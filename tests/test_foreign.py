@@ -67,6 +67,23 @@ def test_langchain_chunks_of_another_extraction_are_located(docs, extract, size)
     assert (counts["exact"] + counts["normalised"]) / total >= 0.99, counts
 
 
+def test_a_chunk_ending_in_a_page_number_inside_a_paragraph_continued_on_the_next_page():
+    """PyMuPDF's text has a page's number after its last line; the Document reads the paragraph
+    on into the next column (loaders.paragraphs) and puts the number after it. A one-digit
+    number is too short to take out of every chunk, so it is tried out where it sits."""
+    from tests.conftest import shared_pdf
+
+    path = shared_pdf("paper_hotos17-baumann.pdf")
+    doc = cb.load(path)
+    ended = [d for d in langchain_chunks(pymupdf_text(path), 200) if d.page_content.endswith("page ac-\n2")]
+    assert len(ended) == 1 and "page access rights" in doc.text  # one paragraph in the Document
+    (c,) = cb.inspect(doc, ended)
+    assert c.extra["match"] == "normalised"
+    assert doc.text[c.start_char:c.end_char].endswith("changes to page ac")
+    cs = cb.inspect(doc, langchain_chunks(pymupdf_text(path), 200))
+    assert match_counts(cs)["exact"] + match_counts(cs)["normalised"] >= len(cs) - 2  # two: a figure's labels
+
+
 def _page_of(starts: list[int], offset: int) -> int:
     """1-based page of a character offset into pages joined by one line break."""
     import bisect

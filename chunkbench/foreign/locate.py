@@ -6,7 +6,10 @@ hyphenation, ligatures, quotes, bullets and reading order. Each chunk is tried, 
 2. `normalised`: letters and digits only, NFKC and case-folded, on both sides, so that whitespace,
    line-end hyphens, ligatures, quotes, dashes and bullets do not matter;
    Page furniture (running headers, footers) is then left out on both sides, since another
-   extraction puts it elsewhere in its reading order;
+   extraction puts it elsewhere in its reading order; a page number, too short to take out
+   everywhere, is tried out at the chunk's ends and first places inside, among those of the pages
+   searched (another extraction reads it after a page's last line, where the Document may go on
+   with a paragraph continued on the next page);
 3. `normalised` in pieces: another extraction may read the same region in another order (the
    columns of a page, the cells of a table, a header printed after the body). The long pieces
    (PIECE_MIN characters or more) say where the chunk is; its whole normalised text is then
@@ -26,6 +29,7 @@ text is built once per Document, in one pass, so locating is linear in the docum
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -39,6 +43,8 @@ FUZZY_MIN = 0.6
 PARTIAL_MIN = 0.2
 #: furniture text shorter than this (normalised) is not taken out of a chunk (a page number "3")
 FURNITURE_MIN = 3
+#: places inside a chunk where each page number is tried out (`_without_a_page_number`)
+SHORT_FURNITURE_TRIES = 4
 #: characters searched past a chunk's expected place before the whole text is searched
 WINDOW = 20_000
 #: normalised characters per anchor
@@ -171,6 +177,8 @@ class Locator:
         self.content = NormalisedText(text, spans) if spans else None
         #: (start, end, normalised text) of each furniture element long enough to take out of a chunk
         self.furniture_spans = sorted((a, b, f) for a, b, t in furniture if len(f := normalise(t)) >= FURNITURE_MIN)
+        #: (start, normalised text) of furniture too short for that (page numbers), tried one at a time
+        self.short_spans = sorted((a, f) for a, _, t in furniture if 0 < len(f := normalise(t)) < FURNITURE_MIN)
         folded = sorted({f for _, _, f in self.furniture_spans}, key=len, reverse=True)
         self.furniture = re.compile("|".join(map(re.escape, folded))) if folded else None
         self.furniture_texts = folded
@@ -200,6 +208,9 @@ class Locator:
                          or self._normalised(self._trim_furniture_edges(content), self.content, near))
             if match is not None:
                 break
+        if match is None:
+            match = next(filter(None, (self._normalised(candidate, self.norm, True)
+                                       for candidate in self._without_a_page_number(folded))), None)
         if match is None:
             content = self._without_furniture(folded) if content is None else content
             match = self._furniture_only(folded) if len(content) < FURNITURE_MIN else self._in_pieces(content)
@@ -276,6 +287,27 @@ class Locator:
         cut = next((k for k in range(top, FURNITURE_MIN - 1, -1) if needle[len(needle) - k:] in starts), 0)
         end = len(needle) - cut
         return needle[start:end] if end - start >= FURNITURE_MIN else ""
+
+    def _without_a_page_number(self, folded: str) -> list[str]:
+        """`folded` less one short furniture text (a page number, shorter than FURNITURE_MIN, too
+        short to take out everywhere): at its end, its start, or one of its first few places inside.
+        Another extraction reads a page's number after the page's last line, where the Document
+        may go on with a paragraph continued on the next page (loaders.paragraphs)."""
+        if not self.short_spans or len(folded) < PIECE_MIN:
+            return []
+        lo = bisect.bisect_left(self.short_spans, (self._start_for(len(folded)),))
+        hi = bisect.bisect_right(self.short_spans, (self.cursor + 3 * len(folded) + WINDOW,))
+        near = sorted({f for _, f in self.short_spans[lo:hi]})  # the page numbers of the pages searched
+        out = [folded[:-len(f)] for f in near if folded.endswith(f)]
+        out += [folded[len(f):] for f in near if folded.startswith(f)]
+        for f in near:
+            at = folded.find(f, 1)
+            for _ in range(SHORT_FURNITURE_TRIES):
+                if at < 0 or at + len(f) >= len(folded):
+                    break
+                out.append(folded[:at] + folded[at + len(f):])
+                at = folded.find(f, at + 1)
+        return out
 
     def _without_furniture(self, folded: str) -> str:
         return self.furniture.sub("", folded) if self.furniture is not None else folded
