@@ -66,10 +66,8 @@ def dehyphenate(elements: Sequence[Element], known: Callable[[str], bool] | None
         if ATTR not in e.attrs:
             out.append(e)
             continue
-        text = e.text
-        dropped_here = sorted(drops.get(i, ()), reverse=True)
-        for offset in dropped_here:
-            text = text[:offset] + text[offset + 1:]
+        dropped_here = sorted(drops.get(i, ()))
+        text = _replaced(e.text, dropped_here, "")
         attrs = {k: v for k, v in e.attrs.items() if k != ATTR}
         if dropped_here and attrs.get("segments"):  # a joined paragraph's parts (loaders.paragraphs)
             attrs["segments"] = [_shifted(seg, dropped_here) for seg in attrs["segments"]]
@@ -109,11 +107,21 @@ def _document_words(elements: Sequence[Element]) -> set[str]:
     line-end hyphen counts as its two pieces, which never decide anything."""
     words: set[str] = set()
     for e in elements:
-        text = e.text
-        for offset in e.attrs.get(ATTR) or ():
-            text = text[:offset] + " " + text[offset + 1:]
-        words.update(w.lower() for w in _WORD.findall(text))
+        words.update(w.lower() for w in _WORD.findall(_replaced(e.text, sorted(e.attrs.get(ATTR) or ()), " ")))
     return words
+
+
+def _replaced(text: str, offsets: Sequence[int], by: str) -> str:
+    """`text` with the character at each of the sorted `offsets` replaced by `by`, in one pass
+    (an element of a whole page may hold hundreds of line-end hyphens)."""
+    if not offsets:
+        return text
+    pieces, last = [], 0
+    for offset in offsets:
+        pieces += [text[last:offset], by]
+        last = offset + 1
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 def _drop(join: _Join, seen: set[str], known: Callable[[str], bool]) -> bool:
