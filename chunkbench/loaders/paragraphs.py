@@ -26,13 +26,13 @@ from collections.abc import Sequence
 from chunkbench.types.document import Element, is_noise
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
-from .stitch import join_continuations, segment
+from .pdf_layout import joins_hyphenated
+from .stitch import join_continuations, stitched_attrs
 
 #: what a parse records in ParserInfo.options: how many breaks were joined
 OPTION = "joined_paragraphs"
 #: points a column's head may sit below the previous column's foot and still be "above" it
 _TOLERANCE = 2.0
-_HYPHENATED_END = re.compile(r"[^\W\d_]-\Z")
 _OPEN_END = re.compile(r"(?:[^\W\d_]|,)\Z")
 
 
@@ -47,7 +47,7 @@ def continues(first: Element, second: Element) -> bool:
     """Whether paragraph `second`, the content right after paragraph `first`, continues it."""
     if first.type != "paragraph" or second.type != "paragraph" or not second.text[:1].islower():
         return False
-    if not (_HYPHENATED_END.search(first.text) or _OPEN_END.search(first.text)):
+    if not (joins_hyphenated(first.text, second.text) or _OPEN_END.search(first.text)):
         return False
     last = first.parts[-1]
     if last.page_idx is None or second.page_idx is None or last.bbox is None or second.bbox is None:
@@ -61,13 +61,12 @@ def continues(first: Element, second: Element) -> bool:
 
 def join(first: Element, second: Element) -> Element:
     """`first` with the text of its continuation `second` appended."""
-    hyphenated = bool(_HYPHENATED_END.search(first.text))
+    hyphenated = joins_hyphenated(first.text, second.text)
     start = len(first.text) + (0 if hyphenated else 1)
     text = first.text + ("" if hyphenated else " ") + second.text
     hyphens = [*first.attrs.get(LINE_END_HYPHENS, ()), *([len(first.text) - 1] if hyphenated else []),
                *(start + h for h in second.attrs.get(LINE_END_HYPHENS, ()))]
-    segments = [*(first.attrs.get("segments") or [segment(first, 0, len(first.text))]), segment(second, start, len(text))]
-    attrs = {**first.attrs, "segments": segments, "stitched": [*(first.attrs.get("stitched") or [first.id]), second.id]}
+    attrs = stitched_attrs(first, second, (start, len(text)))
     if hyphens:
         attrs[LINE_END_HYPHENS] = hyphens
     return dataclasses.replace(first, text=text, page_end_idx=second.last_page_idx, attrs=attrs)

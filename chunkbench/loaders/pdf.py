@@ -5,8 +5,9 @@ else, then returns the cached Document or parses the pages in contiguous ranges,
 pool when the PDF is long, and merges them in order. Each page range may take `page_timeout`
 seconds per page (default 120 s): parsing then runs in worker processes (`parse_workers`) that
 are killed when a range overruns, and the load fails with an InputError naming the pages. What
-a page's boxes become is documented in `pdf_layout`; heading levels and line-end hyphens
-(`dehyphenate`) are decided here because they need the whole document's font sizes and words.
+a page's boxes become is documented in `pdf_layout`; heading levels, paragraphs continued in the
+next column or page (`paragraphs`) and line-end hyphens (`dehyphenate`) are decided here because
+they need the whole document's font sizes, boxes and words.
 Pages without a text layer are reported in `Document.warnings` and `Page.has_text`; they are
 OCRed only when Tesseract is installed. Pages whose text is mostly U+FFFD or private-use code points
 (fonts without a Unicode mapping) are named in a warning too.

@@ -457,7 +457,7 @@ def flow_text_and_hyphens(lines: Sequence[Mapping[str, Any]]) -> tuple[str, list
             continue
         if previous.endswith(_SOFT_HYPHEN):
             pass
-        elif previous and _joins_hyphenated(previous, text):
+        elif previous and joins_hyphenated(previous, text):
             hyphens.append(length - 1)
         elif previous:
             pieces.append(" ")
@@ -535,7 +535,9 @@ def _line_text(line: Mapping[str, Any], *, char_width: float | None = None) -> s
     return "".join(parts)
 
 
-def _joins_hyphenated(previous: str, line: str) -> bool:
+def joins_hyphenated(previous: str, line: str) -> bool:
+    """A line ending in "letter-" followed by one starting in lower case: joined without a space,
+    the hyphen kept for `dehyphenate` (also a paragraph continued in the next column)."""
     return previous.endswith("-") and len(previous) > 1 and previous[-2].isalpha() and line[0].islower()
 
 

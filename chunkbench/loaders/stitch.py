@@ -105,12 +105,17 @@ def join(first: Element, second: Element) -> Element:
     rows = None
     if first.rows is not None and second.rows is not None:
         rows = (*first.rows, *(second.rows[1:] if repeated else second.rows))
+    attrs = stitched_attrs(first, second, (len(first.text) + 1, len(text)) if rows_text else None)
+    return dataclasses.replace(first, text=text, rows=rows, page_end_idx=second.page_idx, attrs=attrs)
+
+
+def stitched_attrs(first: Element, second: Element, span: tuple[int, int] | None) -> dict:
+    """`first`'s attrs once `second` is joined to it: its parts (`segments`, `second`'s at `span`
+    of the joined text, when it added text) and the ids it was made of (`stitched`)."""
     segments = list(first.attrs.get("segments") or [segment(first, 0, len(first.text))])
-    if rows_text:
-        segments.append(segment(second, len(first.text) + 1, len(text)))
-    stitched = list(first.attrs.get("stitched") or [first.id])
-    return dataclasses.replace(first, text=text, rows=rows, page_end_idx=second.page_idx,
-                               attrs={**first.attrs, "segments": segments, "stitched": [*stitched, second.id]})
+    if span is not None:
+        segments.append(segment(second, *span))
+    return {**first.attrs, "segments": segments, "stitched": [*(first.attrs.get("stitched") or [first.id]), second.id]}
 
 
 def segment(e: Element, start: int, end: int) -> dict:
