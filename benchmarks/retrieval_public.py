@@ -5,11 +5,12 @@ the project's public-domain retrieval corpus (tests/data/retrieval), with BM25 a
 
 Each block is one baseline: Chroma's RecursiveTokenChunker layout (LangChain's recursive splitter
 with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma ran it) and at
-200 cl100k tokens. Under it: the same splitter with each piece indexed with its neighbours (what
-index_context alone buys), then the best chunkbench settings without and with index context of the
-grids docs/evaluation.md describes. Every gain has its paired bootstrap 95% interval. Dense
-retrieval embeds every unit with MiniLM on CPU: about 30 minutes for the four blocks here, most of
-it the index_context rows (their texts are four chunks long)."""
+200 cl100k tokens. Under it: the same splitter with each piece indexed as the chunkbench rows
+below it are (what the indexing alone buys), then the best chunkbench settings without and with
+index context (and, at 400 and 800 characters, also indexed alone and by pieces of their
+sentences) of the grids docs/evaluation.md describes. Every gain has its paired bootstrap 95%
+interval. Dense retrieval embeds every text indexed with MiniLM on CPU: about 45 minutes for the
+four blocks here, most of it the rows with index context (their texts are four chunks long)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ SHARED_PDF = os.path.join(ROOT, "..", "shared", "pdfs", "req_federal-register-20
 DOCUMENTS = ("us_constitution.txt", "fomc_minutes_2019_07.txt", "apollo13_air_to_ground.txt",
              "factbook_iceland.txt", "sqlite_how_to_corrupt.md", "sotu_2024.txt")
 
+#: index context, each chunk also indexed alone and by pieces of its sentences up to 200 characters
+WITH_WINDOWS = {"index_context": 1, "index_alone": True, "index_windows": 200}
+
 #: (label, baseline, settings compared with it): first the splitter indexed with its neighbours as
 #: the index_context settings are, at the size of the best chunkbench setting (and at 200, its own:
 #: reference rows, what the indexing alone buys), then the best settings without and with index
@@ -53,14 +57,19 @@ BLOCKS = (
     )),
     ("splitter at 400 characters", baseline(400), (
         baseline(280, index_context=1),
+        baseline(280, index_context=1, index_alone=True),
         Setting("recursive", {"chunk_size": 350}),
         Setting("recursive", {"chunk_size": 310, "index_context": 1}),
         Setting("recursive", {"chunk_size": 280, "index_context": 1}),
+        Setting("recursive", {"chunk_size": 280, "index_context": 1, "index_alone": True}),
     )),
     ("splitter at 800 characters, overlap 400", baseline(800, 400), (
         baseline(700, index_context=1),
+        baseline(600, index_context=1, index_alone=True, index_windows=200),
         Setting("recursive", {"chunk_size": 700}),
         Setting("recursive", {"chunk_size": 700, "index_context": 1}),
+        Setting("recursive", {"chunk_size": 600, **WITH_WINDOWS}),
+        Setting("recursive", {"chunk_size": 600, "respect_headings": False, **WITH_WINDOWS}),
     )),
     ("splitter at 200 cl100k tokens", baseline(200, unit="tokens"), (
         baseline(400, index_context=1),

@@ -20,7 +20,7 @@ from chunkbench.evaluate.benchmark import (
     units_for,
 )
 from chunkbench.evaluate.retrieval import evaluate
-from chunkbench.text.context import with_neighbours
+from chunkbench.text.context import sentence_windows, with_neighbours
 from chunkbench.ui.cli import main
 from tests.test_evaluation import CORPUS
 from tests.test_public_corpus import PUBLIC
@@ -44,6 +44,44 @@ def test_the_indexed_text_is_the_text_twice_then_its_neighbours_in_order(texts, 
         assert out[i] == ("\n".join([text, text, *before, *after]) if context else text)
 
 
+@given(st.lists(st.sampled_from(["It rained.", "Dogs bark at the postman every day.", "Why?", "No.", "e.g. this one",
+                                  "A long sentence that goes on and on about the weather in the valley."]),
+                min_size=1, max_size=10).map(" ".join), st.integers(1, 120))
+def test_sentence_windows_are_the_texts_sentences_in_order_packed_up_to_the_limit(text, limit):
+    from chunkbench.text.sentences import sentence_spans
+
+    pieces, spans = sentence_windows(text, limit), sentence_spans(text)
+    if len(pieces) == 1:
+        assert pieces == [text]
+        return
+    at, pos = 0, []
+    for piece in pieces:  # consecutive slices of the text, apart only by white space
+        a = text.index(piece, at)
+        assert not text[at:a].strip()
+        pos.append((a, a + len(piece)))
+        at = a + len(piece)
+    starts, ends = {a for a, _ in spans}, {b for _, b in spans}
+    assert all(a in starts and b in ends for a, b in pos)  # whole sentences
+    assert pos[0][0] == spans[0][0] and pos[-1][1] == spans[-1][1]
+    for a, b in pos:  # only a sentence longer than the limit is a piece over it
+        assert b - a <= limit or sum(a <= x and y <= b for x, y in spans) == 1
+    for (a, _), (a2, _) in zip(pos, pos[1:]):  # packed: the next piece's first sentence did not fit
+        assert min(y for x, y in spans if x >= a2) - a > limit
+
+
+def test_windows_add_the_chunks_sentences_to_what_is_indexed():
+    (case,) = find_cases([CORPUS / "us_constitution.txt"])
+    plain = units_for(Setting("recursive", {"chunk_size": 700}), case.doc)
+    windowed = units_for(Setting("recursive", {"chunk_size": 700, "index_windows": 200}), case.doc)
+    both = units_for(Setting("recursive", {"chunk_size": 700, "index_windows": 200, "index_context": 1,
+                                           "index_alone": True}), case.doc)
+    assert [(u.text, u.start, u.end) for u in plain] == [(u.text, u.start, u.end) for u in windowed]
+    for u, w, b, joined in zip(plain, windowed, both, with_neighbours([u.text for u in plain], 1)):
+        pieces = [p for p in sentence_windows(u.text, 200) if p != u.text]
+        assert w.indexed == (u.text, *pieces) and b.indexed == (u.text, joined, *pieces)
+    assert sum(len(w.indexed) > 1 for w in windowed) > len(plain) / 2
+
+
 def _answer_after_its_subject(tmp_path):
     """A document whose answer does not name its subject (the paragraph before does), and whose
     other paragraphs share the answer's one word with the question."""
@@ -64,8 +102,41 @@ def test_index_context_changes_what_is_ranked_not_the_units(tmp_path):
     plain, indexed = (units_for(Setting("sentences", {"max_chars": 80, "min_chars": 0, "join_dependent": False, "index_context": n}), case.doc) for n in (0, 1))
     assert len(plain) == 5
     assert [(u.text, u.start, u.end) for u in plain] == [(u.text, u.start, u.end) for u in indexed]
-    assert all(u.indexed is None for u in plain)
-    assert [u.indexed for u in indexed] == with_neighbours([u.text for u in plain], 1)
+    assert all(u.indexed == () and u.ranked_texts == (u.text,) for u in plain)
+    assert [u.indexed for u in indexed] == [(t,) for t in with_neighbours([u.text for u in plain], 1)]
+    alone = units_for(Setting("sentences", {"max_chars": 80, "min_chars": 0, "join_dependent": False,
+                                            "index_context": 1, "index_alone": "true"}), case.doc)
+    assert [(u.text, u.start, u.end) for u in alone] == [(u.text, u.start, u.end) for u in plain]
+    assert [u.indexed for u in alone] == [(u.text, t) for u, t in zip(plain, with_neighbours([u.text for u in plain], 1))]
+
+
+@given(st.lists(st.lists(st.sampled_from(["dogs bark", "cats", "dogs", "a dog barks at cats", "rain", ""]),
+                         min_size=1, max_size=3), max_size=8),
+       st.sampled_from(["dogs", "cats bark", "rain dogs", "zebra"]))
+def test_a_unit_indexed_by_several_texts_ranks_by_the_best_of_their_scores(views, query):
+    """Each unit's score is the best its texts get in one index of all of them (BM25: units
+    with no positive score are not ranked); ties keep unit order."""
+    import bm25s
+    import numpy as np
+
+    from chunkbench.evaluate.retrieval import make_ranker, tokenize
+
+    flat = [t for texts in views for t in texts]
+    order = make_ranker("bm25", views).rank(query)
+    known = [t for t in tokenize(query) if any(t in tokenize(x) for x in flat)]
+    if not known:
+        assert order == []
+        return
+    index = bm25s.BM25()
+    index.index([tokenize(t) or ["\x00"] for t in flat], show_progress=False)
+    scores, at = index.get_scores(known), 0
+    best = []
+    for texts in views:
+        best.append(max(float(scores[at + k]) for k in range(len(texts))))
+        at += len(texts)
+    assert order == [i for i in sorted(range(len(views)), key=lambda i: (-best[i], i)) if best[i] > 0]
+    assert order == make_ranker("bm25", [tuple(v) for v in views]).rank(query)  # deterministic
+    assert np.all(np.diff([best[i] for i in order]) <= 0)
 
 
 def test_an_answer_whose_subject_is_in_the_paragraph_before_is_retrieved_only_with_its_context(tmp_path):
@@ -88,6 +159,20 @@ def test_on_the_public_corpus_small_chunks_with_context_beat_the_200_character_s
     assert plain["token_recall"] < base["token_recall"] <= indexed["token_recall"]
     assert indexed["token_iou"] >= 1.2 * base["token_iou"] and indexed["iou_gain_ci"][0] > 0
     assert result["best"] == indexed["setting"] == "recursive chunk_size=150 index_context=1"
+
+
+def test_on_the_public_corpus_chunks_indexed_also_alone_beat_the_400_character_splitter():
+    """Issue 19.5 at 400 characters, BM25: `index_alone` (each chunk ranked by the better of its
+    own text and its text with neighbours) has no less recall than the splitter and 1.2× its IoU,
+    and the chunks are those of the same setting without it."""
+    cases = find_cases([CORPUS / name for name in PUBLIC])
+    with_context = {"chunk_size": 280, "index_context": 1}
+    settings = [Setting("recursive", with_context), Setting("recursive", {**with_context, "index_alone": True})]
+    result = compare_settings(cases, settings, baseline(400))
+    base, context, alone = result["rows"]
+    assert (context["units"], context["mean_chars"]) == (alone["units"], alone["mean_chars"])
+    assert alone["token_recall"] >= base["token_recall"] and alone["token_iou"] >= 1.2 * base["token_iou"]
+    assert alone["iou_gain_ci"][0] > 0.2
 
 
 def test_the_splitter_with_context_is_a_reference_row_never_the_best():
@@ -120,6 +205,14 @@ def test_a_bad_index_context_is_a_usage_error_naming_it(value, capsys):
         baseline(200, index_context=-1)
 
 
+def test_a_bad_index_alone_is_a_usage_error_naming_it(capsys):
+    rc = main(["evaluate", str(CORPUS / "us_constitution.txt"), "--strategy", "recursive",
+               "--set", "index_context=1", "--set", "index_alone=maybe", "--no-progress"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "parameter 'index_alone' must be true or false" in err and "Traceback" not in err
+
+
 def test_the_baseline_takes_an_index_context_on_the_command_line(capsys):
     rc = main(["evaluate", str(CORPUS / "us_constitution.txt"), "--strategy", "recursive",
                "--grid", "index_context=0,1", "--set", "chunk_size=150", "--baseline-index-context", "1",
@@ -128,6 +221,15 @@ def test_the_baseline_takes_an_index_context_on_the_command_line(capsys):
     assert rc == 0
     assert "| langchain-recursive chunk_overlap=0 chunk_size=200 index_context=1 separators=sentences |" in out
     assert "| recursive chunk_size=150 index_context=0 |" in out and "| recursive chunk_size=150 index_context=1" in out
+    capsys.readouterr()
+    rc = main(["evaluate", str(CORPUS / "us_constitution.txt"), "--strategy", "recursive",
+               "--grid", "index_alone=false,true", "--set", "chunk_size=150", "--set", "index_context=1",
+               "--baseline-index-context", "1", "--baseline-index-alone", "--no-progress"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "| langchain-recursive chunk_overlap=0 chunk_size=200 index_alone=True index_context=1 separators=sentences |" in out
+    assert "| recursive chunk_size=150 index_alone=false index_context=1 |" in out
+    assert "| recursive chunk_size=150 index_alone=true index_context=1" in out
 
 
 def test_chunks_get_an_index_text_in_chunks_json_and_jsonl(tmp_path, capsys):
@@ -148,6 +250,28 @@ def test_chunks_get_an_index_text_in_chunks_json_and_jsonl(tmp_path, capsys):
     assert all("index_text" not in c for c in plain["chunks"])
 
 
+def test_chunks_get_every_text_to_index_them_by_with_index_alone_or_windows(tmp_path, capsys):
+    from chunkbench.io.export import load_chunks_json
+    from chunkbench.text.context import Indexing
+
+    source = CORPUS / "us_constitution.txt"
+    for flags, indexing in ((["--index-context", "1", "--index-alone", "--index-windows", "120"], Indexing(1, True, 120)),
+                            (["--index-windows", "120"], Indexing(0, False, 120))):
+        out = tmp_path / "chunks.json"
+        assert main(["chunk", str(source), "--strategy", "recursive", "--set", "chunk_size=400", *flags, "-o", str(out)]) == 0
+        chunks = load_chunks_json(out)["chunks"]  # valid against the shipped schema
+        texts = [c["text"] for c in chunks]
+        assert [tuple(c["index_texts"]) for c in chunks] == indexing.texts(texts)
+        assert all("index_text" not in c and c["index_texts"][0] == c["text"] for c in chunks)
+        assert sum(len(c["index_texts"]) > (2 if indexing.context else 1) for c in chunks) > len(chunks) / 4  # pieces
+    capsys.readouterr()
+    assert main(["chunk", str(source), "--index-alone", "-o", str(tmp_path / "x.json")]) == 2
+    assert "give --index-context N too" in capsys.readouterr().err
+    assert main(["chunk", str(source), "--index-windows", "-5", "-o", str(tmp_path / "x.json")]) == 2
+    assert "--index-windows must be 0 or more" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
+
+
 def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
     from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
     from chunkbench.io.export import load_chunks_json
@@ -159,10 +283,10 @@ def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
     assert main(["chunk", str(source), "--for-retrieval", "-o", str(out)]) == 0
     data = load_chunks_json(out)
     expected = chunk(load(source), RETRIEVAL_DEFAULT.strategy, **RETRIEVAL_DEFAULT.strategy_params)
-    expected = expected.with_index_texts(RETRIEVAL_DEFAULT.index_context)
+    expected = expected.with_index_texts(RETRIEVAL_DEFAULT.indexing)
     assert data["chunking"]["strategy"] == RETRIEVAL_DEFAULT.strategy
     assert data["chunks"] == [c.to_dict() for c in expected]
-    assert RETRIEVAL_DEFAULT.index_context == 1 and all("index_text" in c for c in data["chunks"])
+    assert RETRIEVAL_DEFAULT.indexing.context == 1 and all("index_text" in c for c in data["chunks"])
     capsys.readouterr()
     assert main(["chunk", str(source), "--for-retrieval", "--set", "max_chars=300", "-o", str(out)]) == 2
     assert "--for-retrieval chooses the strategy" in capsys.readouterr().err
@@ -170,7 +294,9 @@ def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
     assert not (tmp_path / "x.json").exists()
     capsys.readouterr()
     assert main(["strategies"]) == 0  # where a user finds it
-    assert f"retrieval default (`chunkbench chunk --for-retrieval`): {RETRIEVAL_DEFAULT.name};" in capsys.readouterr().out
+    listing = capsys.readouterr().out
+    assert f"retrieval default (`chunkbench chunk --for-retrieval`): {RETRIEVAL_DEFAULT.name};" in listing
+    assert all(f"    {name} " in listing for name in ("index_context", "index_alone", "index_windows"))
 
 
 def test_a_sweep_ranks_each_point_with_its_index_context_as_evaluate_does(tmp_path):
@@ -196,3 +322,20 @@ def test_a_sweep_ranks_each_point_with_its_index_context_as_evaluate_does(tmp_pa
     for n, row in zip((0, 1), ok.itertuples()):
         scored = score_setting(Setting("sentences", {**fixed, "index_context": n}), cases)
         assert row.ret_chunks_token_iou == pytest.approx(scored["token_iou"], abs=1e-4)
+
+
+def test_a_sweep_takes_index_alone_and_index_windows_as_evaluate_does(tmp_path):
+    from chunkbench.evaluate import sweep
+
+    cases = _answer_after_its_subject(tmp_path)
+    fixed = {"max_chars": 200, "min_chars": 0, "join_dependent": False, "index_context": 1}
+    df = sweep.run_sweep([tmp_path / "halden.txt"], {"index_alone": [False, True], "index_windows": [0, 40, "x"]},
+                         tmp_path / "out", strategy="sentences", fixed=fixed, jobs=1, progress=False, notebooks="none")
+    ok = df[df.status == "ok"]
+    assert len(ok) == 4 and (df.status == "failed").sum() == 2
+    assert all("index_windows" in e for e in df[df.status == "failed"].error)
+    for row in ok.itertuples():
+        setting = Setting("sentences", {**fixed, "index_alone": row.index_alone, "index_windows": row.index_windows})
+        scored = score_setting(setting, cases)
+        assert row.ret_chunks_token_iou == pytest.approx(scored["token_iou"], abs=1e-4)
+        assert row.ret_chunks_mrr == pytest.approx(scored["mrr"], abs=1e-4)

@@ -39,7 +39,7 @@ def tiny_doc():
 def test_ranking_recall_and_mrr_on_a_tiny_corpus_by_hand():
     doc = tiny_doc()
     units = R.element_units(doc)
-    ranker = R.BM25Ranker([u.text for u in units])
+    ranker = R.make_ranker("bm25", [u.text for u in units])
     # "bark" only in unit 1; "dogs" in 1 and 2 → 1 first, then 2; 0 and 3 share no term
     assert ranker.rank("Why do dogs bark?") == [1, 2]
     assert ranker.rank("the of and") == []  # only stopwords
@@ -71,7 +71,7 @@ def test_second_rank_gives_half_reciprocal_rank():
     units = R.element_units(doc)
     q = R.Question("q", "dogs", (R.Evidence(None, "sometimes play together"),))  # unit 2; "dogs" ties 1 and 2
     summary, rows = R.evaluate(units, R.resolve(doc, [q]))
-    order = R.BM25Ranker([u.text for u in units]).rank("dogs")
+    order = R.make_ranker("bm25", [u.text for u in units]).rank("dogs")
     assert set(order) == {1, 2}
     assert rows[0]["mrr"] == (1.0 if order[0] == 2 else 0.5)
     assert summary["recall@3"] == 1.0

@@ -111,3 +111,17 @@ def test_evaluate_with_the_dense_retriever(tmp_path):
     result = compare_settings(cases, [Setting("sentences", {})], baseline(), retriever="dense")
     assert result["retriever"] == "dense"
     assert all(r["recall@5"] == 1.0 for r in result["rows"])  # three small units: all are retrieved
+
+
+def test_a_unit_indexed_by_two_texts_gets_the_better_of_their_dense_scores():
+    """index_alone: a chunk indexed by its own text and by its text with neighbours ranks by the
+    better score of the two (both embedded in one index)."""
+    from chunkbench.evaluate.retrieval import DenseRanker
+
+    _dense_or_skip()
+    query = "Did the stock market fall on Monday?"
+    scores = DenseRanker(TEXTS).scores(query)
+    views = [(TEXTS[0], TEXTS[1]), (TEXTS[2],), (TEXTS[3],)]
+    best = [max(scores[0], scores[1]), scores[2], scores[3]]
+    assert make_ranker("dense", views).rank(query) == sorted(range(3), key=lambda i: (-best[i], i))
+    assert scores[1] > scores[0] and make_ranker("dense", views).rank(query)[0] == 0  # through its second text

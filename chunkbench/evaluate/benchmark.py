@@ -35,12 +35,20 @@ from .retrieval import (
     chunk_units,
     default_questions_path,
     evaluate,
-    indexed_with_neighbours,
+    indexed_units,
     load_questions,
     resolve,
 )
 from .retrieval.questions import Question, load_chroma_csv
-from .retrieval.scoring import BASELINE_UNITS, DEFAULT_SEPARATORS, INDEX_CONTEXT, split_index_context
+from .retrieval.scoring import (
+    BASELINE_UNITS,
+    DEFAULT_SEPARATORS,
+    INDEX_ALONE,
+    INDEX_CONTEXT,
+    INDEX_WINDOWS,
+    Indexing,
+    split_indexing,
+)
 
 #: name of the baseline system in tables
 BASELINE = "langchain-recursive"
@@ -83,17 +91,17 @@ class Setting:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.index_context  # noqa: B018 (checked once made: a bad value is a usage error before any work)
+        self.indexing  # noqa: B018 (checked once made: a bad value is a usage error before any work)
 
     @property
-    def index_context(self) -> int:
-        """How many neighbours each side are indexed with each unit (INDEX_CONTEXT; 0: none)."""
-        return split_index_context(self.params, self.strategy or BASELINE)[0]
+    def indexing(self) -> Indexing:
+        """How each unit is indexed (INDEX_PARAMS: neighbours each side, also alone, also by pieces of its sentences)."""
+        return split_indexing(self.params, self.strategy or BASELINE)[0]
 
     @property
     def strategy_params(self) -> dict[str, Any]:
-        """The parameters the strategy (or the baseline splitter) is called with: all but INDEX_CONTEXT."""
-        return split_index_context(self.params, self.strategy or BASELINE)[1]
+        """The parameters the strategy (or the baseline splitter) is called with: all but the indexing ones."""
+        return split_indexing(self.params, self.strategy or BASELINE)[1]
 
     @property
     def name(self) -> str:
@@ -121,17 +129,19 @@ RETRIEVAL_DEFAULT = Setting(RETRIEVAL_DEFAULT_STRATEGY, RETRIEVAL_DEFAULT_PARAMS
 
 
 def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFAULT_SEPARATORS,
-             unit: str = "chars", index_context: int = 0) -> Setting:
+             unit: str = "chars", index_context: int = 0, index_alone: bool = False,
+             index_windows: int = 0) -> Setting:
     """The LangChain RecursiveCharacterTextSplitter at `size` characters (or cl100k tokens: `unit`),
     cutting at `separators` (a key of retrieval's SEPARATORS: with sentence ends by default, the
-    strongest common splitter), each piece indexed with `index_context` neighbours each side."""
+    strongest common splitter), each piece indexed as a setting's INDEX_PARAMS say (with
+    `index_context` neighbours each side, also alone, also by windows of its sentences)."""
     if unit not in BASELINE_UNITS:
         raise UsageError(f"the baseline's unit must be one of {', '.join(BASELINE_UNITS)}, got {unit!r}")
     params: dict[str, Any] = {"chunk_size": size, "chunk_overlap": overlap, "separators": separators}
     if unit != "chars":
         params["unit"] = unit
-    if index_context:
-        params[INDEX_CONTEXT] = index_context
+    indexing = {INDEX_CONTEXT: index_context, INDEX_ALONE: index_alone, INDEX_WINDOWS: index_windows}
+    params.update({k: v for k, v in indexing.items() if v})
     return Setting(None, params)
 
 
@@ -227,8 +237,8 @@ def _chroma_cases(inputs: Iterable[str | os.PathLike], qpath: Path) -> list[Case
 
 
 def units_for(setting: Setting, doc: Document) -> list[Unit]:
-    """The retrievable units `setting` cuts `doc` into, each ranked with its index context."""
-    context, params = setting.index_context, setting.strategy_params
+    """The retrievable units `setting` cuts `doc` into, each with the texts its indexing ranks it by."""
+    params = setting.strategy_params
     if setting.strategy is None:
         units = baseline_units(doc, int(params.get("chunk_size", BASELINE_SIZE)), int(params.get("chunk_overlap", 0)),
                                str(params.get("separators", DEFAULT_SEPARATORS)), str(params.get("unit", "chars")))
@@ -236,7 +246,7 @@ def units_for(setting: Setting, doc: Document) -> list[Unit]:
         from chunkbench.strategies import chunk
 
         units = chunk_units(chunk(doc, setting.strategy, **params))
-    return indexed_with_neighbours(units, context)
+    return indexed_units(units, setting.indexing)
 
 
 #: the measures whose differences from the baseline get bootstrap intervals, per question
@@ -397,7 +407,7 @@ def misses_of(setting: Setting, cases: Sequence[Case], retriever: str = "bm25", 
     out = []
     for case in cases:
         cs = chunk(case.doc, str(setting.strategy), **setting.strategy_params)
-        out.append((cs, find_misses(cs, case.resolved, retriever, token_k, setting.index_context),
+        out.append((cs, find_misses(cs, case.resolved, retriever, token_k, setting.indexing),
                     judged(case.resolved)))
     return out
 

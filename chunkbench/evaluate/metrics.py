@@ -293,10 +293,11 @@ def all_metrics(doc: Document, chunkset: ChunkSet, questions=None, labels=None) 
 
 
 def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25",
-            labels=None, index_context: int = 0) -> tuple[dict, dict]:
+            labels=None, indexing=None) -> tuple[dict, dict]:
     """`all_metrics` plus details for metrics.json: size histograms, per-question retrieval
-    (ranked with `retriever`: bm25, or dense with the optional extra; each chunk with
-    `index_context` neighbours each side) and what the reviewer agreement rests on."""
+    (ranked with `retriever`: bm25, or dense with the optional extra; each chunk indexed as
+    `indexing`, a retrieval.Indexing, says: by default its text alone) and what the reviewer
+    agreement rests on."""
     flat = {
         **size_metrics(doc, chunkset),
         **evidence_metrics(doc, chunkset),
@@ -313,7 +314,7 @@ def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = 
         if isinstance(questions, (str, os.PathLike)):
             questions = retrieval.load_questions(questions, doc)
         scores, per_question = retrieval.retrieval_metrics(doc, chunkset, questions, retriever=retriever,
-                                                           index_context=index_context)
+                                                           indexing=indexing or retrieval.scoring.OWN_TEXT)
         flat.update(scores)
         details["retrieval"] = per_question
     if labels is not None and labels.labels:

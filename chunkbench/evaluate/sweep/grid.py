@@ -63,11 +63,11 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 questions: str | os.PathLike | None = "auto", retriever: str = "bm25") -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).
 
-    `grid` may hold `strategy`, and `index_context` (every strategy takes it: its chunks are
-    ranked with that many neighbours each side). With several strategies, a key one of them does
-    not have is not applied to it (and the duplicate points that leaves collapse); a key no
+    `grid` may hold `strategy`, and the indexing parameters every strategy takes (INDEX_PARAMS:
+    `index_context`, `index_alone`, `index_windows`). With several strategies, a key one of them
+    does not have is not applied to it (and the duplicate points that leaves collapse); a key no
     strategy has is a UsageError. A value a strategy rejects makes that point fail without running."""
-    from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT, split_index_context
+    from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS, indexing_params, split_indexing
     from chunkbench.strategies import get_strategy
 
     grid = {k: list(v) for k, v in grid.items()}
@@ -75,7 +75,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
         raise UsageError("every --grid key needs at least one value")
     strategies = [str(s) for s in grid.pop("strategy", [strategy])]
     fixed = dict(fixed or {})
-    known = {s: {p.name for p in get_strategy(s).params} | {INDEX_CONTEXT} for s in dict.fromkeys(strategies)}
+    known = {s: {p.name for p in (*get_strategy(s).params, *INDEX_PARAMS)} for s in dict.fromkeys(strategies)}
     for key in list(grid) + list(fixed):
         if not any(key in names for names in known.values()):
             allowed = sorted(set().union(*known.values()))
@@ -96,8 +96,8 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 seen.add(ident)
                 error = None
                 try:
-                    context, strategy_params = split_index_context(params, strat)
-                    resolved = {**get_strategy(strat).resolve(strategy_params), INDEX_CONTEXT: context}
+                    indexing, strategy_params = split_indexing(params, strat)
+                    resolved = {**get_strategy(strat).resolve(strategy_params), **indexing_params(indexing)}
                     params = {k: resolved[k] for k in params}
                     values = {k: resolved[k] for k in values}
                 except UsageError as exc:

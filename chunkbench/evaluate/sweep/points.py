@@ -21,21 +21,21 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
                   questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
                   retriever: str = "bm25", labels=None):
     """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
-    check ranked by `retriever`, each chunk with the point's `index_context` neighbours: then its
-    chunks.json has their `index_text`), write chunks.json and metrics.json to `out_dir`. Returns
-    (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
+    check ranked by `retriever`, each chunk indexed as the point's INDEX_PARAMS say: then its
+    chunks.json has the `index_text` or `index_texts` of each chunk), write chunks.json and
+    metrics.json to `out_dir`. Returns (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
     from chunkbench.evaluate import metrics
-    from chunkbench.evaluate.retrieval.scoring import split_index_context
+    from chunkbench.evaluate.retrieval.scoring import split_indexing
     from chunkbench.loaders import load
     from chunkbench.strategies import chunk
 
     doc = doc if doc is not None else load(input_path)
-    context, strategy_params = split_index_context(params or {}, strategy)
+    indexing, strategy_params = split_indexing(params or {}, strategy)
     chunkset = chunk(doc, strategy, **strategy_params)
-    if context:
-        chunkset = chunkset.with_index_texts(context)
+    if not indexing.own_text_only:
+        chunkset = chunkset.with_index_texts(indexing)
     values, details = metrics.measure(doc, chunkset, questions or None, retriever=retriever, labels=labels,
-                                      index_context=context)
+                                      indexing=indexing)
     write_point(out_dir, chunkset, values, details)
     return doc, chunkset, values, details
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import UsageError
+from chunkbench.text.context import Indexing
 from chunkbench.text.segment import one_line
 from chunkbench.text.terminal import terminal_safe
 
@@ -23,6 +24,12 @@ def register(sub) -> None:
     p.add_argument("--index-context", type=int, default=None, metavar="N",
                    help="give every chunk an index_text: its text (twice) with the N chunks before and after it, "
                         "what to index it by when the index returns the chunk alone (see docs/evaluation.md)")
+    p.add_argument("--index-alone", action="store_true",
+                   help="with --index-context: index each chunk by its own text as well; every chunk then has "
+                        "index_texts, the texts to index it by (rank a chunk by the best of their scores)")
+    p.add_argument("--index-windows", type=int, default=None, metavar="N",
+                   help="also index each chunk by pieces of its own sentences of at most N characters "
+                        "(in index_texts, with the texts above; its own text when there is no --index-context)")
     p.add_argument("--for-retrieval", action="store_true",
                    help="chunk with the retrieval default (the strategy, parameters and index context that won "
                         "issue 19's public-domain retrieval benchmark: docs/evaluation.md); no --strategy or --set")
@@ -113,7 +120,7 @@ def run_chunk(args) -> int:
     outputs = check_outputs({"--output": args.output, "--debug-md": args.debug_md, "--jsonl": args.jsonl},
                             inputs=[args.input, args.pdf, args.chunks])
     params = parse_sets(args.params)
-    context = _choose_setting(args, params)
+    indexing = _choose_setting(args, params)
     meta = parse_meta(args.meta)
     doc = load_input(args)
     if meta:
@@ -130,8 +137,8 @@ def run_chunk(args) -> int:
     else:
         chunkset = chunk(doc, args.strategy, **params)
     check_not_empty(chunkset, args)
-    if context:
-        chunkset = chunkset.with_index_texts(context)
+    if not indexing.own_text_only:
+        chunkset = chunkset.with_index_texts(indexing)
     wrote = []
     writers = {"--output": chunkset.to_json, "--debug-md": chunkset.to_debug_markdown, "--jsonl": chunkset.to_jsonl}
     for option, path in outputs.items():
@@ -155,23 +162,32 @@ def run_chunk(args) -> int:
     return 0
 
 
-def _choose_setting(args, params: dict[str, Any]) -> int:
+def _choose_setting(args, params: dict[str, Any]) -> Indexing:
     """Resolve --strategy (default "elements") and --for-retrieval into args.strategy and `params`
-    (in place); the index context to give the chunks (0: none)."""
+    (in place); how the chunks are to be indexed (--index-context, --index-alone, --index-windows,
+    over the retrieval default's)."""
     from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
 
-    context = args.index_context
-    if context is not None and context < 0:
-        raise UsageError(f"--index-context must be 0 or more chunks, got {context}")
+    for flag, value in (("--index-context", args.index_context), ("--index-windows", args.index_windows)):
+        if value is not None and value < 0:
+            raise UsageError(f"{flag} must be 0 or more, got {value}")
     if not args.for_retrieval:
         args.strategy = args.strategy or "elements"
-        return context or 0
-    if args.strategy is not None or params or args.chunks:
+        default = Indexing()
+    elif args.strategy is not None or params or args.chunks:
         raise UsageError("--for-retrieval chooses the strategy and its parameters: give it without --strategy, "
                          "--set or --chunks")
-    args.strategy = RETRIEVAL_DEFAULT.strategy
-    params.update(RETRIEVAL_DEFAULT.strategy_params)
-    return RETRIEVAL_DEFAULT.index_context if context is None else context
+    else:
+        args.strategy = RETRIEVAL_DEFAULT.strategy
+        params.update(RETRIEVAL_DEFAULT.strategy_params)
+        default = RETRIEVAL_DEFAULT.indexing
+    indexing = Indexing(default.context if args.index_context is None else args.index_context,
+                        args.index_alone or default.alone,
+                        default.windows if args.index_windows is None else args.index_windows)
+    if indexing.alone and not indexing.context:
+        raise UsageError("--index-alone indexes each chunk by its own text beside its text with its neighbours: "
+                         "give --index-context N too")
+    return indexing
 
 
 def inspect_chunks(doc, args):
@@ -223,6 +239,11 @@ def _range(p: dict) -> str:
     return ""
 
 
+def _param_line(p: dict) -> str:
+    """One parameter as `chunkbench strategies` lists it: name, type, default, range, what it does."""
+    return f"    {p['name']:<24} {p['type']:<6} {json.dumps(p['default']):<8} {_range(p):<14} {p['doc']}"
+
+
 def run_strategies(args) -> int:
     reg = strategies_registry()
     if args.json:
@@ -236,9 +257,14 @@ def run_strategies(args) -> int:
         if s["slow"]:
             print(f"  slow: {s['slow']}")
         for p in s["params"]:
-            print(f"    {p['name']:<24} {p['type']:<6} {json.dumps(p['default']):<8} {_range(p):<14} {p['doc']}")
+            print(_param_line(p))
     from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
+    from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS
 
+    print("\nevery strategy, in `chunkbench evaluate` and `chunkbench sweep`, also takes how its chunks are indexed "
+          "(only what is ranked changes; the chunk alone is returned):")
+    for p in INDEX_PARAMS:
+        print(_param_line(p.describe()))
     print(f"\nretrieval default (`chunkbench chunk --for-retrieval`): {RETRIEVAL_DEFAULT.name}; "
           "index each chunk's index_text, return its text (docs/evaluation.md)")
     return 0

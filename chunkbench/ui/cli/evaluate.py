@@ -31,8 +31,9 @@ def register(subparsers) -> None:
     add_set_option(p)
     p.set_defaults(strategy=None)  # no --strategy, --set or --grid: the default settings
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
-                   help="swept parameter (repeatable); KEY may be 'strategy', or 'index_context': each chunk ranked "
-                        "by its text with N chunks before and after it, only the chunk returned (also with --set)")
+                   help="swept parameter (repeatable); KEY may be 'strategy', 'index_context': each chunk ranked "
+                        "by its text with N chunks before and after it, only the chunk returned, or 'index_alone': "
+                        "with index_context, also by its own text alone, the better score kept (also with --set)")
     p.add_argument("--questions", default=None, metavar="FILE",
                    help="questions file of a single INPUT (default: <stem>.questions.json beside it), or a "
                         "Chroma chunking-evaluation CSV (question, references, corpus_id) for every corpus "
@@ -49,6 +50,12 @@ def register(subparsers) -> None:
     p.add_argument("--baseline-index-context", type=int, default=0, metavar="N",
                    help="index each baseline piece with N neighbouring pieces on each side, as a setting's "
                         "index_context does (default 0): the fair comparison for settings that use it")
+    p.add_argument("--baseline-index-alone", action="store_true",
+                   help="with --baseline-index-context: also index each piece by its own text alone, as a "
+                        "setting's index_alone=true does (each ranked by the better of its two scores)")
+    p.add_argument("--baseline-index-windows", type=int, default=0, metavar="N",
+                   help="also index each baseline piece by pieces of its sentences of at most N characters, as a "
+                        "setting's index_windows=N does (default 0: not)")
     p.add_argument("--baseline-separators", choices=("sentences", "langchain"), default="sentences",
                    help="where the baseline cuts: paragraph and line breaks, sentence ends (. ? !), spaces "
                         "(sentences, as Chroma's RecursiveTokenChunker: the default), or LangChain's own "
@@ -102,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     results = compare_retrievers(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
                                                            args.baseline_separators, args.baseline_unit,
-                                                           args.baseline_index_context), args.top_k, retrievers)
+                                                           args.baseline_index_context, args.baseline_index_alone,
+                                                           args.baseline_index_windows),
+                                  args.top_k, retrievers)
     missed = _write_misses(args, cases, settings, results[0]) if args.output and args.misses != "none" else ""
     data = results[0] if len(results) == 1 else {"results": results}
     if args.output:
