@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from chunkbench.text.clauses import clause_ref
+from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import RangeIndex, merge_ranges
 
 from . import stats
@@ -293,10 +294,10 @@ def all_metrics(doc: Document, chunkset: ChunkSet, questions=None, labels=None) 
 
 
 def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25",
-            labels=None, indexing=None) -> tuple[dict, dict]:
+            labels=None, indexing: Indexing = OWN_TEXT) -> tuple[dict, dict]:
     """`all_metrics` plus details for metrics.json: size histograms, per-question retrieval
     (ranked with `retriever`: bm25, or dense with the optional extra; each chunk indexed as
-    `indexing`, a retrieval.Indexing, says: by default its text alone) and what the reviewer
+    `indexing` says: by default its own text alone) and what the reviewer
     agreement rests on."""
     flat = {
         **size_metrics(doc, chunkset),
@@ -314,7 +315,7 @@ def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = 
         if isinstance(questions, (str, os.PathLike)):
             questions = retrieval.load_questions(questions, doc)
         scores, per_question = retrieval.retrieval_metrics(doc, chunkset, questions, retriever=retriever,
-                                                           indexing=indexing or retrieval.scoring.OWN_TEXT)
+                                                           indexing=indexing)
         flat.update(scores)
         details["retrieval"] = per_question
     if labels is not None and labels.labels:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import Span
 
 from .retrieval import (
@@ -29,7 +30,6 @@ from .retrieval import (
     load_questions,
     resolve,
 )
-from .retrieval.scoring import OWN_TEXT, Indexing
 
 if TYPE_CHECKING:
     from chunkbench.types.chunkset import ChunkSet

@@ -50,6 +50,10 @@ class Indexing:
         return out
 
 
+#: each chunk indexed by its own text and nothing else: the default
+OWN_TEXT = Indexing()
+
+
 def with_neighbours(texts: Sequence[str], context: int) -> list[str]:
     """Each text twice, then the `context` texts before it and after it in order, joined by line
     breaks; `context` 0 gives the texts unchanged."""

@@ -107,12 +107,14 @@ class ChunkSet:
         """The same chunks with what to index each by when the index returns the chunk alone
         (text.context.Indexing): `index_text`, its text twice with its neighbours', when that is the
         one text (index context only); else `index_texts`, every text it is indexed by (rank the
-        chunk by the best of their scores); neither when it is its own text only."""
-        texts = [None] * len(self.chunks) if indexing.own_text_only else indexing.texts([c.text for c in self.chunks])
+        chunk by the best of their scores); the chunks unchanged when it is their own text only."""
+        if indexing.own_text_only:
+            return self
+        texts = indexing.texts([c.text for c in self.chunks])
         one = indexing.context and not indexing.alone and not indexing.windows
 
-        def fields(t: tuple[str, ...] | None) -> dict:
-            return {} if t is None else {INDEX_TEXT: t[0]} if one else {INDEX_TEXTS: list(t)}
+        def fields(t: tuple[str, ...]) -> dict:
+            return {INDEX_TEXT: t[0]} if one else {INDEX_TEXTS: list(t)}
 
         chunks = tuple(replace(c, extra={k: v for k, v in c.extra.items() if k not in (INDEX_TEXT, INDEX_TEXTS)}
                                    | fields(t))

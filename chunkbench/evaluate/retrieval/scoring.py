@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from chunkbench.strategies.base import Param
-from chunkbench.text.context import Indexing
+from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import Span, merge_ranges, overlap_length
 
 from .locate import NormalizedText, Resolved, pages_of, resolve
@@ -63,10 +63,6 @@ INDEX_WINDOWS_PARAM = Param(INDEX_WINDOWS, int, 0,
                             "(0: not), and keeps its best score", min=0)
 #: the parameters every setting takes besides its strategy's: how its units are indexed
 INDEX_PARAMS = (INDEX_CONTEXT_PARAM, INDEX_ALONE_PARAM, INDEX_WINDOWS_PARAM)
-
-
-#: each unit ranked by its own text alone (no index context)
-OWN_TEXT = Indexing()
 
 
 def split_indexing(params: Mapping[str, Any], strategy: str) -> tuple[Indexing, dict[str, Any]]:

@@ -32,8 +32,7 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
     doc = doc if doc is not None else load(input_path)
     indexing, strategy_params = split_indexing(params or {}, strategy)
     chunkset = chunk(doc, strategy, **strategy_params)
-    if not indexing.own_text_only:
-        chunkset = chunkset.with_index_texts(indexing)
+    chunkset = chunkset.with_index_texts(indexing)
     values, details = metrics.measure(doc, chunkset, questions or None, retriever=retriever, labels=labels,
                                       indexing=indexing)
     write_point(out_dir, chunkset, values, details)

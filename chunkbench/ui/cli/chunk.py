@@ -137,8 +137,7 @@ def run_chunk(args) -> int:
     else:
         chunkset = chunk(doc, args.strategy, **params)
     check_not_empty(chunkset, args)
-    if not indexing.own_text_only:
-        chunkset = chunkset.with_index_texts(indexing)
+    chunkset = chunkset.with_index_texts(indexing)
     wrote = []
     writers = {"--output": chunkset.to_json, "--debug-md": chunkset.to_debug_markdown, "--jsonl": chunkset.to_jsonl}
     for option, path in outputs.items():
