@@ -9,7 +9,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkbench.strategies.spans import PARAGRAPH, ROW, Packer, Unit, char_size
+from chunkbench.strategies.spans import HARD, PARAGRAPH, ROW, SENTENCE, Packer, Unit, char_size
 from chunkbench.text.tokenizer import count_tokens
 
 WORDS = st.sampled_from(["the", "Supplier", "shall", "pay", "12.5", "%", "|", "invoice", "—", "naïve"])
@@ -70,3 +70,48 @@ def test_a_long_table_is_measured_log_times_per_piece():
         assert count_tokens(text[a:b]) <= 400
         if k + 1 < len(pieces):  # maximal: the next row does not fit
             assert count_tokens(text[a:pieces[k + 1][0].end]) > 400
+
+
+CLAUSE_WORDS = st.sampled_from(["the", "Supplier,", "shall", "pay;", "12.5", "invoice:", "naïve", "a"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(CLAUSE_WORDS, min_size=20, max_size=150).map(" ".join), st.integers(min_value=40, max_value=200))
+def test_a_hard_split_ends_in_an_even_pair_not_a_scrap(text, limit):
+    """Every piece fits and the pieces cover the words in order; the last two share their text
+    about evenly (the cut after a `,` `;` `:` within an eighth of their middle, else at the space
+    nearest it), where a greedy cut left the last one a few characters long."""
+    pieces = Packer(text, limit).hard_split(0, len(text))
+    assert all(u.kind == HARD and u.end - u.start <= limit for u in pieces)
+    assert " ".join(text[u.start:u.end] for u in pieces).split() == text.split()
+    if len(pieces) >= 2:
+        prev, last = pieces[-2], pieces[-1]
+        both = last.end - prev.start
+        word = 10  # the longest word and its space
+        assert last.end - last.start >= both * 3 / 8 - 2 * word
+
+
+SENTENCE_TEXTS = st.lists(WORDS, min_size=1, max_size=25).map(lambda ws: " ".join(ws).capitalize() + ".")
+PROSE = st.lists(st.lists(SENTENCE_TEXTS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(PROSE, st.integers(min_value=30, max_value=300))
+def test_a_paragraph_cut_at_sentences_is_cut_evenly(paragraphs, limit):
+    """Pieces fit and are as many as greedy packing makes; at every cut between two sentences of
+    one paragraph, moving the sentence before the cut after it would not make the pair more even
+    (or would not fit): greedy filling left the last sentence of a paragraph a scrap."""
+    text, units = units_of(paragraphs)
+    packer = Packer(text, limit)
+    pieces = packer.pack(units)
+    greedy = Packer(text, limit)
+    greedy._even_out = lambda p: p  # type: ignore[method-assign]
+    assert len(pieces) == len(greedy.pack(units))
+    assert " ".join(text[a:b] for a, b in spans(pieces)).split() == text.split()
+    for a, b in spans(pieces):
+        assert b - a <= limit
+    for a, b in zip(pieces, pieces[1:]):
+        if (a[-1].kind == SENTENCE == b[0].kind and len(a) > 1 and "\n\n" not in text[a[-1].end:b[0].start]
+                and b[-1].end - a[-1].start <= limit):
+            before = max(a[-1].end - a[0].start, b[-1].end - b[0].start)
+            assert max(a[-2].end - a[0].start, b[-1].end - a[-1].start) >= before

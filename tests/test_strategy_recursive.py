@@ -3,6 +3,8 @@ one is too big; exact offsets; property tests over random element streams."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -110,3 +112,34 @@ def test_an_overlap_reaching_only_a_blank_line_between_pieces_is_no_overlap():
         else:
             assert a.end_char <= b.start_char
     assert cs.chunks[-1].extra["overlap_chars"] == 0 and cs.chunks[-2].extra["overlap_chars"] == 10
+
+
+CONSTITUTION = Path(__file__).parent / "data" / "retrieval" / "us_constitution.txt"
+
+
+def test_no_scraps_a_long_sentence_is_cut_near_its_middle_and_a_heading_keeps_company():
+    """At 280 characters the Constitution's long sentences were cut greedily, leaving 14 scraps
+    ("not be a Law.", "of the Crime."), and "Section. 8." was a chunk of its own because the
+    one-sentence clause after it did not fit beside it."""
+    cs = chunk(cb.load(CONSTITUTION), "recursive", chunk_size=280)
+    scraps = [c.text for c in cs if len(c.text) < 40]
+    assert scraps == ["Georgia\n\nWilliam Few\nAbr Baldwin"]  # a paragraph of its own between headings
+    assert all(len(c.text) <= 280 for c in cs)
+    law = next(i for i, c in enumerate(cs) if c.text.endswith("in which Case it shall not be a Law."))
+    assert cs[law].boundary.reason.value == "word_split"
+    assert cs[law - 1].text.endswith("the Same shall be a Law,")  # at the clause nearest the middle
+    assert len(cs[law].text) > 100 and len(cs[law - 1].text.split("\n\n")[-1]) > 100
+    section8 = next(c for c in cs if c.text.startswith("Section. 8."))
+    assert "Clause 1: The Congress shall have Power" in section8.text
+    assert section8.boundary.reason.value == "heading"
+
+
+def test_a_short_sentence_before_a_sentence_too_big_for_any_chunk_is_not_left_alone():
+    """The speech at 150 characters: "But I’m not waiting." was a chunk of its own, the sentence after
+    it being too long for any chunk; now its chunk goes on with that sentence's first words."""
+    cs = chunk(cb.load(CONSTITUTION.parent / "sotu_2024.txt"), "recursive", chunk_size=150)
+    assert "But I’m not waiting." not in [c.text for c in cs]
+    waiting = next(c for c in cs if c.text.startswith("But I’m not waiting."))
+    assert waiting.text.startswith("But I’m not waiting. I want to provide an annual tax credit")
+    following = list(cs)[list(cs).index(waiting) + 1]
+    assert following.boundary.reason.value == "word_split" and len(following.text) > 50

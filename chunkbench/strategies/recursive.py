@@ -2,8 +2,8 @@
 
 Like a recursive character splitter, chunks are filled greedily up to `chunk_size` (characters or
 cl100k tokens) with whole paragraphs; a paragraph too big for a chunk is cut at sentences, a
-sentence too big at a line break or a space (the `Packer` of spans.py, the one cutter all
-strategies share). Unlike a plain splitter it works on layout elements: page furniture is left out,
+sentence too big at a line break or a space, evenly so that no piece is a scrap (the `Packer` of
+spans.py, the one cutter all strategies share). Unlike a plain splitter it works on layout elements: page furniture is left out,
 tables are cut at rows, headings start a chunk (`respect_headings`) and are never left alone at the
 end of one, and every chunk records pages, bboxes and source elements, and why it starts there.
 
@@ -133,7 +133,7 @@ STRATEGY = declare(
     ruleset="recursive/2026-11-26.2",
     offsets="slice_without_skipped",
     check=_check,
-    boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space; a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
+    boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps); a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
     fields='`size`, `size_unit`, `overlap_chars`',
     size_limit=lambda p: (p["chunk_size"], p["unit"]),
 )

@@ -2,14 +2,16 @@
 
 Both strategies cut an oversized section at paragraph boundaries, then at sentence boundaries
 when one paragraph alone is too big, then hard at a line break or whitespace when one sentence
-alone is too big. They work on a `ContentText`: the texts of the elements being chunked (page
-furniture left out) joined by the canonical separator, with a map back to canonical offsets.
+alone is too big; cuts inside a paragraph are evened out so that no piece is left a scrap. They
+work on a `ContentText`: the texts of the elements being chunked (page furniture left out) joined
+by the canonical separator, with a map back to canonical offsets.
 Sizes are measured by a caller-supplied function (characters or cl100k tokens) of a span.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -145,8 +147,12 @@ class Packer:
     a paragraph (or heading) into sentences, a table into rows, a sentence or row into hard cuts
     at a line break, else whitespace, else any character that does not separate a combining mark.
     A piece holding only headings refines the next paragraph (or table) into sentences (rows),
-    or the next oversized unit however it is refined, instead of ending there: a heading is not
-    left alone when what follows is just too big.
+    a sentence into hard cuts, instead of ending there: a heading is not left alone when what
+    follows is just too big.
+
+    No scraps: a sentence cut in two is cut near its middle (`_even_cut`); a paragraph cut at
+    sentences has its sentences moved across the cut while that evens the two pieces out
+    (`_even_out`); a sentence too big for any piece fills a piece less than half full before it.
     """
 
     def __init__(self, text: str, limit: int, size: SizeFn = char_size, chars_per_unit: int = 1,
@@ -185,20 +191,54 @@ class Packer:
                 cur.append(u)
                 cur += [queue.popleft() for _ in range(self._more_that_fit(cur[0].start, queue))]
                 continue
-            if all(c.kind == HEADING for c in cur) and u.kind != HEADING:
-                if not self.fits(u.start, u.end):  # refined anyway: fill the heading's piece
-                    finer = self.refine(u, anchor=cur[0].start)
-                else:
-                    finer = self._sentences(u) if u.kind == PARAGRAPH else self.lines(u) if u.kind == TABLE else []
+            if all(c.kind == HEADING for c in cur) and u.kind not in (HEADING, HARD, ROW):
+                # fill the heading's piece: a paragraph by its sentences, a table by its rows, and a
+                # sentence (or a one-sentence paragraph) cut at a space; a hard cut or a table row is
+                # not cut again, so this ends
+                finer = self.refine(u, anchor=cur[0].start)
                 if len(finer) > 1:
                     queue.extendleft(reversed(finer))
                     continue
+            if (u.kind == SENTENCE and cur[-1].kind == SENTENCE and self._one_paragraph(cur[-1], u)
+                    and 2 * self.size(cur[0].start, cur[-1].end) < self.limit and not self.fits(u.start, u.end)):
+                # a sentence too big for any piece, after a piece less than half full: its first
+                # words fill that piece, rather than leave the sentences before it a scrap
+                queue.extendleft(reversed(self.hard_split(u.start, u.end, anchor=cur[0].start)))
+                continue
             pieces.append(cur)
             cur = []
             queue.appendleft(u)
         if cur:
             pieces.append(cur)
+        return self._even_out(pieces)
+
+    def _even_out(self, pieces: list[list[Unit]]) -> list[list[Unit]]:
+        """Where a paragraph is cut at sentences, move its sentences across the cut, last first,
+        while that makes the two pieces more even and both fit: greedy filling left scraps ("not
+        be questioned in any other Place.") when what follows did not fit beside them. Repeated
+        until no sentence moves (each move is rightwards, so this ends); a piece keeps something
+        besides headings; pieces stay as many."""
+        moved = True
+        while moved:
+            moved = False
+            for a, b in zip(pieces, pieces[1:]):
+                while self._evener_if_moved(a, b):
+                    b.insert(0, a.pop())
+                    moved = True
         return pieces
+
+    def _evener_if_moved(self, a: list[Unit], b: list[Unit]) -> bool:
+        """Whether the last sentence of piece `a` may move to the start of piece `b`, the two being
+        one paragraph cut at a sentence, and the move makes the larger of the two smaller."""
+        if not (a[-1].kind == SENTENCE and b[0].kind == SENTENCE and any(x.kind != HEADING for x in a[:-1])
+                and self._one_paragraph(a[-1], b[0]) and self.fits(a[-1].start, b[-1].end)):
+            return False
+        uneven = max(self.size(a[0].start, a[-1].end), self.size(b[0].start, b[-1].end))
+        return max(self.size(a[0].start, a[-2].end), self.size(a[-1].start, b[-1].end)) < uneven
+
+    def _one_paragraph(self, a: Unit, b: Unit) -> bool:
+        """Whether units `a` and then `b` lie in one paragraph (no blank line between them)."""
+        return SEPARATOR not in self.text[a.end : b.start]
 
     def _more_that_fit(self, start: int, queue: deque[Unit]) -> int:
         """How many of the next queued units still fit in the piece from `start`: galloping then
@@ -275,7 +315,9 @@ class Packer:
             if fit == end:
                 out.append(Unit(pos, end, HARD))
                 break
-            cut = self._cut_point(pos, fit)
+            cut = self._cut_point(origin, pos, fit)
+            if self.fits(cut, end):  # the next piece is the last: share the text evenly with it
+                cut = self._even_cut(origin, pos, cut, end)
             a, b = _strip_span(self.text, pos, cut)
             if b > a:
                 out.append(Unit(a, b, HARD))
@@ -305,11 +347,30 @@ class Packer:
                 hi = mid - 1
         return lo
 
-    def _cut_point(self, pos: int, fit: int) -> int:
+    def _even_cut(self, origin: int, pos: int, cut: int, end: int) -> int:
+        """Where to cut [pos, end) into two pieces that both fit, so the second is not a scrap
+        ("not be a Law." after 270 characters): near the middle of [origin, end), at a line break
+        within a quarter of the span from it, else after a `,` `;` or `:` within an eighth, else at
+        the nearest space; `cut` (the greedy cut, which fits) when no such place fits."""
+        text, middle, span = self.text, origin + (end - origin) // 2, end - origin
+        if cut <= middle:
+            return cut
+        candidates = []
+        for m in _SPACE_RUN.finditer(text, pos + 1, cut):
+            at, off = m.end(), abs(m.end() - middle)
+            if at >= cut:
+                continue
+            tier = (0 if "\n" in m.group() and off <= span // 4 else
+                    1 if text[m.start() - 1] in ",;:" and off <= span // 8 else 2)
+            candidates.append((tier, off, at))
+        return next((at for *_, at in sorted(candidates) if self.fits(at, end)), cut)
+
+    def _cut_point(self, origin: int, pos: int, fit: int) -> int:
         """Where to cut within (pos, fit]: after the last line break or whitespace in the second
-        half of the window, else at `fit` moved back off a combining mark."""
+        half of the piece [origin, fit) (origin before pos when the piece joins text before it),
+        else at `fit` moved back off a combining mark."""
         text = self.text
-        half = pos + (fit - pos) // 2
+        half = max(pos, origin + (fit - origin) // 2)
         nl = text.rfind("\n", half, fit)
         if nl > pos:
             return nl + 1
@@ -336,6 +397,9 @@ def overlap_start(text: str, lo: int, start: int) -> int:
             return j if j < start else lo
     return lo
 
+
+#: a run of whitespace, where a hard cut may fall
+_SPACE_RUN = re.compile(r"\s+")
 
 #: the largest share of a chunk's size limit a repeated table header may take
 HEADER_SHARE = 1 / 3
