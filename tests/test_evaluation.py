@@ -89,7 +89,11 @@ def test_no_best_when_no_setting_reaches_the_baseline_recall(tmp_path):
     cases = find_cases([make_corpus(tmp_path / "c")])
     tiny = Setting("tokens", {"chunk_size": 2, "overlap": 0})  # 2-token units cannot cover a paragraph
     result = compare_settings(cases, [tiny], baseline(400), token_k=1)
-    assert result["best"] is None and summary_line(result).startswith("no setting wins: none reached")
+    line = summary_line(result)
+    assert result["best"] is None and line.startswith("no setting wins: none reached")
+    row, base = result["rows"][1], result["rows"][0]
+    short = 100 * (row["token_recall"] - base["token_recall"])
+    assert short < 0 and f"; closest: {tiny.name}, recall {100 * row['token_recall']:.1f}% ({short:+.1f} pt, 95% CI" in line
 
 
 def test_no_best_when_no_setting_has_more_iou_than_the_baseline(tmp_path):

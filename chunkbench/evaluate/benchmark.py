@@ -511,7 +511,9 @@ def summary_line(result: Mapping[str, Any]) -> str:
         others = [r for r in _candidates(result["rows"]) if r["token_iou"] is not None]
         near = max((r for r in others if r["recall_ok"]), key=lambda r: r["token_iou"], default=None)
         if near is None:
-            return f"no setting wins: none reached the baseline's token recall ({_pct(base['token_recall'])})"
+            line = f"no setting wins: none reached the baseline's token recall ({_pct(base['token_recall'])})"
+            most = max(others, key=lambda r: (r["token_recall"] or 0, r["token_iou"]), default=None)
+            return line if most is None else f"{line}; closest: {_recall_gap(most, base)}"
         return (f"no setting wins: none has more token IoU than the baseline ({_pct(base['token_iou'])}) at its "
                 f"token recall ({_pct(base['token_recall'])}); closest: {near['setting']}, IoU "
                 f"{_pct(near['token_iou'])} ({_signed(near['iou_gain'])}) at recall {_pct(near['token_recall'])}")
@@ -523,6 +525,16 @@ def summary_line(result: Mapping[str, Any]) -> str:
             f"({_signed(best['iou_gain'])}{sure}), token recall {_pct(best['token_recall'])} vs "
             f"{_pct(base['token_recall'])} ({_count(len(result['documents']), 'document')}, "
             f"{best['questions']} questions, {result.get('retriever', 'bm25')} top {result['token_k']})")
+
+
+def _recall_gap(row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
+    """The setting with the most recall when none reaches the baseline's: how far short, whether
+    that can be told from chance, and the IoU it has there."""
+    ci = row.get("recall_diff_ci")
+    sure = "" if ci is None else (f", 95% CI {_interval(ci, _points)}" +
+                                  ("" if excludes_zero(ci) else ": not beyond chance"))
+    return (f"{row['setting']}, recall {_pct(row['token_recall'])} ({_points((row['token_recall'] or 0) - (base['token_recall'] or 0))}{sure}) "
+            f"at IoU {_pct(row['token_iou'])} ({_signed(row['iou_gain'])})")
 
 
 def format_report(result: Mapping[str, Any], per_document: bool = True) -> str:
