@@ -191,11 +191,12 @@ class Packer:
                 cur.append(u)
                 cur += [queue.popleft() for _ in range(self._more_that_fit(cur[0].start, queue))]
                 continue
-            if all(c.kind == HEADING for c in cur) and u.kind not in (HEADING, HARD, ROW):
-                # fill the heading's piece: a paragraph by its sentences, a table by its rows, and a
-                # sentence (or a one-sentence paragraph) cut at a space; a hard cut or a table row is
-                # not cut again, so this ends
-                finer = self.refine(u, anchor=cur[0].start)
+            if all(c.kind == HEADING for c in cur) and u.kind in (PARAGRAPH, SENTENCE, TABLE):
+                # fill the heading's piece: a paragraph by its sentences, a table by its rows (cut
+                # finer only when too big on its own), a sentence (or a one-sentence paragraph) at a
+                # space; hard cuts and rows are not cut again, so this ends
+                fitting_table = u.kind == TABLE and self.fits(u.start, u.end)
+                finer = self.lines(u) if fitting_table else self.refine(u, anchor=cur[0].start)
                 if len(finer) > 1:
                     queue.extendleft(reversed(finer))
                     continue
