@@ -3,9 +3,10 @@
 Like a recursive character splitter, chunks are filled greedily up to `chunk_size` (characters or
 cl100k tokens) with whole paragraphs; a paragraph too big for a chunk is cut at sentences, a
 sentence too big at a line break or a space, evenly so that no piece is a scrap (the `Packer` of
-spans.py, the one cutter all strategies share). Unlike a plain splitter it works on layout elements: page furniture is left out,
-tables are cut at rows, headings start a chunk (`respect_headings`) and are never left alone at the
-end of one, and every chunk records pages, bboxes and source elements, and why it starts there.
+spans.py, the one cutter all strategies share). Unlike a plain splitter it works on layout
+elements: page furniture is left out, tables are cut at rows, headings start a chunk
+(`respect_headings`) and are never left alone at the end of one, and every chunk records pages,
+bboxes and source elements, and why it starts there.
 
 `overlap` (in the same unit) makes each chunk after the first of a section start that much
 earlier, inside the previous chunk, at a word start: the overlap is the previous chunk's text in
@@ -130,7 +131,7 @@ STRATEGY = declare(
     ],
     doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
     spec="docs/strategy-recursive.md",
-    ruleset="recursive/2026-11-26.2",
+    ruleset="recursive/2026-11-26.3",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps); a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
