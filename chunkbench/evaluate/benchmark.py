@@ -518,9 +518,7 @@ def summary_line(result: Mapping[str, Any]) -> str:
                 f"token recall ({_pct(base['token_recall'])}); closest: {near['setting']}, IoU "
                 f"{_pct(near['token_iou'])} ({_signed(near['iou_gain'])}) at recall {_pct(near['token_recall'])}")
     best = rows[result["best"]]
-    ci = best.get("iou_gain_ci")
-    sure = "" if ci is None else (f", 95% CI {_interval(ci, _signed)}" +
-                                  ("" if excludes_zero(ci) else ": not beyond chance"))
+    sure = _interval_note(best.get("iou_gain_ci"), _signed)
     return (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
             f"({_signed(best['iou_gain'])}{sure}), token recall {_pct(best['token_recall'])} vs "
             f"{_pct(base['token_recall'])} ({_count(len(result['documents']), 'document')}, "
@@ -530,11 +528,15 @@ def summary_line(result: Mapping[str, Any]) -> str:
 def _recall_gap(row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
     """The setting with the most recall when none reaches the baseline's: how far short, whether
     that can be told from chance, and the IoU it has there."""
-    ci = row.get("recall_diff_ci")
-    sure = "" if ci is None else (f", 95% CI {_interval(ci, _points)}" +
-                                  ("" if excludes_zero(ci) else ": not beyond chance"))
-    return (f"{row['setting']}, recall {_pct(row['token_recall'])} ({_points((row['token_recall'] or 0) - (base['token_recall'] or 0))}{sure}) "
+    short = _points((row["token_recall"] or 0) - (base["token_recall"] or 0))
+    sure = _interval_note(row.get("recall_diff_ci"), _points)
+    return (f"{row['setting']}, recall {_pct(row['token_recall'])} ({short}{sure}) "
             f"at IoU {_pct(row['token_iou'])} ({_signed(row['iou_gain'])})")
+
+
+def _interval_note(ci: Sequence[float] | None, fmt) -> str:
+    """", 95% CI a to b", with ": not beyond chance" when the interval holds 0; "" without one."""
+    return "" if ci is None else (f", 95% CI {_interval(ci, fmt)}" + ("" if excludes_zero(ci) else ": not beyond chance"))
 
 
 def format_report(result: Mapping[str, Any], per_document: bool = True) -> str:
