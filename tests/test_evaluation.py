@@ -95,6 +95,10 @@ def test_no_best_when_no_setting_reaches_the_baseline_recall(tmp_path):
     short = 100 * (row["token_recall"] - base["token_recall"])
     assert short < 0 and f"; closest: {tiny.name}, recall {100 * row['token_recall']:.1f}% ({short:+.1f} pt, 95% CI" in line
 
+    # a shortfall too small for one decimal is shown with two, never as "-0.0 pt"
+    barely = {**row, "token_recall": base["token_recall"] - 0.0003}
+    line = summary_line({**result, "rows": [base, barely]})
+    assert "(-0.03 pt, 95% CI" in line and "-0.0 pt" not in line
 
 def test_no_best_when_no_setting_has_more_iou_than_the_baseline(tmp_path):
     """Issue 19.3: a setting at the baseline's recall but with less IoU is not named best (the old

@@ -17,6 +17,7 @@ import chunkbench
 from chunkbench.errors import InputError
 from chunkbench.loaders import load_elements_json, pdf_layout
 from chunkbench.loaders import pdf as pdf_loader
+from chunkbench.loaders.paragraphs import join_broken_paragraphs
 from chunkbench.loaders.pdf import heading_levels, load_pdf, page_list
 from chunkbench.loaders.pdf_layout import code_text, flow_text, table_rows
 from chunkbench.types.document import Document, Element, is_noise, sha256_file
@@ -505,3 +506,30 @@ def test_long_manual_parses_completely(gnuplot):
     for e in gnuplot.elements:
         page = gnuplot.page(e.page_idx)
         assert e.bbox[2] <= page.width and e.bbox[3] <= page.height
+
+
+def test_a_lone_lower_case_connective_is_no_heading_but_a_capitalised_command_is(gnuplot):
+    """Issue 19.7 (parse quality): the layout model boxes the "or" between two syntax lines of the
+    gnuplot manual as a section header on some pages; headings named after commands stay."""
+    ors = [e for e in gnuplot.elements if e.text == "or"]
+    reclassified = [e for e in ors if e.raw_type == "section-header"]
+    assert {e.page_idx + 1 for e in reclassified} >= {49, 178, 215}
+    assert all(e.type == "paragraph" and e.attrs["reclassified"] == "heading that is a lone function word"
+               for e in reclassified)
+    assert not [e for e in gnuplot.elements if e.type == "heading" and e.text.strip() == "or"]
+    headings = {e.text for e in gnuplot.elements if e.type == "heading"}
+    assert {"If", "For", "Every", "With"} <= headings  # the `if`, `for`, `every`, `with` sections
+
+
+def test_a_sentence_typed_as_a_heading_at_a_page_head_continues_the_paragraph_before_it(gnuplot):
+    """Page 96 of the gnuplot manual opens with the end of page 95's last sentence ("… than
+    others. That" | "may affect the final values of the parameters."), which the model calls a
+    heading: it is joined to that paragraph, which both pages then mark."""
+    e = next(e for e in gnuplot.elements if "may affect the final values" in e.text)
+    assert e.type == "paragraph" and "than others. That may affect the final values of the parameters." in e.text
+    assert [p.page_idx + 1 for p in e.parts] == [95, 96] and len(e.attrs["stitched"]) == 2
+    # lower-case headings that do not end like a sentence (command lines) stay headings
+    assert any(e.type == "heading" and e.text.startswith("set term eepic") for e in gnuplot.elements)
+    heading = Element(id="h", type="heading", text="set xtics", page_idx=1, bbox=(72, 86, 200, 95))
+    open_end = Element(id="p", type="paragraph", text="as shown by", page_idx=0, bbox=(72, 700, 540, 733))
+    assert join_broken_paragraphs([open_end, heading]) == ([open_end, heading], 0)

@@ -165,17 +165,21 @@ def test_mineru_kit_beside_the_interpreter_is_used_without_the_sdk(fresh_cache, 
     assert doc.parser.options["engine"] == "kit" and {e.page_idx for e in doc.elements} == {0}
 
 
-def test_a_hung_mineru_4_is_killed_at_its_timeout(fresh_cache):
+def test_a_hung_mineru_4_is_killed_at_its_timeout(fresh_cache, monkeypatch):
+    mark = f"{os.getpid()}-{time.monotonic_ns()}"  # inherited by this test's MinerU only, not another suite's
+    monkeypatch.setenv("CHUNKBENCH_TEST_MARK", mark)
     started = time.monotonic()
     with pytest.raises(ExternalToolError, match="timed out after 0.5 s") as info:
         chunkbench.load(CONTRACT, backend="mineru", mineru_timeout=0.5)
     assert info.value.exit_code == 4 and time.monotonic() - started < 30
-    assert not [p for p in Path("/proc").glob("[0-9]*") if _is_sdk_child(p)]
+    assert not [p for p in Path("/proc").glob("[0-9]*") if _is_our_sdk_child(p, mark)]
 
 
-def _is_sdk_child(proc: Path) -> bool:
+def _is_our_sdk_child(proc: Path, mark: str) -> bool:
+    """A MinerU child started by this test: its command line and the environment mark it inherited."""
     try:
-        return b"chunkbench.loaders.mineru.sdk_child" in (proc / "cmdline").read_bytes()
+        return (b"chunkbench.loaders.mineru.sdk_child" in (proc / "cmdline").read_bytes()
+                and f"CHUNKBENCH_TEST_MARK={mark}".encode() in (proc / "environ").read_bytes().split(b"\0"))
     except OSError:
         return False
 

@@ -557,8 +557,11 @@ def _interval(ci: Sequence[float] | None, fmt) -> str:
 
 
 def _points(v: float | None) -> str:
-    """A difference of two shares in percentage points."""
-    return "-" if v is None else f"{100 * v:+.1f} pt"
+    """A difference of two shares in percentage points; a nonzero one that rounds to 0.0 gets two
+    decimals, so a shortfall never reads "-0.0 pt"."""
+    if v is None:
+        return "-"
+    return f"{100 * v:+.1f} pt" if v == 0 or abs(100 * v) >= 0.05 else f"{100 * v:+.2f} pt"
 
 
 def _pct(v: float | None) -> str:

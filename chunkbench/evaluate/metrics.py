@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from chunkbench.text.clauses import clause_ref
 from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import RangeIndex, merge_ranges
+from chunkbench.text.words import FUNCTION_WORDS
 
 from . import stats
 
@@ -30,10 +31,6 @@ if TYPE_CHECKING:
 
 #: text ending in one of these is a finished sentence (or a label/list lead-in)
 TERMINAL = frozenset('.!?:;…"”’\')]}。！？')
-#: a chunk whose last word is one of these was cut mid-sentence, whatever follows
-FUNCTION_WORDS = frozenset(
-    ["a", "an", "the", "and", "or", "nor", "but", "of", "to", "in", "on", "at", "by", "for", "from", "with", "without", "into", "onto", "upon", "over", "under", "between", "among", "than", "that", "which", "who", "whom", "whose", "this", "these", "those", "such", "any", "each", "every", "its", "their", "his", "her", "our", "your", "is", "are", "was", "were", "be", "been", "being", "shall", "will", "would", "may", "might", "must", "can", "could", "should", "not", "as", "if"]
-)
 #: a last line shorter than this many words is a title/label/signature, not a cut sentence
 MIN_SENTENCE_WORDS = 10
 #: element types whose text is expected to end a sentence with punctuation

@@ -11,6 +11,11 @@ first's foot, right of its middle, or on the next page), and the first ends open
   document's words then keep or drop (`dehyphenate`);
 * in a letter or a comma: joined with a space.
 
+The second may also be a "heading" that reads as the rest of a sentence: lower case at the start
+and a full stop, `?` or `!` at the end. The layout model types a continuation at the head of a
+page as a heading ("…lets you make use of it. That" | "may affect the final values of the
+parameters."), while lower-case headings of manuals ("set xtics") do not end like a sentence.
+
 The joined paragraph keeps the first one's id and box, lists each column's part in
 `attrs["segments"]` (as a stitched table does: `Element.parts`, so chunk boxes and overlays mark
 both columns) and `attrs["stitched"]` names the elements it was made of. Furniture and footnotes
@@ -34,6 +39,8 @@ OPTION = "joined_paragraphs"
 #: points a column's head may sit below the previous column's foot and still be "above" it
 _TOLERANCE = 2.0
 _OPEN_END = re.compile(r"(?:[^\W\d_]|,)\Z")
+#: a sentence's end: a full stop, `?` or `!` after a letter, maybe in closing quotes or brackets
+_SENTENCE_END = re.compile(r"[^\W\d_][.?!][\"'”’)\]]*\Z")
 
 
 def join_broken_paragraphs(elements: Sequence[Element]) -> tuple[list[Element], int]:
@@ -45,7 +52,9 @@ def join_broken_paragraphs(elements: Sequence[Element]) -> tuple[list[Element], 
 
 def continues(first: Element, second: Element) -> bool:
     """Whether paragraph `second`, the content right after paragraph `first`, continues it."""
-    if first.type != "paragraph" or second.type != "paragraph" or not second.text[:1].islower():
+    if first.type != "paragraph" or not second.text[:1].islower():
+        return False
+    if not (second.type == "paragraph" or (second.type == "heading" and _SENTENCE_END.search(second.text))):
         return False
     if not (joins_hyphenated(first.text, second.text) or _OPEN_END.search(first.text)):
         return False

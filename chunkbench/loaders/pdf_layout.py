@@ -11,7 +11,9 @@ Mapping rules (one place, documented here):
   `page-footer` → footer, `formula` → equation, `footnote` → footnote, `text` → paragraph, or
   code when every line is set in a monospaced font (pymupdf4llm's own rule; the model has no code
   class), an OCR layer's invisible text aside (Tesseract's GlyphLessFont declares a fixed pitch). A header or footer whose whole text is a page number ("12", "- 12 -", "Page 3 of 9",
-  "xii") becomes page_number. Any other class becomes other; `raw_type` always keeps the class.
+  "xii") becomes page_number. A heading whose whole text is one lower-case function word ("or"
+  between two syntax lines in a manual; "If" may head a section) becomes a paragraph, `attrs["reclassified"]` saying so. Any other
+  class becomes other; `raw_type` always keeps the class.
 * ids are `p{page}-e{n}`: 1-based page number and 1-based position on that page, so they do not
   depend on how pages were split between workers.
 * bbox: PDF points, origin top-left, clipped to the page rectangle, rounded to 0.01 pt.
@@ -58,6 +60,7 @@ from typing import Any
 
 from chunkbench.errors import InputError
 from chunkbench.text.segment import pipe_table
+from chunkbench.text.words import FUNCTION_WORDS
 from chunkbench.types.document import Element, ElementType, Page
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
@@ -415,6 +418,9 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         text = _running_text(lines, rotated_text, attrs)
         if kind in (ElementType.HEADER, ElementType.FOOTER) and _PAGE_NUMBER.fullmatch(text):
             kind = ElementType.PAGE_NUMBER
+        elif kind is ElementType.HEADING and text.strip() in FUNCTION_WORDS:  # lower case: "If" may head a section
+            kind = ElementType.PARAGRAPH  # "or" between two syntax lines: a connective, not a section
+            attrs["reclassified"] = "heading that is a lone function word"
     if box.get("unboxed"):  # see _add_margin_text
         attrs["unboxed"] = True
     return Element(
