@@ -1,7 +1,7 @@
 """Issue 19.5's table: chunkbench settings against the sentence splitter at each of its sizes, on
 the project's public-domain retrieval corpus (tests/data/retrieval), with BM25 and dense retrieval.
 
-    python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [--oracle] [-o FILE.md]
+    python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [--only TEXT] [--oracle] [-o FILE.md]
 
 Each block is one baseline: Chroma's RecursiveTokenChunker layout (LangChain's recursive splitter
 with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma ran it) and at
@@ -76,6 +76,7 @@ BLOCKS = (
         baseline(400, index_context=1),
         Setting("recursive", {"chunk_size": 500}),
         Setting("recursive", {"chunk_size": 400, "index_context": 1}),
+        Setting("recursive", {"chunk_size": 450, "index_context": 1, "index_alone": True}),
     )),
 )
 
@@ -91,12 +92,12 @@ def block_markdown(label: str, result: dict) -> str:
     return f"### {result['retriever']}: {label}\n\n{body}\n"
 
 
-def oracle_markdown(cases: list, retrievers: tuple[str, ...]) -> str:
+def oracle_markdown(cases: list, retrievers: tuple[str, ...], blocks=BLOCKS) -> str:
     """What placing boundaries alone can buy: each splitter against itself with a cut, besides its
     own, at the start and end of every reference span (knowledge no chunker has)."""
     out = ["| splitter | retriever | token IoU | token recall | with cuts at the answers: IoU | recall | IoU ratio |",
            "|---|---|---|---|---|---|---|"]
-    for label, base, _ in BLOCKS:
+    for label, base, _ in blocks:
         p = base.params
         for retriever in retrievers:
             scores = []
@@ -119,17 +120,22 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--retriever", default="bm25", choices=("bm25", "dense", "both"))
     ap.add_argument("-o", "--output", default=None, help="write the Markdown here (default: print it)")
+    ap.add_argument("--only", default=None, metavar="TEXT",
+                    help="run only the blocks whose label contains TEXT (e.g. 'tokens', '400')")
     ap.add_argument("--oracle", action="store_true",
                     help="instead: each splitter with and without extra cuts at every reference span")
     args = ap.parse_args(argv)
+    blocks = [b for b in BLOCKS if args.only is None or args.only in b[0]]
+    if not blocks:
+        ap.error(f"--only {args.only!r} matches none of: " + "; ".join(label for label, _, _ in BLOCKS))
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     started = time.perf_counter()
     cases = find_cases(inputs(), questions_dir=CORPUS)
     if args.oracle:
-        parts = [oracle_markdown(cases, retrievers)]
+        parts = [oracle_markdown(cases, retrievers, blocks)]
     else:
         parts = [f"{sum(len(c.resolved) for c in cases)} questions on {len(cases)} documents; top 5.", ""]
-        for label, base, settings in BLOCKS:
+        for label, base, settings in blocks:
             for result in compare_retrievers(cases, list(settings), base, 5, retrievers):
                 parts.append(block_markdown(label, result))
                 print(f"{label} ({result['retriever']}): {time.perf_counter() - started:.0f} s", flush=True)

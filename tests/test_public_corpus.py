@@ -110,6 +110,18 @@ def test_the_public_corpus_table_has_a_block_per_splitter_size_and_a_line_per_do
     assert "best: langchain-recursive" not in text
 
 
+
+def test_only_runs_the_blocks_whose_label_holds_the_text(tmp_path, capsys):
+    from benchmarks.retrieval_public import main as table
+
+    out = tmp_path / "tokens.md"
+    assert table(["--retriever", "bm25", "--only", "tokens", "-o", str(out)]) == 0
+    text = out.read_text("utf-8")
+    assert re.findall(r"^### .*$", text, re.M) == ["### bm25: splitter at 200 cl100k tokens"]
+    with pytest.raises(SystemExit) as info:
+        table(["--only", "900 characters"])
+    assert info.value.code == 2 and "--only '900 characters' matches none of: splitter at 200" in capsys.readouterr().err
+
 def test_the_oracle_table_cuts_the_splitter_at_every_reference_span_too(tmp_path):
     from benchmarks.retrieval_public import BLOCKS
     from benchmarks.retrieval_public import main as table
