@@ -5,9 +5,10 @@ else, then returns the cached Document or parses the pages in contiguous ranges,
 pool when the PDF is long, and merges them in order. Each page range may take `page_timeout`
 seconds per page (default 120 s): parsing then runs in worker processes (`parse_workers`) that
 are killed when a range overruns, and the load fails with an InputError naming the pages. What
-a page's boxes become is documented in `pdf_layout`; heading levels, paragraphs continued in the
-next column or page (`paragraphs`) and line-end hyphens (`dehyphenate`) are decided here because
-they need the whole document's font sizes, boxes and words.
+a page's boxes become is documented in `pdf_layout`; running headers read as headings
+(`running_headers`), heading levels, paragraphs continued in the next column or page
+(`paragraphs`) and line-end hyphens (`dehyphenate`) are decided here because they need the whole
+document's furniture, font sizes, boxes and words.
 Pages without a text layer are reported in `Document.warnings` and `Page.has_text`; they are
 OCRed only when Tesseract is installed. Pages whose text is mostly U+FFFD or private-use code points
 (fonts without a Unicode mapping) are named in a warning too.
@@ -38,13 +39,15 @@ from .paragraphs import OPTION as OPTION_JOINED
 from .paragraphs import join_broken_paragraphs
 from .pdf_layout import HEADING_CLASSES, ParsedPage
 from .pdflib import pymupdf
+from .running_headers import OPTION as OPTION_FURNITURE
+from .running_headers import furniture_from_headings
 
 BACKEND = "pymupdf"
 #: chunkbench's own parse rules (chunkbench/loaders/pdf_layout.py): part of the cache key, so a
 #: change of them is never served from a cache written before it (bump on every change)
-PARSE_RULES = "2026-11-26.4"
+PARSE_RULES = "2026-11-27.1"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 6  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph
+LOADER_REVISION = 6  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture
 # become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
@@ -255,14 +258,17 @@ def _pool_context() -> multiprocessing.context.BaseContext:
 def _build_document(
     path: Path, doc_id: str, parsed: Sequence[ParsedPage], parser: ParserInfo, ocr: bool
 ) -> Document:
-    """Merge parsed pages into one Document, with heading levels, paragraphs cut by a column or
+    """Merge parsed pages into one Document, with running headers the model read as headings made
+    furniture again (`running_headers`), heading levels, paragraphs cut by a column or
     page break joined (`paragraphs`), words hyphenated at line ends joined where the document's
     own words say so (`dehyphenate`), and text-layer warnings."""
-    sizes = {eid: size for p in parsed for eid, size in p.heading_sizes.items()}
-    levels = heading_levels(sizes)
-    elements, joined = join_broken_paragraphs([_with_level(e, levels) for p in parsed for e in p.elements])
+    elements, furniture = furniture_from_headings([e for p in parsed for e in p.elements],
+                                                  {p.page.index: p.page.height for p in parsed})
+    headings = {e.id for e in elements if e.type == "heading"}
+    levels = heading_levels({eid: size for p in parsed for eid, size in p.heading_sizes.items() if eid in headings})
+    elements, joined = join_broken_paragraphs([_with_level(e, levels) for e in elements])
     elements, dropped, kept = dehyphenate(elements)
-    counts = {OPTION_JOINED: joined, OPTION_DROPPED: dropped, OPTION_KEPT: kept}
+    counts = {OPTION_FURNITURE: furniture, OPTION_JOINED: joined, OPTION_DROPPED: dropped, OPTION_KEPT: kept}
     if any(counts.values()):
         parser = dataclasses.replace(parser, options={**parser.options, **{k: n for k, n in counts.items() if n}})
     pages = [p.page for p in parsed]
@@ -290,8 +296,8 @@ def heading_levels(font_sizes: Mapping[str, float]) -> dict[str, int]:
 
 
 def _with_level(element: Element, levels: Mapping[str, int]) -> Element:
-    if element.raw_type not in HEADING_CLASSES:
-        return element
+    if element.type != "heading" or element.raw_type not in HEADING_CLASSES:
+        return element  # a heading box read as furniture or a paragraph has no level
     level = 1 if element.raw_type == "title" else levels[element.id]
     return dataclasses.replace(element, text_level=level)
 

@@ -385,7 +385,7 @@ def _parse_page(raw_page: Mapping[str, Any], has_text: bool) -> ParsedPage:
     for n, box in enumerate(raw_page["boxes"], start=1):
         element = _box_element(box, page, f"p{number}-e{n}")
         elements.append(element)
-        if box["boxclass"] in HEADING_CLASSES:
+        if element.type == ElementType.HEADING.value:  # not a heading box read as a paragraph ("or")
             heading_sizes[element.id] = float(box.get("max_fontsize") or 0)
     return ParsedPage(page, tuple(elements), heading_sizes)
 
