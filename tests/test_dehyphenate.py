@@ -17,7 +17,7 @@ from chunkbench.loaders.paragraphs import join_broken_paragraphs
 from chunkbench.loaders.pdf_layout import flow_text_and_hyphens
 from chunkbench.types.document import Element
 from chunkbench.ui.render.regions import span_regions
-from tests.conftest import shared_pdf
+from tests.conftest import mineru_fixture, shared_pdf
 from tests.test_loader_pdf import line
 
 HOTOS = "paper_hotos17-baumann.pdf"  # two columns, set by LaTeX: 130-odd words hyphenated at line ends
@@ -154,6 +154,39 @@ def test_paragraphs_across_a_page_break_join_over_the_furniture_between():
     # the next page's running header and page number follow the joined paragraph
     after = doc.elements[doc.elements.index(e) + 1:doc.elements.index(e) + 3]
     assert {a.type for a in after} <= {"header", "footer", "page_number"}
+
+
+
+def test_a_bold_run_in_heading_opens_a_paragraph_that_continues_after_a_page_of_tables():
+    """naacl-long-122 (two columns, LaTeX): page 5's right column ends in a paragraph with a bold
+    run-in heading ("Task information … improvements." then "Random with Con-" in italics), which
+    the model boxed as a section header; page 6 is a table and its caption, page 7 opens with a
+    table, a caption and then "text imposes …"."""
+    doc = cb.load(mineru_fixture("naacl-long-122", "naacl-long-122.pdf"))
+    e = doc.element_at(doc.text.index("Task information in separator generation"))
+    assert e.type == "paragraph" and e.raw_type == "section-header"
+    assert e.attrs["reclassified"] == "paragraph opened by a bold run-in heading"
+    assert "slight improvements. Random with Context imposes task-relevance constraints" in e.text
+    assert [p.page_idx + 1 for p in e.parts] == [5, 7]
+    # the tables and captions between follow the joined paragraph, in their order
+    after = doc.elements[doc.elements.index(e) + 1:]
+    assert [a.type for a in after[:6]] == ["page_number", "table", "paragraph", "page_number", "table", "caption"]
+    assert after[2].text.startswith("Table 6:")
+    # a heading of two bold sentences stays a heading (a 10-K's risk factors)
+    tenk = cb.load(shared_pdf("financial_bestbuy-2023-10k.pdf"))
+    risk = tenk.element_at(tenk.text.index("If we fail to attract, retain and engage appropriately qualified"))
+    assert risk.type == "heading" and "In addition, changes in market compensation rates" in risk.text
+
+
+def test_a_paragraph_continues_past_a_figure_but_not_into_a_tables_note_across_both_columns():
+    doc = cb.load(shared_pdf(HOTOS))
+    e = doc.element_at(doc.text.index("and exhibit complex interactions"))
+    assert [(p.page_idx, p.bbox[0] > 300) for p in e.parts] == [(0, False), (0, True)]  # past the figure
+    # page 1 ends "… designers could, for the most"; page 2 opens with Table 1, whose note
+    # ("a TSX launched with …") spans both columns under it: not the continuation
+    note = doc.element_at(doc.text.index("a TSX launched with"))
+    assert note.type == "paragraph" and "stitched" not in note.attrs
+    assert "a TSX launched" not in doc.element_at(doc.text.index("designers could, for the most")).text
 
 
 def test_closed_paragraphs_and_paragraphs_in_one_column_stay_apart():

@@ -4,8 +4,10 @@ The layout model boxes each column of a page apart, so a paragraph that runs fro
 one column (or page) to the head of the next becomes two paragraphs, and a chunker cuts between
 them: the second chunk starts mid-sentence, or mid-word ("re-" | "cent 2015–2016 jump"). Two
 paragraphs are one when the second is the next content after the first (page furniture and
-footnotes aside), starts in lower case at the head of the next column or page (above the
-first's foot, right of its middle, or on the next page), and the first ends open:
+footnotes and floats aside: tables, pictures, captions), starts in lower case at the head of the
+next column or page (above the first's foot, right of its middle, or on a later page: a page of
+tables may lie between), no wider than the first's column (a table's note under a float across
+both columns, "a TSX launched with …", is not a continuation), and the first ends open:
 
 * in a letter and a hyphen: joined without a space; the hyphen is a line-end hyphen, which the
   document's words then keep or drop (`dehyphenate`);
@@ -18,8 +20,8 @@ parameters."), while lower-case headings of manuals ("set xtics") do not end lik
 
 The joined paragraph keeps the first one's id and box, lists each column's part in
 `attrs["segments"]` (as a stitched table does: `Element.parts`, so chunk boxes and overlays mark
-both columns) and `attrs["stitched"]` names the elements it was made of. Furniture and footnotes
-that lay between follow it. PDF loader only (`pdf._build_document`).
+both columns) and `attrs["stitched"]` names the elements it was made of. Furniture, footnotes
+and floats that lay between follow it. PDF loader only (`pdf._build_document`).
 """
 
 from __future__ import annotations
@@ -38,16 +40,26 @@ from .stitch import join_continuations, stitched_attrs
 OPTION = "joined_paragraphs"
 #: points a column's head may sit below the previous column's foot and still be "above" it
 _TOLERANCE = 2.0
+#: a continuation is at most this much wider than the column part it continues
+_WIDER = 1.25
 _OPEN_END = re.compile(r"(?:[^\W\d_]|,)\Z")
 #: a sentence's end: a full stop, `?` or `!` after a letter, maybe in closing quotes or brackets
+_PASSED_OVER = frozenset({"footnote", "table", "image", "caption"})
+_CAPTION_LEAD = re.compile(r"(?:Table|Figure|Fig\.|Exhibit|Chart|Listing|Algorithm)\s+[\dA-Z][\w.-]*\s*[:.]\s")
 _SENTENCE_END = re.compile(r"[^\W\d_][.?!][\"'”’)\]]*\Z")
 
 
 def join_broken_paragraphs(elements: Sequence[Element]) -> tuple[list[Element], int]:
     """`elements` with every paragraph continued in the next column or page joined to the one it
     continues (chains too), and how many breaks were joined."""
-    return join_continuations(elements, "paragraph", continues, join,
-                              between=lambda e: is_noise(e) or e.type == "footnote")
+    return join_continuations(elements, "paragraph", continues, join, between=_passed_over)
+
+
+def _passed_over(e: Element) -> bool:
+    """What may lie between a paragraph and its continuation: page furniture, footnotes, and
+    floats (tables, pictures, captions, a paragraph that opens "Table 6:"), which LaTeX and
+    word processors place wherever they fit."""
+    return is_noise(e) or e.type in _PASSED_OVER or (e.type == "paragraph" and bool(_CAPTION_LEAD.match(e.text)))
 
 
 def continues(first: Element, second: Element) -> bool:
@@ -61,9 +73,11 @@ def continues(first: Element, second: Element) -> bool:
     last = first.parts[-1]
     if last.page_idx is None or second.page_idx is None or last.bbox is None or second.bbox is None:
         return False
-    if second.page_idx == last.page_idx + 1:
-        return True
     x0, _, x1, y1 = last.bbox
+    if second.bbox[2] - second.bbox[0] > _WIDER * (x1 - x0) + _TOLERANCE:
+        return False  # wider than the column it would continue: a table's note across both columns
+    if second.page_idx > last.page_idx:  # the next page, or a later one after pages of floats
+        return True
     return (second.page_idx == last.page_idx and second.bbox[1] < y1 - _TOLERANCE
             and second.bbox[0] >= (x0 + x1) / 2)
 

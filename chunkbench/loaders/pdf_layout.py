@@ -12,7 +12,9 @@ Mapping rules (one place, documented here):
   code when every line is set in a monospaced font (pymupdf4llm's own rule; the model has no code
   class), an OCR layer's invisible text aside (Tesseract's GlyphLessFont declares a fixed pitch). A header or footer whose whole text is a page number ("12", "- 12 -", "Page 3 of 9",
   "xii") becomes page_number. A heading whose whole text is one lower-case function word ("or"
-  between two syntax lines in a manual; "If" may head a section) becomes a paragraph, `attrs["reclassified"]` saying so. Any other
+  between two syntax lines in a manual; "If" may head a section) becomes a paragraph, and so
+  does a heading box that opens with a bold sentence followed by plain text (a run-in heading,
+  "**Task information … improvements.** Random with …"), `attrs["reclassified"]` saying so. Any other
   class becomes other; `raw_type` always keeps the class.
 * ids are `p{page}-e{n}`: 1-based page number and 1-based position on that page, so they do not
   depend on how pages were split between workers.
@@ -88,6 +90,9 @@ HEADING_CLASSES = frozenset({"title", "section-header"})
 
 _SUPERSCRIPT = pymupdf.TEXT_FONT_SUPERSCRIPT
 _MONOSPACED = pymupdf.TEXT_FONT_MONOSPACED
+_BOLD = pymupdf.TEXT_FONT_BOLD
+#: the end of a run-in heading: a sentence stop or a colon, maybe in closing quotes or brackets
+_LEAD_END = re.compile(r"[.:?!][\"'”’)\]]*\s*\Z")
 _SOFT_HYPHEN = "\u00ad"
 #: the font of Tesseract's invisible text layer (also as "ABCDEF+GlyphLessFont", subset)
 _OCR_FONT = "GlyphLessFont"
@@ -421,6 +426,9 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         elif kind is ElementType.HEADING and text.strip() in FUNCTION_WORDS:  # lower case: "If" may head a section
             kind = ElementType.PARAGRAPH  # "or" between two syntax lines: a connective, not a section
             attrs["reclassified"] = "heading that is a lone function word"
+        elif kind is ElementType.HEADING and _is_run_in_heading(lines):
+            kind = ElementType.PARAGRAPH
+            attrs["reclassified"] = "paragraph opened by a bold run-in heading"
     if box.get("unboxed"):  # see _add_margin_text
         attrs["unboxed"] = True
     return Element(
@@ -553,6 +561,19 @@ def _is_monospaced(lines: Sequence[Mapping[str, Any]]) -> bool:
     the type on the page, so it never makes a box code."""
     spans = [s for line in lines for s in line["spans"] if s["text"].strip() and not _is_ocr_layer(s)]
     return bool(spans) and all(s["flags"] & _MONOSPACED for s in spans)
+
+
+def _is_run_in_heading(lines: Sequence[Mapping[str, Any]]) -> bool:
+    """The box opens in bold, the bold ends a sentence (or at a colon), and three or more plain
+    words follow: a paragraph with a run-in heading ("**Task information … improvements.** Random
+    with …"), not a heading. A heading of two bold sentences (a 10-K's risk factors) stays one, and
+    so does "**Chapter 1:** Introduction"."""
+    spans = [s for line in lines for s in line["spans"] if s["text"].strip()]
+    lead = 0
+    while lead < len(spans) and spans[lead]["flags"] & _BOLD:
+        lead += 1
+    plain_words = sum(len(s["text"].split()) for s in spans[lead:])
+    return 0 < lead < len(spans) and plain_words >= 3 and bool(_LEAD_END.search(spans[lead - 1]["text"]))
 
 
 def _is_ocr_layer(span: Mapping[str, Any]) -> bool:
