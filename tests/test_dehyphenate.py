@@ -183,10 +183,18 @@ def test_a_paragraph_continues_past_a_figure_but_not_into_a_tables_note_across_b
     e = doc.element_at(doc.text.index("and exhibit complex interactions"))
     assert [(p.page_idx, p.bbox[0] > 300) for p in e.parts] == [(0, False), (0, True)]  # past the figure
     # page 1 ends "… designers could, for the most"; page 2 opens with Table 1, whose note
-    # ("a TSX launched with …") spans both columns under it: not the continuation
+    # ("a TSX launched with …") spans both columns under it: the note is passed over as its table
+    # is, and the paragraph goes on with "part, ignore such changes" in the left column
     note = doc.element_at(doc.text.index("a TSX launched with"))
     assert note.type == "paragraph" and "stitched" not in note.attrs
-    assert "a TSX launched" not in doc.element_at(doc.text.index("designers could, for the most")).text
+    e = doc.element_at(doc.text.index("designers could, for the most"))
+    assert "for the most part, ignore such changes" in e.text and "a TSX launched" not in e.text
+    assert [p.page_idx for p in e.parts] == [0, 1] and doc.elements.index(note) > doc.elements.index(e)
+    # a box wider than the column it would continue is never its continuation
+    first = Element(id="a", type="paragraph", text="runs on into the", page_idx=0, bbox=(311, 600, 540, 692))
+    wide = Element(id="b", type="paragraph", text="next words here", page_idx=1, bbox=(72, 75, 540, 90))
+    assert join_broken_paragraphs([first, wide]) == ([first, wide], 0)
+    assert join_broken_paragraphs([first, dataclasses.replace(wide, bbox=(72, 75, 301, 90))])[1] == 1
 
 
 def test_closed_paragraphs_and_paragraphs_in_one_column_stay_apart():

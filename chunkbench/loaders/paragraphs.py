@@ -6,8 +6,10 @@ them: the second chunk starts mid-sentence, or mid-word ("re-" | "cent 2015–20
 paragraphs are one when the second is the next content after the first (page furniture and
 footnotes and floats aside: tables, pictures, captions), starts in lower case at the head of the
 next column or page (above the first's foot, right of its middle, or on a later page: a page of
-tables may lie between), no wider than the first's column (a table's note under a float across
-both columns, "a TSX launched with …", is not a continuation), and the first ends open:
+tables may lie between) and no wider than the first's column. A table's or picture's note
+(right under it, within its width, opening "a …", "1 …", "Note:", "Source:") lies between as
+its float does: "… for the most" | Table 1 | "a TSX launched with …" | "part, ignore such
+changes". The first ends open:
 
 * in a letter and a hyphen: joined without a space; the hyphen is a line-end hyphen, which the
   document's words then keep or drop (`dehyphenate`);
@@ -43,16 +45,23 @@ _TOLERANCE = 2.0
 #: a continuation is at most this much wider than the column part it continues
 _WIDER = 1.25
 _OPEN_END = re.compile(r"(?:[^\W\d_]|,)\Z")
-#: a sentence's end: a full stop, `?` or `!` after a letter, maybe in closing quotes or brackets
 _PASSED_OVER = frozenset({"footnote", "table", "image", "caption"})
+_FLOATS = frozenset({"table", "image"})
 _CAPTION_LEAD = re.compile(r"(?:Table|Figure|Fig\.|Exhibit|Chart|Listing|Algorithm)\s+[\dA-Z][\w.-]*\s*[:.]\s")
+#: how a float's note opens: a note letter, number or mark ("a TSX launched …"), "Note:", "Source:"
+_NOTE_LEAD = re.compile(r"(?:[a-z*†‡§]|\d{1,2})\s+[A-Z]|(?:Notes?|Sources?)\b\s*[:.]")
+#: points below a float's foot within which its note starts
+_NOTE_GAP = 15.0
+#: a sentence's end: a full stop, `?` or `!` after a letter, maybe in closing quotes or brackets
 _SENTENCE_END = re.compile(r"[^\W\d_][.?!][\"'”’)\]]*\Z")
 
 
 def join_broken_paragraphs(elements: Sequence[Element]) -> tuple[list[Element], int]:
     """`elements` with every paragraph continued in the next column or page joined to the one it
     continues (chains too), and how many breaks were joined."""
-    return join_continuations(elements, "paragraph", continues, join, between=_passed_over)
+    notes = _float_notes(elements)
+    return join_continuations(elements, "paragraph", continues, join,
+                              between=lambda e: _passed_over(e) or e.id in notes)
 
 
 def _passed_over(e: Element) -> bool:
@@ -60,6 +69,25 @@ def _passed_over(e: Element) -> bool:
     floats (tables, pictures, captions, a paragraph that opens "Table 6:"), which LaTeX and
     word processors place wherever they fit."""
     return is_noise(e) or e.type in _PASSED_OVER or (e.type == "paragraph" and bool(_CAPTION_LEAD.match(e.text)))
+
+
+def _float_notes(elements: Sequence[Element]) -> set[str]:
+    """Ids of the paragraphs that are a table's or picture's note: right after it, on its page,
+    starting just under its foot, within its width, opening like a note ("a TSX launched …",
+    "Source: …"). A float's note lies between a paragraph and its continuation as the float does."""
+    notes: set[str] = set()
+    float_: Element | None = None
+    for e in elements:
+        if is_noise(e) or e.is_empty:
+            continue
+        if (float_ is not None and e.type == "paragraph" and e.page_idx == float_.page_idx
+                and e.bbox is not None and float_.bbox is not None and _NOTE_LEAD.match(e.text)):
+            fx0, _, fx1, fy1 = float_.bbox
+            x0, y0, x1, _ = e.bbox
+            if fx0 - _TOLERANCE <= x0 and x1 <= fx1 + _TOLERANCE and fy1 - _TOLERANCE <= y0 <= fy1 + _NOTE_GAP:
+                notes.add(e.id)
+        float_ = e if e.type in _FLOATS else None
+    return notes
 
 
 def continues(first: Element, second: Element) -> bool:
