@@ -18,10 +18,10 @@ that repeats the running header lower on the page stays a heading. PDF loader on
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from chunkbench.text.words import page_text_key
 from chunkbench.types.document import Element, is_noise
 
 #: what a parse records in ParserInfo.options: how many headings became furniture
@@ -30,7 +30,10 @@ OPTION = "running_headers_from_headings"
 MIN_PAGES = 3
 #: points two boxes' tops may differ by and still be "at the same height"
 TOLERANCE = 3.0
-_DIGITS = re.compile(r"\d+")
+
+
+def _page_key(text: str) -> str:
+    return page_text_key(text, fold_digits=True)  # a running header may carry its page number
 
 
 def furniture_from_headings(elements: Sequence[Element], page_heights: Mapping[int, float]) -> tuple[list[Element], int]:
@@ -42,20 +45,14 @@ def furniture_from_headings(elements: Sequence[Element], page_heights: Mapping[i
     furniture = defaultdict(list)
     for e in elements:
         if e.type in ("header", "footer") and e.bbox is not None:
-            furniture[_key(e.text)].append(e)
+            furniture[_page_key(e.text)].append(e)
     found = {h.id: "running header read as a heading" for h in headings
-             if any(f.page_idx != h.page_idx and _same_height(f, h) for f in furniture.get(_key(h.text), ()))}
+             if any(f.page_idx != h.page_idx and _same_height(f, h) for f in furniture.get(_page_key(h.text), ()))}
     found.update({h.id: "heading repeated at one height at the edge of every page it is on"
                   for h in _recurring_at_an_edge(elements, headings) if h.id not in found})
     if not found:
         return list(elements), 0
     return [_as_furniture(e, found[e.id], page_heights) if e.id in found else e for e in elements], len(found)
-
-
-def _key(text: str) -> str:
-    """Text compared across pages: whitespace collapsed, case folded, each run of digits alike
-    (a running header may carry the page or chapter number)."""
-    return _DIGITS.sub("#", " ".join(text.split()).casefold())
 
 
 def _same_height(a: Element, b: Element) -> bool:
@@ -77,7 +74,7 @@ def _recurring_at_an_edge(elements: Sequence[Element], headings: Sequence[Elemen
     for h in headings:
         assert h.bbox is not None and h.page_idx is not None
         if h.bbox[1] <= tops[h.page_idx] or h.bbox[3] >= bottoms[h.page_idx]:
-            groups[_key(h.text)].append(h)
+            groups[_page_key(h.text)].append(h)
     out = []
     for group in groups.values():
         pages = {h.page_idx for h in group}

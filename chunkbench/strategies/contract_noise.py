@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from chunkbench.text.clauses import clause_ref
+from chunkbench.text.words import page_text_key
 from chunkbench.types.document import Document, Element
 
 _PAGE_NUMBER = re.compile(
@@ -63,10 +64,6 @@ def _is_page_number(e: Element, heights: dict[int, float]) -> bool:
     return e.page_idx is not None and int(e.text) == e.page_idx + 1
 
 
-def _key(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
 def find_noise(
     doc: Document,
     *,
@@ -100,8 +97,8 @@ def find_noise(
             and len(e.text.strip()) <= WATERMARK_MAX_CHARS
             and clause_ref(e.text) is None
         ):
-            pages_of[_key(e.text)].add(e.page_idx)
-            candidates[_key(e.text)].append(e)
+            pages_of[page_text_key(e.text)].add(e.page_idx)
+            candidates[page_text_key(e.text)].append(e)
     for key, pages in pages_of.items():
         if len(pages) >= need:
             for e in candidates[key]:
@@ -114,7 +111,7 @@ def find_noise(
     for e in doc.elements:
         if e.id in skipped or e.type not in noise_types:
             continue
-        key = _key(e.text)
+        key = page_text_key(e.text)
         if key in kept_first:
             skipped[e.id] = f"repeated {e.type}; its identifier is kept once in {kept_first[key]}"
             continue

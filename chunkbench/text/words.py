@@ -1,6 +1,8 @@
-"""Word classes shared by the loaders and the metrics."""
+"""Word classes and text keys shared by the loaders, the strategies and the metrics."""
 
 from __future__ import annotations
+
+import re
 
 #: words that neither end a sentence nor stand alone as a heading: a chunk ending in one was cut
 #: mid-sentence; a "heading" that is one of them is a connective between two blocks ("or")
@@ -11,3 +13,12 @@ FUNCTION_WORDS = frozenset(
      "our", "your", "is", "are", "was", "were", "be", "been", "being", "shall", "will", "would", "may",
      "might", "must", "can", "could", "should", "not", "as", "if"]
 )
+
+_DIGITS = re.compile(r"\d+")
+
+
+def page_text_key(text: str, *, fold_digits: bool = False) -> str:
+    """Text as compared across pages (running headers, watermarks): whitespace collapsed, case
+    folded and, with `fold_digits`, every run of digits alike (a header carrying its page number)."""
+    key = " ".join(text.split()).casefold()
+    return _DIGITS.sub("#", key) if fold_digits else key
