@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Sequence
 
 from chunkbench.evaluate.benchmark import (
     RETRIEVAL_DEFAULT,
@@ -92,7 +93,7 @@ def block_markdown(label: str, result: dict) -> str:
     return f"### {result['retriever']}: {label}\n\n{body}\n"
 
 
-def oracle_markdown(cases: list, retrievers: tuple[str, ...], blocks=BLOCKS) -> str:
+def oracle_markdown(cases: list, retrievers: tuple[str, ...], blocks: Sequence[tuple] = BLOCKS) -> str:
     """What placing boundaries alone can buy: each splitter against itself with a cut, besides its
     own, at the start and end of every reference span (knowledge no chunker has)."""
     out = ["| splitter | retriever | token IoU | token recall | with cuts at the answers: IoU | recall | IoU ratio |",

@@ -423,12 +423,9 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         text = _running_text(lines, rotated_text, attrs)
         if kind in (ElementType.HEADER, ElementType.FOOTER) and _PAGE_NUMBER.fullmatch(text):
             kind = ElementType.PAGE_NUMBER
-        elif kind is ElementType.HEADING and text.strip() in FUNCTION_WORDS:  # lower case: "If" may head a section
-            kind = ElementType.PARAGRAPH  # "or" between two syntax lines: a connective, not a section
-            attrs["reclassified"] = "heading that is a lone function word"
-        elif kind is ElementType.HEADING and _is_run_in_heading(lines):
+        elif kind is ElementType.HEADING and (why := _heading_misread(text, lines)):
             kind = ElementType.PARAGRAPH
-            attrs["reclassified"] = "paragraph opened by a bold run-in heading"
+            attrs["reclassified"] = why
     if box.get("unboxed"):  # see _add_margin_text
         attrs["unboxed"] = True
     return Element(
@@ -561,6 +558,15 @@ def _is_monospaced(lines: Sequence[Mapping[str, Any]]) -> bool:
     the type on the page, so it never makes a box code."""
     spans = [s for line in lines for s in line["spans"] if s["text"].strip() and not _is_ocr_layer(s)]
     return bool(spans) and all(s["flags"] & _MONOSPACED for s in spans)
+
+
+def _heading_misread(text: str, lines: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why a `section-header` box is a paragraph, or None when it is a heading."""
+    if text.strip() in FUNCTION_WORDS:  # lower case only: "If" may head a section
+        return "heading that is a lone function word"  # "or" between two syntax lines
+    if _is_run_in_heading(lines):
+        return "paragraph opened by a bold run-in heading"
+    return None
 
 
 def _is_run_in_heading(lines: Sequence[Mapping[str, Any]]) -> bool:
