@@ -195,6 +195,22 @@ def test_debug_markdown_lists_metadata_sources_and_reasons(contract_doc, tmp_pat
     assert f"{len(cs.skipped)} (listed at the end)" in md and "## Skipped elements" in md
 
 
+def test_debug_markdown_names_the_pages_a_chunk_is_on_and_never_repeats_a_label():
+    """naacl-long-122: a paragraph runs from page 5 to page 7, past page 6's table; its chunk
+    lies on pages 5 and 7, not 5–7. recursive's own `size` field is not a second **size**."""
+    from tests.conftest import mineru_fixture
+
+    doc = cb.load(mineru_fixture("naacl-long-122", "naacl-long-122.pdf"))
+    cs = cb.chunk(doc, "recursive")
+    md = export.debug_markdown(cs)
+    split = next(c for c in cs if "slight improvements. Random with Context imposes" in c.text)
+    assert (split.page_start, split.page_end) == (5, 7) and sorted({b.page for b in split.bbox}) == [5, 7]
+    section = md.split(f"## Chunk {split.index}: ")[1].split("\n## Chunk ")[0]
+    assert "- **pages**: 5, 7\n" in section
+    assert section.count("- **size**:") == 1 and f"- **size (strategy field)**: `{split.extra['size']}`" in section
+    assert "- **pages**: 1\n" in md and "- **pages**: 1–2\n" in md  # single pages and true ranges as before
+
+
 def test_debug_markdown_text_is_fenced_safely_and_never_html():
     hostile = [
         "before\n```\nnot the end\n````\nstill inside",

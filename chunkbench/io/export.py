@@ -204,15 +204,26 @@ def fenced(text: str, info: str = "text") -> str:
 
 
 def _pages(c) -> str:
+    """The chunk's pages: "5", "5–7", or "5, 7" when its boxes skip a page of its range (a
+    paragraph joined across a page of tables, which the chunk does not hold)."""
     if c.page_start is None:
         return "none"
-    return str(c.page_start) if c.page_end in (None, c.page_start) else f"{c.page_start}–{c.page_end}"
+    if c.page_end in (None, c.page_start):
+        return str(c.page_start)
+    boxed = sorted({b.page for b in c.bbox})
+    if boxed and boxed[0] == c.page_start and boxed[-1] == c.page_end and len(boxed) < c.page_end - c.page_start + 1:
+        return ", ".join(map(str, boxed))
+    return f"{c.page_start}–{c.page_end}"
 
 
 def _extra_value(value: Any) -> str:
     if isinstance(value, (dict, list, tuple)):
         value = json.dumps(value, ensure_ascii=False, default=str)
     return code_span(value)
+
+
+#: the labels debug_markdown gives every chunk, which a strategy's own field of that name must not repeat
+_DEBUG_LABELS = frozenset({"type", "boundary", "pages", "section_path", "heading", "size", "span", "source elements"})
 
 
 def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = None) -> str:
@@ -250,7 +261,8 @@ def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = N
             lines.append(f"- **span**: chars {c.start_char}–{c.end_char} of the canonical text")
         for key, value in c.extra.items():
             shown = "(same as text)" if value == c.text and isinstance(value, str) else _extra_value(value)
-            lines.append(f"- **{key}**: {shown}")
+            label = f"{key} (strategy field)" if key in _DEBUG_LABELS else key  # recursive's own `size`
+            lines.append(f"- **{label}**: {shown}")
         lines.append(f"- **source elements** ({len(c.source_blocks)}): " + (", ".join(
             f"{code_span(eid)} {_element_type(doc, eid)}" for eid in c.source_blocks) or "none"))
         lines += ["", fenced(c.text)]
