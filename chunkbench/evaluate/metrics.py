@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from chunkbench.text.clauses import clause_ref
 from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import RangeIndex, merge_ranges
+from chunkbench.text.sentences import CLOSERS, STOPS
 from chunkbench.text.words import FUNCTION_WORDS
 
 from . import stats
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from chunkbench.types.document import Document, Element
 
 #: text ending in one of these is a finished sentence (or a label/list lead-in)
-TERMINAL = frozenset('.!?:;…"”’\')]}。！？')
+TERMINAL = frozenset(STOPS + CLOSERS + ':;…}。！？')
 #: a last line shorter than this many words is a title/label/signature, not a cut sentence
 MIN_SENTENCE_WORDS = 10
 #: element types whose text is expected to end a sentence with punctuation

@@ -15,6 +15,10 @@ changes". The first ends open:
   document's words then keep or drop (`dehyphenate`);
 * in a letter or a comma: joined with a space.
 
+A footnote continued at the foot of the next column or page is joined the same way to the
+footnote before it (the body text between passed over): "12 The magnitude … such as" | body of
+the next column | "altitude and airspeed, …".
+
 The second may also be a "heading" that reads as the rest of a sentence: lower case at the start
 and a full stop, `?` or `!` at the end. The layout model types a continuation at the head of a
 page as a heading ("…lets you make use of it. That" | "may affect the final values of the
@@ -32,6 +36,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
+from chunkbench.text.sentences import CLOSERS, STOPS
 from chunkbench.types.document import Element, is_noise
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
@@ -53,15 +58,19 @@ _NOTE_LEAD = re.compile(r"(?:[a-z*†‡§]|\d{1,2})\s+[A-Z]|(?:Notes?|Sources?)
 #: points below a float's foot within which its note starts
 _NOTE_GAP = 15.0
 #: a sentence's end: a full stop, `?` or `!` after a letter, maybe in closing quotes or brackets
-_SENTENCE_END = re.compile(r"[^\W\d_][.?!][\"'”’)\]]*\Z")
+_SENTENCE_END = re.compile(rf"[^\W\d_][{STOPS}][{re.escape(CLOSERS)}]*\Z")
 
 
 def join_broken_paragraphs(elements: Sequence[Element]) -> tuple[list[Element], int]:
     """`elements` with every paragraph continued in the next column or page joined to the one it
-    continues (chains too), and how many breaks were joined."""
+    continues (chains too), then every footnote continued at the foot of the next column or
+    page joined to the one it continues; and how many breaks were joined."""
     notes = _float_notes(elements)
-    return join_continuations(elements, "paragraph", continues, join,
-                              between=lambda e: _passed_over(e) or e.id in notes)
+    elements, paragraphs = join_continuations(elements, "paragraph", continues, join,
+                                              between=lambda e: _passed_over(e) or e.id in notes)
+    elements, footnotes = join_continuations(elements, "footnote", continues, join,
+                                             between=lambda e: e.type != "footnote")
+    return elements, paragraphs + footnotes
 
 
 def _passed_over(e: Element) -> bool:
@@ -91,10 +100,15 @@ def _float_notes(elements: Sequence[Element]) -> set[str]:
 
 
 def continues(first: Element, second: Element) -> bool:
-    """Whether paragraph `second`, the content right after paragraph `first`, continues it."""
-    if first.type != "paragraph" or not second.text[:1].islower():
+    """Whether `second` continues `first`: a paragraph the content right after paragraph `first`,
+    or a footnote the next footnote after footnote `first` (on its page or the next)."""
+    if first.type not in ("paragraph", "footnote") or not second.text[:1].islower():
         return False
-    if not (second.type == "paragraph" or (second.type == "heading" and _SENTENCE_END.search(second.text))):
+    if first.type == "footnote":
+        last_page, page = first.last_page_idx, second.page_idx
+        if second.type != "footnote" or last_page is None or page is None or page > last_page + 1:
+            return False
+    elif not (second.type == "paragraph" or (second.type == "heading" and _SENTENCE_END.search(second.text))):
         return False
     if not (joins_hyphenated(first.text, second.text) or _OPEN_END.search(first.text)):
         return False

@@ -6,9 +6,9 @@ pool when the PDF is long, and merges them in order. Each page range may take `p
 seconds per page (default 120 s): parsing then runs in worker processes (`parse_workers`) that
 are killed when a range overruns, and the load fails with an InputError naming the pages. What
 a page's boxes become is documented in `pdf_layout`; running headers read as headings
-(`running_headers`), heading levels, paragraphs continued in the next column or page
-(`paragraphs`) and line-end hyphens (`dehyphenate`) are decided here because they need the whole
-document's furniture, font sizes, boxes and words.
+(`running_headers`), heading levels, footnotes boxed as paragraphs (`footnotes`), paragraphs
+continued in the next column or page (`paragraphs`) and line-end hyphens (`dehyphenate`) are
+decided here because they need the whole document's furniture, font sizes, boxes and words.
 Pages without a text layer are reported in `Document.warnings` and `Page.has_text`; they are
 OCRed only when Tesseract is installed. Pages whose text is mostly U+FFFD or private-use code points
 (fonts without a Unicode mapping) are named in a warning too.
@@ -35,6 +35,8 @@ from chunkbench.types.document import Document, Element, Page, ParserInfo, make_
 from . import parse_workers, pdf_layout
 from .cache import cached_parse
 from .dehyphenate import OPTION_DROPPED, OPTION_KEPT, dehyphenate
+from .footnotes import OPTION as OPTION_FOOTNOTES
+from .footnotes import footnotes_from_paragraphs
 from .paragraphs import OPTION as OPTION_JOINED
 from .paragraphs import join_broken_paragraphs
 from .pdf_layout import HEADING_CLASSES, ParsedPage
@@ -45,9 +47,9 @@ from .running_headers import furniture_from_headings
 BACKEND = "pymupdf"
 #: chunkbench's own parse rules (chunkbench/loaders/pdf_layout.py): part of the cache key, so a
 #: change of them is never served from a cache written before it (bump on every change)
-PARSE_RULES = "2026-11-27.6"
+PARSE_RULES = "2026-11-27.8"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 6  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats
+LOADER_REVISION = 7  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined
 # become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
@@ -259,16 +261,20 @@ def _build_document(
     path: Path, doc_id: str, parsed: Sequence[ParsedPage], parser: ParserInfo, ocr: bool
 ) -> Document:
     """Merge parsed pages into one Document, with running headers the model read as headings made
-    furniture again (`running_headers`), heading levels, paragraphs cut by a column or
-    page break joined (`paragraphs`), words hyphenated at line ends joined where the document's
-    own words say so (`dehyphenate`), and text-layer warnings."""
+    furniture again (`running_headers`), heading levels, footnotes the model boxed as paragraphs
+    (`footnotes`), paragraphs cut by a column or page break joined (`paragraphs`), words
+    hyphenated at line ends joined where the document's own words say so (`dehyphenate`), and
+    text-layer warnings."""
     elements, furniture = furniture_from_headings([e for p in parsed for e in p.elements],
                                                   {p.page.index: p.page.height for p in parsed})
     headings = {e.id for e in elements if e.type == "heading"}
     levels = heading_levels({eid: size for p in parsed for eid, size in p.heading_sizes.items() if eid in headings})
-    elements, joined = join_broken_paragraphs([_with_level(e, levels) for e in elements])
+    elements, footnotes = footnotes_from_paragraphs([_with_level(e, levels) for e in elements],
+                                                    {eid: size for p in parsed for eid, size in p.paragraph_sizes.items()})
+    elements, joined = join_broken_paragraphs(elements)
     elements, dropped, kept = dehyphenate(elements)
-    counts = {OPTION_FURNITURE: furniture, OPTION_JOINED: joined, OPTION_DROPPED: dropped, OPTION_KEPT: kept}
+    counts = {OPTION_FURNITURE: furniture, OPTION_FOOTNOTES: footnotes, OPTION_JOINED: joined,
+              OPTION_DROPPED: dropped, OPTION_KEPT: kept}
     if any(counts.values()):
         parser = dataclasses.replace(parser, options={**parser.options, **{k: n for k, n in counts.items() if n}})
     pages = [p.page for p in parsed]

@@ -62,6 +62,7 @@ from typing import Any
 
 from chunkbench.errors import InputError
 from chunkbench.text.segment import pipe_table
+from chunkbench.text.sentences import CLOSERS, STOPS
 from chunkbench.text.words import FUNCTION_WORDS
 from chunkbench.types.document import Element, ElementType, Page
 
@@ -92,7 +93,7 @@ _SUPERSCRIPT = pymupdf.TEXT_FONT_SUPERSCRIPT
 _MONOSPACED = pymupdf.TEXT_FONT_MONOSPACED
 _BOLD = pymupdf.TEXT_FONT_BOLD
 #: the end of a run-in heading: a sentence stop or a colon, maybe in closing quotes or brackets
-_LEAD_END = re.compile(r"[.:?!][\"'”’)\]]*\s*\Z")
+_LEAD_END = re.compile(rf"[{STOPS}:][{re.escape(CLOSERS)}]*\s*\Z")
 _SOFT_HYPHEN = "\u00ad"
 #: the font of Tesseract's invisible text layer (also as "ABCDEF+GlyphLessFont", subset)
 _OCR_FONT = "GlyphLessFont"
@@ -117,11 +118,13 @@ _SPACED_DECIMAL = re.compile(r"(?<=\d) \.(?=\d)")
 @dataclass(frozen=True)
 class ParsedPage:
     """One parsed page: its Page record, its elements in reading order (headings without a
-    level yet) and the largest font size of each heading, keyed by element id."""
+    level yet), the largest font size of each heading and the most common font size of each
+    paragraph's characters, keyed by element id."""
 
     page: Page
     elements: tuple[Element, ...]
     heading_sizes: Mapping[str, float] = field(default_factory=dict)
+    paragraph_sizes: Mapping[str, float] = field(default_factory=dict)
 
 
 def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Document:
@@ -387,12 +390,25 @@ def _parse_page(raw_page: Mapping[str, Any], has_text: bool) -> ParsedPage:
     page = Page(number - 1, round(raw_page["width"], 2), round(raw_page["height"], 2), has_text)
     elements = []
     heading_sizes = {}
+    paragraph_sizes = {}
     for n, box in enumerate(raw_page["boxes"], start=1):
         element = _box_element(box, page, f"p{number}-e{n}")
         elements.append(element)
         if element.type == ElementType.HEADING.value:  # not a heading box read as a paragraph ("or")
             heading_sizes[element.id] = float(box.get("max_fontsize") or 0)
-    return ParsedPage(page, tuple(elements), heading_sizes)
+        elif element.type == ElementType.PARAGRAPH.value and (size := _common_size(box.get("textlines") or [])):
+            paragraph_sizes[element.id] = size
+    return ParsedPage(page, tuple(elements), heading_sizes, paragraph_sizes)
+
+
+def _common_size(lines: Sequence[Mapping[str, Any]]) -> float:
+    """The font size (to 0.1 pt) most of a box's characters are set in; 0 for a box without text."""
+    weight: dict[float, int] = {}
+    for line in lines:
+        for span in line["spans"]:
+            size = round(float(span["size"]), 1)
+            weight[size] = weight.get(size, 0) + len(span["text"].strip())
+    return max(weight, key=lambda s: (weight[s], s)) if weight and max(weight.values()) else 0.0
 
 
 def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element:

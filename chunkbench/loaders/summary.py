@@ -7,6 +7,7 @@ from collections import Counter
 from chunkbench.types.document import Document
 
 from .dehyphenate import OPTION_DROPPED, OPTION_KEPT
+from .footnotes import OPTION as FOOTNOTES
 from .paragraphs import OPTION as JOINED_PARAGRAPHS
 from .running_headers import OPTION as FURNITURE_HEADINGS
 from .stitch import OPTION as STITCHED_TABLES
@@ -14,6 +15,7 @@ from .stitch import OPTION as STITCHED_TABLES
 #: what the loader put back together, as ParserInfo.options counts it, and how `info` says it
 REPAIRS = (
     (FURNITURE_HEADINGS, "running header(s) read as a heading made furniture"),
+    (FOOTNOTES, "paragraph(s) at a column's foot in small type made footnotes"),
     (STITCHED_TABLES, "table(s) continued on the next page joined"),
     (JOINED_PARAGRAPHS, "paragraph(s) cut by a column or page break joined"),
     (OPTION_DROPPED, "line-end hyphen(s) dropped"),

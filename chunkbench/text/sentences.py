@@ -30,7 +30,10 @@ _LIST_MARKER = re.compile(r"(?:^|(?<=\s))(?:[•⁃◦▪‣·\-–]\s?)?(\d{1,3
 _LEADING = "\"'“‘([«"
 #: characters looked back for the word before a stop
 WORD_MAX = 40
-_TRAILING = "\"'”’)]»"
+#: what may follow a sentence's stop and still end it: closing quotes and brackets (“… so.”, (… so.))
+CLOSERS = "\"'”’)]»"
+#: the stops that end a sentence in Latin script
+STOPS = ".?!"
 
 #: abbreviations after which a sentence ends only before a common opener
 ABBREVIATIONS = frozenset({
@@ -80,7 +83,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 def _ends_sentence(text: str, stop: int, after: int, stop_end: int, marker_ends: set[int]) -> bool:
     """Whether the stop at `stop` (its closers end at `stop_end`, the next word starts at `after`)
     ends a sentence."""
-    stops = text[stop:stop_end].rstrip(_TRAILING)
+    stops = text[stop:stop_end].rstrip(CLOSERS)
     if "?" in stops or "!" in stops or "？" in stops or "！" in stops:
         return True
     before = text[max(0, stop - WORD_MAX):stop]  # a bounded look back: linear in the text
@@ -96,7 +99,7 @@ def _ends_sentence(text: str, stop: int, after: int, stop_end: int, marker_ends:
         return False  # the stop of a list marker "1." or "1.)"
     if stop_end - stop > 1 and bare[0].islower():
         return False  # a quotation or an aside goes on: "'This is great.' she said", "(... engineer.) at"
-    core = word.lstrip(_LEADING).rstrip(_TRAILING)
+    core = word.lstrip(_LEADING).rstrip(CLOSERS)
     lower = core.lower()
     if bare[0].isdigit():  # "p. 55", "No. 5", "N°. 1026": a short label before its number
         return any(ch.isdigit() for ch in core) or len(core) > 3 and lower not in ABBREVIATIONS
@@ -106,7 +109,7 @@ def _ends_sentence(text: str, stop: int, after: int, stop_end: int, marker_ends:
     dotted = "." in core and not any(ch.isdigit() for ch in core)
     abbreviated = lower in ABBREVIATIONS or len(core) == 1 and core.isalpha() or dotted
     if abbreviated:
-        opener = bare.rstrip(",;:").lower().rstrip(_TRAILING)
+        opener = bare.rstrip(",;:").lower().rstrip(CLOSERS)
         return bare[0].isupper() and opener in OPENERS
     return True
 
