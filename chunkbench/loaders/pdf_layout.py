@@ -68,6 +68,7 @@ from chunkbench.types.document import Element, ElementType, Page
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
 from .pdflib import pymupdf
+from .symbol_fonts import symbol_text
 
 log = logging.getLogger(__name__)
 
@@ -546,11 +547,12 @@ def _line_text(line: Mapping[str, Any], *, char_width: float | None = None) -> s
     """The spans of a line joined. pymupdf4llm drops whitespace-only spans, so a gap wider than a
     tenth of the font size (its own threshold for merging spans) is a space; in code
     (`char_width` given) as many spaces as fit the gap. In running text, superscript numbers
-    (footnote marks) are set off by spaces."""
+    (footnote marks) are set off by spaces. Symbol-font codes read as letters are the symbols
+    they draw (`symbol_fonts`: "Yes x No ¨" set in Wingdings is "Yes ⌧ No ◻")."""
     parts = []
     previous = None
     for span in line["spans"]:
-        text = span["text"]
+        text = symbol_text(span.get("font", ""), span["text"])
         if previous is not None:
             gap = span["bbox"][0] - previous["bbox"][2]
             if gap > _WORD_GAP * span["size"]:
