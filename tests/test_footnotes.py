@@ -6,6 +6,7 @@ import re
 
 import chunkbench as cb
 from chunkbench.evaluate.metrics import is_mid_sentence
+from chunkbench.loaders.dehyphenate import OPTION_DROPPED, OPTION_KEPT
 from chunkbench.loaders.footnotes import OPTION, WHY, footnotes_from_paragraphs
 from chunkbench.loaders.summary import format_summary
 from chunkbench.types.document import Element
@@ -35,7 +36,10 @@ def test_footnotes_at_a_columns_foot_are_footnotes_and_the_body_joins_over_them(
     assert [p.bbox[0] > 200 for p in note.parts] == [False, True]
     # what it changes for a chunker: no chunk of the recursive default ends mid-sentence on pages 2-3
     assert not [c.text[-40:] for c in cb.chunk(doc, "recursive") if c.page_start in (2, 3) and is_mid_sentence(doc, c)]
-    assert f"{doc.parser.options[OPTION]} paragraph(s) at a column's foot in small type made footnotes" in format_summary(doc)
+    summary = format_summary(doc)
+    assert f"{doc.parser.options[OPTION]} paragraph(s) at a column's foot in small type made footnotes" in summary
+    # no hyphen was dropped, so the kept ones say what they are
+    assert OPTION_DROPPED not in doc.parser.options and f", {doc.parser.options[OPTION_KEPT]} line-end hyphen(s) kept" in summary
 
 
 def test_small_type_that_is_no_footnote_stays_a_paragraph():

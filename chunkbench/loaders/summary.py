@@ -62,8 +62,10 @@ def format_summary(doc: Document, max_outline: int = 40) -> str:
         shown = ", ".join(map(str, pages[:20])) + (" …" if len(pages) > 20 else "")
         lines.append(f"  no text  {len(pages)} page(s): {shown}")
     if s["repairs"]:
-        lines.append("  repaired " + ", ".join(f"{s['repairs'][key]} {label}" for key, label in REPAIRS
-                                               if key in s["repairs"]))
+        repairs = s["repairs"]
+        lines.append("  repaired " + ", ".join(
+            f"{repairs[key]} {'line-end hyphen(s) kept' if key == OPTION_KEPT and OPTION_DROPPED not in repairs else label}"
+            for key, label in REPAIRS if key in repairs))
     for w in s["warnings"]:
         lines.append(f"  warning  {w}")
     if s["outline"]:
