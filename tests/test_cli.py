@@ -223,3 +223,16 @@ def test_a_pdf_with_text_has_no_warnings(tmp_path):
     r = run_cli("chunk", CONTRACT, "-o", out)
     assert r.returncode == 0 and "warning" not in r.stderr and "see the warnings" not in r.stdout
     assert load_chunks_json(out)["warnings"] == []
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    """`chunkbench chunk big.txt | head -1`: the table is far longer than the pipe holds, the
+    reader closes it after one line, and the command stops with no error and no traceback."""
+    text = tmp_path / "big.txt"
+    text.write_text("\n\n".join(f"Paragraph {i} says something about topic {i % 7}." for i in range(4000)), "utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "chunkbench", "chunk", str(text), "--strategy", "recursive",
+                             "--set", "chunk_size=60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err.decode()) == (0, "")

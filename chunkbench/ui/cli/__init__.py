@@ -96,6 +96,9 @@ def _main(argv: list[str]) -> int:
         if tail:
             print(tail.rstrip(), file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:  # the reader went away (`chunkbench info x.pdf | head`): stop quietly
+        _silence_stdout()
+        return 0
     except OSError as exc:  # an output that cannot be written (inputs that cannot be read are InputErrors)
         if debug:
             traceback.print_exc()
@@ -105,14 +108,22 @@ def _main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("chunkbench: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     except Exception as exc:  # noqa: BLE001 - last line of defence for the CLI
         if debug:
             traceback.print_exc()
         else:
             print(f"chunkbench: internal error: {type(exc).__name__}: {exc} (rerun with --debug)", file=sys.stderr)
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush at exit does not fail on the
+    closed pipe again (Python's documented recipe for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def add_set_option(parser: argparse.ArgumentParser) -> None:
