@@ -76,7 +76,7 @@ def _foot_runs(page: Sequence[Element], small: set[str]) -> list[list[Element]]:
     runs: list[list[Element]] = []
     run: list[Element] = []
     for e in page:
-        if e.id in small and all(o.id in small or o.type == "footnote" for o in _below(e, page)):
+        if e.id in small and all(o.id in small or o.type == "footnote" for o in _column(e, page, below=True)):
             run.append(e)
             continue
         if run:
@@ -94,17 +94,16 @@ def _is_notes(run: Sequence[Element], page: Sequence[Element], small: set[str]) 
             and any(_MARK.match(e.text) for e in run) and _under_body(first, page, small))
 
 
-def _below(e: Element, page: Sequence[Element]) -> list[Element]:
-    """The content of `page` that lies lower than `e` and overlaps it horizontally."""
+def _column(e: Element, page: Sequence[Element], *, below: bool) -> list[Element]:
+    """The content of `page` in `e`'s column (overlapping it horizontally) that lies lower than
+    `e` (`below`) or higher."""
     assert e.bbox is not None
     x0, y0, x1, _ = e.bbox
-    return [o for o in page if o is not e and o.bbox is not None and o.bbox[1] > y0 + _TOLERANCE
+    return [o for o in page if o is not e and o.bbox is not None
+            and (o.bbox[1] > y0 + _TOLERANCE if below else o.bbox[1] < y0 - _TOLERANCE)
             and min(x1, o.bbox[2]) - max(x0, o.bbox[0]) > _TOLERANCE]
 
 
 def _under_body(first: Element, page: Sequence[Element], small: set[str]) -> bool:
     """Whether body text (content that is no small paragraph) lies above `first` in its column."""
-    assert first.bbox is not None
-    x0, y0, x1, _ = first.bbox
-    return any(o.id not in small and o.bbox is not None and o.bbox[1] < y0 - _TOLERANCE
-               and min(x1, o.bbox[2]) - max(x0, o.bbox[0]) > _TOLERANCE for o in page)
+    return any(o.id not in small for o in _column(first, page, below=False))

@@ -119,10 +119,12 @@ def _main(argv: list[str]) -> int:
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so the interpreter's last flush at exit does not fail on the
     closed pipe again (Python's documented recipe for SIGPIPE)."""
+    stdout = sys.__stdout__
+    if stdout is None:
+        return
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.__stdout__.fileno())
-    except (OSError, AttributeError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
+    except (OSError, ValueError):
         pass
 
 
