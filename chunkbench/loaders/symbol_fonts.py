@@ -13,6 +13,7 @@ Greek and mathematics as they should be.
 
 from __future__ import annotations
 
+import functools
 import re
 
 #: Wingdings code → the character it draws: bullets, boxes, check marks and arrows used as bullets
@@ -28,6 +29,7 @@ _SUBSET = re.compile(r"^[A-Z]{6}\+")
 _PRIVATE_BASE = 0xF000
 
 
+@functools.lru_cache(maxsize=256)  # called for every span; a document has a handful of fonts
 def _table(font: str) -> tuple[dict[int, str], bool] | None:
     """The code table of `font` (a PDF font name, subset prefix and style allowed), and whether
     its plain (not private-use) codes are symbols too; None for any other font."""
