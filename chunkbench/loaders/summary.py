@@ -63,9 +63,10 @@ def format_summary(doc: Document, max_outline: int = 40) -> str:
         lines.append(f"  no text  {len(pages)} page(s): {shown}")
     if s["repairs"]:
         repairs = s["repairs"]
-        lines.append("  repaired " + ", ".join(
-            f"{repairs[key]} {'line-end hyphen(s) kept' if key == OPTION_KEPT and OPTION_DROPPED not in repairs else label}"
-            for key, label in REPAIRS if key in repairs))
+        labels = dict(REPAIRS)
+        if OPTION_DROPPED not in repairs:  # a bare "kept" reads only after "… hyphen(s) dropped"
+            labels[OPTION_KEPT] = "line-end hyphen(s) kept"
+        lines.append("  repaired " + ", ".join(f"{repairs[key]} {labels[key]}" for key, _ in REPAIRS if key in repairs))
     for w in s["warnings"]:
         lines.append(f"  warning  {w}")
     if s["outline"]:

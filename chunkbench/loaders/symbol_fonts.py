@@ -51,6 +51,10 @@ def symbol_text(font: str, text: str) -> str:
     out = []
     for ch in text:
         n = ord(ch)
-        code = n - _PRIVATE_BASE if _PRIVATE_BASE + 0x20 <= n <= _PRIVATE_BASE + 0xFF else (n if plain and n <= 0xFF else None)
-        out.append(codes.get(code, ch) if code is not None else ch)
+        if _PRIVATE_BASE + 0x20 <= n <= _PRIVATE_BASE + 0xFF:  # the font's code, mapped to private use
+            out.append(codes.get(n - _PRIVATE_BASE, ch))
+        elif plain and n <= 0xFF:  # the code itself, read as a Latin-1 letter
+            out.append(codes.get(n, ch))
+        else:
+            out.append(ch)
     return "".join(out)
