@@ -39,13 +39,19 @@ _TOLERANCE = 2.0
 WHY = "small type under the body text at a column's foot, opening with a note mark"
 
 
+def heaviest_size(weight: Mapping[float, int]) -> float | None:
+    """The font size with the most characters set in it (the larger on a tie); None when no
+    size has any. Used for a box's own size and for the document's body size."""
+    return max(weight, key=lambda s: (weight[s], s)) if any(weight.values()) else None
+
+
 def body_size(elements: Sequence[Element], sizes: Mapping[str, float]) -> float | None:
     """The font size most of the paragraphs' characters are set in (None when none is known)."""
     weight: Counter[float] = Counter()
     for e in elements:
         if e.type == "paragraph" and sizes.get(e.id):
             weight[sizes[e.id]] += len(e.text)
-    return max(weight, key=lambda s: (weight[s], s)) if weight else None
+    return heaviest_size(weight)
 
 
 def footnotes_from_paragraphs(elements: Sequence[Element], sizes: Mapping[str, float]) -> tuple[list[Element], int]:

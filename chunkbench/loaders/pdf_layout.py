@@ -56,6 +56,7 @@ import json
 import logging
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +68,7 @@ from chunkbench.text.words import FUNCTION_WORDS
 from chunkbench.types.document import Element, ElementType, Page
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
+from .footnotes import heaviest_size
 from .pdflib import pymupdf
 from .symbol_fonts import symbol_text
 
@@ -404,12 +406,11 @@ def _parse_page(raw_page: Mapping[str, Any], has_text: bool) -> ParsedPage:
 
 def _common_size(lines: Sequence[Mapping[str, Any]]) -> float:
     """The font size (to 0.1 pt) most of a box's characters are set in; 0 for a box without text."""
-    weight: dict[float, int] = {}
+    weight: Counter[float] = Counter()
     for line in lines:
         for span in line["spans"]:
-            size = round(float(span["size"]), 1)
-            weight[size] = weight.get(size, 0) + len(span["text"].strip())
-    return max(weight, key=lambda s: (weight[s], s)) if weight and max(weight.values()) else 0.0
+            weight[round(float(span["size"]), 1)] += len(span["text"].strip())
+    return heaviest_size(weight) or 0.0
 
 
 def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element:
