@@ -115,3 +115,40 @@ def test_a_paragraph_cut_at_sentences_is_cut_evenly(paragraphs, limit):
                 and b[-1].end - a[-1].start <= limit):
             before = max(a[-1].end - a[0].start, b[-1].end - b[0].start)
             assert max(a[-2].end - a[0].start, b[-1].end - a[-1].start) >= before
+
+
+LEANING_TEXTS = st.tuples(st.sampled_from(["", "", "This ", "But ", "It "]), SENTENCE_TEXTS).map(
+    lambda pair: pair[0] + (pair[1][0].lower() + pair[1][1:] if pair[0] else pair[1]))
+LEANING_PROSE = st.lists(st.lists(LEANING_TEXTS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=8)
+
+
+def leans_back(text: str, u: Unit) -> bool:
+    return u.kind == SENTENCE and text[u.start:].startswith(("This ", "But ", "It "))
+
+
+@settings(max_examples=300, deadline=None)
+@given(LEANING_PROSE, st.integers(min_value=30, max_value=300))
+def test_a_cut_before_a_sentence_that_refers_back_moves_when_it_can(paragraphs, limit):
+    """Pieces fit, keep every word and are as many as greedy packing makes; a piece opens with a
+    sentence that refers back ("This …", "But …") inside a paragraph only where no other cut,
+    crossing only sentences of that paragraph, leaves both pieces fitting before a sentence that
+    does not (checked against every cut of the pair)."""
+    text, units = units_of(paragraphs)
+    pieces = Packer(text, limit).pack(units)
+    greedy = Packer(text, limit)
+    greedy._even_out = greedy._keep_dependents = lambda p: p  # type: ignore[method-assign]
+    assert len(pieces) == len(greedy.pack(units))
+    assert " ".join(text[a:b] for a, b in spans(pieces)).split() == text.split()
+    assert all(b - a <= limit for a, b in spans(pieces))
+    for a, b in zip(pieces, pieces[1:]):
+        if not (leans_back(text, b[0]) and "\n\n" not in text[a[-1].end:b[0].start]):
+            continue
+        pair, cut = a + b, len(a)
+        for new in range(1, len(pair)):
+            lo, hi = min(cut, new), max(cut, new)
+            crossed_ok = (all(u.kind == SENTENCE for u in pair[lo:hi])
+                          and "\n\n" not in text[pair[lo - 1].end if new > cut else pair[lo].start:pair[hi].start
+                                                 if new < cut else pair[hi - 1].end])
+            fits = pair[new - 1].end - pair[0].start <= limit and pair[-1].end - pair[new].start <= limit
+            assert not (new != cut and crossed_ok and fits and not leans_back(text, pair[new])), (
+                text[a[0].start:a[-1].end], text[b[0].start:b[-1].end], new - cut)

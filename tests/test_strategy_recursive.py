@@ -143,3 +143,16 @@ def test_a_short_sentence_before_a_sentence_too_big_for_any_chunk_is_not_left_al
     assert waiting.text.startswith("But I’m not waiting. I want to provide an annual tax credit")
     following = list(cs)[list(cs).index(waiting) + 1]
     assert following.boundary.reason.value == "word_split" and len(following.text) > 50
+
+
+def test_a_chunk_does_not_open_with_a_sentence_that_refers_back_when_the_cut_can_move():
+    """SQLite's page at 450 characters: "This is especially true of network filesystems and NFS in
+    particular." opened a chunk, cut from the sentence it is about; the cut moves so it stays with
+    "But some filesystems contain bugs …" (both chunks still fit). At 300 neither way fits: it stays."""
+    doc = cb.load(CONSTITUTION.parent / "sqlite_how_to_corrupt.md")
+    nfs = "This is especially true of network filesystems and NFS in particular."
+    cs = chunk(doc, "recursive", chunk_size=450)
+    holder = next(c for c in cs if nfs in c.text)
+    assert "But some filesystems contain bugs in their locking logic" in holder.text
+    assert not holder.text.startswith(nfs) and all(len(c.text) <= 450 for c in cs)
+    assert next(c for c in chunk(doc, "recursive", chunk_size=300) if nfs in c.text).text.startswith(nfs)

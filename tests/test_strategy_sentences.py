@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import chunkbench as cb
 from chunkbench import chunk
 from chunkbench.errors import ParamError
-from chunkbench.strategies.sentences import depends_on_previous
+from chunkbench.text.sentences import depends_on_previous
 from chunkbench.types.document import is_noise
 from tests.conftest import SAMPLE_PDFS, make_doc
 from tests.element_streams import check_common_invariants, element_documents

@@ -37,6 +37,8 @@ MIN_SENTENCE_WORDS = 10
 #: element types whose text is expected to end a sentence with punctuation
 PROSE_TYPES = frozenset({"paragraph", "footnote", "caption", "other"})
 _LAST_WORD = re.compile(r"(\w+)\W*$")
+#: how an item of an enumeration ends when more items follow ("(a) …; and")
+_ITEM_END = re.compile(r";\s*(?:and|or)\Z", re.IGNORECASE)
 #: metric groups in display order (for tables in the notebook and the summary)
 STRUCTURE_KEYS = (
     "tables_split", "lists_split", "clauses_split", "heading_only_chunks", "mid_sentence_chunks",
@@ -108,16 +110,17 @@ def evidence_metrics(doc: Document, chunkset: ChunkSet) -> dict:
 def is_mid_sentence(doc: Document, chunk: Chunk) -> bool:
     """Whether the chunk was cut mid-sentence.
 
-    True when its last word is a function word ("the", "of", "and", ...), or when it does not
-    end in terminal punctuation, its last source element is prose (headings, tables, lists and
-    code legitimately end without a full stop) and its last line is sentence-long (at least
+    True when its last word is a function word ("the", "of", "and", ...), unless it ends where a
+    list item "…; and" or "…; or" ends (an enumeration goes on); or when it does not end in
+    terminal punctuation, its last source element is prose (headings, tables, lists and code
+    legitimately end without a full stop) and its last line is sentence-long (at least
     MIN_SENTENCE_WORDS words: shorter lines are titles, signatures and labels)."""
     text = chunk.text.rstrip()
     if not text:
         return False
     m = _LAST_WORD.search(text)
     if m and m.end(1) == len(text) and m.group(1).lower() in FUNCTION_WORDS:
-        return True
+        return not _ends_enumeration_item(doc, chunk, text)
     if text[-1] in TERMINAL:
         return False
     last = chunk.source_blocks[-1] if chunk.source_blocks else None
@@ -128,6 +131,15 @@ def is_mid_sentence(doc: Document, chunk: Chunk) -> bool:
         return False
     last_line = text.rsplit("\n", 1)[-1]
     return sum(any(ch.isalnum() for ch in w) for w in last_line.split()) >= MIN_SENTENCE_WORDS
+
+
+def _ends_enumeration_item(doc: Document, chunk: Chunk, text: str) -> bool:
+    """Whether the chunk ends where a list item ending "…; and" or "…; or" ends: an item of an
+    enumeration, complete though its sentence runs on into the next item."""
+    if not _ITEM_END.search(text) or not chunk.source_blocks or chunk.source_blocks[-1] not in doc._by_id:
+        return False
+    item = doc.element(chunk.source_blocks[-1])
+    return item.type == "list" and chunk.end_char is not None and not doc.text[chunk.end_char : item.char_end].strip()
 
 
 def is_heading_only(doc: Document, chunk: Chunk) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chunkbench.errors import ParamError
-from chunkbench.text.sentences import sentence_spans
+from chunkbench.text.sentences import depends_on_previous, sentence_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.document import Document
 
@@ -98,18 +98,6 @@ def _within(unit: Unit, opens_paragraph: bool, packer: Packer):
         return
     for j, piece in enumerate(packer.hard_split(unit.start, unit.end)):
         yield Unit(piece.start, piece.end, unit.kind if j == 0 else HARD), opens_paragraph and j == 0
-
-
-#: a sentence opening with one of these leans on the one before it ("And just this morning, ...")
-DEPENDENT_OPENERS = frozenset(
-    ["and", "but", "or", "nor", "so", "yet", "also", "then", "thus", "hence", "therefore", "however", "moreover", "furthermore", "instead", "otherwise", "this", "that", "these", "those", "it", "its", "they", "them", "their", "he", "she", "his", "her", "such", "which"]
-)
-
-
-def depends_on_previous(text: str) -> bool:
-    """Whether a sentence opens with a connective or a pronoun that refers back."""
-    first = text[:20].split(maxsplit=1)
-    return bool(first) and first[0].strip("“”\"'‘’(,—–-").lower() in DEPENDENT_OPENERS
 
 
 def _joins(group: list[Unit], unit: Unit, opens_paragraph: bool, minimum: int, maximum: int,

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from chunkbench.text.segment import _strip_span, is_rule_line, paragraph_spans
-from chunkbench.text.sentences import sentence_spans
+from chunkbench.text.sentences import depends_on_previous, sentence_spans
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
 from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
@@ -153,6 +153,8 @@ class Packer:
     No scraps: a sentence cut in two is cut near its middle (`_even_cut`); a paragraph cut at
     sentences has its sentences moved across the cut while that evens the two pieces out
     (`_even_out`); a sentence too big for any piece fills a piece less than half full before it.
+    A cut before a sentence that refers back ("This …", "But …") then moves where one fits
+    (`_keep_dependents`).
     """
 
     def __init__(self, text: str, limit: int, size: SizeFn = char_size, chars_per_unit: int = 1,
@@ -211,7 +213,7 @@ class Packer:
             queue.appendleft(u)
         if cur:
             pieces.append(cur)
-        return self._even_out(pieces)
+        return self._keep_dependents(self._even_out(pieces))
 
     def _even_out(self, pieces: list[list[Unit]]) -> list[list[Unit]]:
         """Where a paragraph is cut at sentences, move its sentences across the cut, last first,
@@ -236,6 +238,54 @@ class Packer:
             return False
         uneven = max(self.size(a[0].start, a[-1].end), self.size(b[0].start, b[-1].end))
         return max(self.size(a[0].start, a[-2].end), self.size(a[-1].start, b[-1].end)) < uneven
+
+    def _keep_dependents(self, pieces: list[list[Unit]]) -> list[list[Unit]]:
+        """Where a paragraph is cut before a sentence that refers back ("This is especially true of
+        NFS."), move the cut to the nearest sentence, either way, that does not refer back, crossing
+        only sentences of that paragraph and leaving both pieces fitting and the first with more
+        than headings (the more even pair on a tie); else leave it. Pieces stay as many.
+
+        Repeated while a cut moves: moving one cut can make room for its neighbour's, and a cut
+        once moved is before a sentence that does not refer back, so it never moves again."""
+        leaning = [n for n in range(len(pieces) - 1) if self._leans_back(pieces[n + 1][0])]
+        while leaning:
+            for n in leaning:
+                units, cut = pieces[n] + pieces[n + 1], len(pieces[n])
+                moves = [c for c in (self._next_cut(units, cut, -1), self._next_cut(units, cut, 1)) if c is not None]
+                if moves:
+                    new = min(moves, key=lambda c: (abs(c - cut), self._larger_piece(units, c)))
+                    pieces[n], pieces[n + 1] = units[:new], units[new:]
+            still = [n for n in leaning if self._leans_back(pieces[n + 1][0])]
+            leaning = still if len(still) < len(leaning) else []
+        return pieces
+
+    def _next_cut(self, units: list[Unit], cut: int, step: int) -> int | None:
+        """The nearest index from `cut` in direction `step` where `units` may be cut instead: the
+        walk crosses only sentences of the paragraph cut at `cut` and stops once a piece outgrows
+        the limit or the first piece would hold only headings."""
+        new = cut
+        while True:
+            crossed = units[new] if step > 0 else units[new - 1]
+            beside = units[new - 1] if step > 0 else units[new]
+            new += step
+            if not 0 < new < len(units) or crossed.kind != SENTENCE:
+                return None
+            if not self._one_paragraph(*((beside, crossed) if step > 0 else (crossed, beside))):
+                return None
+            if step < 0 and all(u.kind == HEADING for u in units[:new]):
+                return None
+            if not (self.fits(units[0].start, units[new - 1].end) and self.fits(units[new].start, units[-1].end)):
+                return None
+            if not self._leans_back(units[new]):
+                return new
+
+    def _larger_piece(self, units: list[Unit], cut: int) -> int:
+        """The size of the larger of the two pieces `units` makes when cut at index `cut`."""
+        return max(self.size(units[0].start, units[cut - 1].end), self.size(units[cut].start, units[-1].end))
+
+    def _leans_back(self, u: Unit) -> bool:
+        """Whether `u` is a sentence opening with a word that refers to the one before it."""
+        return u.kind == SENTENCE and depends_on_previous(self.text[u.start : u.end])
 
     def _one_paragraph(self, a: Unit, b: Unit) -> bool:
         """Whether units `a` and then `b` lie in one paragraph (no blank line between them)."""

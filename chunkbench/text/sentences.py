@@ -60,6 +60,18 @@ OPENERS = frozenset({
 })
 
 
+#: a sentence opening with one of these leans on the one before it ("And just this morning, ...")
+DEPENDENT_OPENERS = frozenset(
+    ["and", "but", "or", "nor", "so", "yet", "also", "then", "thus", "hence", "therefore", "however", "moreover", "furthermore", "instead", "otherwise", "this", "that", "these", "those", "it", "its", "they", "them", "their", "he", "she", "his", "her", "such", "which"]
+)
+
+
+def depends_on_previous(text: str) -> bool:
+    """Whether a sentence opens with a connective or a pronoun that refers back."""
+    first = text[:20].split(maxsplit=1)
+    return bool(first) and first[0].strip("“”\"'‘’(,—–-").lower() in DEPENDENT_OPENERS
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences of `text`, stripped of outer whitespace, in order (rules above)."""
     markers = _list_markers(text)
