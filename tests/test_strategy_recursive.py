@@ -155,4 +155,7 @@ def test_a_chunk_does_not_open_with_a_sentence_that_refers_back_when_the_cut_can
     holder = next(c for c in cs if nfs in c.text)
     assert "But some filesystems contain bugs in their locking logic" in holder.text
     assert not holder.text.startswith(nfs) and all(len(c.text) <= 450 for c in cs)
+    after = list(cs)[list(cs).index(holder) + 1]
+    assert after.boundary.detail.endswith("; moved off “This is especially true of …”, which refers back to the "
+                                          "sentence before it")
     assert next(c for c in chunk(doc, "recursive", chunk_size=300) if nfs in c.text).text.startswith(nfs)

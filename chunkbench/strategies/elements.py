@@ -109,7 +109,8 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
             kind = piece[0].kind
             boundary = Boundary(PIECE_REASONS.get(kind, Reason.SENTENCE_SPLIT),
                                 f"element {el.id} ({len(el.text)} chars > {limit}) continues: piece {k + 1} of "
-                                f"{len(pieces)}, cut at a {'line break or space' if kind == HARD else kind}")
+                                f"{len(pieces)}, cut at a {'line break or space' if kind == HARD else kind}"
+                                f"{packer.why_moved(a)}")
         out.append(_make_chunk(doc, first + k, group, heading_level, limit, span=(a, b), boundary=boundary))
     return out
 

@@ -270,7 +270,7 @@ class _Builder:
                                                  f"{self.maximum} chars")}.get(piece.kind,
                                                                            (Reason.PARAGRAPH_SPLIT, "at a paragraph boundary"))
                 b = Boundary(why[0], f"split of '{one_line(label, 80)}' (part {k + 1} of {len(pieces)}) {why[1]}, "
-                                     f"{ov}-char overlap")
+                                     f"{ov}-char overlap{self.packer.why_moved(piece.start)}")
             sub_extra = {**extra, "parent_chunk_id": base_id, "split_part": k + 1, "split_parts": len(pieces)}
             self._add(f"{base_id}_sub_{k}", piece, b, path, heading, ctype, sub_extra, ov)
 

@@ -90,7 +90,7 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
                 reason, why = _REASONS[piece[0].kind]
                 if respect_headings and n == 0:
                     reason, why = Reason.HEADING, "a heading starts a new chunk"
-                boundary = Boundary(reason, f"{why} (chunks up to {chunk_size} {unit})")
+                boundary = Boundary(reason, f"{why} (chunks up to {chunk_size} {unit}){packer.why_moved(piece[0].start)}")
             if lead < piece[0].start:
                 boundary = Boundary(boundary.reason, f"{boundary.detail}; starts {piece[0].start - lead} chars "
                                                      "earlier, overlapping the previous chunk")

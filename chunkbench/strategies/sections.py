@@ -318,6 +318,7 @@ class _Builder:
                         else Boundary(Reason.AFTER_TABLE, f"text after a table in {label}")
                 else:
                     b = self._split_boundary(piece[0].kind, label, total, k, len(pieces), fallback)
+                    b = Boundary(b.reason, b.detail + self.packer.why_moved(piece[0].start))
                 if not self.chunks:
                     b = Boundary(Reason.DOCUMENT_START, f"first chunk: {b.detail}")
                 self._add(sec, piece, b, is_table, pricing, classified)

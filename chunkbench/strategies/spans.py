@@ -169,6 +169,8 @@ class Packer:
         self.header_room = header_room
         #: the start of each table row below a header → the room its piece leaves for that header
         self._room: dict[int, int] = {}
+        #: the start of each piece whose cut moved off a sentence that refers back → that sentence
+        self._moved: dict[int, int] = {}
 
     def fits(self, start: int, end: int, origin: int | None = None) -> bool:
         """Whether [origin or start, end) is within the limit, less the room for a repeated table
@@ -255,9 +257,18 @@ class Packer:
                 if moves:
                     new = min(moves, key=lambda c: (abs(c - cut), self._larger_piece(units, c)))
                     pieces[n], pieces[n + 1] = units[:new], units[new:]
+                    self._moved[units[new].start] = units[cut].start
             still = [n for n in leaning if self._leans_back(pieces[n + 1][0])]
             leaning = still if len(still) < len(leaning) else []
         return pieces
+
+    def why_moved(self, start: int) -> str:
+        """For a boundary detail: why the piece starting at `start` does not start where packing
+        cut, or "" when it does."""
+        if start not in self._moved:
+            return ""
+        referring = self.text[self._moved[start] :].split(maxsplit=5)[:5]
+        return f"; moved off \u201c{' '.join(referring)} …\u201d, which refers back to the sentence before it"
 
     def _next_cut(self, units: list[Unit], cut: int, step: int) -> int | None:
         """The nearest index from `cut` in direction `step` where `units` may be cut instead: the
