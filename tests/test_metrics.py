@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import SAMPLE_PDFS, make_doc, shared_pdf
@@ -13,10 +14,13 @@ from hypothesis import strategies as st
 import chunkbench as cb
 from chunkbench.evaluate import metrics as M
 from chunkbench.evaluate import stats
+from chunkbench.strategies.spans import Packer
+from chunkbench.text.sentences import depends_on_previous
 from chunkbench.types.chunk import Boundary, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
 
 BOX = [50.0, 100.0, 500.0, 140.0]
+SQLITE = Path(__file__).parent / "data" / "retrieval" / "sqlite_how_to_corrupt.md"
 
 
 def cut(doc, pieces, *, skipped=None, section=("S",), extra=None):
@@ -125,6 +129,32 @@ def test_the_enumerations_of_a_10k_are_not_mid_sentence_ends():
     assert len(items) >= 20 and not any(M.is_mid_sentence(doc, c) for c in items)
     mid = [c for c in cs if M.is_mid_sentence(doc, c)]
     assert 0 < len(mid) <= 20 and not any(c.text.rstrip().endswith("; and") for c in mid)
+
+
+def test_a_chunk_opening_inside_a_paragraph_with_a_sentence_that_refers_back():
+    """Cut before "This …" inside a paragraph: counted; the same sentence opening a paragraph of
+    its own, or a chunk cut before a sentence that does not refer back: not."""
+    text = "Some filesystems contain bugs. This is especially true of NFS. Locks then fail."
+    doc = make_doc([para(text), para("This paragraph opens with a pronoun but starts a paragraph.")])
+    this, then = text.index("This"), text.index("Locks")
+    cs = cut(doc, [("e0", 0, this - 1), ("e0", this, then - 1), ("e0", then, len(text)), ["e1"]])
+    assert [M.opens_dependent(doc, c) for c in cs] == [False, True, False, False]
+    m = M.structure_metrics(doc, cs)
+    assert m["dependent_start_chunks"] == 1 and m["dependent_start_share"] == 0.25
+
+
+def test_dependent_starts_of_real_chunks(monkeypatch):
+    """SQLite's page, `recursive` at 450 characters: some chunks still open with "This …"/"But …"
+    where no cut fits, none of those whose cut moved does, and without the move there are more."""
+    doc = cb.load(SQLITE)
+    ours = cb.chunk(doc, "recursive", chunk_size=450)
+    counted = [c for c in ours if M.opens_dependent(doc, c)]
+    assert counted and all(depends_on_previous(c.text) for c in counted)
+    moved = [c for c in ours if "moved off" in c.boundary.detail]
+    assert moved and not any(M.opens_dependent(doc, c) for c in moved)
+    monkeypatch.setattr(Packer, "_keep_dependents", lambda self, pieces: pieces)
+    unmoved = cb.chunk(doc, "recursive", chunk_size=450)
+    assert M.structure_metrics(doc, unmoved)["dependent_start_chunks"] >= len(counted) + len(moved)
 
 
 def test_heading_only_chunks_and_chunks_spanning_pages():
@@ -299,9 +329,9 @@ def test_metrics_hold_together_on_random_documents(doc, strategy):
     assert m["text_lost_chars"] == 0, strategy  # no strategy drops text it did not declare skipped
     for key in ("tables_split", "lists_split", "clauses_split"):
         assert 0 <= m[key] <= m[key[: -len("_split")]]
-    for key in ("heading_only_chunks", "mid_sentence_chunks", "chunks_spanning_pages"):
+    for key in ("heading_only_chunks", "mid_sentence_chunks", "dependent_start_chunks", "chunks_spanning_pages"):
         assert 0 <= m[key] <= n
-    for key in ("mid_sentence_share", "section_path_coverage", "overlap_share", "share_with_pages",
+    for key in ("mid_sentence_share", "dependent_start_share", "section_path_coverage", "overlap_share", "share_with_pages",
                 "share_with_bbox", "share_with_source_blocks", "clause_ref_text_rate"):
         assert m[key] is None or 0 <= m[key] <= 1, key
     assert m["overlap_chars"] >= 0

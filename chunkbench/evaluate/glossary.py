@@ -19,6 +19,8 @@ METRICS: dict[str, str] = {
     "tables_split": "tables cut into two or more chunks with no chunk holding the whole table (lists_split, "
                     "clauses_split likewise)",
     "mid_sentence_share": "share of chunks that end in the middle of a sentence",
+    "dependent_start_share": "share of chunks that open inside a paragraph with a sentence that refers back "
+                             "(\"This …\", \"But …\", \"However …\"), away from what it refers to",
     "heading_only_chunks": "chunks made of nothing but headings",
     "text_lost_share": "share of the document's text (outside skipped furniture) that no chunk covers",
     "overlap_share": "share of the covered text that lies in two or more chunks",

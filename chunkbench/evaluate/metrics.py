@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from chunkbench.text.clauses import clause_ref
 from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import RangeIndex, merge_ranges
-from chunkbench.text.sentences import CLOSERS, STOPS
+from chunkbench.text.sentences import CLOSERS, STOPS, depends_on_previous
 from chunkbench.text.words import FUNCTION_WORDS
 
 from . import stats
@@ -42,7 +42,7 @@ _ITEM_END = re.compile(r";\s*(?:and|or)\Z", re.IGNORECASE)
 #: metric groups in display order (for tables in the notebook and the summary)
 STRUCTURE_KEYS = (
     "tables_split", "lists_split", "clauses_split", "heading_only_chunks", "mid_sentence_chunks",
-    "mid_sentence_share", "chunks_spanning_pages", "clause_ref_rate", "clause_ref_text_rate",
+    "mid_sentence_share", "dependent_start_chunks", "dependent_start_share", "chunks_spanning_pages", "clause_ref_rate", "clause_ref_text_rate",
     "section_path_coverage", "text_lost_chars", "text_lost_share", "overlap_share", "storage_overhead",
 )
 
@@ -140,6 +140,18 @@ def _ends_enumeration_item(doc: Document, chunk: Chunk, text: str) -> bool:
         return False
     item = doc.element(chunk.source_blocks[-1])
     return item.type == "list" and chunk.end_char is not None and not doc.text[chunk.end_char : item.char_end].strip()
+
+
+def opens_dependent(doc: Document, chunk: Chunk) -> bool:
+    """Whether the chunk opens inside a paragraph with a sentence that refers back ("This is
+    especially true of NFS.", "But …"): a reader of the chunk alone lacks what it refers to."""
+    span = chunk_range(doc, chunk)
+    element = doc.element_at(span[0]) if span else None
+    if span is None or element is None or element.type not in PROSE_TYPES or element.text_level is not None:
+        return False
+    before = doc.text[element.char_start : span[0]]
+    inside = bool(before.strip()) and "\n\n" not in before[len(before.rstrip()) :]
+    return inside and depends_on_previous(chunk.text.lstrip())
 
 
 def is_heading_only(doc: Document, chunk: Chunk) -> bool:
@@ -241,8 +253,9 @@ def _covered_twice(doc: Document, chunkset: ChunkSet, nonspace: list[int]) -> in
 
 
 def structure_metrics(doc: Document, chunkset: ChunkSet) -> dict:
-    """Tables/lists/clauses split, heading-only and mid-sentence chunks, page spans, clause refs,
-    section_path coverage, text lost and text duplicated."""
+    """Tables/lists/clauses split, heading-only and mid-sentence chunks, chunks opening with a
+    sentence that refers back, page spans, clause refs, section_path coverage, text lost and text
+    duplicated."""
     chunks = chunkset.chunks
     n = len(chunks)
     ranges = RangeIndex(chunk_range(doc, c) for c in chunks)
@@ -251,6 +264,7 @@ def structure_metrics(doc: Document, chunkset: ChunkSet) -> dict:
     lists = list_runs(elements)
     clauses = clause_spans(elements)
     mid = sum(is_mid_sentence(doc, c) for c in chunks)
+    dependent = sum(opens_dependent(doc, c) for c in chunks)
     nonspace = nonspace_prefix(doc.text)
     lost, total, twice = coverage(doc, chunkset, nonspace)
     spanned = merge_ranges(r for r in (chunk_range(doc, c) for c in chunks) if r)
@@ -266,6 +280,8 @@ def structure_metrics(doc: Document, chunkset: ChunkSet) -> dict:
         "heading_only_chunks": sum(is_heading_only(doc, c) for c in chunks),
         "mid_sentence_chunks": mid,
         "mid_sentence_share": stats.ratio(mid, n),
+        "dependent_start_chunks": dependent,
+        "dependent_start_share": stats.ratio(dependent, n),
         "chunks_spanning_pages": sum(
             c.page_start is not None and c.page_end is not None and c.page_end > c.page_start for c in chunks
         ),
