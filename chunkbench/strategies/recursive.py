@@ -134,7 +134,7 @@ STRATEGY = declare(
     ruleset="recursive/2026-11-27",
     offsets="slice_without_skipped",
     check=_check,
-    boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps); a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
+    boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps), and not before a sentence that refers back ("This …", "But …") when the cut can move; a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
     fields='`size`, `size_unit`, `overlap_chars`',
     size_limit=lambda p: (p["chunk_size"], p["unit"]),
 )
