@@ -141,6 +141,9 @@ def test_a_chunk_opening_inside_a_paragraph_with_a_sentence_that_refers_back():
     assert [M.opens_dependent(doc, c) for c in cs] == [False, True, False, False]
     m = M.structure_metrics(doc, cs)
     assert m["dependent_start_chunks"] == 1 and m["dependent_start_share"] == 0.25
+    # a splitter that keeps its separator opens the chunk with the stop: ". This is especially …"
+    kept = cut(doc, [("e0", 0, this - 2), ("e0", this - 2, len(text))])
+    assert kept.chunks[1].text.startswith(". This") and M.opens_dependent(doc, kept.chunks[1])
 
 
 def test_dependent_starts_of_real_chunks(monkeypatch):

@@ -37,6 +37,8 @@ MIN_SENTENCE_WORDS = 10
 #: element types whose text is expected to end a sentence with punctuation
 PROSE_TYPES = frozenset({"paragraph", "footnote", "caption", "other"})
 _LAST_WORD = re.compile(r"(\w+)\W*$")
+#: stops and spaces a chunk may open with before its first word (a splitter's kept separator)
+_LEAD_STOPS = STOPS + ",;: \t\n"
 #: how an item of an enumeration ends when more items follow ("(a) …; and")
 _ITEM_END = re.compile(r";\s*(?:and|or)\Z", re.IGNORECASE)
 #: metric groups in display order (for tables in the notebook and the summary)
@@ -151,7 +153,8 @@ def opens_dependent(doc: Document, chunk: Chunk) -> bool:
         return False
     before = doc.text[element.char_start : span[0]]
     inside = bool(before.strip()) and "\n\n" not in before[len(before.rstrip()) :]
-    return inside and depends_on_previous(chunk.text.lstrip())
+    # a splitter that keeps its separator opens the chunk with the stop before it (". This is …")
+    return inside and depends_on_previous(chunk.text.lstrip(_LEAD_STOPS))
 
 
 def is_heading_only(doc: Document, chunk: Chunk) -> bool:
