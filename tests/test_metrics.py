@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 import chunkbench as cb
 from chunkbench.evaluate import metrics as M
 from chunkbench.evaluate import stats
-from chunkbench.strategies.spans import Packer
 from chunkbench.text.sentences import depends_on_previous
 from chunkbench.types.chunk import Boundary, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
@@ -146,7 +145,7 @@ def test_a_chunk_opening_inside_a_paragraph_with_a_sentence_that_refers_back():
     assert kept.chunks[1].text.startswith(". This") and M.opens_dependent(doc, kept.chunks[1])
 
 
-def test_dependent_starts_of_real_chunks(monkeypatch):
+def test_dependent_starts_of_real_chunks():
     """SQLite's page, `recursive` at 450 characters: some chunks still open with "This …"/"But …"
     where no cut fits, none of those whose cut moved does, and without the move there are more."""
     doc = cb.load(SQLITE)
@@ -155,8 +154,7 @@ def test_dependent_starts_of_real_chunks(monkeypatch):
     assert counted and all(depends_on_previous(c.text) for c in counted)
     moved = [c for c in ours if "moved off" in c.boundary.detail]
     assert moved and not any(M.opens_dependent(doc, c) for c in moved)
-    monkeypatch.setattr(Packer, "_keep_dependents", lambda self, pieces: pieces)
-    unmoved = cb.chunk(doc, "recursive", chunk_size=450)
+    unmoved = cb.chunk(doc, "recursive", chunk_size=450, join_dependent=False)
     assert M.structure_metrics(doc, unmoved)["dependent_start_chunks"] >= len(counted) + len(moved)
 
 

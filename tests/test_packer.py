@@ -135,8 +135,8 @@ def test_a_cut_before_a_sentence_that_refers_back_moves_when_it_can(paragraphs, 
     does not (checked against every cut of the pair)."""
     text, units = units_of(paragraphs)
     pieces = Packer(text, limit).pack(units)
-    greedy = Packer(text, limit)
-    greedy._even_out = greedy._keep_dependents = lambda p: p  # type: ignore[method-assign]
+    greedy = Packer(text, limit, keep_dependents=False)
+    greedy._even_out = lambda p: p  # type: ignore[method-assign]
     assert len(pieces) == len(greedy.pack(units))
     assert " ".join(text[a:b] for a, b in spans(pieces)).split() == text.split()
     assert all(b - a <= limit for a, b in spans(pieces))

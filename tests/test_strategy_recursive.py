@@ -148,7 +148,8 @@ def test_a_short_sentence_before_a_sentence_too_big_for_any_chunk_is_not_left_al
 def test_a_chunk_does_not_open_with_a_sentence_that_refers_back_when_the_cut_can_move():
     """SQLite's page at 450 characters: "This is especially true of network filesystems and NFS in
     particular." opened a chunk, cut from the sentence it is about; the cut moves so it stays with
-    "But some filesystems contain bugs …" (both chunks still fit). At 300 neither way fits: it stays."""
+    "But some filesystems contain bugs …" (both chunks still fit). At 300 neither way fits: it stays;
+    with join_dependent=false it stays too."""
     doc = cb.load(CONSTITUTION.parent / "sqlite_how_to_corrupt.md")
     nfs = "This is especially true of network filesystems and NFS in particular."
     cs = chunk(doc, "recursive", chunk_size=450)
@@ -159,3 +160,7 @@ def test_a_chunk_does_not_open_with_a_sentence_that_refers_back_when_the_cut_can
     assert after.boundary.detail.endswith("; moved off “This is especially true of …”, which refers back to the "
                                           "sentence before it")
     assert next(c for c in chunk(doc, "recursive", chunk_size=300) if nfs in c.text).text.startswith(nfs)
+    # join_dependent=false keeps the cut where packing put it
+    plain = chunk(doc, "recursive", chunk_size=450, join_dependent=False)
+    assert next(c for c in plain if nfs in c.text).text.startswith(nfs)
+    assert not any("moved off" in c.boundary.detail for c in plain)

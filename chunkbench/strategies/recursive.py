@@ -59,15 +59,15 @@ def _check(params: dict) -> None:
 
 
 def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
-                    respect_headings: bool) -> StrategyResult:
+                    respect_headings: bool, join_dependent: bool) -> StrategyResult:
     """Greedy chunks of whole paragraphs up to `chunk_size`, cut finer only where one is too big."""
     _check({"chunk_size": chunk_size, "overlap": overlap})
     ct, skipped = ContentText.of(doc)
     if unit == "tokens":
         packer = Packer(ct.text, chunk_size, lambda a, b: count_tokens(ct.text[a:b]), chars_per_unit=MAX_TOKEN_CHARS,
-                        header_room=True)
+                        header_room=True, keep_dependents=join_dependent)
     else:
-        packer = Packer(ct.text, chunk_size, char_size, header_room=True)
+        packer = Packer(ct.text, chunk_size, char_size, header_room=True, keep_dependents=join_dependent)
     sections: list[list[Unit]] = [[]]
     for i, el in enumerate(ct.elements):
         kind = HEADING if el.is_heading else TABLE if el.type == "table" else PARAGRAPH
@@ -128,13 +128,15 @@ STRATEGY = declare(
         Param("overlap", int, 0, "each chunk after the first of a section starts this much earlier, inside the "
               "previous one (at a word start)", min=0, max=10_000, ui_step=10),
         Param("respect_headings", bool, True, "a heading always starts a new chunk"),
+        Param("join_dependent", bool, True, "a cut inside a paragraph before a sentence that refers back "
+              "(\"This …\", \"But …\") moves to the nearest sentence that does not, when both chunks fit"),
     ],
     doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
     spec="docs/strategy-recursive.md",
     ruleset="recursive/2026-11-27",
     offsets="slice_without_skipped",
     check=_check,
-    boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps), and not before a sentence that refers back ("This …", "But …") when the cut can move; a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
+    boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps), and not before a sentence that refers back ("This …", "But …") when the cut can move (`join_dependent`); a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
     fields='`size`, `size_unit`, `overlap_chars`',
     size_limit=lambda p: (p["chunk_size"], p["unit"]),
 )

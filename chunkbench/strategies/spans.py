@@ -158,8 +158,10 @@ class Packer:
     """
 
     def __init__(self, text: str, limit: int, size: SizeFn = char_size, chars_per_unit: int = 1,
-                 header_room: bool = False):
+                 header_room: bool = False, keep_dependents: bool = True):
         self.text = text
+        #: whether a cut before a sentence that refers back moves where it can (`_keep_dependents`)
+        self.keep_dependents = keep_dependents
         self.limit = limit
         self.size = size
         #: upper bound of characters per size unit (1 for characters, 128 for cl100k tokens): a
@@ -215,7 +217,8 @@ class Packer:
             queue.appendleft(u)
         if cur:
             pieces.append(cur)
-        return self._keep_dependents(self._even_out(pieces))
+        pieces = self._even_out(pieces)
+        return self._keep_dependents(pieces) if self.keep_dependents else pieces
 
     def _even_out(self, pieces: list[list[Unit]]) -> list[list[Unit]]:
         """Where a paragraph is cut at sentences, move its sentences across the cut, last first,
