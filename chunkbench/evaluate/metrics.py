@@ -151,10 +151,12 @@ def opens_dependent(doc: Document, chunk: Chunk) -> bool:
     element = doc.element_at(span[0]) if span else None
     if span is None or element is None or element.type not in PROSE_TYPES or element.text_level is not None:
         return False
-    before = doc.text[element.char_start : span[0]]
-    inside = bool(before.strip()) and "\n\n" not in before[len(before.rstrip()) :]
+    text, at = doc.text, span[0]
+    while at > element.char_start and text[at - 1].isspace():  # back over the spaces before the chunk
+        at -= 1
+    inside = at > element.char_start and "\n\n" not in text[at : span[0]]
     # a splitter that keeps its separator opens the chunk with the stop before it (". This is …")
-    return inside and depends_on_previous(chunk.text.lstrip(_LEAD_STOPS))
+    return inside and depends_on_previous(chunk.text[:60].lstrip(_LEAD_STOPS))
 
 
 def is_heading_only(doc: Document, chunk: Chunk) -> bool:

@@ -270,7 +270,8 @@ class Packer:
         cut, or "" when it does."""
         if start not in self._moved:
             return ""
-        referring = self.text[self._moved[start] :].split(maxsplit=5)[:5]
+        at = self._moved[start]
+        referring = self.text[at : at + 200].split(maxsplit=5)[:5]  # a window: never copy the text's rest
         return f"; moved off \u201c{' '.join(referring)} …\u201d, which refers back to the sentence before it"
 
     def _next_cut(self, units: list[Unit], cut: int, step: int) -> int | None:
@@ -299,7 +300,7 @@ class Packer:
 
     def _leans_back(self, u: Unit) -> bool:
         """Whether `u` is a sentence opening with a word that refers to the one before it."""
-        return u.kind == SENTENCE and depends_on_previous(self.text[u.start : u.end])
+        return u.kind == SENTENCE and depends_on_previous(self.text[u.start : min(u.end, u.start + 40)])
 
     def _one_paragraph(self, a: Unit, b: Unit) -> bool:
         """Whether units `a` and then `b` lie in one paragraph (no blank line between them)."""

@@ -89,8 +89,8 @@ def swept_keys(df) -> list[str]:
 def grid_columns(df) -> list[str]:
     """Document, strategy, swept parameters, status and the key metrics: the columns shown."""
     wanted = ["document", "strategy", *_grid_keys(df), "status", "chunks", "chars_median", "mid_sentence_share",
-              "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr", "ret_baseline_mrr",
-              "ret_chunks_token_iou", "rev_boundary_f1", "rev_labels"]
+              "dependent_start_share", "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr",
+              "ret_baseline_mrr", "ret_chunks_token_iou", "rev_boundary_f1", "rev_labels"]
     return [c for c in dict.fromkeys(wanted) if c in df.columns]
 
 
