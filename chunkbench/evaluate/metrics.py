@@ -44,8 +44,9 @@ _ITEM_END = re.compile(r";\s*(?:and|or)\Z", re.IGNORECASE)
 #: metric groups in display order (for tables in the notebook and the summary)
 STRUCTURE_KEYS = (
     "tables_split", "lists_split", "clauses_split", "heading_only_chunks", "mid_sentence_chunks",
-    "mid_sentence_share", "dependent_start_chunks", "dependent_start_share", "chunks_spanning_pages", "clause_ref_rate", "clause_ref_text_rate",
-    "section_path_coverage", "text_lost_chars", "text_lost_share", "overlap_share", "storage_overhead",
+    "mid_sentence_share", "dependent_start_chunks", "dependent_start_share", "chunks_spanning_pages",
+    "clause_ref_rate", "clause_ref_text_rate", "section_path_coverage", "text_lost_chars", "text_lost_share",
+    "overlap_share", "storage_overhead",
 )
 
 
