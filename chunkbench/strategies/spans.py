@@ -281,11 +281,10 @@ class Packer:
         new = cut
         while True:
             crossed = units[new] if step > 0 else units[new - 1]
-            beside = units[new - 1] if step > 0 else units[new]
+            if crossed.kind != SENTENCE or not self._one_paragraph(units[new - 1], units[new]):
+                return None  # the cut between units[new - 1] and units[new] is the one stepped over
             new += step
-            if not 0 < new < len(units) or crossed.kind != SENTENCE:
-                return None
-            if not self._one_paragraph(*((beside, crossed) if step > 0 else (crossed, beside))):
+            if not 0 < new < len(units):
                 return None
             if step < 0 and all(u.kind == HEADING for u in units[:new]):
                 return None
