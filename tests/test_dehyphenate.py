@@ -218,5 +218,5 @@ def test_info_says_what_the_loader_put_back_together(capsys):
     options = cb.load(path).parser.options
     assert main(["info", str(path)]) == 0
     repaired = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  repaired "))
-    assert repaired == (f"  repaired {options[OPTION_JOINED]} paragraph(s) cut by a column or page break joined, "
+    assert repaired == (f"  repaired {options[OPTION_JOINED]} paragraph(s) split by a column or page break (or by the parser) joined, "
                         f"{options[OPTION_DROPPED]} line-end hyphen(s) dropped, {options[OPTION_KEPT]} kept")

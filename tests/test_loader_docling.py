@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS
+from conftest import SAMPLE_PDFS, shared_pdf
 
 import chunkbench
 from chunkbench.errors import InputError
+from chunkbench.foreign import _item_spans
 
 pytest.importorskip("docling_core", reason="docling-core (a dev dependency) is not installed")
 from docling_core.types.doc import (  # noqa: E402
@@ -162,6 +163,55 @@ def test_real_document_round_trip(tmp_path):
         assert got.bbox == pytest.approx(want.bbox, abs=0.01)
     chunks = chunkbench.chunk(doc, "sections")
     assert chunks.chunks and all(c.pages for c in chunks.chunks)
+
+
+def test_paragraphs_broken_by_columns_are_joined(tmp_path):
+    """The Federal Register's two-column pages laid out as Docling lays them out, one text item per
+    column part of a paragraph (the PyMuPDF parse's parts, real geometry), written by docling-core:
+    the Docling loader joins the parts into the paragraphs the PDF loader made."""
+    parsed = chunkbench.load(shared_pdf("req_federal-register-2020-17221.pdf"))
+    labels = {"heading": DocItemLabel.SECTION_HEADER, "paragraph": DocItemLabel.TEXT, "caption": DocItemLabel.CAPTION,
+              "footnote": DocItemLabel.FOOTNOTE, "header": DocItemLabel.PAGE_HEADER,
+              "footer": DocItemLabel.PAGE_FOOTER, "page_number": DocItemLabel.PAGE_FOOTER}
+    dl = DoclingDocument(name="faa")
+    for page in parsed.pages:
+        dl.add_page(page_no=page.index + 1, size=Size(width=page.width, height=page.height))
+    for e in parsed.elements:
+        if e.type not in labels or e.bbox is None:
+            continue
+        layer = ContentLayer.FURNITURE if e.type in ("header", "footer", "page_number") else ContentLayer.BODY
+        for part in e.parts:
+            x0, y0, x1, y1 = part.bbox
+            height = parsed.pages[part.page_idx].height
+            p = ProvenanceItem(page_no=part.page_idx + 1, charspan=(0, len(part.text)),
+                               bbox=BoundingBox(l=x0, t=height - y0, r=x1, b=height - y1,
+                                                coord_origin=CoordOrigin.BOTTOMLEFT))
+            if e.type == "heading":
+                dl.add_heading(text=part.text.strip(), level=1, prov=p)
+            else:
+                dl.add_text(label=labels[e.type], text=part.text.strip(), prov=p, content_layer=layer)
+    doc = chunkbench.load(save(dl, tmp_path, "faa.json"))
+    joined = [e for e in parsed.elements if e.type == "paragraph" and len(e.parts) > 1]
+    assert len(joined) >= 10 and doc.parser.options["joined_paragraphs"] >= len(joined)
+
+    def letters(text: str) -> str:
+        return "".join(ch for ch in text if ch.isalnum())  # the PDF loader also drops line-end hyphens
+
+    got = {letters(e.text): e for e in doc.elements if e.type == "paragraph"}
+    for e in joined:
+        again = got[letters(e.text)]
+        assert [p.page_idx for p in again.parts] == [p.page_idx for p in e.parts]
+        for mine, theirs in zip(again.parts, e.parts):
+            assert mine.bbox == pytest.approx(theirs.bbox, abs=0.01)
+    # a Docling chunk names the items it came from: each item joined to the one before it is found
+    # at its own text (the first keeps its id, which names the whole paragraph)
+    spans = _item_spans(doc)
+    ids = {e.id for e in doc.elements}
+    parts = [item for item in dl.texts if item.self_ref.removeprefix("#/") not in ids]
+    assert len(parts) >= len(joined)
+    for item in parts:
+        start, end = spans[item.self_ref.removeprefix("#/")]
+        assert letters(doc.text[start:end]) == letters(item.text), item.self_ref
 
 
 def test_item_on_two_pages_and_missing_pages(tmp_path):

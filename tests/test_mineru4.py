@@ -23,6 +23,7 @@ from conftest import SAMPLE_PDFS, free_port, shared_pdf, wait_for_port
 import chunkbench
 from chunkbench.errors import ExternalToolError, InputError, UsageError
 from chunkbench.loaders.mineru import run
+from chunkbench.types.document import is_noise
 
 mineru = pytest.importorskip("mineru", reason="the mineru extra is not installed")
 from mineru.render import render_content_list, render_content_list_v2  # noqa: E402
@@ -76,6 +77,15 @@ def outputs(tmp_path_factory) -> dict[str, dict[str, Path]]:
     return found
 
 
+def _same_elements(doc, reference, label) -> None:
+    """Element by element: type, page, heading level and box agree."""
+    assert [e.type for e in doc.elements] == [e.type for e in reference.elements], label
+    assert [e.page_idx for e in doc.elements] == [e.page_idx for e in reference.elements], label
+    assert [e.text_level for e in doc.elements] == [e.text_level for e in reference.elements], label
+    for a, b in zip(doc.elements, reference.elements):
+        assert a.bbox == pytest.approx(b.bbox, abs=0.6), (label, a.id)  # v1/v2 round to 0-1000 ints
+
+
 def test_every_saved_shape_loads_the_same_elements(outputs):
     for name, files in outputs.items():
         docs = {shape: chunkbench.load(files[shape], pdf=files["pdf"]) for shape in
@@ -83,18 +93,22 @@ def test_every_saved_shape_loads_the_same_elements(outputs):
         reference = docs["zip"]
         assert reference.parser.name == "mineru" and reference.parser.version.startswith("4.")
         assert reference.parser.options["tier"] == "flash" and reference.parser.options["ocr_mode"] == "txt"
-        for shape, doc in docs.items():
-            assert [e.type for e in doc.elements] == [e.type for e in reference.elements], (name, shape)
-            assert [e.page_idx for e in doc.elements] == [e.page_idx for e in reference.elements], (name, shape)
-            assert [e.text_level for e in doc.elements] == [e.text_level for e in reference.elements], (name, shape)
-            for a, b in zip(doc.elements, reference.elements):
-                assert a.bbox == pytest.approx(b.bbox, abs=0.6), (name, shape, a.id)  # v1/v2 round to 0-1000 ints
-        # the middle JSON and v2 carry spans: their texts agree exactly; v1 and structured_content
-        # carry MinerU's Markdown (**bold**), which is kept as MinerU wrote it
-        assert [e.text for e in docs["v2"].elements] == [e.text for e in reference.elements]
+        # the middle JSON's shapes carry MinerU's `continues_prev`, whose paragraphs are joined;
+        # its content lists drop the flag, so a continuation only the flag marks stays apart there
+        for shape in ("folder", "middle_json.json", "structured", "kit_json"):
+            _same_elements(docs[shape], reference, (name, shape))
+        _same_elements(docs["v1"], docs["v2"], (name, "v1"))
+        # the middle JSON and v2 carry spans: their texts agree exactly, but for the joins;
+        # v1 and structured_content carry MinerU's Markdown (**bold**), kept as MinerU wrote it
+        assert _content(docs["v2"]) == _content(reference)
         assert [e.text for e in docs["kit_json"].elements] == [e.text for e in reference.elements]
-        stripped = [e.text.replace("**", "") for e in docs["structured"].elements]
-        assert stripped == [e.text.replace("**", "") for e in docs["v1"].elements]
+        assert _content(docs["structured"]) == _content(docs["v1"])
+
+
+def _content(doc) -> str:
+    """The document's text but page furniture (a join moves a continuation before the furniture
+    it passed over), without MinerU's Markdown bold marks."""
+    return " ".join(e.text.replace("**", "") for e in doc.elements if not is_noise(e))
 
 
 def test_contract_reads_as_the_pdf_says(outputs):
@@ -128,6 +142,35 @@ def test_paper_figures_are_found_by_their_captions(outputs):
     figures = [e for e in doc.elements if e.type == "image" and e.attrs.get("caption")]
     assert figures and figures[0].text.startswith("Figure 1")
     assert figures[0].attrs["img_path"].startswith("images/")
+
+
+def test_paragraphs_mineru_splits_are_joined(outputs):
+    """MinerU 4 marks a paragraph continued on the next page (`continues_prev`): the contract's
+    "within forty-eight | (48) hours" over pages 3–4 is one paragraph, drawn on both pages."""
+    doc = chunkbench.load(outputs[CONTRACT.stem]["zip"])
+    breach = next(e for e in doc.elements if "within forty-eight (48) hours, after becoming aware" in e.text)
+    assert [(p.page_idx, p.text.split()[-1]) for p in breach.parts] == [(2, "forty-eight"), (3, "breach.")]
+    assert len(breach.attrs["stitched"]) == 2 and doc.parser.options["joined_paragraphs"] >= 3
+
+
+def test_paragraphs_mineru_splits_inside_a_column_are_joined(fresh_cache):
+    """MinerU 4's flash tier splits the Federal Register's paragraphs inside a column ("… to the
+    person identified" | "in the FOR FURTHER INFORMATION CONTACT …"); each is joined, and no
+    paragraph ending open is left with its lower-case rest on the line right under it."""
+    doc = chunkbench.load(shared_pdf("req_federal-register-2020-17221.pdf"), backend="mineru")
+    texts = [e.text for e in doc.elements if e.type == "paragraph"]
+    for sentence in ("The FAA will consider the report and the comments submitted",
+                     "sent to the person identified in the FOR FURTHER INFORMATION",
+                     "I certify that the proposed regulation: (1) Is not a ‘‘significant regulatory action’’ under "
+                     "Executive Order 12866, (2) Will not affect intrastate aviation in Alaska, and (3) Will not have "
+                     "a significant economic impact"):
+        assert any(sentence in t for t in texts), sentence
+    assert doc.parser.options["joined_paragraphs"] >= 20
+    content = [e for e in doc.elements if e.type == "paragraph"]
+    for a, b in zip(content, content[1:]):
+        last = a.parts[-1]
+        if b.page_idx == last.page_idx and b.text[:1].islower() and a.text[-1:].isalpha():
+            assert not (-2 <= b.bbox[1] - last.bbox[3] <= 3 and abs(b.bbox[0] - last.bbox[0]) <= 20), (a.text, b.text)
 
 
 def test_chunkbench_runs_mineru_and_caches_by_its_options(fresh_cache):

@@ -227,12 +227,13 @@ def test_content_list_item_without_page_idx(tmp_path, capsys):
 def test_negative_reversed_and_outside_bboxes_are_clipped_with_a_warning(hostile):
     doc = cb.load(hostile["mineru_odd_bboxes"])
     page = doc.pages[0]
-    for e in doc.elements:
-        x0, y0, x1, y1 = e.bbox
-        assert 0 <= x0 <= x1 <= page.width and 0 <= y0 <= y1 <= page.height, e
+    parts = [p for e in doc.elements for p in e.parts]  # "outside" reads on as "reversed"'s next column
+    for p in parts:
+        x0, y0, x1, y1 = p.bbox
+        assert 0 <= x0 <= x1 <= page.width and 0 <= y0 <= y1 <= page.height, p
     assert any("swapped corners" in w for w in doc.warnings)
     assert any("clipped" in w for w in doc.warnings)
-    assert [e.text for e in doc.elements] == ["negative", "reversed", "outside"]
+    assert [p.text for p in parts] == ["negative", "reversed", "outside"]
 
 
 def test_img_path_outside_the_output_folder_is_never_followed(hostile):

@@ -47,7 +47,8 @@ def inspect(doc: Document, chunks: str | os.PathLike | Iterable[Any], *, name: s
 def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapping[str, Any] | None) -> ChunkSet:
     furniture = [(e.char_start, e.char_end, e.text) for e in doc.elements
                  if is_noise(e) and e.char_start is not None and e.char_end is not None]
-    matches = locate_all(doc.text, [c.text for c in foreign], furniture, [_region(doc, c.refs) for c in foreign])
+    items = _item_spans(doc) if any(c.refs for c in foreign) else {}
+    matches = locate_all(doc.text, [c.text for c in foreign], furniture, [_region(items, c.refs) for c in foreign])
     reader = BoundaryReader(doc)
     found = [reader.elements_in_spans(m.spans) for m in matches]
     covered = {e.id for elements in found for e in elements}
@@ -78,20 +79,31 @@ def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapp
     return ChunkSet(doc=doc, strategy=name, params=dict(params or {}), chunks=tuple(out), ruleset=RULESET)
 
 
-def _region(doc: Document, refs: Sequence[str]) -> tuple[int, int] | None:
+def _item_spans(doc: Document) -> dict[str, tuple[int, int]]:
+    """The canonical span of each element by its id, and of each part of a joined element by the
+    id that part had (a Docling item or MinerU block joined to the paragraph it continues)."""
+    spans: dict[str, tuple[int, int]] = {}
+    for e in doc.elements:
+        if e.char_start is None or e.char_end is None:
+            continue
+        spans[e.id] = (e.char_start, e.char_end)
+        for part in e.attrs.get("segments") or ():
+            if (isinstance(part, dict) and isinstance(part.get("id"), str) and part["id"] != e.id
+                    and isinstance(part.get("start"), int) and isinstance(part.get("end"), int)):
+                spans.setdefault(part["id"], (e.char_start + part["start"], e.char_start + part["end"]))
+    return spans
+
+
+def _region(items: Mapping[str, tuple[int, int]], refs: Sequence[str]) -> tuple[int, int] | None:
     """The canonical span of the elements a chunk's chunker says it came from (each named by its
     element id, or by a Docling reference `#/texts/3` to a Docling input's item), when all are the
     Document's; else None (search everywhere)."""
     spans = []
     for ref in refs:
-        try:
-            e = doc.element(ref)
-        except KeyError:
-            try:
-                e = doc.element(ref.removeprefix("#/"))
-            except KeyError:
-                return None
-        spans.append((e.char_start, e.char_end))
+        span = items.get(ref) or items.get(ref.removeprefix("#/"))
+        if span is None:
+            return None
+        spans.append(span)
     return (min(a for a, _ in spans), max(b for _, b in spans)) if spans else None
 
 

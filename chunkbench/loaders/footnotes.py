@@ -32,8 +32,9 @@ from chunkbench.types.document import Element, is_noise
 OPTION = "footnotes_from_paragraphs"
 #: a footnote's type is at most this fraction of the body text's size
 SMALLER = 0.9
-#: how a note opens: a number or a note sign, then a space or the note's text
-_MARK = re.compile(r"(?:\d{1,3}\s|[*†‡§¶]\s?)\S")
+#: a note's mark as a note opens with it: a number and a space, or a note sign ("2 The", "*Includes")
+NOTE_MARK = r"(?:\d{1,3}\s|[*†‡§¶]\s?)"
+_MARK = re.compile(rf"{NOTE_MARK}\S")
 #: points by which boxes must overlap horizontally to share a column, or differ in height to be "below"
 _TOLERANCE = 2.0
 WHY = "small type under the body text at a column's foot, opening with a note mark"

@@ -27,7 +27,15 @@ parameters."), while lower-case headings of manuals ("set xtics") do not end lik
 The joined paragraph keeps the first one's id and box, lists each column's part in
 `attrs["segments"]` (as a stitched table does: `Element.parts`, so chunk boxes and overlays mark
 both columns) and `attrs["stitched"]` names the elements it was made of. Furniture, footnotes
-and floats that lay between follow it. PDF loader only (`pdf._build_document`).
+and floats that lay between follow it.
+
+Two more ways a paragraph is found broken, seen in MinerU 4's output, which splits paragraphs
+inside a column ("… to the person identified" | "in the FOR FURTHER INFORMATION CONTACT …"):
+the second starts in lower case on the line right under the first (`_right_under`), or the
+parser itself says the second continues the first (MinerU's `continues_prev`).
+
+The PDF loader joins its paragraphs (`pdf._build_document`); MinerU's and Docling's loaders join
+theirs the same way (`join_parser_paragraphs`).
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from chunkbench.text.sentences import CLOSERS, STOPS
 from chunkbench.types.document import Element, is_noise
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
+from .footnotes import NOTE_MARK
 from .pdf_layout import joins_hyphenated
 from .stitch import join_continuations, stitched_attrs
 
@@ -47,14 +56,22 @@ from .stitch import join_continuations, stitched_attrs
 OPTION = "joined_paragraphs"
 #: points a column's head may sit below the previous column's foot and still be "above" it
 _TOLERANCE = 2.0
+#: points between a box's foot and the top of a box that continues it on the next line
+_LINE_GAP = 3.0
+#: points by which a paragraph's first line may be indented from the column's edge
+_INDENT = 20.0
+#: the attribute in which a parser says an element continues the one before it (MinerU 4's
+#: `continues_prev`, kept by `loaders.mineru.v4`)
+PARSER_SAYS_CONTINUES = "continues_prev"
 #: a continuation is at most this much wider than the column part it continues
 _WIDER = 1.25
 _OPEN_END = re.compile(r"(?:[^\W\d_]|,)\Z")
 _PASSED_OVER = frozenset({"footnote", "table", "image", "caption"})
 _FLOATS = frozenset({"table", "image"})
 _CAPTION_LEAD = re.compile(r"(?:Table|Figure|Fig\.|Exhibit|Chart|Listing|Algorithm)\s+[\dA-Z][\w.-]*\s*[:.]\s")
-#: how a float's note opens: a note letter, number or mark ("a TSX launched …"), "Note:", "Source:"
-_NOTE_LEAD = re.compile(r"(?:[a-z*†‡§]|\d{1,2})\s+[A-Z]|(?:Notes?|Sources?)\b\s*[:.]")
+#: how a float's note opens: a note letter ("a TSX launched …") or a footnote's mark, then a
+#: capital; "Note:", "Source:"
+_NOTE_LEAD = re.compile(rf"(?:[a-z]\s|{NOTE_MARK})\s*[A-Z]|(?:Notes?|Sources?)\b\s*[:.]")
 #: points below a float's foot within which its note starts
 _NOTE_GAP = 15.0
 #: a sentence's end: a full stop, `?` or `!` after a letter, maybe in closing quotes or brackets
@@ -71,6 +88,15 @@ def join_broken_paragraphs(elements: Sequence[Element]) -> tuple[list[Element], 
     elements, footnotes = join_continuations(elements, "footnote", continues, join,
                                              between=lambda e: e.type != "footnote")
     return elements, paragraphs + footnotes
+
+
+def join_parser_paragraphs(elements: Sequence[Element], options: dict) -> list[Element]:
+    """A parser's elements (MinerU's, Docling's) with its broken paragraphs joined as the PDF
+    loader joins its own; how many breaks were joined is recorded in `options` under OPTION."""
+    joined_elements, joined = join_broken_paragraphs(elements)
+    if joined:
+        options[OPTION] = joined
+    return joined_elements
 
 
 def _passed_over(e: Element) -> bool:
@@ -102,6 +128,8 @@ def _float_notes(elements: Sequence[Element]) -> set[str]:
 def continues(first: Element, second: Element) -> bool:
     """Whether `second` continues `first`: a paragraph the content right after paragraph `first`,
     or a footnote the next footnote after footnote `first` (on its page or the next)."""
+    if first.type == second.type == "paragraph" and second.attrs.get(PARSER_SAYS_CONTINUES) is True:
+        return True
     if first.type not in ("paragraph", "footnote") or not second.text[:1].islower():
         return False
     if first.type == "footnote":
@@ -115,6 +143,8 @@ def continues(first: Element, second: Element) -> bool:
     last = first.parts[-1]
     if last.page_idx is None or second.page_idx is None or last.bbox is None or second.bbox is None:
         return False
+    if second.page_idx == last.page_idx and _right_under(last.bbox, second.bbox):
+        return True
     x0, _, x1, y1 = last.bbox
     if second.bbox[2] - second.bbox[0] > _WIDER * (x1 - x0) + _TOLERANCE:
         return False  # wider than the column it would continue: a table's note across both columns
@@ -122,6 +152,12 @@ def continues(first: Element, second: Element) -> bool:
         return True
     return (second.page_idx == last.page_idx and second.bbox[1] < y1 - _TOLERANCE
             and second.bbox[0] >= (x0 + x1) / 2)
+
+
+def _right_under(above: tuple[float, float, float, float], below: tuple[float, float, float, float]) -> bool:
+    """Whether box `below` starts on the line after box `above` ends, in its column: at most
+    `_LINE_GAP` under its foot, its left edge within `_INDENT` of the other's."""
+    return -_TOLERANCE <= below[1] - above[3] <= _LINE_GAP and abs(below[0] - above[0]) <= _INDENT
 
 
 def join(first: Element, second: Element) -> Element:

@@ -17,7 +17,7 @@ REPAIRS = (
     (FURNITURE_HEADINGS, "running header(s) read as a heading made furniture"),
     (FOOTNOTES, "paragraph(s) at a column's foot in small type made footnotes"),
     (STITCHED_TABLES, "table(s) continued on the next page joined"),
-    (JOINED_PARAGRAPHS, "paragraph(s) cut by a column or page break joined"),
+    (JOINED_PARAGRAPHS, "paragraph(s) split by a column or page break (or by the parser) joined"),
     (OPTION_DROPPED, "line-end hyphen(s) dropped"),
     (OPTION_KEPT, "kept"),
 )

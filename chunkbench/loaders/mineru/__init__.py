@@ -54,6 +54,7 @@ from typing import Any
 
 from chunkbench.errors import InputError
 from chunkbench.loaders.jsonread import read_json
+from chunkbench.loaders.paragraphs import join_parser_paragraphs
 from chunkbench.types.document import Document, ParserInfo, make_document
 
 from .files import (
@@ -80,9 +81,14 @@ from .v4 import (
 )
 
 __all__ = [
-    "BBOX_SCALE", "MIDDLE_SCHEMA", "NO_PAGE_SIZES_WARNING", "PARSE_DIRS", "V1_SUFFIX", "V2_SUFFIX",
+    "BBOX_SCALE", "LOAD_RULES", "MIDDLE_SCHEMA", "NO_PAGE_SIZES_WARNING", "PARSE_DIRS", "V1_SUFFIX", "V2_SUFFIX",
     "find_content_list", "html_table_rows", "is_mineru4", "is_mineru_object", "load_mineru", "load_mineru_data", "pdf_page_sizes",
 ]
+
+#: the version of how MinerU output becomes elements (paragraph joins and the like), part of the
+#: cache key of a MinerU run: a change to it makes cached runs load again
+LOAD_RULES = "2026-11-27.2"
+
 
 def load_mineru(path: str | os.PathLike, *, pdf: str | os.PathLike | None = None) -> Document:
     """Load MinerU output: a content_list (v1/v2), a MinerU 4 middle JSON, structured_content or zip,
@@ -119,6 +125,7 @@ def load_mineru_data(
         sizes, version, options, source = _content_list_context(file, name, pdf_path)
         options["format"] = "content_list_v2" if reader.v2 else "content_list"
     elements, pages, warnings = reader.build(sizes, page_count_hint, source=source)
+    elements = join_parser_paragraphs(elements, options)
     return make_document(
         file, elements, pages, ParserInfo("mineru", version, options), pdf_path=pdf_path, warnings=warnings
     )

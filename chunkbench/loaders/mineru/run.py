@@ -39,7 +39,7 @@ from chunkbench.errors import ExternalToolError, InputError, UsageError
 from chunkbench.loaders.cache import cached_parse
 from chunkbench.types.document import Document, ParserInfo, sha256_file
 
-from . import find_content_list, load_mineru, pdf_page_sizes
+from . import LOAD_RULES, find_content_list, load_mineru, pdf_page_sizes
 
 DEFAULT_BACKEND = "vlm-vllm-engine"
 DEFAULT_TIER = "flash"
@@ -97,7 +97,7 @@ def load_with_mineru(
         parser = ParserInfo("mineru", engine.version, {**doc.parser.options, **options, "engine": engine.kind})
         return dataclasses.replace(doc, doc_id=doc_id, source=pdf.name, parser=parser)
 
-    return cached_parse(pdf, doc_id, "mineru", engine.version, options, parse, use_cache=cache)
+    return cached_parse(pdf, doc_id, "mineru", f"{engine.version}; rules {LOAD_RULES}", options, parse, use_cache=cache)
 
 
 def _checked_options(tier: str | None, ocr_mode: str | None, pages: str | None) -> tuple[str, str, str]:

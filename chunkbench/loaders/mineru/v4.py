@@ -23,6 +23,7 @@ from typing import Any
 
 from chunkbench.errors import InputError
 from chunkbench.loaders.jsonread import is_int, is_number, json_type
+from chunkbench.loaders.paragraphs import PARSER_SAYS_CONTINUES
 
 from .reader import BBOX_SCALE, ItemReader, spans_text
 
@@ -132,7 +133,7 @@ def read_mineru4(reader: ItemReader, data: dict) -> int:
             item = convert(reader, block, where)
             read = reader.v1_item(item, where, page_idx, raw_type=item["raw_type"])
             if block.get("continues_prev") is True:
-                read.attrs["continues_prev"] = True
+                read.attrs[PARSER_SAYS_CONTINUES] = True
             reader.items.append(read)
         page_count = max(page_count, page_idx + 1)
     return page_count
