@@ -50,7 +50,7 @@ test: install $(VENV)/.mineru-installed browser lint
 CHECK_TESTS := tests/test_layers.py tests/test_strategy_*.py tests/test_loader_markdown.py \
 	tests/test_loader_text.py tests/test_loader_docjson.py tests/test_loader_docling.py tests/test_loader_mineru.py \
 	tests/test_export.py tests/test_cli.py tests/test_hostile_cli.py tests/test_ranges.py tests/test_stats.py \
-	tests/test_doctables.py
+	tests/test_doctables.py tests/test_paragraph_joins.py
 check: install lint
 	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(CHECK_TESTS)
 
