@@ -163,8 +163,12 @@ def test_paragraphs_mineru_splits_inside_a_column_are_joined(fresh_cache):
                      "sent to the person identified in the FOR FURTHER INFORMATION",
                      "I certify that the proposed regulation: (1) Is not a ‘‘significant regulatory action’’ under "
                      "Executive Order 12866, (2) Will not affect intrastate aviation in Alaska, and (3) Will not have "
-                     "a significant economic impact"):
+                     "a significant economic impact",
+                     # a capital goes on a paragraph that stops on a function word, on the next line
+                     "the availability of it in the Federal Register. The FAA will consider"):
         assert any(sentence in t for t in texts), sentence
+    # but not a column away, where MinerU's reading order put other text after "… portion of the"
+    assert not any("portion of the Except for" in t for t in texts)
     assert doc.parser.options["joined_paragraphs"] >= 20
     content = [e for e in doc.elements if e.type == "paragraph"]
     for a, b in zip(content, content[1:]):

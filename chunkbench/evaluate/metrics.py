@@ -21,7 +21,7 @@ from chunkbench.text.clauses import clause_ref
 from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import RangeIndex, merge_ranges
 from chunkbench.text.sentences import CLOSERS, STOPS, depends_on_previous
-from chunkbench.text.words import FUNCTION_WORDS
+from chunkbench.text.words import ends_in_function_word
 
 from . import stats
 
@@ -36,7 +36,6 @@ TERMINAL = frozenset(STOPS + CLOSERS + ':;…}。！？')
 MIN_SENTENCE_WORDS = 10
 #: element types whose text is expected to end a sentence with punctuation
 PROSE_TYPES = frozenset({"paragraph", "footnote", "caption", "other"})
-_LAST_WORD = re.compile(r"(\w+)\W*$")
 #: stops and spaces a chunk may open with before its first word (a splitter's kept separator)
 _LEAD_STOPS = STOPS + ",;: \t\n"
 #: how an item of an enumeration ends when more items follow ("(a) …; and")
@@ -121,8 +120,7 @@ def is_mid_sentence(doc: Document, chunk: Chunk) -> bool:
     text = chunk.text.rstrip()
     if not text:
         return False
-    m = _LAST_WORD.search(text)
-    if m and m.end(1) == len(text) and m.group(1).lower() in FUNCTION_WORDS:
+    if ends_in_function_word(text):
         return not _ends_enumeration_item(doc, chunk, text)
     if text[-1] in TERMINAL:
         return False

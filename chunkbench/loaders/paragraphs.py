@@ -32,7 +32,10 @@ and floats that lay between follow it.
 Two more ways a paragraph is found broken, seen in MinerU 4's output, which splits paragraphs
 inside a column ("… to the person identified" | "in the FOR FURTHER INFORMATION CONTACT …"):
 the second starts in lower case on the line right under the first (`_right_under`), or the
-parser itself says the second continues the first (MinerU's `continues_prev`).
+parser itself says the second continues the first (MinerU's `continues_prev`). And a paragraph
+that stops on a function word ("… Note 13, Contingencies and") goes on with the line right under
+it whatever its case ("Commitments, of the Notes …", Best Buy's 10-K p. 31); a column or a page
+away only a lower-case opening continues it, as a parser's reading order may put other text there.
 
 The PDF loader joins its paragraphs (`pdf._build_document`); MinerU's and Docling's loaders join
 theirs the same way (`join_parser_paragraphs`).
@@ -45,6 +48,7 @@ import re
 from collections.abc import Sequence
 
 from chunkbench.text.sentences import CLOSERS, STOPS
+from chunkbench.text.words import ends_in_function_word
 from chunkbench.types.document import Element, is_noise
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
@@ -130,7 +134,8 @@ def continues(first: Element, second: Element) -> bool:
     or a footnote the next footnote after footnote `first` (on its page or the next)."""
     if first.type == second.type == "paragraph" and second.attrs.get(PARSER_SAYS_CONTINUES) is True:
         return True
-    if first.type not in ("paragraph", "footnote") or not second.text[:1].islower():
+    lower = _opening(second).islower()
+    if first.type not in ("paragraph", "footnote") or not (lower or _left_hanging(first, second)):
         return False
     if first.type == "footnote":
         last_page, page = first.last_page_idx, second.page_idx
@@ -145,6 +150,8 @@ def continues(first: Element, second: Element) -> bool:
         return False
     if second.page_idx == last.page_idx and _right_under(last.bbox, second.bbox):
         return True
+    if not lower:  # a capital continues a paragraph only on the line right under it: a column
+        return False  # or page away, a parser's reading order may have put other text there
     x0, _, x1, y1 = last.bbox
     if second.bbox[2] - second.bbox[0] > _WIDER * (x1 - x0) + _TOLERANCE:
         return False  # wider than the column it would continue: a table's note across both columns
@@ -152,6 +159,18 @@ def continues(first: Element, second: Element) -> bool:
         return True
     return (second.page_idx == last.page_idx and second.bbox[1] < y1 - _TOLERANCE
             and second.bbox[0] >= (x0 + x1) / 2)
+
+
+def _left_hanging(first: Element, second: Element) -> bool:
+    """Whether paragraph `first` stops on a word no sentence ends with ("… Note 13, Contingencies
+    and") and paragraph `second` opens with a word, which then goes on with it whatever its case
+    ("Commitments, of the Notes …"; on the line right under it only, `continues`)."""
+    return first.type == second.type == "paragraph" and ends_in_function_word(first.text) and _opening(second).isalpha()
+
+
+def _opening(e: Element) -> str:
+    """The first character of `e`'s text past Markdown emphasis marks (MinerU's `**bold**`)."""
+    return e.text.lstrip("*_")[:1]
 
 
 def _right_under(above: tuple[float, float, float, float], below: tuple[float, float, float, float]) -> bool:

@@ -15,6 +15,16 @@ FUNCTION_WORDS = frozenset(
 )
 
 _DIGITS = re.compile(r"\d+")
+_LAST_WORD = re.compile(r"\w+\Z")
+_LONGEST = max(map(len, FUNCTION_WORDS))
+
+
+def ends_in_function_word(text: str) -> bool:
+    """Whether `text` stops right after a function word ("… Contingencies and"), as no sentence
+    ends. Reads only the last few characters, so it is constant time on any text."""
+    tail = text[-_LONGEST - 1:]
+    m = _LAST_WORD.search(tail)
+    return m is not None and (m.start() > 0 or len(tail) == len(text)) and m.group(0).lower() in FUNCTION_WORDS
 
 
 def page_text_key(text: str, *, fold_digits: bool = False) -> str:
