@@ -42,6 +42,9 @@ def test_index_in_a_browser(demo_out):
         page.goto((demo_out / "index.html").as_uri())
         page.wait_for_load_state("load")
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        # the thumbnails load lazily, so after the page's load event: wait until each has loaded
+        # or failed (a broken image is `complete` too, with no natural width)
+        page.wait_for_function("[...document.images].every(i => i.complete)")
         loaded = page.evaluate("[...document.images].map(i => i.complete && i.naturalWidth > 0)")
         assert loaded == [True, True]  # a thumbnail per strategy, each a real image
         page.locator("a", has_text="tokens").first.click()

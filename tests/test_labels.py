@@ -93,6 +93,7 @@ def test_report_labels_are_readable_in_a_1280_px_window(tmp_path):
         page.goto(index.as_uri())
         img = page.locator("figure img").first
         img.wait_for()
+        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle())  # lazy
         shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
         page.screenshot(path=str(tmp_path / "report.png"))
     dpi = 100  # write_report's default

@@ -33,7 +33,9 @@ def test_diff_page_fits_the_window_with_readable_labels(browser, tmp_path):
     page = browser.new_page(viewport=WINDOW)
     page.goto(index.as_uri())
     assert page.evaluate("document.documentElement.scrollWidth") <= WINDOW["width"]
-    shown, natural = page.locator("section.diff figure img").first.evaluate("i => [i.clientWidth, i.naturalWidth]")
+    img = page.locator("section.diff figure img").first
+    page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle())  # loads lazily
+    shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
     assert LABEL_SIZE * 100 / 72 * shown / natural >= 11
     widths = page.evaluate("() => [...document.querySelectorAll('td.wrap')].filter(t => t.innerText.trim())"
                            ".map(t => t.clientWidth)")
