@@ -164,6 +164,9 @@ def test_paragraphs_mineru_splits_inside_a_column_are_joined(fresh_cache):
                      "I certify that the proposed regulation: (1) Is not a ‘‘significant regulatory action’’ under "
                      "Executive Order 12866, (2) Will not affect intrastate aviation in Alaska, and (3) Will not have "
                      "a significant economic impact",
+                     # across a run of the sentence MinerU typed as a title (paragraph_title)
+                     "contained in the Indonesian accident report (http://knkt.dephub.go.id/",
+                     "Report.pdf), indicated that a single erroneously high angle of attack",
                      # a capital goes on a paragraph that stops on a function word, on the next line
                      "the availability of it in the Federal Register. The FAA will consider"):
         assert any(sentence in t for t in texts), sentence

@@ -23,6 +23,9 @@ The second may also be a "heading" that reads as the rest of a sentence: lower c
 and a full stop, `?` or `!` at the end. The layout model types a continuation at the head of a
 page as a heading ("…lets you make use of it. That" | "may affect the final values of the
 parameters."), while lower-case headings of manuals ("set xtics") do not end like a sentence.
+So is a lower-case "heading" on the line right under the paragraph, a run of its text MinerU
+typed as a title ("… in the Indonesian accident" | "report (http://…), indicated" | "that a single
+erroneously high angle of attack …").
 
 The joined paragraph keeps the first one's id and box, lists each column's part in
 `attrs["segments"]` (as a stitched table does: `Element.parts`, so chunk boxes and overlays mark
@@ -141,14 +144,17 @@ def continues(first: Element, second: Element) -> bool:
         last_page, page = first.last_page_idx, second.page_idx
         if second.type != "footnote" or last_page is None or page is None or page > last_page + 1:
             return False
-    elif not (second.type == "paragraph" or (second.type == "heading" and _SENTENCE_END.search(second.text))):
+    elif second.type == "heading":
+        if not (_SENTENCE_END.search(second.text) or (lower and _on_the_next_line(first, second))):
+            return False  # a lower-case heading of a manual ("set xtics") under its section's text
+    elif second.type != "paragraph":
         return False
     if not (joins_hyphenated(first.text, second.text) or _OPEN_END.search(first.text)):
         return False
     last = first.parts[-1]
     if last.page_idx is None or second.page_idx is None or last.bbox is None or second.bbox is None:
         return False
-    if second.page_idx == last.page_idx and _right_under(last.bbox, second.bbox):
+    if _on_the_next_line(first, second):
         return True
     if not lower:  # a capital continues a paragraph only on the line right under it: a column
         return False  # or page away, a parser's reading order may have put other text there
@@ -171,6 +177,13 @@ def _left_hanging(first: Element, second: Element) -> bool:
 def _opening(e: Element) -> str:
     """The first character of `e`'s text past Markdown emphasis marks (MinerU's `**bold**`)."""
     return e.text.lstrip("*_")[:1]
+
+
+def _on_the_next_line(first: Element, second: Element) -> bool:
+    """Whether `second` starts on the line right under where `first` ends (`_right_under`)."""
+    last = first.parts[-1]
+    return (last.bbox is not None and second.bbox is not None and last.page_idx == second.page_idx
+            and _right_under(last.bbox, second.bbox))
 
 
 def _right_under(above: tuple[float, float, float, float], below: tuple[float, float, float, float]) -> bool:

@@ -47,7 +47,7 @@ from .running_headers import furniture_from_headings
 BACKEND = "pymupdf"
 #: chunkbench's own parse rules (chunkbench/loaders/pdf_layout.py): part of the cache key, so a
 #: change of them is never served from a cache written before it (bump on every change)
-PARSE_RULES = "2026-11-27.12"
+PARSE_RULES = "2026-11-27.13"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
 LOADER_REVISION = 7  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols
 # become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about

@@ -87,7 +87,7 @@ __all__ = [
 
 #: the version of how MinerU output becomes elements (paragraph joins and the like), part of the
 #: cache key of a MinerU run: a change to it makes cached runs load again
-LOAD_RULES = "2026-11-27.4"
+LOAD_RULES = "2026-11-27.5"
 
 
 def load_mineru(path: str | os.PathLike, *, pdf: str | os.PathLike | None = None) -> Document:
