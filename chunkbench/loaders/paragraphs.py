@@ -34,7 +34,7 @@ and floats that lay between follow it.
 
 Two more ways a paragraph is found broken, seen in MinerU 4's output, which splits paragraphs
 inside a column ("… to the person identified" | "in the FOR FURTHER INFORMATION CONTACT …"):
-the second starts in lower case on the line right under the first (`_right_under`), or the
+the second starts in lower case on the line right under the first (`_on_the_next_line`), or the
 parser itself says the second continues the first (MinerU's `continues_prev`). And a paragraph
 that stops on a function word ("… Note 13, Contingencies and") goes on with the line right under
 it whatever its case ("Commitments, of the Notes …", Best Buy's 10-K p. 31); a column or a page
@@ -140,21 +140,22 @@ def continues(first: Element, second: Element) -> bool:
     lower = _opening(second).islower()
     if first.type not in ("paragraph", "footnote") or not (lower or _left_hanging(first, second)):
         return False
+    last = first.parts[-1]
+    next_line = _on_the_next_line(last, second)
     if first.type == "footnote":
         last_page, page = first.last_page_idx, second.page_idx
         if second.type != "footnote" or last_page is None or page is None or page > last_page + 1:
             return False
     elif second.type == "heading":
-        if not (_SENTENCE_END.search(second.text) or (lower and _on_the_next_line(first, second))):
+        if not (_SENTENCE_END.search(second.text) or (lower and next_line)):
             return False  # a lower-case heading of a manual ("set xtics") under its section's text
     elif second.type != "paragraph":
         return False
     if not (joins_hyphenated(first.text, second.text) or _OPEN_END.search(first.text)):
         return False
-    last = first.parts[-1]
     if last.page_idx is None or second.page_idx is None or last.bbox is None or second.bbox is None:
         return False
-    if _on_the_next_line(first, second):
+    if next_line:
         return True
     if not lower:  # a capital continues a paragraph only on the line right under it: a column
         return False  # or page away, a parser's reading order may have put other text there
@@ -179,17 +180,12 @@ def _opening(e: Element) -> str:
     return e.text.lstrip("*_")[:1]
 
 
-def _on_the_next_line(first: Element, second: Element) -> bool:
-    """Whether `second` starts on the line right under where `first` ends (`_right_under`)."""
-    last = first.parts[-1]
-    return (last.bbox is not None and second.bbox is not None and last.page_idx == second.page_idx
-            and _right_under(last.bbox, second.bbox))
-
-
-def _right_under(above: tuple[float, float, float, float], below: tuple[float, float, float, float]) -> bool:
-    """Whether box `below` starts on the line after box `above` ends, in its column: at most
+def _on_the_next_line(above: Element, below: Element) -> bool:
+    """Whether `below` starts on the line after `above` ends, in its column: on its page, at most
     `_LINE_GAP` under its foot, its left edge within `_INDENT` of the other's."""
-    return -_TOLERANCE <= below[1] - above[3] <= _LINE_GAP and abs(below[0] - above[0]) <= _INDENT
+    if above.bbox is None or below.bbox is None or above.page_idx != below.page_idx:
+        return False
+    return -_TOLERANCE <= below.bbox[1] - above.bbox[3] <= _LINE_GAP and abs(below.bbox[0] - above.bbox[0]) <= _INDENT
 
 
 def join(first: Element, second: Element) -> Element:
