@@ -87,10 +87,11 @@ def _item_spans(doc: Document) -> dict[str, tuple[int, int]]:
         if e.char_start is None or e.char_end is None:
             continue
         spans[e.id] = (e.char_start, e.char_end)
-        for part in e.attrs.get("segments") or ():
-            if (isinstance(part, dict) and isinstance(part.get("id"), str) and part["id"] != e.id
-                    and isinstance(part.get("start"), int) and isinstance(part.get("end"), int)):
-                spans.setdefault(part["id"], (e.char_start + part["start"], e.char_start + part["end"]))
+        parts, segments = e.parts, e.attrs.get("segments") or ()
+        if len(parts) > 1 and len(parts) == len(segments):  # segments that Element.parts found sound
+            for part, segment in zip(parts, segments):
+                if isinstance(segment.get("id"), str) and part.char_start is not None and part.char_end is not None:
+                    spans.setdefault(segment["id"], (part.char_start, part.char_end))
     return spans
 
 
