@@ -680,3 +680,15 @@ def test_a_sentence_cut_by_a_page_break_is_joined_with_a_space_and_not_cut():
     assert texts[1] == "7.2 notify within forty-eight (48) hours of a breach.\n\n(a) new item"
     big = _chunks([_p("1.1 " + A * 20 + "up to the date of"), _p("termination.", page=1)])
     assert len(big) == 1 and big[0].char_len <= 2000
+
+
+def test_a_cut_moved_off_a_sentence_that_refers_back_says_so():
+    """An oversize paragraph is cut by the shared Packer, which moves a cut off a sentence that
+    refers back ("It is written for field …"); the boundary says so, as the other packing
+    strategies' do (technical manual p. 1, 401 chars > 400)."""
+    doc = chunkbench.load(SAMPLE_PDFS / "technical_manual.pdf")
+    cs = chunk(doc, "contract", max_chars=400, soft_min_chars=200)
+    moved = [c for c in cs if "moved off" in c.boundary.detail]
+    assert [c.boundary.detail.split("; ", 1)[1] for c in moved] == [
+        "moved off \u201cIt is written for field \u2026\u201d, which refers back to the sentence before it"]
+    assert not moved[0].text.startswith("It is written") and "It is written for field" in cs.chunks[moved[0].index - 1].text

@@ -191,7 +191,7 @@ class _Walker:
             how = "a line break or space" if u.cut == HARD else f"a {u.cut} boundary"
             return Boundary(PIECE_REASONS.get(u.cut, Reason.SENTENCE_SPLIT),
                             f"{_what(u)} ({len(u.el.text)} chars > {self.max}) continues: cut into {u.parts} "
-                            f"pieces at {how}")
+                            f"pieces at {how}{u.moved}")
         if len(u.text) > self.max:
             if not o.has_body:
                 return None  # a heading keeps its body even when the body alone is oversize
@@ -339,7 +339,7 @@ STRATEGY = declare(
     params=PARAMS,
     doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
     spec="docs/specs/2-contract-chunking.md",
-    ruleset="contract/2026-11-27",
+    ruleset="contract/2026-11-27.1",
     offsets="rewritten",  # specs/2 text normalization (hyphenated line breaks joined, ...)
     check=_check,
     boundaries='headings (section stack), tables (one table = one chunk, pipe text, rows kept, preceding heading linked), page break only near `max_chars`, clause numbering reset / new sub-clause / list run (soft), `max_chars` 2000, `max_list_items` 12, new clause ref; an element over `max_chars` is cut at paragraphs, sentences, then spaces (`split_oversize`); a heading right after a heading joins it (`join_headings`); footnotes carry no clause number',

@@ -44,6 +44,7 @@ class Unit:
     tail: int = 0  # chars from this unit to the next heading or table (the next hard boundary)
     cut: str | None = None  # a later piece of an element cut because it exceeds max_chars: where (spans kind)
     parts: int = 1  # how many pieces its element was cut into
+    moved: str = ""  # a later piece: why its cut is not where packing put it (spans.Packer.why_moved)
 
 
 def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
@@ -94,7 +95,7 @@ def _pieces(kind: str, e: Element, a: int, b: int, path: tuple[str, ...], limit:
     for k, piece in enumerate(pieces):
         x, y = piece[0].start, piece[-1].end
         out.append(Unit(kind, e, x, y, normalize(e.text[x:y]), path, ref if k == 0 else None,
-                        cut=piece[0].kind if k else None, parts=len(pieces)))
+                        cut=piece[0].kind if k else None, parts=len(pieces), moved=packer.why_moved(x) if k else ""))
     return out
 
 
