@@ -8,7 +8,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkbench.loaders.paragraphs import join_broken_paragraphs, join_parser_paragraphs
+from chunkbench.loaders.dehyphenate import ATTR as LINE_END_HYPHENS
+from chunkbench.loaders.dehyphenate import OPTION_DROPPED, OPTION_KEPT
+from chunkbench.loaders.paragraphs import OPTION, join_broken_paragraphs, rejoin
 from chunkbench.types.document import Element
 
 WORDS = st.sampled_from(["the", "and", "Risk", "re-", "cent,", "ends.", "The", "a", "of", "1", "x86", "(48)"])
@@ -61,8 +63,12 @@ def test_what_lies_between_is_passed_over_and_follows_the_joined_paragraph(eleme
 
 @settings(max_examples=100, deadline=None)
 @given(paragraphs())
-def test_a_parsers_count_is_recorded_only_when_something_was_joined(elements):
-    options: dict = {}
-    joined = join_parser_paragraphs(elements, options)
-    assert options.get("joined_paragraphs", 0) == len(elements) - len(joined)
-    assert ("joined_paragraphs" in options) == (len(joined) < len(elements))
+def test_rejoin_counts_what_it_did_and_only_that(elements):
+    """The joins, and the line-end hyphens of "re-" | "cent" joins the document's words decided
+    (dropped or kept: one each), are counted; a count of none is not recorded."""
+    counts: dict = {}
+    joined = rejoin(elements, counts)
+    assert counts.get(OPTION, 0) == len(elements) - len(joined)
+    hyphen_joins = sum(len(e.attrs.get(LINE_END_HYPHENS, ())) for e in join_broken_paragraphs(elements)[0])
+    assert counts.get(OPTION_DROPPED, 0) + counts.get(OPTION_KEPT, 0) == hyphen_joins
+    assert 0 not in counts.values() and all(LINE_END_HYPHENS not in e.attrs for e in joined)

@@ -51,7 +51,7 @@ from chunkbench.types.document import Document, Element, Page, ParserInfo, make_
 
 from .docjson import find_named_pdf
 from .jsonread import MAX_PAGES, is_int, is_number, json_type, top_left_box
-from .paragraphs import join_parser_paragraphs
+from .paragraphs import rejoin
 
 SCHEMA_NAME = "DoclingDocument"
 SUPPORTED_MAJOR = 1
@@ -108,7 +108,7 @@ def load_docling_data(file: Path, data: dict, *, pdf: str | os.PathLike | None =
     with_text = {e.page_idx for e in elements if e.text.strip()}
     pages = [Page(i, w, h, has_text=i in with_text) for i, (w, h) in enumerate(reader.sizes)]
     options: dict = {"format": "docling_json"}
-    elements = join_parser_paragraphs(elements, options)
+    elements = rejoin(elements, options)
     parser = ParserInfo("docling", str(version), options)
     return make_document(file, elements, pages, parser, pdf_path=pdf_path, warnings=warnings)
 

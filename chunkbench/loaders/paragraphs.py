@@ -40,8 +40,8 @@ that stops on a function word ("… Note 13, Contingencies and") goes on with th
 it whatever its case ("Commitments, of the Notes …", Best Buy's 10-K p. 31); a column or a page
 away only a lower-case opening continues it, as a parser's reading order may put other text there.
 
-The PDF loader joins its paragraphs (`pdf._build_document`); MinerU's and Docling's loaders join
-theirs the same way (`join_parser_paragraphs`).
+The PDF loader joins its paragraphs, and MinerU's and Docling's loaders theirs, by one step
+(`rejoin`), which then lets the document's own words decide the line-end hyphens of the joins.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from chunkbench.text.words import ends_in_function_word
 from chunkbench.types.document import Element, is_noise
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
+from .dehyphenate import OPTION_DROPPED, OPTION_KEPT, dehyphenate
 from .footnotes import NOTE_MARK
 from .pdf_layout import joins_hyphenated
 from .stitch import join_continuations, stitched_attrs
@@ -97,13 +98,15 @@ def join_broken_paragraphs(elements: Sequence[Element]) -> tuple[list[Element], 
     return elements, paragraphs + footnotes
 
 
-def join_parser_paragraphs(elements: Sequence[Element], options: dict) -> list[Element]:
-    """A parser's elements (MinerU's, Docling's) with its broken paragraphs joined as the PDF
-    loader joins its own; how many breaks were joined is recorded in `options` under OPTION."""
+def rejoin(elements: Sequence[Element], counts: dict) -> list[Element]:
+    """`elements` with their broken paragraphs joined, then each line-end hyphen (a join's "re-"
+    | "cent", or one the loader kept in a line) dropped or kept by the document's own words
+    (`dehyphenate`). How many of each is recorded in `counts` (OPTION, OPTION_DROPPED,
+    OPTION_KEPT), when not none. The PDF loader's step, and MinerU's and Docling's loaders'."""
     joined_elements, joined = join_broken_paragraphs(elements)
-    if joined:
-        options[OPTION] = joined
-    return joined_elements
+    out, dropped, kept = dehyphenate(joined_elements)
+    counts.update({k: n for k, n in ((OPTION, joined), (OPTION_DROPPED, dropped), (OPTION_KEPT, kept)) if n})
+    return out
 
 
 def _passed_over(e: Element) -> bool:

@@ -34,11 +34,9 @@ from chunkbench.types.document import Document, Element, Page, ParserInfo, make_
 
 from . import parse_workers, pdf_layout
 from .cache import cached_parse
-from .dehyphenate import OPTION_DROPPED, OPTION_KEPT, dehyphenate
 from .footnotes import OPTION as OPTION_FOOTNOTES
 from .footnotes import footnotes_from_paragraphs
-from .paragraphs import OPTION as OPTION_JOINED
-from .paragraphs import join_broken_paragraphs
+from .paragraphs import rejoin
 from .pdf_layout import HEADING_CLASSES, ParsedPage
 from .pdflib import pymupdf
 from .running_headers import OPTION as OPTION_FURNITURE
@@ -271,10 +269,8 @@ def _build_document(
     levels = heading_levels({eid: size for p in parsed for eid, size in p.heading_sizes.items() if eid in headings})
     elements, footnotes = footnotes_from_paragraphs([_with_level(e, levels) for e in elements],
                                                     {eid: size for p in parsed for eid, size in p.paragraph_sizes.items()})
-    elements, joined = join_broken_paragraphs(elements)
-    elements, dropped, kept = dehyphenate(elements)
-    counts = {OPTION_FURNITURE: furniture, OPTION_FOOTNOTES: footnotes, OPTION_JOINED: joined,
-              OPTION_DROPPED: dropped, OPTION_KEPT: kept}
+    counts = {OPTION_FURNITURE: furniture, OPTION_FOOTNOTES: footnotes}
+    elements = rejoin(elements, counts)
     if any(counts.values()):
         parser = dataclasses.replace(parser, options={**parser.options, **{k: n for k, n in counts.items() if n}})
     pages = [p.page for p in parsed]

@@ -54,7 +54,7 @@ from typing import Any
 
 from chunkbench.errors import InputError
 from chunkbench.loaders.jsonread import read_json
-from chunkbench.loaders.paragraphs import join_parser_paragraphs
+from chunkbench.loaders.paragraphs import rejoin
 from chunkbench.types.document import Document, ParserInfo, make_document
 
 from .files import (
@@ -87,7 +87,7 @@ __all__ = [
 
 #: the version of how MinerU output becomes elements (paragraph joins and the like), part of the
 #: cache key of a MinerU run: a change to it makes cached runs load again
-LOAD_RULES = "2026-11-27.5"
+LOAD_RULES = "2026-11-27.6"
 
 
 def load_mineru(path: str | os.PathLike, *, pdf: str | os.PathLike | None = None) -> Document:
@@ -125,7 +125,7 @@ def load_mineru_data(
         sizes, version, options, source = _content_list_context(file, name, pdf_path)
         options["format"] = "content_list_v2" if reader.v2 else "content_list"
     elements, pages, warnings = reader.build(sizes, page_count_hint, source=source)
-    elements = join_parser_paragraphs(elements, options)
+    elements = rejoin(elements, options)
     return make_document(
         file, elements, pages, ParserInfo("mineru", version, options), pdf_path=pdf_path, warnings=warnings
     )
