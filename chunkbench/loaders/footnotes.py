@@ -82,8 +82,9 @@ def _foot_runs(page: Sequence[Element], small: set[str]) -> list[list[Element]]:
     small paragraphs below it in its column."""
     runs: list[list[Element]] = []
     run: list[Element] = []
+    blockers = [o for o in page if o.id not in small and o.type != "footnote"]  # few on a page of small type
     for e in page:
-        if e.id in small and all(o.id in small or o.type == "footnote" for o in _column(e, page, below=True)):
+        if e.id in small and not _column(e, blockers, below=True):
             run.append(e)
             continue
         if run:
