@@ -60,6 +60,9 @@ from .footnotes import NOTE_MARK
 from .pdf_layout import joins_hyphenated
 from .stitch import join_continuations, stitched_attrs
 
+#: the version of the repairs `rejoin` makes, which every parser's loader shares: part of each
+#: parse cache key (PDF, MinerU runs), so a change here is never served from an older cache
+REPAIR_RULES = "2026-11-27.1"
 #: what a parse records in ParserInfo.options: how many breaks were joined
 OPTION = "joined_paragraphs"
 #: points a column's head may sit below the previous column's foot and still be "above" it

@@ -36,7 +36,7 @@ from . import parse_workers, pdf_layout
 from .cache import cached_parse
 from .footnotes import OPTION as OPTION_FOOTNOTES
 from .footnotes import footnotes_from_paragraphs
-from .paragraphs import rejoin
+from .paragraphs import REPAIR_RULES, rejoin
 from .pdf_layout import HEADING_CLASSES, ParsedPage
 from .pdflib import pymupdf
 from .running_headers import OPTION as OPTION_FURNITURE
@@ -112,7 +112,7 @@ def load_pdf(
         )
         return _build_document(path, doc_id, pages, ParserInfo(BACKEND, version, options), ocr)
 
-    return cached_parse(path, doc_id, BACKEND, f"{version}; rules {PARSE_RULES}", options, parse, use_cache=cache)
+    return cached_parse(path, doc_id, BACKEND, _keyed_version(version), options, parse, use_cache=cache)
 
 
 def _parse_identity(path: str | os.PathLike) -> tuple[str, str, dict]:
@@ -124,7 +124,13 @@ def _parse_identity(path: str | os.PathLike) -> tuple[str, str, dict]:
 def _cache_file(doc_id: str, version: str, options: dict) -> Path:
     from .cache import cache_dir, cache_key
 
-    return cache_dir() / f"{cache_key(doc_id, BACKEND, f'{version}; rules {PARSE_RULES}', options)}.json"
+    return cache_dir() / f"{cache_key(doc_id, BACKEND, _keyed_version(version), options)}.json"
+
+
+def _keyed_version(version: str) -> str:
+    """The version part of a parse's cache key: the parser's, chunkbench's parse rules and the
+    repairs every parser's output shares (`paragraphs.REPAIR_RULES`)."""
+    return f"{version}; rules {PARSE_RULES}; repairs {REPAIR_RULES}"
 
 
 def is_cached(path: str | os.PathLike) -> bool:

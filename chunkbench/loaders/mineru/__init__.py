@@ -85,8 +85,8 @@ __all__ = [
     "find_content_list", "html_table_rows", "is_mineru4", "is_mineru_object", "load_mineru", "load_mineru_data", "pdf_page_sizes",
 ]
 
-#: the version of how MinerU output becomes elements (paragraph joins and the like), part of the
-#: cache key of a MinerU run: a change to it makes cached runs load again
+#: the version of how MinerU output becomes elements, part of the cache key of a MinerU run (with
+#: `paragraphs.REPAIR_RULES`, the joins every parser shares): a change makes cached runs load again
 LOAD_RULES = "2026-11-27.6"
 
 

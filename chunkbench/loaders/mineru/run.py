@@ -37,6 +37,7 @@ from pathlib import Path
 
 from chunkbench.errors import ExternalToolError, InputError, UsageError
 from chunkbench.loaders.cache import cached_parse
+from chunkbench.loaders.paragraphs import REPAIR_RULES
 from chunkbench.types.document import Document, ParserInfo, sha256_file
 
 from . import LOAD_RULES, find_content_list, load_mineru, pdf_page_sizes
@@ -97,7 +98,7 @@ def load_with_mineru(
         parser = ParserInfo("mineru", engine.version, {**doc.parser.options, **options, "engine": engine.kind})
         return dataclasses.replace(doc, doc_id=doc_id, source=pdf.name, parser=parser)
 
-    return cached_parse(pdf, doc_id, "mineru", f"{engine.version}; rules {LOAD_RULES}", options, parse, use_cache=cache)
+    return cached_parse(pdf, doc_id, "mineru", f"{engine.version}; rules {LOAD_RULES}; repairs {REPAIR_RULES}", options, parse, use_cache=cache)
 
 
 def _checked_options(tier: str | None, ocr_mode: str | None, pages: str | None) -> tuple[str, str, str]:
