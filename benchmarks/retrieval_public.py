@@ -1,7 +1,8 @@
 """Issue 19.5's table: chunkbench settings against the sentence splitter at each of its sizes, on
 the project's public-domain retrieval corpus (tests/data/retrieval), with BM25 and dense retrieval.
 
-    python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [--only TEXT] [--oracle] [-o FILE.md]
+    python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [--questions SET[,SET…]]
+                                          [--only TEXT] [--oracle] [-o FILE.md]
 
 Each block is one baseline: Chroma's RecursiveTokenChunker layout (LangChain's recursive splitter
 with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma ran it) and at
@@ -9,8 +10,11 @@ with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma
 below it are (what the indexing alone buys), then the best chunkbench settings without and with
 index context (and, at 400 and 800 characters, also indexed alone and by pieces of their
 sentences) of the grids docs/evaluation.md describes. Every gain has its paired bootstrap 95%
-interval. Dense retrieval embeds every text indexed with MiniLM on CPU: about 45 minutes for the
-four blocks here, most of it the rows with index context (their texts are four chunks long)."""
+interval. The settings were chosen on the "tuned" questions (tests/data/retrieval); `--questions
+heldout` scores them on the held-out ones, written afterwards (tests/data/retrieval/heldout), `all`
+on both, and `tuned,heldout,all` gives all three tables per block from one index of each setting.
+Dense retrieval embeds every text indexed with MiniLM on CPU: about 45 minutes for the four
+blocks here, most of it the rows with index context (their texts are four chunks long)."""
 
 from __future__ import annotations
 
@@ -21,9 +25,10 @@ from collections.abc import Sequence
 
 from chunkbench.evaluate.benchmark import (
     RETRIEVAL_DEFAULT,
+    Case,
     Setting,
     baseline,
-    compare_retrievers,
+    compare_settings,
     find_cases,
     format_report,
     pooled_measures,
@@ -33,6 +38,10 @@ from chunkbench.io.atomic import write_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "tests", "data", "retrieval")
+#: questions written after the settings below were chosen on CORPUS's: an unbiased check of them
+HELDOUT = os.path.join(CORPUS, "heldout")
+#: --questions: which question sets score the settings
+QUESTION_SETS = {"tuned": (CORPUS,), "heldout": (HELDOUT,), "all": (CORPUS, HELDOUT)}
 SHARED_PDF = os.path.join(ROOT, "..", "shared", "pdfs", "req_federal-register-2020-17221.pdf")
 
 #: the corpus's documents: the 5 public-domain ones of issue 19.4, the speech, and the FAA rule
@@ -78,6 +87,8 @@ BLOCKS = (
         Setting("recursive", {"chunk_size": 500}),
         Setting("recursive", {"chunk_size": 400, "index_context": 1}),
         Setting("recursive", {"chunk_size": 450, "index_context": 1, "index_alone": True}),
+        # picked on the tuned questions (BM25: all 7 documents) after the held-out ones were written
+        Setting("recursive", {"chunk_size": 500, **WITH_WINDOWS}),
     )),
 )
 
@@ -87,10 +98,23 @@ def inputs() -> list[str]:
     return paths + ([SHARED_PDF] if os.path.exists(SHARED_PDF) else [])
 
 
-def block_markdown(label: str, result: dict) -> str:
-    """One baseline's comparison as `chunkbench evaluate` reports it, under a heading naming both."""
+def load_cases(which: Sequence[str] = ("tuned",)) -> dict[str, list[Case]]:
+    """The corpus's documents with the questions of each set named (QUESTION_SETS), by set; a
+    document's questions of several folders pooled into one case (the documents, and so the
+    texts their questions' spans index, are the same in every set)."""
+    folders = sorted({folder for w in which for folder in QUESTION_SETS[w]})
+    found = {folder: find_cases(inputs(), questions_dir=folder) for folder in folders}
+    docs = found[folders[0]]
+    return {w: [Case(doc.doc, doc.questions_path, tuple(r for folder in QUESTION_SETS[w] for r in found[folder][n].resolved))
+                for n, doc in enumerate(docs)] for w in which}
+
+
+def block_markdown(label: str, result: dict, questions: str | None = None) -> str:
+    """One baseline's comparison as `chunkbench evaluate` reports it, under a heading naming both
+    (and the question set, when several are run)."""
     body = format_report(result, per_document=False).split("\n\n", 1)[1]  # its heading names the retriever only
-    return f"### {result['retriever']}: {label}\n\n{body}\n"
+    which = f" ({questions} questions)" if questions else ""
+    return f"### {result['retriever']}: {label}{which}\n\n{body}\n"
 
 
 def oracle_markdown(cases: list, retrievers: tuple[str, ...], blocks: Sequence[tuple] = BLOCKS) -> str:
@@ -108,7 +132,7 @@ def oracle_markdown(cases: list, retrievers: tuple[str, ...], blocks: Sequence[t
                     cuts = [x for r in case.resolved for span in r.spans for x in span] if cut else ()
                     units = baseline_units(case.doc, p["chunk_size"], p["chunk_overlap"], p["separators"],
                                            p.get("unit", "chars"), cuts)
-                    rows += evaluate(units, case.resolved, KS, TOKEN_K, retriever)[1]
+                    rows += evaluate(units, case.resolved, KS, TOKEN_K, retriever, text=case.doc.text)[1]
                 pooled = pooled_measures(rows, 0, 0)
                 scores.append([pooled["token_iou"], pooled["token_recall"]])
             (iou, recall), (cut_iou, cut_recall) = scores
@@ -123,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--output", default=None, help="write the Markdown here (default: print it)")
     ap.add_argument("--only", default=None, metavar="TEXT",
                     help="run only the blocks whose label contains TEXT (e.g. 'tokens', '400')")
+    ap.add_argument("--questions", default="tuned", metavar="SET[,SET…]",
+                    help="the questions the settings were chosen on (tuned, the default), the held-out "
+                         "ones written afterwards (heldout), or all; several, comma-separated, share "
+                         "each setting's index")
     ap.add_argument("--oracle", action="store_true",
                     help="instead: each splitter with and without extra cuts at every reference span")
     args = ap.parse_args(argv)
@@ -130,16 +158,24 @@ def main(argv: list[str] | None = None) -> int:
     if not blocks:
         ap.error(f"--only {args.only!r} matches none of: " + "; ".join(label for label, _, _ in BLOCKS))
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
+    which = args.questions.split(",")
+    if unknown := [w for w in which if w not in QUESTION_SETS]:
+        ap.error(f"--questions {','.join(unknown)}: one of {', '.join(QUESTION_SETS)}")
     started = time.perf_counter()
-    cases = find_cases(inputs(), questions_dir=CORPUS)
+    cases = load_cases(which)
     if args.oracle:
-        parts = [oracle_markdown(cases, retrievers, blocks)]
+        parts = [oracle_markdown(cases[which[0]], retrievers, blocks)]
     else:
-        parts = [f"{sum(len(c.resolved) for c in cases)} questions on {len(cases)} documents; top 5.", ""]
+        counts = ", ".join(f"{sum(len(c.resolved) for c in cases[w])} questions ({w})" for w in which)
+        parts = [f"{counts} on {len(cases[which[0]])} documents; top 5.", ""]
         for label, base, settings in blocks:
-            for result in compare_retrievers(cases, list(settings), base, 5, retrievers):
-                parts.append(block_markdown(label, result))
-                print(f"{label} ({result['retriever']}): {time.perf_counter() - started:.0f} s", flush=True)
+            units: dict = {}
+            for retriever in retrievers:
+                rankers: dict = {}  # one index per setting and document, for every question set
+                for w in which:
+                    result = compare_settings(cases[w], list(settings), base, 5, retriever, units, rankers)
+                    parts.append(block_markdown(label, result, w if len(which) > 1 else None))
+                    print(f"{label} ({retriever}, {w}): {time.perf_counter() - started:.0f} s", flush=True)
     text = "\n".join(parts)
     if args.output:
         write_text(args.output, text)

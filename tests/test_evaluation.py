@@ -56,8 +56,9 @@ def test_scores_pool_every_question_and_follow_the_token_measure(tmp_path):
     row = score_setting(Setting("recursive", {"chunk_size": 120}), [case])
     # three units, each question's evidence is exactly one of them, and every question shares the
     # word "keeper" with all three: each retrieves all three (top 5), so recall is 1 and
-    # precision = IoU = evidence length / all units' length
-    total = sum(map(len, PARAGRAPHS))
+    # precision = IoU = evidence length / the length of the text they span (the blank lines
+    # between abutting retrieved units count as retrieved)
+    total = sum(map(len, PARAGRAPHS)) + 2 * len("\n\n")
     expected_iou = sum(len(p) / total for p in PARAGRAPHS) / 3
     assert row["questions"] == 3 and row["units"] == 3
     assert row["token_recall"] == 1.0 and row["recall@5"] == 1.0

@@ -189,7 +189,7 @@ def test_misses_are_those_of_the_ranking_with_context():
     for n in (0, 1):
         setting = Setting("recursive", {"chunk_size": 150, "index_context": n})
         (_, misses, judged), = misses_of(setting, cases)
-        rows = evaluate(units_for(setting, cases[0].doc), cases[0].resolved)[1]
+        rows = evaluate(units_for(setting, cases[0].doc), cases[0].resolved, text=cases[0].doc.text)[1]
         assert judged == len(rows)
         assert sorted(m.question_id for m in misses) == sorted(r["id"] for r in rows if r["token_recall"] < 1)
 

@@ -1,7 +1,8 @@
 """The public-domain retrieval corpus (issue 19.4): five documents of different kinds (a statute, a
 monetary-policy record with no line breaks, a transcript, a reference text without blank lines, a
-technical manual) with 233 hand-written questions, besides the speech and the FAA rule; and the
-splitter baseline counted in cl100k tokens (issue 19.5's "200 tokens" size)."""
+technical manual) with 233 hand-written questions, besides the speech and the FAA rule; the
+splitter baseline counted in cl100k tokens (issue 19.5's "200 tokens" size); and 222 held-out
+questions on all seven, written after issue 19.5's settings were chosen."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from chunkbench.evaluate.benchmark import Setting, baseline, compare_settings, f
 from chunkbench.loaders import load
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.ui.cli import main
+from tests.conftest import shared_pdf
 from tests.test_evaluation import CORPUS
 
 PUBLIC = ("us_constitution.txt", "fomc_minutes_2019_07.txt", "apollo13_air_to_ground.txt",
@@ -144,3 +146,64 @@ def test_the_splitter_ends_a_piece_at_every_cut_it_is_given():
     assert all(case.doc.text[u.start:u.end] == u.text and len(u.text) <= 400 for u in cut)
     assert not any(u.start < c < u.end for u in cut for c in cuts)  # no piece straddles a cut
     assert len(cut) > len(units) and baseline_units(case.doc, 400, cuts=[]) == units
+
+
+HELDOUT = CORPUS / "heldout"
+ALL_SEVEN = PUBLIC + ("sotu_2024.txt", "req_federal-register-2020-17221.pdf")
+
+
+def _spans(folder, name: str, text: str) -> dict[str, tuple[int, int]]:
+    rows = json.loads((folder / f"{name.rsplit('.', 1)[0]}.questions.json").read_text("utf-8"))
+    assert len({r["id"] for r in rows}) == len(rows) >= 25 and all(r["question"].strip().endswith("?") for r in rows)
+    out = {}
+    for r in rows:
+        at = text.find(r["evidence_text"])
+        assert at >= 0 and text.count(r["evidence_text"]) == 1, (name, r["id"])
+        out[r["id"]] = (at, at + len(r["evidence_text"]))
+    return out
+
+
+@pytest.mark.parametrize("name", ALL_SEVEN)
+def test_the_held_out_questions_ask_about_other_passages_than_the_tuned_ones(name):
+    """Issue 19.5's settings were picked on the tuned questions; the held-out ones, written after,
+    check them. Each held-out answer is a passage of its own: no span overlaps a tuned one."""
+    path = CORPUS / name if not name.endswith(".pdf") else None
+    text = path.read_text("utf-8") if path else find_cases([shared_pdf(name)], questions_dir=HELDOUT)[0].doc.text
+    tuned, held = _spans(CORPUS, name, text), _spans(HELDOUT, name, text)
+    assert not set(tuned) & set(held)
+    assert not [(h, t) for h, (a, b) in held.items() for t, (c, d) in tuned.items() if a < d and c < b]
+
+
+def test_the_benchmark_scores_the_tuned_the_held_out_or_all_questions(tmp_path):
+    from benchmarks.retrieval_public import inputs, load_cases
+    from benchmarks.retrieval_public import main as table
+
+    sets = load_cases(("tuned", "heldout", "all"))
+    counts = {which: [len(c.resolved) for c in cases] for which, cases in sets.items()}
+    assert len(counts["heldout"]) == len(inputs()) and min(counts["heldout"]) >= 25
+    assert counts["all"] == [a + b for a, b in zip(counts["tuned"], counts["heldout"])]
+    for case in sets["all"]:  # every question located whole in the loaded text
+        assert all(r.spans and r.located == 1.0 for r in case.resolved), case.name
+    out = tmp_path / "heldout.md"
+    assert table(["--questions", "heldout", "--only", "400", "-o", str(out)]) == 0
+    assert out.read_text("utf-8").startswith(f"{sum(counts['heldout'])} questions (heldout) on {len(inputs())} documents")
+
+
+def test_question_sets_run_together_score_as_each_run_alone(tmp_path):
+    """Several sets share each setting's index (one dense embedding for all of them): the tables
+    must be those of each set run alone."""
+    from benchmarks.retrieval_public import main as table
+
+    def blocks(name: str) -> list[str]:
+        return (tmp_path / name).read_text("utf-8").split("\n### ")[1:]
+
+    for which in ("tuned", "heldout"):
+        assert table(["--questions", which, "--only", "400", "-o", str(tmp_path / f"{which}.md")]) == 0
+    assert table(["--questions", "tuned,heldout", "--only", "400", "-o", str(tmp_path / "both.md")]) == 0
+    together = blocks("both.md")
+    assert len(together) == 2 * len(blocks("tuned.md")) == 4  # the 400 and the 800-with-overlap-400 blocks
+    for which in ("tuned", "heldout"):
+        mine = [b.replace(f" ({which} questions)", "", 1) for b in together if f" ({which} questions)\n" in b]
+        assert mine == blocks(f"{which}.md")
+    with pytest.raises(SystemExit):
+        table(["--questions", "tuned,later"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkbench.text.ranges import RangeIndex, merge_ranges, overlap_length
+from chunkbench.text.ranges import RangeIndex, blank_gaps, merge_ranges, overlap_length
 
 SPANS = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)).map(lambda t: (min(t), max(t))), max_size=12)
 
@@ -38,3 +38,12 @@ def test_touching_and_splits_match_brute_force(spans, a, width):
     expected = sorted(r for r in spans if r[1] > a and r[0] < b)
     assert sorted(index.touching(a, b)) == expected
     assert index.splits(a, b) == (len(expected) >= 2 and not any(lo <= a and hi >= b for lo, hi in expected))
+
+
+@given(SPANS, st.text(alphabet=" \nab", min_size=60, max_size=60))
+def test_blank_gaps_are_the_whitespace_only_holes_between_merged_ranges(spans, text):
+    merged = merge_ranges(spans)
+    gaps = blank_gaps(merged, text)
+    holes = list(zip((b for _, b in merged), (a for a, _ in merged[1:])))
+    assert gaps == [(a, b) for a, b in holes if not text[a:b].strip()]
+    assert not _points(gaps) & _points(merged)  # never inside a range, never before the first or after the last

@@ -24,6 +24,23 @@ def test_token_scores_by_hand():
     assert R.token_scores([(0, 5)], [(0, 5)]) == (1.0, 1.0, 1.0)
 
 
+def test_the_space_between_two_abutting_retrieved_chunks_is_not_missed_evidence():
+    text = "First sentence here. Second one there.  Third!"
+    first, second, third = (0, 20), (21, 38), (40, 46)  # chunks as the strategies cut them: no spaces at the ends
+    evidence = [(0, 38)]
+    # ranges alone (Chroma's measure): the space at 20 is evidence no retrieved range holds
+    assert R.token_scores([first, second], evidence)[1] == pytest.approx(37 / 38)
+    # with the text, whitespace between two retrieved ranges counts as retrieved, in precision too
+    assert R.token_scores([first, second], evidence, text) == (1.0, 1.0, 1.0)
+    p, r, iou = R.token_scores([first, second, third], evidence, text)
+    assert (r, p) == (1.0, 38 / 46) and iou == pytest.approx(38 / 46)
+    # a gap holding text stays a gap, and a space next to one retrieved chunk only is not filled
+    assert R.token_scores([first, third], evidence, text)[1] == pytest.approx(20 / 38)
+    assert R.token_scores([(21, 38)], [(20, 38)], text)[1] == pytest.approx(17 / 18)
+    # overlapping chunks are still counted twice in precision
+    assert R.token_scores([(0, 10), (5, 15)], [(0, 10)], "x" * 20)[0] == 10 / 20
+
+
 TINY = [
     "Cats purr softly on warm windowsills.",
     "Dogs bark loudly at the postman every morning.",
@@ -54,7 +71,7 @@ def test_ranking_recall_and_mrr_on_a_tiny_corpus_by_hand():
     resolved = R.resolve(doc, questions)
     assert resolved[0].spans == ((doc.text.index("bark loudly"), doc.text.index("bark loudly") + 26),)
     assert resolved[2].spans == () and resolved[2].pages == {4}
-    summary, rows = R.evaluate(units, resolved, ks=(1, 3), token_k=1)
+    summary, rows = R.evaluate(units, resolved, ks=(1, 3), token_k=1, text=doc.text)
     assert [r["first_relevant_rank"] for r in rows] == [1, 1, None]
     assert summary["recall@1"] == round(2 / 3, 4) and summary["recall@3"] == round(2 / 3, 4)
     assert summary["mrr"] == round((1 + 1 + 0) / 3, 4)
@@ -70,7 +87,7 @@ def test_second_rank_gives_half_reciprocal_rank():
     doc = tiny_doc()
     units = R.element_units(doc)
     q = R.Question("q", "dogs", (R.Evidence(None, "sometimes play together"),))  # unit 2; "dogs" ties 1 and 2
-    summary, rows = R.evaluate(units, R.resolve(doc, [q]))
+    summary, rows = R.evaluate(units, R.resolve(doc, [q]), text=doc.text)
     order = R.make_ranker("bm25", [u.text for u in units]).rank("dogs")
     assert set(order) == {1, 2}
     assert rows[0]["mrr"] == (1.0 if order[0] == 2 else 0.5)

@@ -37,6 +37,7 @@ from .retrieval import (
     evaluate,
     indexed_units,
     load_questions,
+    make_ranker,
     resolve,
 )
 from .retrieval.questions import Question, load_chroma_csv
@@ -261,21 +262,28 @@ def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_
 
 
 def _score(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str,
-           units_cache: dict | None) -> tuple[dict[str, Any], list[dict]]:
+           units_cache: dict | None, rankers: dict | None = None) -> tuple[dict[str, Any], list[dict]]:
     """The row of score_setting and every question's scores (with `case`, its case's index).
 
-    `units_cache` (keyed by setting and case) lets a second retriever rank the same units
-    without cutting every document again."""
+    `units_cache` (keyed by setting and document) lets a second retriever rank the same units
+    without cutting every document again; `rankers` (keyed by those and the retriever) lets other
+    questions of the same documents be ranked without indexing them again (a dense index embeds
+    every unit)."""
     questions: list[dict] = []
     documents = []
     for n, case in enumerate(cases):
-        key = (setting.name, n)
+        key = (setting.name, n, case.doc.source)
         units = units_cache.get(key) if units_cache is not None else None
         if units is None:
             units = units_for(setting, case.doc)
             if units_cache is not None:
                 units_cache[key] = units
-        rows = evaluate(units, case.resolved, KS, token_k, retriever)[1]
+        ranker = rankers.get((*key, retriever)) if rankers is not None else None
+        if ranker is None:
+            ranker = make_ranker(retriever, [u.ranked_texts for u in units])
+            if rankers is not None:
+                rankers[(*key, retriever)] = ranker
+        rows = evaluate(units, case.resolved, KS, token_k, retriever, text=case.doc.text, ranker=ranker)[1]
         questions.extend({**row, "case": n} for row in rows)
         documents.append({"source": case.name, **pooled_measures(rows, len(units), sum(len(u.text) for u in units))})
     out: dict[str, Any] = {"setting": setting.name, "strategy": setting.strategy or BASELINE,
@@ -298,7 +306,8 @@ def pooled_measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float)
 
 
 def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
-            token_k: int = TOKEN_K, retriever: str = "bm25", units_cache: dict | None = None) -> dict[str, Any]:
+            token_k: int = TOKEN_K, retriever: str = "bm25", units_cache: dict | None = None,
+            rankers: dict | None = None) -> dict[str, Any]:
     """Score the baseline and every setting; mark each against the baseline, overall and per
     document, and name the best.
 
@@ -313,7 +322,7 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
     scored = []
     with progress(len(settings) + 1, "evaluate", "setting", enabled=None if len(settings) > 1 else False) as bar:
         for setting in (base, *settings):
-            scored.append(_score(setting, cases, token_k, retriever, units_cache))
+            scored.append(_score(setting, cases, token_k, retriever, units_cache, rankers))
             bar.update(1)
     rows = [row for row, _ in scored]
     _mark_against_baseline(rows, [[q for q in qs if "token_iou" in q] for _, qs in scored], len(cases))

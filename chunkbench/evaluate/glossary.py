@@ -35,7 +35,8 @@ METRICS: dict[str, str] = {
     "ret_chunks_token_iou": "overlap of the top-5 chunks' text with the evidence span, as intersection over union of "
                             "tokens. Small by design (often 1–10%): five whole chunks are compared with a short "
                             "evidence span, so it rewards chunks that are both on target and short",
-    "ret_chunks_token_recall": "share of the evidence's tokens found in the top-5 chunks",
+    "ret_chunks_token_recall": "share of the evidence's tokens found in the top-5 chunks (the space between two "
+                               "of them that abut counts as found)",
     "ret_chunks_token_precision": "share of the top-5 chunks' tokens that are evidence",
     "ret_evidence_located": "share of the questions' evidence texts found in the document (the rest cannot be scored)",
 }
@@ -52,7 +53,8 @@ _MEASURES = {
     "mrr": "mean reciprocal rank of the first unit holding the evidence",
     "token_iou": "token intersection over union of the top-5 units with the evidence (small by design: whole "
                  "units against a short span)",
-    "token_recall": "share of the evidence's tokens in the top-5 units",
+    "token_recall": "share of the evidence's tokens in the top-5 units (the space between two of them that abut "
+                    "counts as found)",
     "token_precision": "share of the top-5 units' tokens that are evidence",
     "questions_used": "questions scored",
     "units": "units ranked",

@@ -77,7 +77,7 @@ def find_misses(chunkset: ChunkSet, questions, retriever: str = "bm25", token_k:
     evidence) are not judged."""
     resolved = resolve_questions(chunkset.doc, questions)
     units = indexed_units(chunk_units(chunkset), indexing)
-    rows = {row["id"]: row for row in evaluate(units, resolved, KS, token_k, retriever)[1]}
+    rows = {row["id"]: row for row in evaluate(units, resolved, KS, token_k, retriever, text=chunkset.doc.text)[1]}
     chunks = chunkset.chunks
     out = []
     for r in resolved:

@@ -24,6 +24,12 @@ def merge_ranges(ranges: Iterable[Span]) -> list[Span]:
     return out
 
 
+def blank_gaps(merged: Sequence[Span], text: str) -> list[Span]:
+    """The gaps between consecutive merged ranges that hold only whitespace of `text` (the space
+    between two chunks that abut, which neither holds)."""
+    return [(a, b) for (_, a), (b, _) in zip(merged, merged[1:]) if not text[a:b].strip()]
+
+
 def overlap_length(a: Sequence[Span], b: Sequence[Span]) -> int:
     """Length of the intersection of two merged range lists (linear merge)."""
     i = j = total = 0
