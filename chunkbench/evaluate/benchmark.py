@@ -272,7 +272,7 @@ def _score(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str
     questions: list[dict] = []
     documents = []
     for n, case in enumerate(cases):
-        key = (setting.name, n, case.doc.source)
+        key = (setting.name, case.doc.source)
         units = units_cache.get(key) if units_cache is not None else None
         if units is None:
             units = units_for(setting, case.doc)
@@ -534,6 +534,23 @@ def summary_line(result: Mapping[str, Any]) -> str:
             f"{best['questions']} questions, {result.get('retriever', 'bm25')} top {result['token_k']})")
 
 
+def holdout_line(check: Mapping[str, Any] | None) -> str:
+    """The held-out check of the best setting (chunkbench.evaluate.holdout) in one sentence: its
+    scores on the questions its choice never saw, and whether it still wins there."""
+    if check is None:
+        return ("held-out check: no setting won on the questions the choice was made on, so there is "
+                "nothing to check")
+    recall = (check["token_recall"] or 0) - (check["baseline_token_recall"] or 0)
+    verdict = ("the win holds" if check["holds"] else "the win does not hold: " +
+               ("less token recall than the baseline" if recall < 0 else "no more token IoU than the baseline"))
+    return (f"held-out check: {check['setting']}, chosen on {check['chosen_on']} questions, on the "
+            f"{check['questions']} held out: token IoU {_pct(check['token_iou'])} vs "
+            f"{_pct(check['baseline_token_iou'])} ({_signed(check['iou_gain'])}"
+            f"{_interval_note(check['iou_gain_ci'], _signed)}), token recall {_pct(check['token_recall'])} vs "
+            f"{_pct(check['baseline_token_recall'])} ({_points(recall)}"
+            f"{_interval_note(check['recall_diff_ci'], _points)}): {verdict}")
+
+
 def _recall_gap(row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
     """The setting with the most recall when none reaches the baseline's: how far short, whether
     that can be told from chance, and the IoU it has there."""
@@ -553,6 +570,8 @@ def format_report(result: Mapping[str, Any], per_document: bool = True) -> str:
     warnings, and with several documents a table per document (`per_document`) or a line each."""
     parts = [f"## {result.get('retriever', 'bm25')} top {result['token_k']}: all documents\n\n"
              f"{format_table(result)}\n\n{summary_line(result)}"]
+    if "holdout" in result:  # the table and the line above are of the questions the choice was made on
+        parts[0] += f"\n\n{holdout_line(result['holdout'])}"
     if result.get("health"):
         parts.append("Corpus health:\n" + "\n".join(f"- {w}" for w in result["health"]))
     if len(result["documents"]) > 1:

@@ -63,6 +63,10 @@ def register(subparsers) -> None:
     p.add_argument("--retriever", default="bm25", choices=("bm25", "dense", "both"),
                    help="ranking: BM25 (default), dense all-MiniLM-L6-v2 embeddings (extra chunkbench[dense]), "
                         "or both, one report each")
+    p.add_argument("--holdout", type=float, default=None, metavar="F",
+                   help="choose the best setting on the other questions and check it on this fraction of each "
+                        "document's questions (e.g. 0.3; the same questions every run): a best chosen on the "
+                        "questions it is scored on flatters itself")
     p.add_argument("--per-document", action="store_true",
                    help="print a table per document (corpus), not only a line each (evaluation.md always has them)")
     p.add_argument("--top-k", type=int, default=5, help="units per question scored by token IoU (default 5)")
@@ -107,11 +111,12 @@ def run(args: argparse.Namespace) -> int:
         _parse_first(args)
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
-    results = compare_retrievers(cases, settings, baseline(args.baseline_size, args.baseline_overlap,
-                                                           args.baseline_separators, args.baseline_unit,
-                                                           args.baseline_index_context, args.baseline_index_alone,
-                                                           args.baseline_index_windows),
-                                  args.top_k, retrievers)
+    base = baseline(args.baseline_size, args.baseline_overlap, args.baseline_separators, args.baseline_unit,
+                    args.baseline_index_context, args.baseline_index_alone, args.baseline_index_windows)
+    if args.holdout is None:
+        results = compare_retrievers(cases, settings, base, args.top_k, retrievers)
+    else:
+        results = _with_holdout(cases, settings, base, args.top_k, retrievers, args.holdout)
     missed = _write_misses(args, cases, settings, results[0]) if args.output and args.misses != "none" else ""
     data = results[0] if len(results) == 1 else {"results": results}
     if args.output:
@@ -123,6 +128,22 @@ def run(args: argparse.Namespace) -> int:
           "\n\n".join(format_report(r, args.per_document) for r in results) + f"\n\n{IOU_NOTE}"
           + (f"\n{missed}" if missed else ""))
     return 0
+
+
+def _with_holdout(cases, settings, base, top_k: int, retrievers, fraction: float) -> list[dict]:
+    """Per retriever: the comparison on the questions not held out, with its best setting checked
+    on the held-out ones under "holdout" (each document cut once per setting for both)."""
+    from chunkbench.evaluate.benchmark import compare_settings
+    from chunkbench.evaluate.holdout import check_best, split_cases
+
+    choose, held = split_cases(cases, fraction)
+    units: dict = {}
+    results = []
+    for retriever in retrievers:
+        result = compare_settings(choose, settings, base, top_k, retriever, units)
+        result["holdout"] = check_best(result, settings, held, base, units)
+        results.append(result)
+    return results
 
 
 def _parse_first(args: argparse.Namespace) -> None:
