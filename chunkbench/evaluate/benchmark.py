@@ -315,7 +315,8 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
     95% interval; `recall_diff_ci` the interval of the token recall difference; `recall_ok` whether
     the token recall is at least the baseline's; `best` is the highest-IoU setting with recall_ok
     and more IoU than the baseline (None if none: then no setting wins, and the summary says so).
-    `health` lists what makes the corpus unable to tell settings apart."""
+    `health` lists what makes the corpus unable to tell settings apart. `units_cache` and `rankers`
+    (dicts the caller keeps) share cut documents and built indexes with other calls (_score)."""
     from chunkbench.io.progress import progress
 
     base = base or baseline()
