@@ -61,8 +61,9 @@ def test_evaluate_prints_and_writes_the_held_out_check(tmp_path, capsys):
     assert f"chosen on {check['chosen_on']} questions, on the 14 held out" in line
     assert line.endswith("the win holds" if check["holds"] else "than the baseline")
     assert line in (out / "evaluation.md").read_text("utf-8")
-    # the table above it is of the questions the choice was made on
+    # the table above it is of the questions the choice was made on, and says so
     assert saved["rows"][0]["questions"] == check["chosen_on"]
+    assert "## bm25 top 5: all documents, the questions not held out" in printed
 
 
 def test_a_holdout_without_a_winner_or_outside_0_1_says_so(tmp_path, capsys):

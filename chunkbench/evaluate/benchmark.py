@@ -569,9 +569,10 @@ def _interval_note(ci: Sequence[float] | None, fmt) -> str:
 def format_report(result: Mapping[str, Any], per_document: bool = True) -> str:
     """The whole comparison as Markdown: the pooled table and its summary, the corpus-health
     warnings, and with several documents a table per document (`per_document`) or a line each."""
-    parts = [f"## {result.get('retriever', 'bm25')} top {result['token_k']}: all documents\n\n"
+    chosen = ", the questions not held out" if "holdout" in result else ""  # the choice is made on them
+    parts = [f"## {result.get('retriever', 'bm25')} top {result['token_k']}: all documents{chosen}\n\n"
              f"{format_table(result)}\n\n{summary_line(result)}"]
-    if "holdout" in result:  # the table and the line above are of the questions the choice was made on
+    if "holdout" in result:
         parts[0] += f"\n\n{holdout_line(result['holdout'])}"
     if result.get("health"):
         parts.append("Corpus health:\n" + "\n".join(f"- {w}" for w in result["health"]))
