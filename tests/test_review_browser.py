@@ -338,8 +338,11 @@ def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browse
     page.get_by_role("button", name="split before the picked word").click()
     page.wait_for_selector("text=/split here by gus/", timeout=TIMEOUT)
     expect(position).to_contain_text(f"Boundary 7 of {len(contract) + 1}", timeout=TIMEOUT)
-    # the text below the page: the new chunk's words; shift-click its third
-    third = page.locator(".cb-after [data-pos]").nth(2)
+    # the text below the page: the new chunk's words (wait for them: it is redrawn after the
+    # position line, and a stale word was read once); shift-click its third
+    words = page.locator(".cb-after [data-pos]")
+    expect(words.first).to_have_attribute("data-pos", str(target), timeout=TIMEOUT)
+    third = words.nth(2)
     second_at = int(third.get_attribute("data-pos"))
     third.click(modifiers=["Shift"])
     expect(position).to_contain_text(f"of {len(contract) + 2}", timeout=TIMEOUT)
