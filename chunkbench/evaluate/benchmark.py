@@ -386,9 +386,11 @@ def _candidates(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def compare_retrievers(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
-                       token_k: int = TOKEN_K, retrievers: Sequence[str] = ("bm25",)) -> list[dict[str, Any]]:
-    """compare_settings once per retriever, every document cut once per setting."""
-    cache: dict = {}
+                       token_k: int = TOKEN_K, retrievers: Sequence[str] = ("bm25",),
+                       units_cache: dict | None = None) -> list[dict[str, Any]]:
+    """compare_settings once per retriever, every document cut once per setting (`units_cache`,
+    when given, keeps the cut documents for the caller's later calls)."""
+    cache: dict = {} if units_cache is None else units_cache
     return [compare_settings(cases, settings, base, token_k, r, cache) for r in retrievers]
 
 

@@ -133,16 +133,14 @@ def run(args: argparse.Namespace) -> int:
 def _with_holdout(cases, settings, base, top_k: int, retrievers, fraction: float) -> list[dict]:
     """Per retriever: the comparison on the questions not held out, with its best setting checked
     on the held-out ones under "holdout" (each document cut once per setting for both)."""
-    from chunkbench.evaluate.benchmark import compare_settings
+    from chunkbench.evaluate.benchmark import compare_retrievers
     from chunkbench.evaluate.holdout import check_best, split_cases
 
     choose, held = split_cases(cases, fraction)
     units: dict = {}
-    results = []
-    for retriever in retrievers:
-        result = compare_settings(choose, settings, base, top_k, retriever, units)
+    results = compare_retrievers(choose, settings, base, top_k, retrievers, units)
+    for result in results:
         result["holdout"] = check_best(result, settings, held, base, units)
-        results.append(result)
     return results
 
 
