@@ -92,6 +92,66 @@ def test_pareto_front_and_best_settings_by_hand():
     assert (best.loc["b", "objective"], best.loc["b", "params"]) == ("targets_passed", "q")
 
 
+def test_best_by_iou_keeps_the_recall_floor_by_hand():
+    """IoU rewards short chunks whatever they miss: the best point by IoU is the highest IoU at or
+    above the input's recall floor; when none reaches it, the best of the highest recall, said in a
+    note; an objective the floor does not guard (MRR) ignores it."""
+    def row(doc, params, iou, recall, floor, mrr=0.5):
+        return {"document": doc, "strategy": "recursive", "status": "ok", "chunks": 10, "params": params,
+                "ret_chunks_token_iou": iou, "ret_chunks_token_recall": recall, "recall_floor": floor,
+                "ret_chunks_mrr": mrr}
+
+    df = pd.DataFrame([row("a", "tiny", 0.09, 0.50, 0.70, mrr=0.9), row("a", "mid", 0.06, 0.70, 0.70),
+                       row("a", "big", 0.03, 0.95, 0.70),
+                       row("b", "tiny", 0.09, 0.50, 0.97), row("b", "mid", 0.06, 0.80, 0.97),
+                       row("b", "big", 0.03, 0.80, 0.97)])
+    best = sweep.best_settings(df).set_index("document")
+    assert best.loc["a", "params"] == "mid" and best.loc["a", "note"] == ""  # exactly at the floor counts
+    assert best.loc["b", "params"] == "mid" and "no point reached the recall floor (97.0%)" in best.loc["b", "note"]
+    assert best.loc["b", "ret_chunks_token_recall"] == 0.80 and best.loc["b", "recall_floor"] == 0.97
+    assert set(sweep.best_settings(df, "ret_chunks_mrr")["params"]) == {"tiny"}
+    assert "recall_floor" not in sweep.best_settings(df, "ret_chunks_mrr").columns
+    assert set(sweep.best_settings(df.drop(columns="recall_floor"))["params"]) == {"tiny"}  # no floor: IoU alone
+
+
+def test_parse_recall_floor():
+    from chunkbench.evaluate.sweep.floor import RecallFloor, parse_recall_floor
+
+    assert parse_recall_floor("splitter") == RecallFloor(splitter_chars=200)
+    assert parse_recall_floor("Splitter:400") == RecallFloor(splitter_chars=400)
+    assert parse_recall_floor("0.8") == RecallFloor(share=0.8)
+    assert parse_recall_floor("none") is None and parse_recall_floor(None) is None
+    for bad in ("splitter:0", "splitter:x", "1.5", "0", "high"):
+        with pytest.raises(UsageError, match="--recall-floor must be"):
+            parse_recall_floor(bad)
+
+
+def test_the_recall_floor_keeps_the_sweep_from_choosing_the_smallest_chunks(tmp_path):
+    """On the manual, recursive at 100 characters has the highest token IoU and misses a third more
+    evidence than the 200-character splitter: the floor (that splitter's recall, as chunkbench
+    evaluate's baseline scores it) moves the best point to the next size; without it, 100 wins."""
+    from chunkbench.evaluate.benchmark import compare_settings, find_cases
+
+    grid = {"chunk_size": [100, 200, 400]}
+    df = sweep.run_sweep([PDF], grid, tmp_path / "a", strategy="recursive", progress=False, notebooks="none")
+    by_size = df.set_index("chunk_size")
+    floor = by_size["recall_floor"].iloc[0]
+    assert by_size["recall_floor"].nunique() == 1
+    assert floor == compare_settings(find_cases([PDF]), [])["rows"][0]["token_recall"]
+    assert by_size.loc[100, "ret_chunks_token_iou"] == by_size["ret_chunks_token_iou"].max()
+    assert by_size.loc[100, "ret_chunks_token_recall"] < floor <= by_size.loc[200, "ret_chunks_token_recall"]
+    best = sweep.best_settings(df).iloc[0]
+    assert json.loads(best["params"]) == {"chunk_size": 200} and best["recall_floor"] == floor
+    lines = sweep.best_lines(df)
+    assert lines == [f"best for technical_manual: recursive chunk_size=200: ret_chunks_token_iou "
+                     f"{best['value']:.1%} at token recall {best['ret_chunks_token_recall']:.1%} "
+                     f"(floor {floor:.1%}: the 200-character splitter's token recall)"]
+    alone = sweep.run_sweep([PDF], grid, tmp_path / "b", strategy="recursive", progress=False, notebooks="none",
+                            recall_floor="none")
+    assert "recall_floor" not in alone.columns
+    assert json.loads(sweep.best_settings(alone).iloc[0]["params"]) == {"chunk_size": 100}
+
+
 def test_exit_status():
     ok = pd.DataFrame({"status": ["ok", "failed"], "error": [None, "ParamError: x"]})
     assert sweep.exit_status(ok)[0] == 0 and "1 of 2" in sweep.exit_status(ok)[1]
@@ -301,6 +361,9 @@ def test_cli_exit_codes_without_running_notebooks(tmp_path, capsys):
     code = main(["sweep", str(PDF), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "e"), "--rank-by", "nope",
                  "--no-progress"])
     assert code == 2 and "--rank-by 'nope'" in capsys.readouterr().err
+    code = main(["sweep", str(PDF), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "f"), "--recall-floor", "2",
+                 "--no-progress"])
+    assert code == 2 and "--recall-floor must be" in capsys.readouterr().err and not (tmp_path / "f").exists()
 
 
 def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():

@@ -41,6 +41,14 @@ METRICS: dict[str, str] = {
     "ret_evidence_located": "share of the questions' evidence texts found in the document (the rest cannot be scored)",
 }
 
+#: columns of a sweep's results beside the metrics of its points
+SWEEP_COLUMNS: dict[str, str] = {
+    "recall_floor": "the token recall a sweep's best point by token IoU must keep (by IoU alone the smallest "
+                    "chunks would win, however much evidence they miss): by default the token recall of the "
+                    "splitter with sentence separators at 200 characters on the same questions; when no point "
+                    "keeps it, the best is chosen among those with the highest recall (sweep --recall-floor)",
+}
+
 _SYSTEMS = {
     "chunks": "the chunks",
     "elements": "the raw parser elements (no chunking)",
@@ -64,8 +72,8 @@ _RETRIEVAL = re.compile(r"ret_(chunks|elements|baseline)_(\w+)")
 
 def explain(metric: str) -> str:
     """One sentence on `metric`, or "" when it has none."""
-    if metric in METRICS:
-        return METRICS[metric]
+    if metric in METRICS or metric in SWEEP_COLUMNS:
+        return METRICS.get(metric) or SWEEP_COLUMNS[metric]
     match = _RETRIEVAL.fullmatch(metric)
     if match and match.group(2) in _MEASURES:
         return f"{_MEASURES[match.group(2)]}; units: {_SYSTEMS[match.group(1)]}"

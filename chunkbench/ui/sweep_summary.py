@@ -54,7 +54,11 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
     ]
     if ok:
         best = best_settings(df, rank_by)
-        parts += ["<h2>Best setting per input</h2>", _wide(best.to_html(index=False, escape=True, na_rep="")),
+        parts.append("<h2>Best setting per input</h2>")
+        if df.attrs.get("recall_floor") and "recall_floor" in best.columns:
+            parts.append("<p class='note'>Each input's best point: the highest objective among its points that keep "
+                         f"the recall floor, {html.escape(df.attrs['recall_floor'])} (recall_floor below).</p>")
+        parts += [_wide(best.to_html(index=False, escape=True, na_rep="")),
                   _legend([*best.columns, *best.get("objective", [])])]  # the ranking metric is a value there
         labels = df.attrs.get("labels") or {}
         if labels:

@@ -10,7 +10,7 @@ input: `notebooks="best"` for the input's best point, `"all"` with the whole gri
 plots as well, `"none"` not at all. A point costs milliseconds; a notebook, seconds of kernel start.
 
 Modules: `grid` (the points), `points` (one point, in-process), `schedule` (run_sweep: this
-process, workers or Dask), `results` (the table, best point, exit status), `output` (results.csv and .parquet),
+process, workers or Dask), `results` (the table, best point, exit status), `floor` (the recall the best point by IoU keeps), `output` (results.csv and .parquet),
 `notebooks` (papermill, once per input). The figures and summary.html are drawn in the ui floor
 (`chunkbench.ui.plots`, `chunkbench.ui.sweep_summary`): nothing here imports a plotting library.
 
@@ -26,6 +26,7 @@ from .output import write_results
 from .points import compute_point, describe_error, measure_point, write_point
 from .results import (
     OBJECTIVES,
+    best_lines,
     best_settings,
     exit_status,
     format_results,
@@ -39,7 +40,7 @@ from .schedule import NOTEBOOK_MODES, POOL_STARTUP_SECONDS, preparse, run_sweep
 
 __all__ = [
     "NOTEBOOK_MODES", "NOTEBOOK_NAME", "OBJECTIVES", "POOL_STARTUP_SECONDS", "Point",
-    "best_settings", "collect_params", "compute_point", "describe_error", "execute_notebook",
+    "best_lines", "best_settings", "collect_params", "compute_point", "describe_error", "execute_notebook",
     "exit_status", "format_results", "grid_columns", "grid_rows", "kernel_manager_class",
     "make_points", "measure_point", "notebook_path", "pareto_front", "parse_grid",
     "preparse", "questions_for", "results_frame",

@@ -44,8 +44,12 @@ def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
 def best_settings(df, objective: str | None = None):
     """One row per input: the successful point with the highest objective (ties: fewer chunks).
 
-    The objective is the first of OBJECTIVES with a value for that input, unless given."""
+    The objective is the first of OBJECTIVES with a value for that input, unless given. Token IoU
+    and precision are ranked among the points at or above the input's `recall_floor` (floor.py)
+    only; `note` says when no point reached it."""
     import pandas as pd
+
+    from .floor import GUARDED, guarded
 
     ok = df[df["status"] == "ok"] if "status" in df.columns else df
     rows = []
@@ -53,11 +57,39 @@ def best_settings(df, objective: str | None = None):
         metric = objective or next((m for m in OBJECTIVES if m in group.columns and group[m].notna().any()), None)
         if metric is None:
             continue
-        g = group[group[metric].notna()].sort_values([metric, "chunks"], ascending=[False, True], kind="stable")
+        candidates, note = guarded(group[group[metric].notna()], metric)
+        if candidates.empty:
+            continue
+        g = candidates.sort_values([metric, "chunks"], ascending=[False, True], kind="stable")
         row = g.iloc[0]
-        rows.append({"document": inp, "objective": metric, "value": row[metric], "strategy": row.get("strategy"),
-                     "params": row.get("params"), "chunks": row.get("chunks")})
+        best = {"document": inp, "objective": metric, "value": row[metric], "strategy": row.get("strategy"),
+                "params": row.get("params"), "chunks": row.get("chunks")}
+        if metric in GUARDED and "recall_floor" in group.columns and group["recall_floor"].notna().any():
+            best.update({"ret_chunks_token_recall": row.get("ret_chunks_token_recall"), "recall_floor": row.get("recall_floor"),
+                         "note": note})
+        rows.append(best)
     return pd.DataFrame(rows)
+
+
+def best_lines(df) -> list[str]:
+    """One line per input naming its best point (best_settings), for a terminal: the objective's
+    value and, under a recall floor, the point's token recall against it."""
+    import json
+
+    import pandas as pd
+
+    lines = []
+    for _, best in best_settings(df, df.attrs.get("rank_by")).iterrows():
+        params = " ".join(f"{k}={v}" for k, v in sorted(json.loads(best["params"] or "{}").items()))
+        value = f"{best['value']:.1%}" if str(best["objective"]).startswith("ret_chunks_token") else f"{best['value']:g}"
+        line = f"best for {best['document']}: {best['strategy']} {params}".rstrip() + f": {best['objective']} {value}"
+        if "recall_floor" in best and not pd.isna(best["recall_floor"]):
+            line += f" at token recall {best['ret_chunks_token_recall']:.1%} (floor {best['recall_floor']:.1%}"
+            line += f": {df.attrs['recall_floor']})" if df.attrs.get("recall_floor") else ")"
+            if isinstance(best["note"], str) and best["note"]:
+                line += f"; {best['note']}"
+        lines.append(line)
+    return lines
 
 
 def exit_status(df) -> tuple[int, str | None]:
@@ -90,7 +122,7 @@ def grid_columns(df) -> list[str]:
     """Document, strategy, swept parameters, status and the key metrics: the columns shown."""
     wanted = ["document", "strategy", *_grid_keys(df), "status", "chunks", "chars_median", "mid_sentence_share",
               "dependent_start_share", "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr",
-              "ret_baseline_mrr", "ret_chunks_token_iou", "rev_boundary_f1", "rev_labels"]
+              "ret_baseline_mrr", "ret_chunks_token_iou", "ret_chunks_token_recall", "rev_boundary_f1", "rev_labels"]
     return [c for c in dict.fromkeys(wanted) if c in df.columns]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from chunkbench.errors import ChunkbenchError, UsageError
 
 from .edit_changes import edit_changes, write_edit_changes
+from .floor import floor_values, parse_recall_floor, with_floor
 from .grid import Point, make_points
 from .notebooks import run_notebooks
 from .output import write_results
@@ -33,7 +34,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
               questions: str | os.PathLike | None = "auto", jobs: int | None = None, dask: str | None = None,
               progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600,
               notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25",
-              labels: Callable[[Any], Any] | None = None):
+              labels: Callable[[Any], Any] | None = None, recall_floor: str | None = "splitter"):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir` as
     results.csv and results.parquet; `chunkbench.ui.sweep_summary.write_summary(df, out_dir)` adds summary.html).
 
@@ -44,7 +45,9 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     (default: the first of OBJECTIVES the input has); `retriever`: how the retrieval check ranks
     (bm25, or dense with the optional extra: checked before any point runs); `labels`: a Document →
     its reviewers' labelled boundaries (evaluate.labels.Labels; e.g. ui.reviews.verdicts.load_labels
-    over a workspace), scored per point as rev_boundary_*."""
+    over a workspace), scored per point as rev_boundary_*; `recall_floor`: the token recall the best
+    point by token IoU must keep (floor.parse_recall_floor: "splitter", "splitter:N", a share, or
+    None), recorded per input in the `recall_floor` column."""
     if not inputs:
         raise UsageError("sweep needs at least one input")
     if notebooks not in NOTEBOOK_MODES:
@@ -55,6 +58,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
         raise UsageError(f"retriever must be one of {', '.join(RETRIEVERS)}, got {retriever!r}")
     if retriever == "dense":
         dense_model()  # a missing extra is one clear error, not one per point
+    floor = parse_recall_floor(recall_floor)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever)
@@ -67,7 +71,9 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
         rows = _run_dask(points, dask, progress=progress)
     else:
         rows = _run_local(points, jobs or os.cpu_count() or 1, progress=progress)
-    timing = {"points_s": time.monotonic() - started}
+    measured = {row["input"] for row in rows if row["status"] == "ok"}
+    rows = with_floor(rows, floor_values(floor, {p.input: p.questions for p in points if p.input in measured}, retriever))
+    timing = {"points_s": time.monotonic() - started}  # the floor's splitter included
     grid_keys = ["strategy", *[k for k in grid if k != "strategy"]]
     df = results_frame(rows, grid_keys)
     if rank_by is not None and rank_by not in df.columns:
@@ -84,6 +90,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     write_edit_changes(changes, out)
     timing["results_s"] = time.monotonic() - started
     df.attrs["timing"] = {k: round(v, 3) for k, v in timing.items()}  # where the time went (benchmarks, CLI)
+    df.attrs["recall_floor"] = floor.describe() if floor else None  # what the recall_floor column holds
     df.attrs["grid_keys"], df.attrs["rank_by"] = grid_keys, rank_by  # for summary.html (chunkbench.ui.sweep_summary)
     df.attrs["labels"] = {Path(inp).name: ls.describe() for inp, ls in labelled.items() if ls.labels}
     df.attrs["edit_changes"] = changes  # per reviewer edit: the smallest grid change reproducing it

@@ -7,6 +7,8 @@ import os
 import sys
 import time
 
+from chunkbench.evaluate.sweep.floor import FLOOR_HELP
+
 from . import add_set_option, parse_sets
 
 
@@ -42,6 +44,8 @@ def register(subparsers) -> None:
     p.add_argument("--rank-by", default=None, metavar="METRIC",
                    help="metric that picks each input's best point (default: ret_chunks_token_iou, else "
                         "ret_chunks_mrr, else targets_passed)")
+    p.add_argument("--recall-floor", default="splitter", metavar="FLOOR",
+                   help="the token recall a best point by token IoU (or precision) must keep: " + FLOOR_HELP)
     p.add_argument("--workspace", default="auto", metavar="DB",
                    help="reviewers' verdicts in this workspace are labelled boundaries: rev_boundary_precision/"
                         "recall/f1 per point, --rank-by rev_boundary_f1 (default: $CHUNKBENCH_WORKSPACE or "
@@ -60,7 +64,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from chunkbench.errors import UsageError
-    from chunkbench.evaluate.sweep import exit_status, format_results, parse_grid, run_sweep
+    from chunkbench.evaluate.sweep import best_lines, exit_status, format_results, parse_grid, run_sweep
 
     if args.cache_dir:
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
@@ -78,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         args.inputs, grid, args.output, strategy=args.strategy, fixed=fixed, questions=questions,
         jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
         timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
-        labels=_labels(args.workspace),
+        labels=_labels(args.workspace), recall_floor=args.recall_floor,
     )
     from chunkbench.ui.sweep_summary import write_summary
 
@@ -86,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     write_summary(df, args.output)
     df.attrs["timing"]["summary_s"] = round(time.monotonic() - started, 3)
     print(format_results(df))
+    for line in best_lines(df):
+        print(line)
     print(f"results: {os.path.join(args.output, 'results.csv')} (and results.parquet)")
     print(f"summary: {os.path.join(args.output, 'summary.html')}")
     for row in df.attrs.get("edit_changes") or []:

@@ -1,0 +1,101 @@
+"""The recall floor of a sweep's best point: ranked by token IoU alone, the best point would be the
+one with the smallest chunks (IoU rewards short retrieved text) however much evidence it misses,
+so the best point is the highest IoU among the points that keep at least this token recall."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from chunkbench.errors import UsageError
+
+#: what --recall-floor takes: the splitter (optionally at N characters), a share, or none
+FLOOR_HELP = ("'splitter' (default: the token recall of LangChain's RecursiveCharacterTextSplitter with sentence "
+              "ends among its separators at 200 characters, chunkbench evaluate's baseline, on the same "
+              "questions), 'splitter:N' (at N characters), a share such as 0.8, or 'none' (IoU alone)")
+
+#: the objectives the floor guards: measures that grow as chunks shrink, whatever they miss
+GUARDED = ("ret_chunks_token_iou", "ret_chunks_token_precision")
+
+
+@dataclass(frozen=True)
+class RecallFloor:
+    """The floor: the splitter's token recall at `splitter_chars` on each input's questions, or a fixed `share`."""
+
+    splitter_chars: int | None = None
+    share: float | None = None
+
+    def describe(self) -> str:
+        if self.splitter_chars is not None:
+            return f"the {self.splitter_chars}-character splitter's token recall"
+        return "given"
+
+
+def parse_recall_floor(text: str | None) -> RecallFloor | None:
+    """`splitter`, `splitter:N`, a share in (0, 1] or `none` (→ None) as a RecallFloor."""
+    from chunkbench.evaluate.benchmark import BASELINE_SIZE
+
+    value = (text or "none").strip().lower()
+    if value == "none":
+        return None
+    if value == "splitter":
+        return RecallFloor(splitter_chars=BASELINE_SIZE)
+    match = re.fullmatch(r"splitter:(\d+)", value)
+    if match and int(match.group(1)) >= 1:
+        return RecallFloor(splitter_chars=int(match.group(1)))
+    try:
+        share = float(value)
+    except ValueError:
+        share = -1.0
+    if 0 < share <= 1:
+        return RecallFloor(share=share)
+    raise UsageError(f"--recall-floor must be {FLOOR_HELP}; got {text!r}")
+
+
+def floor_values(floor: RecallFloor | None, inputs: Mapping[str, str | None], retriever: str = "bm25") -> dict[str, float]:
+    """Input → its floor, for the inputs with questions (`inputs`: input → its questions file).
+    The splitter is scored by `retriever` on the input's own questions, as every point is."""
+    if floor is None:
+        return {}
+    chars = floor.splitter_chars
+    if chars is None:
+        return {inp: floor.share for inp, questions in inputs.items() if questions and floor.share is not None}
+    from chunkbench.evaluate.retrieval import load_questions
+    from chunkbench.evaluate.retrieval.locate import NormalizedText, resolve
+    from chunkbench.evaluate.retrieval.scoring import baseline_units, evaluate
+    from chunkbench.loaders import load
+
+    out = {}
+    for inp, questions in inputs.items():
+        if not questions:
+            continue
+        doc = load(inp)
+        resolved = resolve(doc, load_questions(questions, doc), NormalizedText(doc.text))
+        summary, _ = evaluate(baseline_units(doc, chars), resolved, retriever=retriever, text=doc.text)
+        if summary["token_recall"] is not None:
+            out[inp] = summary["token_recall"]
+    return out
+
+
+def guarded(group, objective: str, recall: str = "ret_chunks_token_recall"):
+    """(the rows of one input's points that may be its best, a note). Every row when the objective
+    is not GUARDED or there is no floor; else those at or above the floor, or, when none reaches it,
+    the rows with the highest recall, and a note saying so."""
+    if objective not in GUARDED or "recall_floor" not in group.columns or recall not in group.columns:
+        return group, ""
+    floor = group["recall_floor"].dropna()
+    if floor.empty:
+        return group, ""
+    level = float(floor.iloc[0])
+    keep = group[group[recall] >= level - 1e-9]
+    if len(keep):
+        return keep, ""
+    top = group[recall].max()
+    return group[group[recall] >= top - 1e-9], (f"no point reached the recall floor ({level:.1%}); chosen among "
+                                                 f"those with the highest recall ({top:.1%})")
+
+
+def with_floor(rows: Sequence[dict], floors: Mapping[str, float]) -> list[dict]:
+    """The rows with a `recall_floor` column: their input's floor, None where it has none."""
+    return [{**row, "recall_floor": floors.get(row["input"])} for row in rows] if floors else list(rows)
