@@ -81,6 +81,12 @@ def test_ranking_recall_and_mrr_on_a_tiny_corpus_by_hand():
     assert rows[0]["token_recall"] == 1.0
     assert "token_iou" not in rows[2]
     assert summary["questions_used"] == 3
+    # a ranker built before gives the same rows; one of another retriever or other units is refused
+    assert R.evaluate(units, resolved, ks=(1, 3), token_k=1, text=doc.text, ranker=ranker)[1] == rows
+    with pytest.raises(ValueError, match="a bm25 ranker over 4 units was given to score dense retrieval"):
+        R.evaluate(units, resolved, retriever="dense", text=doc.text, ranker=ranker)
+    with pytest.raises(ValueError, match="over 4 units was given to score bm25 retrieval of 3 units"):
+        R.evaluate(units[:3], resolved, text=doc.text, ranker=ranker)
 
 
 def test_second_rank_gives_half_reciprocal_rank():

@@ -86,6 +86,7 @@ class UnitRanker:
     def __init__(self, retriever: str, views: Sequence[str | Sequence[str]]):
         if retriever not in RETRIEVERS:
             raise UsageError(f"unknown retriever {retriever!r}; choose one of {', '.join(RETRIEVERS)}")
+        self.retriever = retriever
         views = [(v,) if isinstance(v, str) else tuple(v) for v in views]
         texts = [t for texts in views for t in texts]
         self.size = len(views)

@@ -173,6 +173,9 @@ def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[i
     Questions with neither a located span nor a page are left out (counted in `questions_used`)."""
     if ranker is None:
         ranker = make_ranker(retriever, [u.ranked_texts for u in units])
+    elif ranker.retriever != retriever or ranker.size != len(units):
+        raise ValueError(f"a {ranker.retriever} ranker over {ranker.size} units was given to score {retriever} "
+                         f"retrieval of {len(units)} units")
     rows: list[dict[str, Any]] = []
     for r in resolved:
         if not r.spans and not r.pages:
