@@ -182,11 +182,12 @@ def test_the_benchmark_scores_the_tuned_the_held_out_or_all_questions(tmp_path):
     from benchmarks.retrieval_public import inputs, load_cases
     from benchmarks.retrieval_public import main as table
 
-    sets = load_cases(("tuned", "heldout", "fresh", "untuned", "all"))
+    sets = load_cases(("tuned", "heldout", "fresh", "untuned", "tuned_heldout", "all"))
     counts = {which: [len(c.resolved) for c in cases] for which, cases in sets.items()}
     assert len(counts["heldout"]) == len(counts["fresh"]) == len(inputs())
     assert min(counts["heldout"]) >= 25 and min(counts["fresh"]) >= 30
     assert counts["untuned"] == [a + b for a, b in zip(counts["heldout"], counts["fresh"])]
+    assert counts["tuned_heldout"] == [a + b for a, b in zip(counts["tuned"], counts["heldout"])]
     assert counts["all"] == [a + b for a, b in zip(counts["tuned"], counts["untuned"])]
     for case in sets["all"]:  # every question located whole in the loaded text
         assert all(r.spans and r.located == 1.0 for r in case.resolved), case.name
