@@ -14,7 +14,9 @@ interval. The settings were chosen on the "tuned" questions (tests/data/retrieva
 heldout` scores them on the held-out ones, written afterwards (tests/data/retrieval/heldout),
 `fresh` on those written later still (tests/data/retrieval/fresh), `untuned` on both of these,
 `tuned_heldout` on the first two sets (what "all" was before the fresh ones), `all` on every question, and `tuned,heldout,fresh,untuned,all` gives each table per block from one
-index of each setting.
+index of each setting. The output ends with issue 19.5's goal counted per question set: the
+size × retriever pairs and the document cells where some setting has the splitter's recall and
+1.2× its IoU.
 Dense retrieval embeds every text indexed with MiniLM on CPU: about 45 minutes for the four
 blocks here, most of it the rows with index context (their texts are four chunks long)."""
 
@@ -26,6 +28,7 @@ import time
 from collections.abc import Sequence
 
 from chunkbench.evaluate.benchmark import (
+    BASELINE,
     RETRIEVAL_DEFAULT,
     Case,
     Setting,
@@ -116,6 +119,43 @@ def load_cases(which: Sequence[str] = ("tuned",)) -> dict[str, list[Case]]:
                 for n, doc in enumerate(docs)] for w in which}
 
 
+#: issue 19.5's bar: a chunkbench setting with at least the splitter's token recall and at least
+#: this relative token IoU gain over it
+GOAL_GAIN = 0.2
+
+
+def meets_goal(row: dict) -> bool:
+    """Whether a table row, pooled or one document's (its `documents` entry), meets the bar."""
+    return bool(row["recall_ok"]) and (row["iou_gain"] or 0.0) >= GOAL_GAIN - 1e-9
+
+
+def goal_counts(result: dict) -> tuple[bool, int]:
+    """(pooled: some chunkbench setting meets the bar, how many documents one does) of one block."""
+    rows = [r for r in result["rows"][1:] if r["strategy"] != BASELINE]
+    pooled = any(meets_goal(r) for r in rows)
+    documents = sum(any(meets_goal(r["documents"][n]) for r in rows) for n in range(len(result["documents"])))
+    return pooled, documents
+
+
+def goal_markdown(counts: dict[tuple[str, str], list[tuple[bool, int]]], retrievers: Sequence[str],
+                  n_documents: int) -> str:
+    """The summary table of issue 19.5's goal: per question set, the size × retriever pairs met
+    pooled and the document cells met per retriever (`counts`: (set, retriever) → goal_counts of
+    each block)."""
+    sets = list(dict.fromkeys(w for w, _ in counts))
+    head = ["questions", "pairs met", *[f"cells met, {r}" for r in retrievers]]
+    lines = ["## Issue 19.5's goal", "",
+             f"A pair (splitter size × retriever) or a cell (a pair on one document) is met when some "
+             f"chunkbench setting has at least the splitter's token recall and {1 + GOAL_GAIN:g}× its token IoU.", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for w in sets:
+        pairs = [p for r in retrievers for p, _ in counts[(w, r)]]
+        cells = [sum(d for _, d in counts[(w, r)]) for r in retrievers]
+        lines.append(f"| {w} | {sum(pairs)} of {len(pairs)} | "
+                     + " | ".join(f"{c} of {n_documents * len(counts[(w, r)])}" for c, r in zip(cells, retrievers)) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def block_markdown(label: str, result: dict, questions: str | None = None) -> str:
     """One baseline's comparison as `chunkbench evaluate` reports it, under a heading naming both
     (and the question set, when several are run)."""
@@ -175,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         counts = ", ".join(f"{sum(len(c.resolved) for c in cases[w])} questions ({w})" for w in which)
         parts = [f"{counts} on {len(cases[which[0]])} documents; top 5.", ""]
+        goal: dict[tuple[str, str], list[tuple[bool, int]]] = {(w, r): [] for w in which for r in retrievers}
         for label, base, settings in blocks:
             units: dict = {}
             for retriever in retrievers:
@@ -182,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
                 for w in which:
                     result = compare_settings(cases[w], list(settings), base, 5, retriever, units, rankers)
                     parts.append(block_markdown(label, result, w if len(which) > 1 else None))
+                    goal[(w, retriever)].append(goal_counts(result))
                     print(f"{label} ({retriever}, {w}): {time.perf_counter() - started:.0f} s", flush=True)
+        parts.append(goal_markdown(goal, retrievers, len(cases[which[0]])))
     text = "\n".join(parts)
     if args.output:
         write_text(args.output, text)
