@@ -222,3 +222,31 @@ def test_question_sets_run_together_score_as_each_run_alone(tmp_path):
         assert mine == blocks(f"{which}.md")
     with pytest.raises(SystemExit):
         table(["--questions", "tuned,later"])
+
+
+def test_evaluate_pools_the_questions_of_several_folders(tmp_path, capsys):
+    """`--questions-dir` twice: each document's questions of both folders pooled, scored as the
+    benchmark's `untuned` set scores them; a question id in both is an input error naming the files."""
+    import shutil
+
+    from benchmarks.retrieval_public import load_cases
+    from chunkbench.ui.cli import main
+
+    doc = CORPUS / "us_constitution.txt"
+    case, = find_cases([doc], questions_dir=[HELDOUT, FRESH])
+    untuned = next(c for c in load_cases(("untuned",))["untuned"] if c.name == doc.name)
+    assert [r.question.id for r in case.resolved] == [r.question.id for r in untuned.resolved]
+    assert len(case.resolved) == len(find_cases([doc], questions_dir=HELDOUT)[0].resolved) + len(
+        find_cases([doc], questions_dir=FRESH)[0].resolved)
+    out = tmp_path / "o"
+    assert main(["evaluate", str(doc), "--questions-dir", str(HELDOUT), "--questions-dir", str(FRESH),
+                 "--strategy", "recursive", "--grid", "chunk_size=150", "-o", str(out), "--no-progress"]) == 0
+    assert json.loads((out / "evaluation.json").read_text("utf-8"))["rows"][0]["questions"] == len(case.resolved)
+    twice = tmp_path / "copy"
+    twice.mkdir()
+    shutil.copy(HELDOUT / "us_constitution.questions.json", twice)
+    capsys.readouterr()
+    assert main(["evaluate", str(doc), "--questions-dir", str(HELDOUT), "--questions-dir", str(twice),
+                 "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert "is also in" in err and str(twice / "us_constitution.questions.json") in err and "Traceback" not in err

@@ -160,40 +160,57 @@ def grid_settings(strategy: str, fixed: Mapping[str, Any], grid: Mapping[str, Se
 
 
 def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike | None = None,
-               questions_dir: str | os.PathLike | None = None) -> list[Case]:
+               questions_dir: str | os.PathLike | Sequence[str | os.PathLike] | None = None) -> list[Case]:
     """Each input (a folder: every file in it with a `<stem>.questions.json` beside it) loaded
     with its questions resolved. `questions` names one file for a single input; `questions_dir`
-    is searched for `<stem>.questions.json` before the input's own folder (questions kept apart
-    from documents that may not be copied)."""
+    (one folder or several) is searched before the input's own folder (questions kept apart from
+    documents that may not be copied): the `<stem>.questions.json` of every folder given that has
+    one are pooled, each question id once."""
     if questions is not None and Path(questions).suffix.lower() == ".csv":
         return _chroma_cases(inputs, Path(questions))
-    pairs: list[tuple[Path, Path]] = []
+    dirs = [] if questions_dir is None else [questions_dir] if isinstance(questions_dir, (str, os.PathLike)) \
+        else list(questions_dir)
+    pairs: list[tuple[Path, list[Path]]] = []
     for raw in inputs:
         path = Path(raw)
         if path.is_dir():
-            found = [(f, q) for f in sorted(path.iterdir())
+            found = [(f, [q]) for f in sorted(path.iterdir())
                      if f.is_file() and not f.name.endswith(".questions.json")
                      and (q := f.with_name(f"{f.stem}.questions.json")).is_file()]
             if not found:
                 raise InputError("no document with a <stem>.questions.json beside it in this folder", path)
             pairs.extend(found)
             continue
-        kept = Path(questions_dir) / f"{path.stem}.questions.json" if questions_dir else None
-        qpath = Path(questions) if questions else kept if kept is not None and kept.is_file() else default_questions_path(path)
-        if qpath is None:
+        kept = [q for d in dirs if (q := Path(d) / f"{path.stem}.questions.json").is_file()]
+        beside = default_questions_path(path)
+        qpaths = [Path(questions)] if questions else kept or ([beside] if beside is not None else [])
+        if not qpaths:
             raise InputError(f"no questions file: expected {path.stem}.questions.json beside it (or --questions)",
                              path)
-        pairs.append((path, qpath))
+        pairs.append((path, qpaths))
     if questions and len(pairs) > 1:
         raise UsageError("--questions names the questions of one input; give one input, or put "
                          "<stem>.questions.json files beside several")
     from chunkbench.loaders import load
 
     cases = []
-    for path, qpath in pairs:
+    for path, qpaths in pairs:
         doc = load(path)
-        cases.append(_case(path, doc, qpath, load_questions(qpath, doc)))
+        parts = [_case(path, doc, q, load_questions(q, doc)) for q in qpaths]
+        _check_unique_ids(parts)
+        cases.append(Case(doc, qpaths[0], tuple(r for part in parts for r in part.resolved)))
     return cases
+
+
+def _check_unique_ids(parts: Sequence[Case]) -> None:
+    """Pooled questions files must not share a question id (held-out splits and misses key on it)."""
+    seen: dict[str, Path] = {}
+    for part in parts:
+        for r in part.resolved:
+            first = seen.setdefault(r.question.id, part.questions_path)
+            if first != part.questions_path:
+                raise InputError(f"question id {r.question.id!r} is also in {first}: pooled questions files "
+                                 f"need distinct ids", part.questions_path)
 
 
 def _case(path: Path, doc: Document, qpath: Path, questions: Sequence[Question],
