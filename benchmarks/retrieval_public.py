@@ -109,14 +109,9 @@ def inputs() -> list[str]:
 
 
 def load_cases(which: Sequence[str] = ("tuned",)) -> dict[str, list[Case]]:
-    """The corpus's documents with the questions of each set named (QUESTION_SETS), by set; a
-    document's questions of several folders pooled into one case (the documents, and so the
-    texts their questions' spans index, are the same in every set)."""
-    folders = sorted({folder for w in which for folder in QUESTION_SETS[w]})
-    found = {folder: find_cases(inputs(), questions_dir=folder) for folder in folders}
-    docs = found[folders[0]]
-    return {w: [Case(doc.doc, doc.questions_path, tuple(r for folder in QUESTION_SETS[w] for r in found[folder][n].resolved))
-                for n, doc in enumerate(docs)] for w in which}
+    """The corpus's documents with the questions of each set named (QUESTION_SETS), by set: a set
+    of several folders pools each document's questions of all of them (find_cases)."""
+    return {w: find_cases(inputs(), questions_dir=QUESTION_SETS[w]) for w in which}
 
 
 #: issue 19.5's bar: a chunkbench setting with at least the splitter's token recall and at least
