@@ -255,3 +255,6 @@ def test_evaluate_pools_the_questions_of_several_folders(tmp_path, capsys):
                  "--no-progress"]) == 3
     err = capsys.readouterr().err
     assert "is also in" in err and str(twice / "us_constitution.questions.json") in err and "Traceback" not in err
+    assert main(["evaluate", str(doc), "--questions-dir", str(tmp_path / "helduot"), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert "questions folder not found" in err and "helduot" in err  # a typo is not silently the file beside

@@ -170,6 +170,9 @@ def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike
         return _chroma_cases(inputs, Path(questions))
     dirs = [] if questions_dir is None else [questions_dir] if isinstance(questions_dir, (str, os.PathLike)) \
         else list(questions_dir)
+    for d in dirs:
+        if not Path(d).is_dir():
+            raise InputError("questions folder not found (--questions-dir)", Path(d))
     pairs: list[tuple[Path, list[Path]]] = []
     for raw in inputs:
         path = Path(raw)
