@@ -146,6 +146,14 @@ def test_the_recall_floor_keeps_the_sweep_from_choosing_the_smallest_chunks(tmp_
     assert lines == [f"best for technical_manual: recursive chunk_size=200: ret_chunks_token_iou "
                      f"{best['value']:.1%} at token recall {best['ret_chunks_token_recall']:.1%} "
                      f"(floor {floor:.1%}: the 200-character splitter's token recall)"]
+    from chunkbench.ui.sweep_summary import summary_html
+
+    page = summary_html(df, df.attrs["grid_keys"])
+    assert "keep the recall floor, the 200-character splitter&#x27;s token recall" in page
+    assert "<dt><code>recall_floor</code></dt>" in page and "<th>note</th>" not in page  # no input missed it
+    high = sweep.run_sweep([PDF], grid, tmp_path / "c", strategy="recursive", progress=False, notebooks="none",
+                           recall_floor="0.99")
+    assert "<th>note</th>" in summary_html(high) and "no point reached the recall floor (99.0%)" in summary_html(high)
     alone = sweep.run_sweep([PDF], grid, tmp_path / "b", strategy="recursive", progress=False, notebooks="none",
                             recall_floor="none")
     assert "recall_floor" not in alone.columns

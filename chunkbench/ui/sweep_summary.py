@@ -54,6 +54,8 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
     ]
     if ok:
         best = best_settings(df, rank_by)
+        if "note" in best.columns and not best["note"].fillna("").astype(bool).any():
+            best = best.drop(columns="note")  # no input missed its recall floor
         parts.append("<h2>Best setting per input</h2>")
         if df.attrs.get("recall_floor") and "recall_floor" in best.columns:
             parts.append("<p class='note'>Each input's best point: the highest objective among its points that keep "
