@@ -255,6 +255,13 @@ def test_evaluate_pools_the_questions_of_several_folders(tmp_path, capsys):
                  "--no-progress"]) == 3
     err = capsys.readouterr().err
     assert "is also in" in err and str(twice / "us_constitution.questions.json") in err and "Traceback" not in err
+    # a folder input takes its documents' questions from the folders given too, not those beside them
+    cases = find_cases([CORPUS], questions_dir=[HELDOUT])
+    assert sorted(c.name for c in cases) == sorted(PUBLIC + ("sotu_2024.txt",))
+    for c in cases:
+        ids = [r.question.id for r in c.resolved]
+        expected = json.loads((HELDOUT / f"{c.name.rsplit('.', 1)[0]}.questions.json").read_text("utf-8"))
+        assert ids == [q["id"] for q in expected], c.name
     assert main(["evaluate", str(doc), "--questions-dir", str(tmp_path / "helduot"), "--no-progress"]) == 3
     err = capsys.readouterr().err
     assert "questions folder not found" in err and "helduot" in err  # a typo is not silently the file beside

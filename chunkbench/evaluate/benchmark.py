@@ -161,11 +161,11 @@ def grid_settings(strategy: str, fixed: Mapping[str, Any], grid: Mapping[str, Se
 
 def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike | None = None,
                questions_dir: str | os.PathLike | Sequence[str | os.PathLike] | None = None) -> list[Case]:
-    """Each input (a folder: every file in it with a `<stem>.questions.json` beside it) loaded
-    with its questions resolved. `questions` names one file for a single input; `questions_dir`
-    (one folder or several) is searched before the input's own folder (questions kept apart from
-    documents that may not be copied): the `<stem>.questions.json` of every folder given that has
-    one are pooled, each question id once."""
+    """Each input (a folder: every file in it with questions) loaded with its questions resolved.
+    `questions` names one file for a single input; `questions_dir` (one folder or several) is
+    searched before the document's own folder (questions kept apart from documents that may not be
+    copied): the `<stem>.questions.json` of every folder given that has one are pooled, each
+    question id once; only when none has one are the questions beside the document used."""
     if questions is not None and Path(questions).suffix.lower() == ".csv":
         return _chroma_cases(inputs, Path(questions))
     dirs = [] if questions_dir is None else [questions_dir] if isinstance(questions_dir, (str, os.PathLike)) \
@@ -177,16 +177,14 @@ def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike
     for raw in inputs:
         path = Path(raw)
         if path.is_dir():
-            found = [(f, [q]) for f in sorted(path.iterdir())
-                     if f.is_file() and not f.name.endswith(".questions.json")
-                     and (q := f.with_name(f"{f.stem}.questions.json")).is_file()]
+            found = [(f, qs) for f in sorted(path.iterdir()) if f.is_file() and not f.name.endswith(".questions.json")
+                     and (qs := _questions_files(f, dirs, f.with_name(f"{f.stem}.questions.json")))]
             if not found:
-                raise InputError("no document with a <stem>.questions.json beside it in this folder", path)
+                where = " or in --questions-dir" if dirs else ""
+                raise InputError(f"no document with a <stem>.questions.json beside it{where} in this folder", path)
             pairs.extend(found)
             continue
-        kept = [q for d in dirs if (q := Path(d) / f"{path.stem}.questions.json").is_file()]
-        beside = default_questions_path(path)
-        qpaths = [Path(questions)] if questions else kept or ([beside] if beside is not None else [])
+        qpaths = [Path(questions)] if questions else _questions_files(path, dirs, default_questions_path(path))
         if not qpaths:
             raise InputError(f"no questions file: expected {path.stem}.questions.json beside it (or --questions)",
                              path)
@@ -203,6 +201,13 @@ def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike
         _check_unique_ids(parts)
         cases.append(Case(doc, qpaths[0], tuple(r for part in parts for r in part.resolved)))
     return cases
+
+
+def _questions_files(document: Path, dirs: Sequence[str | os.PathLike], beside: Path | None) -> list[Path]:
+    """The questions files of a document: its `<stem>.questions.json` in every folder of `dirs`
+    that has one, else `beside` when it exists."""
+    kept = [q for d in dirs if (q := Path(d) / f"{document.stem}.questions.json").is_file()]
+    return kept or ([beside] if beside is not None and beside.is_file() else [])
 
 
 def _check_unique_ids(parts: Sequence[Case]) -> None:

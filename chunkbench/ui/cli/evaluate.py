@@ -39,8 +39,9 @@ def register(subparsers) -> None:
                         "Chroma chunking-evaluation CSV (question, references, corpus_id) for every corpus "
                         "file in the INPUT folders")
     p.add_argument("--questions-dir", action="append", default=None, metavar="DIR",
-                   help="folder searched first for <stem>.questions.json of each INPUT file; repeat it to pool "
-                        "the questions of several folders (e.g. two question sets; each question id once)")
+                   help="folder searched first for <stem>.questions.json of each document (an INPUT file, or a "
+                        "file of an INPUT folder); repeat it to pool the questions of several folders (e.g. two "
+                        "question sets; each question id once)")
     p.add_argument("--baseline-size", type=int, default=200, metavar="N",
                    help="chunk size of the RecursiveCharacterTextSplitter baseline (default 200), in "
                         "--baseline-unit")
