@@ -13,8 +13,9 @@ sentences) of the grids docs/evaluation.md describes. Every gain has its paired 
 interval. The settings were chosen on the "tuned" questions (tests/data/retrieval); `--questions
 heldout` scores them on the held-out ones, written afterwards (tests/data/retrieval/heldout),
 `fresh` on those written later still (tests/data/retrieval/fresh), `untuned` on both of these,
-`tuned_heldout` on the first two sets (what "all" was before the fresh ones), `all` on every question, and `tuned,heldout,fresh,untuned,all` gives each table per block from one
-index of each setting. The output ends with issue 19.5's goal counted per question set: the
+`tuned_heldout` on the first two sets (what "all" was before the fresh ones), `all` on every
+question, and `tuned,heldout,fresh,untuned,all` gives each table per block from one index of each
+setting. The output ends with issue 19.5's goal counted per question set: the
 size × retriever pairs and the document cells where some setting has the splitter's recall and
 1.2× its IoU.
 Dense retrieval embeds every text indexed with MiniLM on CPU: about 45 minutes for the four
