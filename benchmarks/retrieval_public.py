@@ -29,11 +29,12 @@ import time
 from collections.abc import Sequence
 
 from chunkbench.evaluate.benchmark import (
-    BASELINE,
     RETRIEVAL_DEFAULT,
     Case,
     Setting,
     baseline,
+    beats_baseline,
+    candidates,
     compare_settings,
     find_cases,
     format_report,
@@ -120,16 +121,12 @@ def load_cases(which: Sequence[str] = ("tuned",)) -> dict[str, list[Case]]:
 GOAL_GAIN = 0.2
 
 
-def meets_goal(row: dict) -> bool:
-    """Whether a table row, pooled or one document's (its `documents` entry), meets the bar."""
-    return bool(row["recall_ok"]) and (row["iou_gain"] or 0.0) >= GOAL_GAIN - 1e-9
-
-
 def goal_counts(result: dict) -> tuple[bool, int]:
     """(pooled: some chunkbench setting meets the bar, how many documents one does) of one block."""
-    rows = [r for r in result["rows"][1:] if r["strategy"] != BASELINE]
-    pooled = any(meets_goal(r) for r in rows)
-    documents = sum(any(meets_goal(r["documents"][n]) for r in rows) for n in range(len(result["documents"])))
+    rows = candidates(result["rows"][1:])
+    pooled = any(beats_baseline(r, GOAL_GAIN) for r in rows)
+    documents = sum(any(beats_baseline(r["documents"][n], GOAL_GAIN) for r in rows)
+                    for n in range(len(result["documents"])))
     return pooled, documents
 
 

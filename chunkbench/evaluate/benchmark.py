@@ -397,15 +397,22 @@ def _mark(row: dict, base: Mapping[str, Any], boot: PairedBootstrap, values: Map
     row["recall_diff_ci"] = list(recall) if recall else None
 
 
+def beats_baseline(row: Mapping[str, Any], by: float = 0.0) -> bool:
+    """Whether a marked row (pooled, or one document's) wins against its baseline: token recall at
+    least the baseline's and more token IoU, by at least `by` as a relative gain (issue 19.5: 0.2)."""
+    gain = row["iou_gain"] or 0.0
+    return bool(row["recall_ok"]) and gain > 0 and gain >= by - 1e-9
+
+
 def _best(rows: Sequence[Mapping[str, Any]]) -> str | None:
-    """The highest-IoU chunkbench row after the first (the baseline) with recall_ok and a positive
-    gain; another splitter row (the baseline indexed differently, a reference) is never the best."""
-    eligible = [r for r in _candidates(rows[1:]) if r["recall_ok"] and (r["iou_gain"] or 0) > 0]
+    """The highest-IoU chunkbench row after the first (the baseline) that beats it; another
+    splitter row (the baseline indexed differently, a reference) is never the best."""
+    eligible = [r for r in candidates(rows[1:]) if beats_baseline(r)]
     best = max(eligible, key=lambda r: (r["token_iou"], r["token_recall"]), default=None)
     return best["setting"] if best else None
 
 
-def _candidates(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def candidates(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The rows of chunkbench settings: those that can be named best or closest."""
     return [r for r in rows if r.get("strategy") != BASELINE]
 
@@ -429,7 +436,7 @@ def miss_setting(result: Mapping[str, Any], settings: Sequence[Setting], wanted:
             raise UsageError(f"--misses {wanted!r} is not a setting of this evaluation; one of: "
                              f"{', '.join(by_name) or 'none'}")
         return by_name[wanted]
-    rows = [r for r in _candidates(result["rows"][1:]) if r["token_iou"] is not None]
+    rows = [r for r in candidates(result["rows"][1:]) if r["token_iou"] is not None]
     closest = max(rows, key=lambda r: r["token_iou"], default=None)
     name = result["best"] or (closest["setting"] if closest else None)
     return by_name.get(name) if name else None
@@ -545,7 +552,7 @@ def summary_line(result: Mapping[str, Any]) -> str:
     rows = {r["setting"]: r for r in result["rows"]}
     base = rows[result["baseline"]]
     if result["best"] is None:
-        others = [r for r in _candidates(result["rows"]) if r["token_iou"] is not None]
+        others = [r for r in candidates(result["rows"]) if r["token_iou"] is not None]
         near = max((r for r in others if r["recall_ok"]), key=lambda r: r["token_iou"], default=None)
         if near is None:
             line = f"no setting wins: none reached the baseline's token recall ({_pct(base['token_recall'])})"

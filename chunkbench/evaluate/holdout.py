@@ -11,7 +11,7 @@ from typing import Any
 
 from chunkbench.errors import UsageError
 
-from .benchmark import Case, Setting, compare_settings
+from .benchmark import Case, Setting, beats_baseline, compare_settings
 
 
 def split_cases(cases: Sequence[Case], fraction: float) -> tuple[list[Case], list[Case]]:
@@ -62,5 +62,5 @@ def check_best(result: dict[str, Any], settings: Sequence[Setting], held: Sequen
         "token_recall": row["token_recall"],
         "baseline_token_recall": base_row["token_recall"],
         "recall_diff_ci": row["recall_diff_ci"],
-        "holds": bool(row["recall_ok"] and (row["iou_gain"] or 0) > 0),
+        "holds": beats_baseline(row),
     }

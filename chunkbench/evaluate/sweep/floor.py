@@ -61,9 +61,11 @@ def floor_values(floor: RecallFloor | None, inputs: Mapping[str, str | None], re
     chars = floor.splitter_chars
     if chars is None:
         return {inp: floor.share for inp, questions in inputs.items() if questions and floor.share is not None}
+    from pathlib import Path
+
+    from chunkbench.evaluate.benchmark import Case, baseline, score_setting
     from chunkbench.evaluate.retrieval import load_questions
     from chunkbench.evaluate.retrieval.locate import NormalizedText, resolve
-    from chunkbench.evaluate.retrieval.scoring import baseline_units, evaluate
     from chunkbench.loaders import load
 
     out = {}
@@ -71,10 +73,10 @@ def floor_values(floor: RecallFloor | None, inputs: Mapping[str, str | None], re
         if not questions:
             continue
         doc = load(inp)
-        resolved = resolve(doc, load_questions(questions, doc), NormalizedText(doc.text))
-        summary, _ = evaluate(baseline_units(doc, chars), resolved, retriever=retriever, text=doc.text)
-        if summary["token_recall"] is not None:
-            out[inp] = summary["token_recall"]
+        case = Case(doc, Path(questions), tuple(resolve(doc, load_questions(questions, doc), NormalizedText(doc.text))))
+        recall = score_setting(baseline(chars), [case], retriever=retriever)["token_recall"]  # evaluate's baseline
+        if recall is not None:
+            out[inp] = recall
     return out
 
 

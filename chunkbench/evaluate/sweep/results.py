@@ -78,11 +78,13 @@ def best_lines(df) -> list[str]:
 
     import pandas as pd
 
+    from chunkbench.evaluate.benchmark import Setting
+
     lines = []
     for _, best in best_settings(df, df.attrs.get("rank_by")).iterrows():
-        params = " ".join(f"{k}={v}" for k, v in sorted(json.loads(best["params"] or "{}").items()))
+        name = Setting(best["strategy"], json.loads(best["params"] or "{}")).name  # "recursive chunk_size=200"
         value = f"{best['value']:.1%}" if str(best["objective"]).startswith("ret_chunks_token") else f"{best['value']:g}"
-        line = f"best for {best['document']}: {best['strategy']} {params}".rstrip() + f": {best['objective']} {value}"
+        line = f"best for {best['document']}: {name}: {best['objective']} {value}"
         if "recall_floor" in best and not pd.isna(best["recall_floor"]):
             line += f" at token recall {best['ret_chunks_token_recall']:.1%} (floor {best['recall_floor']:.1%}"
             line += f": {df.attrs['recall_floor']})" if df.attrs.get("recall_floor") else ")"
