@@ -3,6 +3,7 @@ paired bootstrap intervals on every difference, corpus-health warnings, BM25 and
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 
@@ -25,10 +26,15 @@ from chunkbench.evaluate.intervals import PairedBootstrap, excludes_zero
 from chunkbench.ui.cli import main
 from tests.test_evaluation import CORPUS, PARAGRAPHS, make_corpus
 
+#: the speech of Chroma's general benchmark and its 76 questions: its own questions_df.csv's rows for
+#: that corpus, verbatim (tests/data/chroma/SOURCES.md)
+CHROMA = CORPUS.parent / "chroma"
+
 
 def write_chroma_csv(path, rows):
-    """A questions file as Chroma's chunking_evaluation writes one: a DataFrame of question,
-    references (json.dumps of [{content, start_index, end_index}]) and corpus_id, `to_csv(index=False)`."""
+    """A questions file written the way Chroma's chunking_evaluation writes its own (a DataFrame of
+    question, references as json.dumps of [{content, start_index, end_index}], corpus_id;
+    `to_csv(index=False)`), for cases its real file (CHROMA) does not hold."""
     df = pd.DataFrame(rows, columns=["question", "references", "corpus_id"])
     df["references"] = df["references"].apply(json.dumps)
     df.to_csv(path, index=False)
@@ -45,27 +51,42 @@ def chroma_rows(text: str, questions, corpus_id: str):
     return rows
 
 
-def speech_corpus(tmp_path, file_name: str):
-    """A corpus folder holding the speech as `file_name`, and its 32 questions as Chroma's CSV
-    (corpus_id: the file's stem, as in Chroma's general benchmark): (folder, csv path, questions)."""
+def read_real_chroma_rows():
+    """Chroma's file read with the standard library alone: [(question, [(start, end, content)…])]."""
+    with open(CHROMA / "questions_df.csv", encoding="utf-8", newline="") as f:
+        return [(row["question"], [(r["start_index"], r["end_index"], r["content"]) for r in json.loads(row["references"])])
+                for row in csv.DictReader(f)]
+
+
+def test_chromas_own_questions_file_resolves_every_reference_at_its_offsets():
+    """The rows of Chroma's general benchmark for its speech: each question, with each of its
+    references (one to several) at the offsets the file gives; the evidence text there is the
+    reference's content."""
+    rows = read_real_chroma_rows()
+    (case,) = find_cases([CHROMA], questions=CHROMA / "questions_df.csv")
+    assert case.name == "state_of_the_union.md" and len(case.resolved) == len(rows) == 76
+    assert [r.question.question for r in case.resolved] == [q for q, _ in rows]
+    assert max(len(refs) for _, refs in rows) > 1  # the file's multi-reference questions are among them
+    for resolved, (_, refs) in zip(case.resolved, rows):
+        assert sorted(resolved.spans) == sorted((a, b) for a, b, _ in refs)
+        assert all(case.doc.text[a:b] == content for a, b, content in refs)
+        assert resolved.located == 1.0
+    assert case.resolved[0].question.id == "state_of_the_union:1"
+
+
+def test_a_chroma_csv_gives_the_same_scores_as_the_projects_own_questions(tmp_path):
+    """Our speech's 32 questions written as Chroma writes its CSV resolve to the same spans and score
+    exactly as the questions.json does: the two formats are one corpus to evaluate."""
     speech = (CORPUS / "sotu_2024.txt").read_text("utf-8")
     questions = json.loads((CORPUS / "sotu_2024.questions.json").read_text("utf-8"))
     folder = tmp_path / "corpora"
     folder.mkdir()
-    (folder / file_name).write_text(speech, encoding="utf-8")
-    rows = chroma_rows(speech, questions, file_name.rsplit(".", 1)[0])
-    return folder, write_chroma_csv(tmp_path / "questions_df.csv", rows), questions
-
-
-def test_a_chroma_csv_gives_the_same_scores_as_the_projects_own_questions(tmp_path):
-    """The speech's 32 questions written as Chroma's CSV (corpus_id as a bare name, as in its
-    general benchmark) resolve to the same spans and score exactly as the questions.json does."""
-    corpus, csv, questions = speech_corpus(tmp_path, "sotu_2024.txt")
+    (folder / "sotu_2024.txt").write_text(speech, encoding="utf-8")
+    csv_path = write_chroma_csv(tmp_path / "questions_df.csv", chroma_rows(speech, questions, "sotu_2024"))
     (ours,) = find_cases([CORPUS / "sotu_2024.txt"])
-    (theirs,) = find_cases([corpus], questions=csv)
+    (theirs,) = find_cases([folder], questions=csv_path)
     assert [r.spans for r in theirs.resolved] == [r.spans for r in ours.resolved]
     assert [r.question.question for r in theirs.resolved] == [q["question"] for q in questions]
-    assert theirs.resolved[0].question.id == "sotu_2024:1"
     settings = [Setting("sentences", {}), Setting("recursive", {"chunk_size": 300})]
     a, b = (compare_settings([c], settings) for c in (ours, theirs))
     strip = ("source",)
@@ -222,13 +243,14 @@ def test_bm25_and_dense_in_one_run_cut_each_document_once(tmp_path, monkeypatch,
     assert [r["retriever"] for r in data["results"]] == ["bm25", "dense"]
 
 
-def test_cli_evaluates_a_chroma_corpus_folder(tmp_path, capsys):
-    folder, csv, _ = speech_corpus(tmp_path, "state_of_the_union.md")
-    args = ["evaluate", str(folder), "--questions", str(csv), "--strategy", "sentences", "-o", str(tmp_path / "o")]
+def test_cli_evaluates_chromas_own_corpus_folder(tmp_path, capsys):
+    """`chunkbench evaluate <folder> --questions questions_df.csv` on Chroma's real file and corpus."""
+    args = ["evaluate", str(CHROMA), "--questions", str(CHROMA / "questions_df.csv"), "--strategy", "sentences",
+            "-o", str(tmp_path / "o")]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "IoU 95% CI" in out and ("no setting wins" in out or "best: sentences" in out)
     assert (tmp_path / "o" / "evaluation.md").read_text().startswith("## bm25 top 5: all documents")
     data = json.loads((tmp_path / "o" / "evaluation.json").read_text())
-    assert data["documents"][0]["source"] == "state_of_the_union.md" and data["documents"][0]["questions"] == 32
+    assert data["documents"][0]["source"] == "state_of_the_union.md" and data["documents"][0]["questions"] == 76
 
