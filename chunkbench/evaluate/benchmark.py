@@ -37,7 +37,6 @@ from .retrieval import (
     evaluate,
     indexed_units,
     load_questions,
-    make_ranker,
     resolve,
 )
 from .retrieval.questions import Question, load_chroma_csv
@@ -49,6 +48,7 @@ from .retrieval.scoring import (
     INDEX_WINDOWS,
     Indexing,
     split_indexing,
+    unit_ranker,
 )
 
 #: name of the baseline system in tables
@@ -305,7 +305,7 @@ def _score(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str
                 units_cache[key] = units
         ranker = rankers.get((*key, retriever)) if rankers is not None else None
         if ranker is None:
-            ranker = make_ranker(retriever, [u.ranked_texts for u in units])
+            ranker = unit_ranker(retriever, units)
             if rankers is not None:
                 rankers[(*key, retriever)] = ranker
         rows = evaluate(units, case.resolved, KS, token_k, retriever, text=case.doc.text, ranker=ranker)[1]

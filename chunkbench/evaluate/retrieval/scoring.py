@@ -163,16 +163,21 @@ def _relevant(unit: Unit, r: Resolved) -> bool:
     return bool(unit.pages & r.pages)
 
 
+def unit_ranker(retriever: str, units: Sequence[Unit]) -> UnitRanker:
+    """The ranker named `retriever` over `units`, each by the texts it is indexed by (Unit.ranked_texts)."""
+    return make_ranker(retriever, [u.ranked_texts for u in units])
+
+
 def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[int] = KS,
              token_k: int = TOKEN_K, retriever: str = "bm25", *, text: str,
              ranker: UnitRanker | None = None) -> tuple[dict, list[dict]]:
     """Summary scores of ranking `units` of the document `text` (with `retriever`, or `ranker`,
-    one make_ranker built over these units before) for the resolved questions, and one row per
+    one unit_ranker built over these units before) for the resolved questions, and one row per
     question (with `retrieved`, the indices of its top `token_k` units).
 
     Questions with neither a located span nor a page are left out (counted in `questions_used`)."""
     if ranker is None:
-        ranker = make_ranker(retriever, [u.ranked_texts for u in units])
+        ranker = unit_ranker(retriever, units)
     elif ranker.retriever != retriever or ranker.size != len(units):
         raise ValueError(f"a {ranker.retriever} ranker over {ranker.size} units was given to score {retriever} "
                          f"retrieval of {len(units)} units")
