@@ -160,6 +160,35 @@ def test_the_recall_floor_keeps_the_sweep_from_choosing_the_smallest_chunks(tmp_
     assert json.loads(sweep.best_settings(alone).iloc[0]["params"]) == {"chunk_size": 100}
 
 
+def test_holdout_scores_the_points_on_the_rest_and_checks_each_best_as_evaluate_does(tmp_path, capsys):
+    """`sweep --holdout 0.4` on the speech (32 questions): every point and the recall floor are
+    scored on the 19 questions not held out, and the best point's held-out check is the very
+    sentence `chunkbench evaluate --holdout 0.4` prints for the same grid (one split, one check)."""
+    speech = Path(__file__).parent / "data" / "retrieval" / "sotu_2024.txt"
+    grid = ["--strategy", "recursive", "--grid", "chunk_size=150,200,280", "--grid", "index_context=0,1",
+            "--holdout", "0.4", "--no-progress"]
+    assert main(["sweep", str(speech), *grid, "--notebooks", "none", "-o", str(tmp_path / "s")]) == 0
+    swept = capsys.readouterr().out
+    assert main(["evaluate", str(speech), *grid]) == 0
+    evaluated = capsys.readouterr().out
+    (check,) = [line.strip() for line in swept.splitlines() if line.strip().startswith("held-out check:")]
+    assert check in evaluated.splitlines() and "chosen on 19 questions, on the 13 held out" in check
+    best_line = next(line for line in evaluated.splitlines() if line.startswith("best: "))
+    name = best_line.split(": ")[1]  # the setting evaluate chose on the same 19 questions
+    assert f"best for sotu_2024: {name}: " in swept
+    df = pd.read_csv(tmp_path / "s" / "results.csv")
+    assert set(df["ret_questions"]) == {19}
+    floor = df["recall_floor"].iloc[0]
+    assert best_line.split(" vs ")[2].startswith(f"{floor:.1%} (")  # the floor is evaluate's baseline recall
+    metrics = json.loads(next((tmp_path / "s" / "points").glob("*/*/metrics.json")).read_text())
+    assert metrics["details"]["holdout"] == {"fraction": 0.4, "held_out": 13, "scored": 19}
+    page = (tmp_path / "s" / "summary.html").read_text()
+    assert "<h2>Held-out check</h2>" in page and "chosen on 19 questions, on the 13 held out" in page
+    without = sweep.run_sweep([speech], {"chunk_size": [150]}, tmp_path / "w", strategy="recursive", progress=False,
+                              notebooks="none")
+    assert set(without["ret_questions"]) == {32} and "holdout" not in without.attrs
+
+
 def test_exit_status():
     ok = pd.DataFrame({"status": ["ok", "failed"], "error": [None, "ParamError: x"]})
     assert sweep.exit_status(ok)[0] == 0 and "1 of 2" in sweep.exit_status(ok)[1]
@@ -372,6 +401,9 @@ def test_cli_exit_codes_without_running_notebooks(tmp_path, capsys):
     code = main(["sweep", str(PDF), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "f"), "--recall-floor", "2",
                  "--no-progress"])
     assert code == 2 and "--recall-floor must be" in capsys.readouterr().err and not (tmp_path / "f").exists()
+    code = main(["sweep", str(PDF), "--grid", "max_chunk_size=900", "-o", str(tmp_path / "g"), "--holdout", "1.5",
+                 "--no-progress"])
+    assert code == 2 and "--holdout must be a fraction" in capsys.readouterr().err and not (tmp_path / "g").exists()
 
 
 def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():

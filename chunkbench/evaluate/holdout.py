@@ -12,21 +12,33 @@ from typing import Any
 from chunkbench.errors import UsageError
 
 from .benchmark import Case, Setting, beats_baseline, compare_settings
+from .retrieval.questions import Question
+
+
+def check_fraction(fraction: float) -> float:
+    """`fraction` if it is a share of questions to hold out (strictly between 0 and 1), else a UsageError."""
+    if not 0 < fraction < 1:
+        raise UsageError(f"--holdout must be a fraction between 0 and 1, got {fraction}")
+    return fraction
+
+
+def held_out(ids: Sequence[str], fraction: float) -> set[int]:
+    """Indices of the questions (by id) held out of one document: `fraction` of them, the same ones
+    in every run (ordered by a hash of the id, not by position), at least one on each side when
+    there are two or more."""
+    check_fraction(fraction)
+    order = sorted(range(len(ids)), key=lambda i: (_digest(ids[i]), i))
+    k = min(max(round(len(order) * fraction), 1), len(order) - 1) if len(order) > 1 else 0
+    return set(order[:k])
 
 
 def split_cases(cases: Sequence[Case], fraction: float) -> tuple[list[Case], list[Case]]:
-    """(cases to choose on, cases held out): `fraction` of each document's questions held out, the
-    same ones in every run (ordered by a hash of the question id, not by position), and at least
-    one question on each side of a document that has two. A document left with no question on a
-    side is left out of that side."""
-    if not 0 < fraction < 1:
-        raise UsageError(f"--holdout must be a fraction between 0 and 1, got {fraction}")
+    """(cases to choose on, cases held out): each document's questions split by `held_out`. A
+    document left with no question on a side is left out of that side."""
     choose: list[Case] = []
     held: list[Case] = []
     for case in cases:
-        order = sorted(range(len(case.resolved)), key=lambda i: (_digest(case.resolved[i].question.id), i))
-        k = min(max(round(len(order) * fraction), 1), len(order) - 1) if len(order) > 1 else 0
-        out = set(order[:k])
+        out = held_out([r.question.id for r in case.resolved], fraction)
         for side, keep in ((choose, False), (held, True)):
             part = tuple(r for i, r in enumerate(case.resolved) if (i in out) == keep)
             if part:
@@ -34,6 +46,13 @@ def split_cases(cases: Sequence[Case], fraction: float) -> tuple[list[Case], lis
     if not held:
         raise UsageError("--holdout needs a document with at least two questions")
     return choose, held
+
+
+def questions_not_held_out(questions: Sequence[Question], fraction: float) -> list[Question]:
+    """The questions a choice is made on: those `held_out` leaves (what `chunkbench sweep --holdout`
+    scores its points on; split_cases splits the same way)."""
+    out = held_out([q.id for q in questions], fraction)
+    return [q for i, q in enumerate(questions) if i not in out]
 
 
 def _digest(question_id: str) -> str:
@@ -49,11 +68,20 @@ def check_best(result: dict[str, Any], settings: Sequence[Setting], held: Sequen
     if name is None:
         return None
     setting = next(s for s in settings if s.name == name)
-    check = compare_settings(held, [setting], base, result["token_k"], result["retriever"], units_cache)
+    return score_held(setting, held, base, result["rows"][0]["questions"], result["token_k"], result["retriever"],
+                      units_cache)
+
+
+def score_held(setting: Setting, held: Sequence[Case], base: Setting, chosen_on: int, token_k: int = 5,
+               retriever: str = "bm25", units_cache: dict | None = None) -> dict[str, Any]:
+    """A setting chosen on `chosen_on` other questions against `base` on the `held` questions: its IoU
+    gain and recall difference with their intervals, and whether it still wins (benchmark.holdout_line
+    says it in a sentence)."""
+    check = compare_settings(held, [setting], base, token_k, retriever, units_cache)
     base_row, row = check["rows"]
     return {
-        "setting": name,
-        "chosen_on": result["rows"][0]["questions"],
+        "setting": setting.name,
+        "chosen_on": chosen_on,
         "questions": row["questions"],
         "token_iou": row["token_iou"],
         "baseline_token_iou": base_row["token_iou"],

@@ -62,6 +62,15 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
                          f"the recall floor, {html.escape(df.attrs['recall_floor'])} (recall_floor below).</p>")
         parts += [_wide(best.to_html(index=False, escape=True, na_rep="")),
                   _legend([*best.columns, *best.get("objective", [])])]  # the ranking metric is a value there
+        held = df.attrs.get("holdout")
+        if held is not None:
+            from chunkbench.evaluate.benchmark import holdout_line
+
+            parts.append("<h2>Held-out check</h2><p class='note'>Each best point was chosen on the questions its "
+                         "points were scored on; here it is scored against the splitter on the questions held out "
+                         "of them (--holdout).</p><ul>" + "".join(
+                             f"<li>{html.escape(doc)}: {html.escape(holdout_line(check))}</li>"
+                             for doc, check in held.items()) + "</ul>")
         labels = df.attrs.get("labels") or {}
         if labels:
             parts.append("<p class='note'>Reviewer agreement (rev_boundary_*) rests on: " + "; ".join(

@@ -10,7 +10,8 @@ input: `notebooks="best"` for the input's best point, `"all"` with the whole gri
 plots as well, `"none"` not at all. A point costs milliseconds; a notebook, seconds of kernel start.
 
 Modules: `grid` (the points), `points` (one point, in-process), `schedule` (run_sweep: this
-process, workers or Dask), `results` (the table, best point, exit status), `floor` (the recall the best point by IoU keeps), `output` (results.csv and .parquet),
+process, workers or Dask), `results` (the table, best point, exit status), `floor` (the recall the best point by IoU keeps), `heldout` (the best points checked on held-out
+questions), `output` (results.csv and .parquet),
 `notebooks` (papermill, once per input). The figures and summary.html are drawn in the ui floor
 (`chunkbench.ui.plots`, `chunkbench.ui.sweep_summary`): nothing here imports a plotting library.
 

@@ -7,8 +7,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chunkbench.errors import UsageError
+
+if TYPE_CHECKING:
+    from chunkbench.evaluate.benchmark import Case
 
 #: what --recall-floor takes: the splitter (optionally at N characters), a share, or none
 FLOOR_HELP = ("'splitter' (default: the token recall of LangChain's RecursiveCharacterTextSplitter with sentence "
@@ -53,27 +58,37 @@ def parse_recall_floor(text: str | None) -> RecallFloor | None:
     raise UsageError(f"--recall-floor must be {FLOOR_HELP}; got {text!r}")
 
 
-def floor_values(floor: RecallFloor | None, inputs: Mapping[str, str | None], retriever: str = "bm25") -> dict[str, float]:
-    """Input → its floor, for the inputs with questions (`inputs`: input → its questions file).
-    The splitter is scored by `retriever` on the input's own questions, as every point is."""
-    if floor is None:
-        return {}
-    chars = floor.splitter_chars
-    if chars is None:
-        return {inp: floor.share for inp, questions in inputs.items() if questions and floor.share is not None}
-    from pathlib import Path
-
-    from chunkbench.evaluate.benchmark import Case, baseline, score_setting
+def input_cases(input_path: str, questions: str, holdout: float | None = None) -> tuple[Case, Case | None]:
+    """(the input with the questions its points are scored on, resolved; those held out, or None):
+    every question without `holdout`, else the split `chunkbench evaluate --holdout` makes
+    (holdout.split_cases). Unlike find_cases, a question not found in the document is kept (a sweep
+    point scores it as missed)."""
+    from chunkbench.evaluate.benchmark import Case
+    from chunkbench.evaluate.holdout import split_cases
     from chunkbench.evaluate.retrieval import load_questions
     from chunkbench.evaluate.retrieval.locate import NormalizedText, resolve
     from chunkbench.loaders import load
 
+    doc = load(input_path)
+    case = Case(doc, Path(questions), tuple(resolve(doc, load_questions(questions, doc), NormalizedText(doc.text))))
+    if not holdout or len(case.resolved) < 2:
+        return case, None
+    (choose,), (held,) = split_cases([case], holdout)
+    return choose, held
+
+
+def floor_values(floor: RecallFloor | None, cases: Mapping[str, Case], retriever: str = "bm25") -> dict[str, float]:
+    """Input → its floor, for the inputs with questions (`cases`: input → input_cases' first). The
+    splitter is scored by `retriever` on the same questions as every point."""
+    if floor is None:
+        return {}
+    chars = floor.splitter_chars
+    if chars is None:
+        return {inp: floor.share for inp in cases if floor.share is not None}
+    from chunkbench.evaluate.benchmark import baseline, score_setting
+
     out = {}
-    for inp, questions in inputs.items():
-        if not questions:
-            continue
-        doc = load(inp)
-        case = Case(doc, Path(questions), tuple(resolve(doc, load_questions(questions, doc), NormalizedText(doc.text))))
+    for inp, case in cases.items():
         recall = score_setting(baseline(chars), [case], retriever=retriever)["token_recall"]  # evaluate's baseline
         if recall is not None:
             out[inp] = recall

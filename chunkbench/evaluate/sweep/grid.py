@@ -36,6 +36,8 @@ class Point:
     retriever: str = "bm25"
     #: reviewers' labelled boundaries of the input (read once in the client), for rev_boundary_*
     labels: Labels | None = None
+    #: the share of the input's questions held out of the retrieval columns (sweep --holdout), or None
+    holdout: float | None = None
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
@@ -60,13 +62,15 @@ def slug(value: Any) -> str:
 
 def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[Any]], out_dir: str | os.PathLike,
                 *, strategy: str = "elements", fixed: Mapping[str, Any] | None = None,
-                questions: str | os.PathLike | None = "auto", retriever: str = "bm25") -> list[Point]:
+                questions: str | os.PathLike | None = "auto", retriever: str = "bm25",
+                holdout: float | None = None) -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).
 
     `grid` may hold `strategy`, and the indexing parameters every strategy takes (INDEX_PARAMS:
     `index_context`, `index_alone`, `index_windows`). With several strategies, a key one of them
     does not have is not applied to it (and the duplicate points that leaves collapse); a key no
-    strategy has is a UsageError. A value a strategy rejects makes that point fail without running."""
+    strategy has is a UsageError. A value a strategy rejects makes that point fail without running.
+    `holdout`: the share of each input's questions its points are not scored on (Point.holdout)."""
     from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS, indexing_params, split_indexing
     from chunkbench.strategies import get_strategy
 
@@ -105,7 +109,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 name = "__".join([slug(strat)] + [f"{slug(k)}={slug(v)}" for k, v in values.items()])
                 point_dir = Path(out_dir) / "points" / folder / name
                 points.append(Point(inp, strat, params, {"strategy": strat, **values}, qfile,
-                                    str(point_dir.resolve()), error, folder, retriever))
+                                    str(point_dir.resolve()), error, folder, retriever, holdout=holdout))
     return points
 
 

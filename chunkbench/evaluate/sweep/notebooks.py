@@ -108,6 +108,7 @@ def run_notebooks(df, points: Sequence[Point], out_dir: str | os.PathLike, resul
                 "questions": point.questions or "", "out_dir": str(winner["point_dir"]), "overlay_page": 1,
                 "results_csv": str(Path(results_csv).resolve()) if results_csv else "",
                 "document": choice["document"], "rank_by": choice["objective"], "retriever": point.retriever,
+                "holdout": point.holdout or 0.0,
             }, cwd=nb.parent, kernel_name=kernel_name, timeout=timeout, kernel_log=nb.parent / "kernel.log")
         except Exception as exc:  # noqa: BLE001 - the results stand; the notebook is kept to look at
             print(f"chunkbench sweep: warning: notebook of {choice['document']} failed: {describe_error(exc)} ({nb})",

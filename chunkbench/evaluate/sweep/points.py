@@ -19,10 +19,11 @@ from .grid import Point
 
 def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[str, Any] | None,
                   questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
-                  retriever: str = "bm25", labels=None):
+                  retriever: str = "bm25", labels=None, holdout: float | None = None):
     """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
     check ranked by `retriever`, each chunk indexed as the point's INDEX_PARAMS say: then its
-    chunks.json has the `index_text` or `index_texts` of each chunk), write chunks.json and
+    chunks.json has the `index_text` or `index_texts` of each chunk; with `holdout`, on the
+    questions that share does not hold out: holdout.questions_not_held_out), write chunks.json and
     metrics.json to `out_dir`. Returns (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
     from chunkbench.evaluate import metrics
     from chunkbench.evaluate.retrieval.scoring import split_indexing
@@ -33,8 +34,17 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
     indexing, strategy_params = split_indexing(params or {}, strategy)
     chunkset = chunk(doc, strategy, **strategy_params)
     chunkset = chunkset.with_index_texts(indexing)
-    values, details = metrics.measure(doc, chunkset, questions or None, retriever=retriever, labels=labels,
-                                      indexing=indexing)
+    asked = None
+    if questions and holdout:
+        from chunkbench.evaluate.holdout import questions_not_held_out
+        from chunkbench.evaluate.retrieval import load_questions
+
+        every = load_questions(questions, doc)
+        asked = questions_not_held_out(every, holdout)
+    values, details = metrics.measure(doc, chunkset, asked if asked is not None else questions or None,
+                                      retriever=retriever, labels=labels, indexing=indexing)
+    if asked is not None:
+        details["holdout"] = {"fraction": holdout, "held_out": len(every) - len(asked), "scored": len(asked)}
     write_point(out_dir, chunkset, values, details)
     return doc, chunkset, values, details
 
@@ -60,7 +70,8 @@ def compute_point(point: Point) -> dict:
     try:
         doc = _document(point.input, os.stat(point.input).st_mtime_ns)
         _, _, values, details = measure_point(point.input, point.strategy, point.params, point.questions,
-                                              point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels)
+                                              point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels,
+                                              holdout=point.holdout)
         row.update(values)
         if "edits_reproduced" in details:  # ids of the reviewers' edits this point reproduces (edit_changes)
             row["edits_reproduced"] = " ".join(str(i) for i in details["edits_reproduced"])

@@ -73,12 +73,13 @@ def best_settings(df, objective: str | None = None):
 
 def best_lines(df) -> list[str]:
     """One line per input naming its best point (best_settings), for a terminal: the objective's
-    value and, under a recall floor, the point's token recall against it."""
+    value and, under a recall floor, the point's token recall against it; after it, with a held-out
+    check (run_sweep's holdout), that check's sentence."""
     import json
 
     import pandas as pd
 
-    from chunkbench.evaluate.benchmark import Setting
+    from chunkbench.evaluate.benchmark import Setting, holdout_line
 
     lines = []
     for _, best in best_settings(df, df.attrs.get("rank_by")).iterrows():
@@ -91,6 +92,8 @@ def best_lines(df) -> list[str]:
             if isinstance(best["note"], str) and best["note"]:
                 line += f"; {best['note']}"
         lines.append(line)
+        if best["document"] in (df.attrs.get("holdout") or {}):
+            lines.append(f"  {holdout_line(df.attrs['holdout'][best['document']])}")
     return lines
 
 

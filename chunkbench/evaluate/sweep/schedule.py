@@ -13,8 +13,9 @@ from typing import Any
 from chunkbench.errors import ChunkbenchError, UsageError
 
 from .edit_changes import edit_changes, write_edit_changes
-from .floor import floor_values, parse_recall_floor, with_floor
+from .floor import floor_values, input_cases, parse_recall_floor, with_floor
 from .grid import Point, make_points
+from .heldout import check_best_points
 from .notebooks import run_notebooks
 from .output import write_results
 from .points import compute_point, describe_error
@@ -34,7 +35,8 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
               questions: str | os.PathLike | None = "auto", jobs: int | None = None, dask: str | None = None,
               progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600,
               notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25",
-              labels: Callable[[Any], Any] | None = None, recall_floor: str | None = "splitter"):
+              labels: Callable[[Any], Any] | None = None, recall_floor: str | None = "splitter",
+              holdout: float | None = None):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir` as
     results.csv and results.parquet; `chunkbench.ui.sweep_summary.write_summary(df, out_dir)` adds summary.html).
 
@@ -47,7 +49,9 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     its reviewers' labelled boundaries (evaluate.labels.Labels; e.g. ui.reviews.verdicts.load_labels
     over a workspace), scored per point as rev_boundary_*; `recall_floor`: the token recall the best
     point by token IoU must keep (floor.parse_recall_floor: "splitter", "splitter:N", a share, or
-    None), recorded per input in the `recall_floor` column."""
+    None), recorded per input in the `recall_floor` column; `holdout`: the share of each input's
+    questions the points are not scored on, on which each best point is then checked against the
+    splitter (df.attrs["holdout"]: document → holdout.score_held; evaluate --holdout's split and check)."""
     if not inputs:
         raise UsageError("sweep needs at least one input")
     if notebooks not in NOTEBOOK_MODES:
@@ -59,9 +63,14 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     if retriever == "dense":
         dense_model()  # a missing extra is one clear error, not one per point
     floor = parse_recall_floor(recall_floor)
+    if holdout is not None:
+        from chunkbench.evaluate.holdout import check_fraction
+
+        check_fraction(holdout)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever)
+    points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever,
+                         holdout=holdout)
     failed_inputs, labelled = preparse(list(dict.fromkeys(p.input for p in points)), labels,
                                        workers=jobs or os.cpu_count() or 1, dask=dask, progress=progress)
     points = [p if p.input not in failed_inputs or p.error else _with_error(p, failed_inputs[p.input]) for p in points]
@@ -72,7 +81,9 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     else:
         rows = _run_local(points, jobs or os.cpu_count() or 1, progress=progress)
     measured = {row["input"] for row in rows if row["status"] == "ok"}
-    rows = with_floor(rows, floor_values(floor, {p.input: p.questions for p in points if p.input in measured}, retriever))
+    asked = {p.input: p.questions for p in points if p.input in measured and p.questions}
+    cases = {inp: input_cases(inp, q, holdout) for inp, q in asked.items()}  # (scored on, held out)
+    rows = with_floor(rows, floor_values(floor, {inp: c for inp, (c, _) in cases.items()}, retriever))
     timing = {"points_s": time.monotonic() - started}  # the floor's splitter included
     grid_keys = ["strategy", *[k for k in grid if k != "strategy"]]
     df = results_frame(rows, grid_keys)
@@ -84,6 +95,14 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
         run_notebooks(df, points, out, paths["csv"] if notebooks == "all" else None, rank_by=rank_by,
                       kernel_name=kernel_name, timeout=timeout)
         timing["notebooks_s"] = time.monotonic() - started
+    if holdout is not None:
+        from chunkbench.evaluate.benchmark import BASELINE_SIZE
+
+        started = time.monotonic()
+        splitter = floor.splitter_chars if floor and floor.splitter_chars else BASELINE_SIZE
+        df.attrs["holdout"] = check_best_points(df, {i: h for i, (_, h) in cases.items() if h is not None}, splitter,
+                                                rank_by, retriever)
+        timing["holdout_s"] = time.monotonic() - started
     started = time.monotonic()
     write_results(df, out)
     changes = edit_changes(df, labelled)

@@ -46,6 +46,9 @@ def register(subparsers) -> None:
                         "ret_chunks_mrr, else targets_passed)")
     p.add_argument("--recall-floor", default="splitter", metavar="FLOOR",
                    help="the token recall a best point by token IoU (or precision) must keep: " + FLOOR_HELP)
+    p.add_argument("--holdout", type=float, default=None, metavar="F",
+                   help="score the points on the other questions of each input, then check each best point against "
+                        "the splitter on this share held out (e.g. 0.3; the split chunkbench evaluate --holdout makes)")
     p.add_argument("--workspace", default="auto", metavar="DB",
                    help="reviewers' verdicts in this workspace are labelled boundaries: rev_boundary_precision/"
                         "recall/f1 per point, --rank-by rev_boundary_f1 (default: $CHUNKBENCH_WORKSPACE or "
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         args.inputs, grid, args.output, strategy=args.strategy, fixed=fixed, questions=questions,
         jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
         timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
-        labels=_labels(args.workspace), recall_floor=args.recall_floor,
+        labels=_labels(args.workspace), recall_floor=args.recall_floor, holdout=args.holdout,
     )
     from chunkbench.ui.sweep_summary import write_summary
 
