@@ -246,6 +246,7 @@ def test_ten_thousand_nested_list_lines(tmp_path):
 _MARKDOWN_PIECES = st.sampled_from([
     "# ", "## ", "###### ", "#", "---", "===", "- ", "* ", "1. ", "> ", "```", "~~~", "    ", "| a | b |",
     "|---|---|", "<div>", "text", "word ", "\\|", "\t", "\n", "\n\n", "\r\n", "\r", "\x00", "é",
+    "= ", " =", "== Title ==", "\\n", "\\n\\n",
 ])
 
 
@@ -317,3 +318,18 @@ def test_wrapped_paragraphs_stay_whole_and_long_runs_split_at_short_sentence_end
     (tmp_path / "b.txt").write_text(run + "\n", encoding="utf-8")
     md, txt = chunkbench.load(tmp_path / "b.md"), chunkbench.load(tmp_path / "b.txt")
     assert len(md.elements) > 1 and [e.text for e in md.elements] == [e.text for e in txt.elements]
+
+
+def test_wiki_headings_in_a_markdown_file_are_headings(tmp_path):
+    """A WikiText-103 dump saved as .md (a line per paragraph, no blank line: split as a .txt file
+    is) and a MediaWiki heading between blank lines: headings of the level their marks say."""
+    long = "Troops move on a map in turns , and each unit acts once per turn in the order the player picks . " * 2
+    wikitext = "".join(f" {line} \n" for line in ["= Valkyria Chronicles III =", long, "= = Gameplay = =", long,
+                                                  "= = = Battle system = = =", long])
+    doc = load_markdown(write(tmp_path, wikitext + "\n== History ==\n\nThe series began in 2008.\n"))
+    got = [(e.type, e.text_level, e.text[:20]) for e in doc.elements]
+    assert got == [("heading", 1, "Valkyria Chronicles "), ("paragraph", None, long[:20]),
+                   ("heading", 2, "Gameplay"), ("paragraph", None, long[:20]),
+                   ("heading", 3, "Battle system"), ("paragraph", None, long[:20]),
+                   ("heading", 2, "History"), ("paragraph", None, "The series began in ")]
+    assert_exact_offsets(doc, read_source_text(tmp_path / "doc.md"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,8 +86,14 @@ LINE = st.text(st.characters(codec="utf-8", exclude_characters="\r\n\x0b\x0c\x1c
                max_size=200)
 
 
+#: what the loader reads as markup, not text: a wiki heading's marks and escaped line breaks
+_MARKS = re.compile(r"=|\\r|\\n|\s")
+
+
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.one_of(LINE, st.just(""), st.just("   ")), max_size=40))
+@given(st.lists(st.one_of(LINE, st.just(""), st.just("   "), st.sampled_from(
+    ["== History ==", " = = Milestones = = ", "= x", r"one\ntwo\n\nthree\nfour", r"a\n\n\nb c\nd\n"])),
+    max_size=40))
 def test_properties_elements_are_exact_ordered_slices_covering_all_text(tmp_path_factory, lines):
     source = "\n".join(lines)
     path = write(tmp_path_factory.mktemp("t"), source)
@@ -94,5 +102,79 @@ def test_properties_elements_are_exact_ordered_slices_covering_all_text(tmp_path
     assert_exact_offsets(doc, text)
     assert all(e.text and e.text == e.text.strip() for e in doc.elements)
     covered = "".join(e.text for e in doc.elements)
-    assert "".join(covered.split()) == "".join(text.split()), "no text lost or duplicated"
-    assert all(e.type == "paragraph" or (e.text_level in (1, 2) and "\n" not in e.text) for e in doc.elements)
+    assert _MARKS.sub("", covered) == _MARKS.sub("", text), "no text lost or duplicated"
+    assert all(e.type == "paragraph" or (e.text_level in (1, 2) and "\n" not in e.text)
+               or (e.raw_type == "wiki_heading" and 1 <= e.text_level <= 6) for e in doc.elements)
+
+
+#: WikiText-103's spelling (every token spaced, a space before each line) and MediaWiki's
+WIKI = (" = Valkyria Chronicles III = \n"
+        " Senjō no Valkyria 3 is a tactical role @-@ playing video game developed by Sega . \n"
+        " = = Gameplay = = \n"
+        " As with previous games , the player controls a squad . \n"
+        " = = = Battle system = = = \n"
+        " Troops move on a map in turns . \n"
+        "== History ==\n"
+        "The series began in 2008 and was\n"
+        "followed by two sequels.\n")
+
+
+def test_wiki_headings_in_both_spellings_are_headings_of_their_level(tmp_path):
+    doc = load_text(write(tmp_path, WIKI))
+    got = [(e.type, e.text_level, e.text[:24]) for e in doc.elements]
+    assert got == [
+        ("heading", 1, "Valkyria Chronicles III"),
+        ("paragraph", None, "Senjō no Valkyria 3 is a"),
+        ("heading", 2, "Gameplay"),
+        ("paragraph", None, "As with previous games ,"),
+        ("heading", 3, "Battle system"),
+        ("paragraph", None, "Troops move on a map in "),
+        ("heading", 2, "History"),  # MediaWiki: no blank line around it, and still a paragraph of its own
+        ("paragraph", None, "The series began in 2008"),
+    ]
+    assert_exact_offsets(doc, read_source_text(tmp_path / "doc.txt"))
+    chunks = chunkbench.chunk(doc, "elements")
+    assert chunks[-1].section_path == ("Valkyria Chronicles III", "History")
+    assert ("Valkyria Chronicles III", "Gameplay") in [c.section_path[:2] for c in chunks]
+
+
+def _chat_dump() -> str:
+    """Conversations as a chat dataset is often dumped: one Python repr (`str(list_of_dicts)`) per
+    line, every line break inside a message written as the two characters \\n."""
+    conversations = [
+        [{"content": "How do I enable the hover image on my collection pages? I cannot find the setting "
+                     "anywhere in the theme editor.", "role": "user"},
+         {"content": "Here are the steps to enable the secondary image on hover:\n\n"
+                     "1. Log in to your store admin and open the theme editor.\n"
+                     "2. Open the Collection pages section and find the product grid settings.\n"
+                     "3. Tick 'Show secondary image on hover' and save the theme.\n\n"
+                     "The product thumbnails now show the second image when a visitor points at them.",
+          "role": "assistant"}],
+        [{"content": "Write a short essay about lighthouses.", "role": "user"},
+         {"content": "Lighthouses have guided sailors for centuries along dangerous coasts.\n\n"
+                     "Their keepers lived lonely lives, tending the lamps through every storm of winter.\n\n"
+                     "Today most lights are automated, and many old towers have become museums.",
+          "role": "assistant"}],
+    ]
+    return "\n".join(str(c) for c in conversations) + "\n"
+
+
+def test_a_chat_log_dumped_as_python_reprs_splits_at_its_escaped_line_breaks(tmp_path):
+    source = _chat_dump()
+    assert "\\n\\n" in source and source.count("\n") == 2  # escaped breaks inside, two real ones
+    for name in ("chat.txt", "chat.md"):
+        doc = chunkbench.load(write(tmp_path, source, name))
+        texts = [e.text for e in doc.elements]
+        assert len(texts) == 7, texts  # was 2: a line each
+        assert "1. Log in to your store admin and open the theme editor." in texts
+        assert any(t.startswith("Their keepers lived lonely lives") for t in texts)
+        assert any("escaped line breaks" in w for w in doc.warnings)
+        assert_exact_offsets(doc, read_source_text(tmp_path / name))
+
+
+def test_text_that_only_mentions_escapes_is_not_split(tmp_path):
+    source = (r"Use \n to end a line, \r\n on Windows, and \n\n for a blank line; the parser "
+              r"reads \n as one break and \n\n as two, which is all there is to say about it.") + "\n"
+    for name in ("escapes.txt", "escapes.md"):
+        doc = chunkbench.load(write(tmp_path, source, name))
+        assert [e.text for e in doc.elements] == [source.strip()] and not doc.warnings

@@ -57,12 +57,13 @@ from markdown_it.tree import SyntaxTreeNode
 
 from chunkbench.types.document import Document, Element, ParserInfo, make_document
 
-from .plaintext import run_in_paragraphs
+from .plaintext import escaped_paragraphs, escaped_warning, run_in_paragraphs, wiki_heading
 from .textfile import SourceLines, decode_source, read_bytes
 
 SOURCE = "markdown"
 PARSER = ParserInfo("markdown-it", markdown_it.__version__,
-                    {"preset": "commonmark", "plugins": ["table"], "run_in_paragraphs": "2026-11-25"})
+                    {"preset": "commonmark", "plugins": ["table"], "run_in_paragraphs": "2026-11-25",
+                     "wiki_headings": "2026-11-27", "escaped_newlines": "2026-11-27"})
 
 #: token nesting level from which blocks are read as paragraphs (see the module notes)
 FLAT_LEVEL = 40
@@ -95,21 +96,28 @@ def load_markdown(path: str | os.PathLike) -> Document:
     tokens = _markdown_it().parse(text[lines.start(body_line):] if body_line < len(lines) else "")
     root = SyntaxTreeNode(tokens)
     elements: list[Element] = []
-    split = 0
+    split = escaped = 0
     for node in root.children:
         if node.type not in _TYPES:
             continue
         pieces = _run_in(node, lines, body_line)
         split += bool(pieces)
-        for a, b in pieces:
-            elements.append(Element(id=f"e{len(elements)}", type="paragraph", text=lines.text[a:b], source=SOURCE,
-                                    raw_type="paragraph", attrs={"src_start": a, "src_end": b, "run_in": True}))
-        if not pieces:
+        spans = pieces or ([lines.span(*(n + body_line for n in _line_map(node)))] if node.type == "paragraph" else [])
+        broken = [escaped_paragraphs(text, a, b) for a, b in spans]
+        escaped += sum(map(bool, broken))
+        texts = [(piece, bool(x)) for span, x in zip(spans, broken) for piece in (x or [span])]
+        if pieces or any(broken) or (texts and wiki_heading(text, *texts[0][0])):
+            for (a, b), unescaped in texts:
+                elements.append(_text_element(f"e{len(elements)}", text, a, b, run_in=bool(pieces),
+                                              escaped_lines=unescaped))
+        else:
             elements.append(_element(f"e{len(elements)}", node, lines, body_line))
     if split:
         made = sum(1 for e in elements if e.attrs.get("run_in"))
         warnings.append(f"{split} Markdown paragraph(s) of unwrapped or many lines with no blank line between "
                         f"them were split into {made} paragraphs at their lines, as a .txt file is")
+    if escaped:
+        warnings.append(escaped_warning(escaped, len(elements)))
     doc = make_document(
         file, elements, (), PARSER, warnings=warnings, doc_id=hashlib.sha256(data).hexdigest()
     )
@@ -162,6 +170,18 @@ def _run_in(node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> list[
         return []
     first, stop = (n + line_offset for n in _line_map(node))
     return run_in_paragraphs(lines, first, stop)
+
+
+def _text_element(element_id: str, text: str, a: int, b: int, **flags: bool) -> Element:
+    """A paragraph found in the lines of a Markdown paragraph (`flags`: how, those set go to
+    attrs), or a heading when it is a line of wiki markup (plaintext.wiki_heading)."""
+    wiki = wiki_heading(text, a, b)
+    if wiki:
+        level, a, b = wiki
+        return Element(id=element_id, type="heading", text=text[a:b], text_level=level, source=SOURCE,
+                       raw_type="wiki_heading", attrs={"src_start": a, "src_end": b})
+    return Element(id=element_id, type="paragraph", text=text[a:b], source=SOURCE, raw_type="paragraph",
+                   attrs={"src_start": a, "src_end": b, **{k: True for k, v in flags.items() if v}})
 
 
 def _line_map(node: SyntaxTreeNode) -> tuple[int, int]:

@@ -38,17 +38,24 @@ def decode_source(data: bytes) -> tuple[str, list[str]]:
     return text.replace("\0", "\ufffd"), warnings
 
 
-class SourceLines:
-    """Character offsets of the source's lines, numbered as markdown-it numbers them (0-based)."""
+#: a line break written as an escape, the two characters `\n` (or `\r\n`): text dumped as string literals
+ESCAPED_NEWLINE = re.compile(r"(?:\\r)?\\n")
 
-    def __init__(self, text: str):
+
+class SourceLines:
+    """Character offsets of the source's lines, numbered as markdown-it numbers them (0-based).
+    With `newline` and a range, the "lines" of text[start:stop] between other breaks (e.g.
+    ESCAPED_NEWLINE), their offsets still into `text`."""
+
+    def __init__(self, text: str, newline: re.Pattern = _NEWLINE, start: int = 0, stop: int | None = None):
         self.text = text
-        self.starts = [0]
+        stop = len(text) if stop is None else stop
+        self.starts = [start]
         self.ends = []
-        for m in _NEWLINE.finditer(text):
+        for m in newline.finditer(text, start, stop):
             self.ends.append(m.start())
             self.starts.append(m.end())
-        self.ends.append(len(text))
+        self.ends.append(stop)
 
     def __len__(self) -> int:
         return len(self.starts)
