@@ -2,7 +2,7 @@
 the project's public-domain retrieval corpus (tests/data/retrieval), with BM25 and dense retrieval.
 
     python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [--questions SET[,SET…]]
-                                          [--only TEXT] [--oracle] [-o FILE.md]
+                                          [--only TEXT] [--oracle] [--chroma DIR] [-o FILE.md]
 
 Each block is one baseline: Chroma's RecursiveTokenChunker layout (LangChain's recursive splitter
 with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma ran it) and at
@@ -17,7 +17,10 @@ heldout` scores them on the held-out ones, written afterwards (tests/data/retrie
 question, and `tuned,heldout,fresh,untuned,all` gives each table per block from one index of each
 setting. The output ends with issue 19.5's goal counted per question set: the
 size × retriever pairs and the document cells where some setting has the splitter's recall and
-1.2× its IoU.
+1.2× its IoU. `--chroma DIR` runs the same blocks on Chroma's general benchmark instead (DIR: its
+`general_evaluation_data` folder, from repository brandonstarxel/chunking_evaluation, with
+`corpora/` and `questions_df.csv`; not in this repository, but for its speech, tests/data/chroma:
+docs/evaluation.md).
 Dense retrieval embeds every text indexed with MiniLM on CPU: about 45 minutes for the four
 blocks here, most of it the rows with index context (their texts are four chunks long)."""
 
@@ -191,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="the questions the settings were chosen on (tuned, the default), the held-out "
                          "ones written afterwards (heldout), those written later still (fresh), both of "
                          "these (untuned), or all; several, comma-separated, share each setting's index")
+    ap.add_argument("--chroma", default=None, metavar="DIR",
+                    help="instead of the project's corpus: Chroma's general benchmark, DIR holding its "
+                         "questions_df.csv and corpora/ (chunking_evaluation's general_evaluation_data), or the "
+                         "corpus files beside the CSV (tests/data/chroma: its speech)")
     ap.add_argument("--oracle", action="store_true",
                     help="instead: each splitter with and without extra cuts at every reference span")
     args = ap.parse_args(argv)
@@ -202,7 +209,15 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := [w for w in which if w not in QUESTION_SETS]:
         ap.error(f"--questions {','.join(unknown)}: one of {', '.join(QUESTION_SETS)}")
     started = time.perf_counter()
-    cases = load_cases(which)
+    if args.chroma:
+        corpora, questions = os.path.join(args.chroma, "corpora"), os.path.join(args.chroma, "questions_df.csv")
+        corpora = corpora if os.path.isdir(corpora) else args.chroma  # or the corpus files beside the CSV
+        if not os.path.isfile(questions):
+            ap.error(f"--chroma {args.chroma}: expected questions_df.csv (and corpora/) in it")
+        which = ["chroma"]
+        cases = {"chroma": find_cases([corpora], questions=questions)}
+    else:
+        cases = load_cases(which)
     if args.oracle:
         parts = [oracle_markdown(cases[which[0]], retrievers, blocks)]
     else:

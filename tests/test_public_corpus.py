@@ -132,6 +132,23 @@ def test_only_runs_the_blocks_whose_label_holds_the_text(tmp_path, capsys):
         table(["--only", "900 characters"])
     assert info.value.code == 2 and "--only '900 characters' matches none of: splitter at 200" in capsys.readouterr().err
 
+def test_the_tables_run_on_chromas_own_benchmark_files(tmp_path, capsys):
+    """`--chroma DIR` scores the same blocks on Chroma's questions_df.csv and corpus files: here
+    the speech and its 76 rows that tests/data/chroma holds (the whole benchmark is not in the repo)."""
+    from benchmarks.retrieval_public import main as table
+
+    chroma = CORPUS.parent / "chroma"
+    out = tmp_path / "chroma.md"
+    assert table(["--chroma", str(chroma), "--only", "tokens", "-o", str(out)]) == 0
+    text = out.read_text("utf-8")
+    assert text.startswith("76 questions (chroma) on 1 documents")
+    assert re.findall(r"^### .*$", text, re.M) == ["### bm25: splitter at 200 cl100k tokens"]
+    assert re.search(r"^\| chroma \| [01] of 1 \| [01] of 1 \|$", text.split("## Issue 19.5's goal")[1], re.M)
+    with pytest.raises(SystemExit) as info:
+        table(["--chroma", str(tmp_path)])
+    assert info.value.code == 2 and "expected questions_df.csv" in capsys.readouterr().err
+
+
 def test_the_oracle_table_cuts_the_splitter_at_every_reference_span_too(tmp_path):
     from benchmarks.retrieval_public import BLOCKS
     from benchmarks.retrieval_public import main as table
