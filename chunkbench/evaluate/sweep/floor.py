@@ -77,9 +77,10 @@ def input_cases(input_path: str, questions: str, holdout: float | None = None) -
     return choose, held
 
 
-def floor_values(floor: RecallFloor | None, cases: Mapping[str, Case], retriever: str = "bm25") -> dict[str, float]:
-    """Input → its floor, for the inputs with questions (`cases`: input → input_cases' first). The
-    splitter is scored by `retriever` on the same questions as every point."""
+def floor_values(floor: RecallFloor | None, cases: Mapping[str, Case | None], retriever: str = "bm25") -> dict[str, float]:
+    """Input → its floor, for the inputs with questions (`cases`: input → input_cases' first; only
+    a splitter floor reads them, a share needs the inputs alone). The splitter is scored by
+    `retriever` on the same questions as every point."""
     if floor is None:
         return {}
     chars = floor.splitter_chars
@@ -89,6 +90,8 @@ def floor_values(floor: RecallFloor | None, cases: Mapping[str, Case], retriever
 
     out = {}
     for inp, case in cases.items():
+        if case is None:
+            continue
         recall = score_setting(baseline(chars), [case], retriever=retriever)["token_recall"]  # evaluate's baseline
         if recall is not None:
             out[inp] = recall
