@@ -187,6 +187,10 @@ def test_holdout_scores_the_points_on_the_rest_and_checks_each_best_as_evaluate_
     without = sweep.run_sweep([speech], {"chunk_size": [150]}, tmp_path / "w", strategy="recursive", progress=False,
                               notebooks="none")
     assert set(without["ret_questions"]) == {32} and "holdout" not in without.attrs
+    assert main(["sweep", str(speech), "--strategy", "recursive", "--questions", "none", "--holdout", "0.4",
+                 "--notebooks", "none", "--no-progress", "-o", str(tmp_path / "n")]) == 0
+    assert "held-out check: none made (no input has two questions or more" in capsys.readouterr().out
+    assert "Held-out check" not in (tmp_path / "n" / "summary.html").read_text()
 
 
 def test_exit_status():

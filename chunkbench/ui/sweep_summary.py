@@ -63,7 +63,7 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
         parts += [_wide(best.to_html(index=False, escape=True, na_rep="")),
                   _legend([*best.columns, *best.get("objective", [])])]  # the ranking metric is a value there
         held = df.attrs.get("holdout")
-        if held is not None:
+        if held:
             from chunkbench.evaluate.benchmark import holdout_line
 
             parts.append("<h2>Held-out check</h2><p class='note'>Each best point was chosen on the questions its "

@@ -83,9 +83,8 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     measured = {row["input"] for row in rows if row["status"] == "ok"}
     asked = {p.input: p.questions for p in points if p.input in measured and p.questions}
     needed = holdout is not None or (floor is not None and floor.splitter_chars is not None)
-    cases = {inp: input_cases(inp, q, holdout) for inp, q in asked.items()} if needed else {}  # (scored on, held out)
-    scored = {inp: c for inp, (c, _) in cases.items()}
-    rows = with_floor(rows, floor_values(floor, scored if needed else dict.fromkeys(asked), retriever))
+    cases = {inp: input_cases(inp, q, holdout) if needed else (None, None) for inp, q in asked.items()}  # (scored on, held out)
+    rows = with_floor(rows, floor_values(floor, {inp: c for inp, (c, _) in cases.items()}, retriever))
     timing = {"points_s": time.monotonic() - started}  # the floor's splitter included
     grid_keys = ["strategy", *[k for k in grid if k != "strategy"]]
     df = results_frame(rows, grid_keys)

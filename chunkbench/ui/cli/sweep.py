@@ -95,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
     print(format_results(df))
     for line in best_lines(df):
         print(line)
+    if args.holdout is not None and not df.attrs.get("holdout"):
+        print("held-out check: none made (no input has two questions or more and a best point by token IoU or "
+              "precision)")
     print(f"results: {os.path.join(args.output, 'results.csv')} (and results.parquet)")
     print(f"summary: {os.path.join(args.output, 'summary.html')}")
     for row in df.attrs.get("edit_changes") or []:
