@@ -173,7 +173,7 @@ def _split_block(lines: SourceLines, block: list[int], shape: tuple[int, bool] |
         before = lines.line(prev).rstrip()
         if (unwrapped or line[:1].isspace()
                 or (_SENTENCE_END.search(before) and len(before) < SHORT_LINE * width)
-                or _WIKI_HEADING.match(before.strip()) or _WIKI_HEADING.match(line.strip())):
+                or wiki_heading(before, 0, len(before)) or wiki_heading(line, 0, len(line))):
             yield lines.span(first, prev + 1)
             first = n
     yield lines.span(first, block[-1] + 1)

@@ -4,12 +4,11 @@ the questions held out, as `chunkbench evaluate --holdout` checks its best setti
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .floor import GUARDED
-from .results import best_settings
+from .results import best_settings, row_setting
 
 if TYPE_CHECKING:
     from chunkbench.evaluate.benchmark import Case
@@ -20,7 +19,7 @@ def check_best_points(df, held: Mapping[str, Case], splitter_chars: int, rank_by
     """Document → holdout.score_held of its best point (results.best_settings) against the splitter
     at `splitter_chars` on its `held` questions (input → Case), for the inputs that have some and
     whose best is by token IoU or precision (GUARDED: the measures the check reports)."""
-    from chunkbench.evaluate.benchmark import Setting, baseline
+    from chunkbench.evaluate.benchmark import baseline
     from chunkbench.evaluate.holdout import score_held
 
     out = {}
@@ -30,7 +29,7 @@ def check_best_points(df, held: Mapping[str, Case], splitter_chars: int, rank_by
         case = held.get(rows["input"].iloc[0])
         if case is None or best["objective"] not in GUARDED:
             continue
-        setting = Setting(best["strategy"], json.loads(best["params"] or "{}"))
-        out[best["document"]] = score_held(setting, [case], baseline(splitter_chars), int(rows["ret_questions"].iloc[0]),
+        chosen_on = int(rows["ret_questions"].iloc[0])
+        out[best["document"]] = score_held(row_setting(best), [case], baseline(splitter_chars), chosen_on,
                                            retriever=retriever)
     return out

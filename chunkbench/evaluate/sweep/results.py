@@ -71,19 +71,27 @@ def best_settings(df, objective: str | None = None):
     return pd.DataFrame(rows)
 
 
+def row_setting(row):
+    """The setting (benchmark.Setting: strategy and parameters, index parameters among them) of a
+    results row or a best_settings row, whose `params` is the JSON results.csv holds."""
+    import json
+
+    from chunkbench.evaluate.benchmark import Setting
+
+    return Setting(row["strategy"], json.loads(row["params"] or "{}"))
+
+
 def best_lines(df) -> list[str]:
     """One line per input naming its best point (best_settings), for a terminal: the objective's
     value and, under a recall floor, the point's token recall against it; after it, with a held-out
     check (run_sweep's holdout), that check's sentence."""
-    import json
-
     import pandas as pd
 
-    from chunkbench.evaluate.benchmark import Setting, holdout_line
+    from chunkbench.evaluate.benchmark import holdout_line
 
     lines = []
     for _, best in best_settings(df, df.attrs.get("rank_by")).iterrows():
-        name = Setting(best["strategy"], json.loads(best["params"] or "{}")).name  # "recursive chunk_size=200"
+        name = row_setting(best).name  # "recursive chunk_size=200"
         value = f"{best['value']:.1%}" if str(best["objective"]).startswith("ret_chunks_token") else f"{best['value']:g}"
         line = f"best for {best['document']}: {name}: {best['objective']} {value}"
         if "recall_floor" in best and not pd.isna(best["recall_floor"]):
