@@ -184,6 +184,23 @@ def oracle_markdown(cases: list, retrievers: tuple[str, ...], blocks: Sequence[t
     return "\n".join(out) + "\n"
 
 
+def chroma_cases(ap: argparse.ArgumentParser, folder: str) -> list[Case]:
+    """Chroma's general benchmark as cases: `folder` holds questions_df.csv and corpora/ (or the
+    corpus files beside the CSV); a usage error through `ap` otherwise."""
+    corpora, questions = os.path.join(folder, "corpora"), os.path.join(folder, "questions_df.csv")
+    if not os.path.isfile(questions):
+        ap.error(f"--chroma {folder}: expected questions_df.csv (and corpora/) in it")
+    return find_cases([corpora if os.path.isdir(corpora) else folder], questions=questions)
+
+
+def emit(text: str, output: str | None) -> None:
+    """The benchmark's Markdown written to `output` (atomically), or printed without one."""
+    if output:
+        write_text(output, text)
+    else:
+        print(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--retriever", default="bm25", choices=("bm25", "dense", "both"))
@@ -210,12 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--questions {','.join(unknown)}: one of {', '.join(QUESTION_SETS)}")
     started = time.perf_counter()
     if args.chroma:
-        corpora, questions = os.path.join(args.chroma, "corpora"), os.path.join(args.chroma, "questions_df.csv")
-        corpora = corpora if os.path.isdir(corpora) else args.chroma  # or the corpus files beside the CSV
-        if not os.path.isfile(questions):
-            ap.error(f"--chroma {args.chroma}: expected questions_df.csv (and corpora/) in it")
         which = ["chroma"]
-        cases = {"chroma": find_cases([corpora], questions=questions)}
+        cases = {"chroma": chroma_cases(ap, args.chroma)}
     else:
         cases = load_cases(which)
     if args.oracle:
@@ -234,11 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                     goal[(w, retriever)].append(goal_counts(result))
                     print(f"{label} ({retriever}, {w}): {time.perf_counter() - started:.0f} s", flush=True)
         parts.append(goal_markdown(goal, retrievers, len(cases[which[0]])))
-    text = "\n".join(parts)
-    if args.output:
-        write_text(args.output, text)
-    else:
-        print(text)
+    emit("\n".join(parts), args.output)
     return 0
 
 

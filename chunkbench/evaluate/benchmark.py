@@ -8,7 +8,8 @@ baseline) cuts every document, the units are ranked per question (BM25 by defaul
 chunking-evaluation measure) plus recall@k and MRR. Scores are pooled over all questions of all
 documents (each question weighs the same), and per document (a corpus, in Chroma's terms), each
 difference from the baseline with a paired bootstrap 95% interval (`intervals`). The best setting
-is the one with the highest IoU among those whose token recall is at least the baseline's.
+is the one with the highest IoU among those whose token recall is at least the baseline's (plus a
+margin, when one is asked for: `margin`).
 Questions come as `<stem>.questions.json` per document or as one Chroma chunking-evaluation CSV
 (`question`, `references`, `corpus_id`) for a folder of corpus files.
 """
@@ -25,6 +26,7 @@ from chunkbench.errors import InputError, UsageError
 from chunkbench.types.document import Document
 
 from .intervals import PairedBootstrap, excludes_zero
+from .margin import RecallMargin, difference_se
 from .retrieval import (
     KS,
     TOKEN_K,
@@ -283,11 +285,11 @@ def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_
                   retriever: str = "bm25", units_cache: dict | None = None) -> dict[str, Any]:
     """One table row: the setting's unit counts and its measures pooled over every question, with
     the same per document under `documents`."""
-    return _score(setting, cases, token_k, retriever, units_cache)[0]
+    return score_questions(setting, cases, token_k, retriever, units_cache)[0]
 
 
-def _score(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str,
-           units_cache: dict | None, rankers: dict | None = None) -> tuple[dict[str, Any], list[dict]]:
+def score_questions(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str,
+                    units_cache: dict | None, rankers: dict | None = None) -> tuple[dict[str, Any], list[dict]]:
     """The row of score_setting and every question's scores (with `case`, its case's index).
 
     `units_cache` (keyed by setting and document) lets a second retriever rank the same units
@@ -332,32 +334,41 @@ def pooled_measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float)
 
 def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
             token_k: int = TOKEN_K, retriever: str = "bm25", units_cache: dict | None = None,
-            rankers: dict | None = None) -> dict[str, Any]:
+            rankers: dict | None = None, margin: RecallMargin | None = None) -> dict[str, Any]:
     """Score the baseline and every setting; mark each against the baseline, overall and per
     document, and name the best.
 
     `iou_gain` is the relative IoU change over the baseline and `iou_gain_ci` its paired bootstrap
-    95% interval; `recall_diff_ci` the interval of the token recall difference; `recall_ok` whether
-    the token recall is at least the baseline's; `best` is the highest-IoU setting with recall_ok
-    and more IoU than the baseline (None if none: then no setting wins, and the summary says so).
+    95% interval; `recall_diff_ci` the interval of the token recall difference and `recall_diff_se`
+    its standard error; `recall_ok` whether the token recall is at least the baseline's; `best` is
+    the highest-IoU setting with recall_ok (and the recall `margin`, if given) and more IoU than the
+    baseline (None if none: then no setting wins, and the summary says so).
     `health` lists what makes the corpus unable to tell settings apart. `units_cache` and `rankers`
-    (dicts the caller keeps) share cut documents and built indexes with other calls (_score)."""
+    (dicts the caller keeps) share cut documents and built indexes with other calls (score_questions)."""
     from chunkbench.io.progress import progress
 
     base = base or baseline()
     scored = []
     with progress(len(settings) + 1, "evaluate", "setting", enabled=None if len(settings) > 1 else False) as bar:
         for setting in (base, *settings):
-            scored.append(_score(setting, cases, token_k, retriever, units_cache, rankers))
+            scored.append(score_questions(setting, cases, token_k, retriever, units_cache, rankers))
             bar.update(1)
-    rows = [row for row, _ in scored]
+    return compare_scored(scored, cases, token_k, retriever, margin)
+
+
+def compare_scored(scored: Sequence[tuple[dict[str, Any], list[dict]]], cases: Sequence[Case], token_k: int,
+                   retriever: str, margin: RecallMargin | None = None) -> dict[str, Any]:
+    """compare_settings from settings already scored (score_questions; the baseline first): the
+    rows marked against the baseline, the best named, the corpus's health checked. Also what
+    benchmarks/selection_rules.py calls on parts of the questions."""
+    rows = [dict(row, documents=[dict(d) for d in row["documents"]]) for row, _ in scored]
     _mark_against_baseline(rows, [[q for q in qs if "token_iou" in q] for _, qs in scored], len(cases))
-    best = _best(rows)
+    best = _best(rows, margin)
     documents = [{"source": c.name, "questions": len(c.resolved), "chars": len(c.doc.text),
                   "best": _best([r["documents"][n] | {"setting": r["setting"], "strategy": r["strategy"]}
-                                 for r in rows])}
+                                 for r in rows], margin)}
                  for n, c in enumerate(cases)]
-    result = {
+    result: dict[str, Any] = {
         "documents": documents,
         "token_k": token_k,
         "retriever": retriever,
@@ -365,6 +376,8 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
         "best": best,
         "rows": rows,
     }
+    if margin is not None:
+        result["recall_margin"] = {"amount": margin.amount, "unit": margin.unit}
     result["health"] = corpus_health(result)
     return result
 
@@ -389,12 +402,14 @@ def _mark(row: dict, base: Mapping[str, Any], boot: PairedBootstrap, values: Map
           reference: Mapping[str, list], is_base: bool) -> None:
     row["iou_gain"] = _gain(row["token_iou"], base["token_iou"])
     row["recall_ok"] = (row["token_recall"] or 0) >= (base["token_recall"] or 0)
-    gain = recall = None
+    gain = recall = se = None
     if not is_base and boot.size:
         gain = boot.gain_interval(values["token_iou"], reference["token_iou"])
         recall = boot.difference_interval(values["token_recall"], reference["token_recall"])
+        se = difference_se(values["token_recall"], reference["token_recall"])
     row["iou_gain_ci"] = list(gain) if gain else None
     row["recall_diff_ci"] = list(recall) if recall else None
+    row["recall_diff_se"] = se
 
 
 def beats_baseline(row: Mapping[str, Any], by: float = 0.0) -> bool:
@@ -404,10 +419,16 @@ def beats_baseline(row: Mapping[str, Any], by: float = 0.0) -> bool:
     return bool(row["recall_ok"]) and gain > 0 and gain >= by - 1e-9
 
 
-def _best(rows: Sequence[Mapping[str, Any]]) -> str | None:
-    """The highest-IoU chunkbench row after the first (the baseline) that beats it; another
-    splitter row (the baseline indexed differently, a reference) is never the best."""
-    eligible = [r for r in candidates(rows[1:]) if beats_baseline(r)]
+def clears_margin(row: Mapping[str, Any], base: Mapping[str, Any], margin: RecallMargin | None) -> bool:
+    """Whether a marked row's token recall is above the baseline's by `margin` (always, without one)."""
+    return margin is None or _short_of(row, base, margin) >= -1e-9
+
+
+def _best(rows: Sequence[Mapping[str, Any]], margin: RecallMargin | None = None) -> str | None:
+    """The highest-IoU chunkbench row after the first (the baseline) that beats it, by the recall
+    `margin` when given; another splitter row (the baseline indexed differently, a reference) is
+    never the best."""
+    eligible = [r for r in candidates(rows[1:]) if beats_baseline(r) and clears_margin(r, rows[0], margin)]
     best = max(eligible, key=lambda r: (r["token_iou"], r["token_recall"]), default=None)
     return best["setting"] if best else None
 
@@ -419,11 +440,11 @@ def candidates(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 def compare_retrievers(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
                        token_k: int = TOKEN_K, retrievers: Sequence[str] = ("bm25",),
-                       units_cache: dict | None = None) -> list[dict[str, Any]]:
+                       units_cache: dict | None = None, margin: RecallMargin | None = None) -> list[dict[str, Any]]:
     """compare_settings once per retriever, every document cut once per setting (`units_cache`,
     when given, keeps the cut documents for the caller's later calls)."""
     cache: dict = {} if units_cache is None else units_cache
-    return [compare_settings(cases, settings, base, token_k, r, cache) for r in retrievers]
+    return [compare_settings(cases, settings, base, token_k, r, cache, margin=margin) for r in retrievers]
 
 
 def miss_setting(result: Mapping[str, Any], settings: Sequence[Setting], wanted: str = "best") -> Setting | None:
@@ -548,25 +569,36 @@ def _document_line(result: Mapping[str, Any], n: int) -> str:
 
 def summary_line(result: Mapping[str, Any]) -> str:
     """One sentence: the best setting, its IoU gain and that gain's 95% interval, or plainly that
-    none beats the baseline."""
+    none beats the baseline (with the recall margin, when the choice had one)."""
     rows = {r["setting"]: r for r in result["rows"]}
     base = rows[result["baseline"]]
+    margin = result_margin(result)
+    by = "" if margin is None else f" by the margin of {margin}"
     if result["best"] is None:
         others = [r for r in candidates(result["rows"]) if r["token_iou"] is not None]
-        near = max((r for r in others if r["recall_ok"]), key=lambda r: r["token_iou"], default=None)
+        near = max((r for r in others if r["recall_ok"] and clears_margin(r, base, margin)),
+                   key=lambda r: r["token_iou"], default=None)
         if near is None:
-            line = f"no setting wins: none reached the baseline's token recall ({_pct(base['token_recall'])})"
-            most = max(others, key=lambda r: (r["token_recall"] or 0, r["token_iou"]), default=None)
-            return line if most is None else f"{line}; closest: {_recall_gap(most, base)}"
+            line = f"no setting wins: none reached the baseline's token recall ({_pct(base['token_recall'])}){by}"
+            most = max(others, key=lambda r: (_short_of(r, base, margin), r["token_iou"]), default=None)
+            return line if most is None else f"{line}; closest: {_recall_gap(most, base, margin)}"
         return (f"no setting wins: none has more token IoU than the baseline ({_pct(base['token_iou'])}) at its "
-                f"token recall ({_pct(base['token_recall'])}); closest: {near['setting']}, IoU "
+                f"token recall ({_pct(base['token_recall'])}){by}; closest: {near['setting']}, IoU "
                 f"{_pct(near['token_iou'])} ({_signed(near['iou_gain'])}) at recall {_pct(near['token_recall'])}")
     best = rows[result["best"]]
     sure = _interval_note(best.get("iou_gain_ci"), _signed)
+    above = "" if margin is None else (
+        f", above it{by}: {_points(margin.needed(best.get('recall_diff_se')))} needed")
     return (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
             f"({_signed(best['iou_gain'])}{sure}), token recall {_pct(best['token_recall'])} vs "
-            f"{_pct(base['token_recall'])} ({_count(len(result['documents']), 'document')}, "
+            f"{_pct(base['token_recall'])}{above} ({_count(len(result['documents']), 'document')}, "
             f"{best['questions']} questions, {result.get('retriever', 'bm25')} top {result['token_k']})")
+
+
+def result_margin(result: Mapping[str, Any]) -> RecallMargin | None:
+    """The recall margin the best of `result` was chosen with (compare_scored), or None."""
+    spec = result.get("recall_margin")
+    return None if spec is None else RecallMargin(spec["amount"], spec["unit"])
 
 
 def holdout_line(check: Mapping[str, Any] | None) -> str:
@@ -586,13 +618,20 @@ def holdout_line(check: Mapping[str, Any] | None) -> str:
             f"{_interval_note(check['recall_diff_ci'], _points)}): {verdict}")
 
 
-def _recall_gap(row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
-    """The setting with the most recall when none reaches the baseline's: how far short, whether
-    that can be told from chance, and the IoU it has there."""
+def _recall_gap(row: Mapping[str, Any], base: Mapping[str, Any], margin: RecallMargin | None = None) -> str:
+    """The setting with the most recall when none reaches the baseline's (plus the margin): how far
+    short, whether that can be told from chance, and the IoU it has there."""
     short = _points((row["token_recall"] or 0) - (base["token_recall"] or 0))
     sure = _interval_note(row.get("recall_diff_ci"), _points)
-    return (f"{row['setting']}, recall {_pct(row['token_recall'])} ({short}{sure}) "
+    needed = "" if margin is None else f"; {_points(margin.needed(row.get('recall_diff_se')))} needed"
+    return (f"{row['setting']}, recall {_pct(row['token_recall'])} ({short}{sure}{needed}) "
             f"at IoU {_pct(row['token_iou'])} ({_signed(row['iou_gain'])})")
+
+
+def _short_of(row: Mapping[str, Any], base: Mapping[str, Any], margin: RecallMargin | None) -> float:
+    """A row's token recall above the baseline's, less the margin it needs (negative: short of it)."""
+    above = (row["token_recall"] or 0) - (base["token_recall"] or 0)
+    return above - (0.0 if margin is None else margin.needed(row.get("recall_diff_se")))
 
 
 def _interval_note(ci: Sequence[float] | None, fmt) -> str:

@@ -24,7 +24,8 @@ def register(subparsers) -> None:
             "every setting and by LangChain's RecursiveCharacterTextSplitter; the top-k units retrieved per "
             "question are scored by token-range precision, recall and IoU against the reference spans, plus "
             "recall@k and MRR, pooled over all questions. Without --strategy/--grid a default set of settings "
-            "is compared. The best setting is the highest IoU at a token recall no lower than the baseline's."
+            "is compared. The best setting is the highest IoU at a token recall no lower than the baseline's "
+            "(higher by --recall-margin, if given)."
         ),
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="documents or folders (.txt, .md, .pdf, ...)")
@@ -69,6 +70,10 @@ def register(subparsers) -> None:
                    help="choose the best setting on the other questions and check it on this fraction of each "
                         "document's questions (e.g. 0.3; the same questions every run): a best chosen on the "
                         "questions it is scored on flatters itself")
+    p.add_argument("--recall-margin", default=None, metavar="M",
+                   help="the best setting must beat the baseline's token recall by M: standard errors of the "
+                        "paired recall difference (1se) or percentage points (2pt), not merely match it. With 1se, "
+                        "a best held up on new questions about twice as often (docs/evaluation.md)")
     p.add_argument("--per-document", action="store_true",
                    help="print a table per document (corpus), not only a line each (evaluation.md always has them)")
     p.add_argument("--top-k", type=int, default=5, help="units per question scored by token IoU (default 5)")
@@ -97,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         format_report,
         grid_settings,
     )
+    from chunkbench.evaluate.margin import RecallMargin
     from chunkbench.evaluate.sweep import parse_grid
     from chunkbench.io.atomic import dumps_json, write_json, write_text
     from chunkbench.io.outputs import check_outputs
@@ -106,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--top-k must be at least 1")
     if args.baseline_size < 1 or not 0 <= args.baseline_overlap < args.baseline_size:
         raise UsageError("--baseline-size must be at least 1 and --baseline-overlap in [0, size)")
+    margin = None if args.recall_margin is None else RecallMargin.parse(args.recall_margin)
     explicit = args.strategy is not None or args.grid or args.params
     settings = (grid_settings(args.strategy or "recursive", parse_sets(args.params), parse_grid(args.grid))
                 if explicit else default_settings())
@@ -116,9 +123,9 @@ def run(args: argparse.Namespace) -> int:
     base = baseline(args.baseline_size, args.baseline_overlap, args.baseline_separators, args.baseline_unit,
                     args.baseline_index_context, args.baseline_index_alone, args.baseline_index_windows)
     if args.holdout is None:
-        results = compare_retrievers(cases, settings, base, args.top_k, retrievers)
+        results = compare_retrievers(cases, settings, base, args.top_k, retrievers, margin=margin)
     else:
-        results = _with_holdout(cases, settings, base, args.top_k, retrievers, args.holdout)
+        results = _with_holdout(cases, settings, base, args.top_k, retrievers, args.holdout, margin)
     missed = _write_misses(args, cases, settings, results[0]) if args.output and args.misses != "none" else ""
     data = results[0] if len(results) == 1 else {"results": results}
     if args.output:
@@ -132,15 +139,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_holdout(cases, settings, base, top_k: int, retrievers, fraction: float) -> list[dict]:
-    """Per retriever: the comparison on the questions not held out, with its best setting checked
-    on the held-out ones under "holdout" (each document cut once per setting for both)."""
+def _with_holdout(cases, settings, base, top_k: int, retrievers, fraction: float, margin=None) -> list[dict]:
+    """Per retriever: the comparison on the questions not held out (the best chosen with the recall
+    `margin`, if any), with its best setting checked on the held-out ones under "holdout" (each
+    document cut once per setting for both)."""
     from chunkbench.evaluate.benchmark import compare_retrievers
     from chunkbench.evaluate.holdout import check_best, split_cases
 
     choose, held = split_cases(cases, fraction)
     units: dict = {}
-    results = compare_retrievers(choose, settings, base, top_k, retrievers, units)
+    results = compare_retrievers(choose, settings, base, top_k, retrievers, units, margin)
     for result in results:
         result["holdout"] = check_best(result, settings, held, base, units)
     return results

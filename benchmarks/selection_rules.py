@@ -1,0 +1,165 @@
+"""How often a best setting chosen on some questions still wins on others, per recall margin.
+
+    python -m benchmarks.selection_rules [--chroma DIR] [--splits N] [--margins 0se,1se,1pt] [-o FILE.md]
+
+`chunkbench evaluate` names as best the highest-IoU setting whose token recall is at least the
+baseline's (`--recall-margin M`: at least the baseline's plus M). Such a best is chosen on the very
+questions it is scored on. Here every document's questions are split at random, 60% to choose on
+and 40% to check on, N times (seeded). Each split, each recall margin picks its best among a grid
+of about 70 settings (`recursive` 100-900 characters, each plain, with index context, also indexed
+alone, also by sentence pieces; `sentences` with index context) against the sentence splitter at
+each size of issue 19.5. The table counts, per size and margin: the splits where a best was named,
+those where it still wins on the held-out questions (no less token recall, more IoU), those where
+it also keeps issue 19.5's 1.2x IoU there, the named bests that lose (false wins), and the mean
+IoU gain and recall difference of the picks on the held-out questions. BM25, top 5: every setting
+is scored once per question, and each split reuses those scores (benchmark.compare_scored), so the
+whole run takes a few minutes.
+On the project's corpus (tests/data/retrieval, all 762 questions) by default; `--chroma DIR` runs
+it on Chroma's general benchmark (as benchmarks/retrieval_public.py --chroma)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from chunkbench.errors import UsageError
+from chunkbench.evaluate.benchmark import (
+    Case,
+    Setting,
+    baseline,
+    beats_baseline,
+    compare_scored,
+    pooled_measures,
+    score_questions,
+)
+from chunkbench.evaluate.margin import RecallMargin
+
+from .retrieval_public import GOAL_GAIN, WITH_WINDOWS, chroma_cases, emit, load_cases
+
+#: the splitter of each size of issue 19.5's goal
+BASELINES = (("200 characters", baseline(200)), ("400 characters", baseline(400)),
+             ("800 characters, overlap 400", baseline(800, 400)), ("200 cl100k tokens", baseline(200, unit="tokens")))
+#: share of each document's questions the choice is checked on
+HELD = 0.4
+
+
+def grid() -> list[Setting]:
+    """The settings a best is chosen among: the families of docs/evaluation.md's grids, coarsely."""
+    settings = []
+    for size in (100, 150, 200, 250, 300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 900):
+        for indexing in ({}, {"index_context": 1}, {"index_context": 1, "index_alone": True}, WITH_WINDOWS):
+            settings.append(Setting("recursive", {"chunk_size": size, **indexing}))
+    for most, least in ((150, 30), (250, 60), (400, 100), (600, 200), (800, 300)):
+        settings.append(Setting("sentences", {"join_dependent": False, "max_chars": most, "min_chars": least,
+                                              "index_context": 1}))
+    return settings
+
+
+def part(scored: tuple[dict, list[dict]], picks: Sequence[Sequence[int]]) -> tuple[dict, list[dict]]:
+    """One setting's (row, question scores) restricted to the questions `picks[n]` of each case n:
+    the row pooled again over them, overall and per document (unit counts unchanged)."""
+    row, questions = scored
+    by_case: list[list[dict]] = [[] for _ in picks]
+    for q in questions:
+        by_case[q["case"]].append(q)
+    kept = [[by_case[n][i] for i in pick] for n, pick in enumerate(picks)]
+    documents = [{**d, **pooled_measures(k, d["units"], d["units"] * d["mean_chars"])}
+                 for d, k in zip(row["documents"], kept)]
+    flat = [q for k in kept for q in k]
+    return {**row, **pooled_measures(flat, row["units"], row["units"] * row["mean_chars"]),
+            "documents": documents}, flat
+
+
+def split(cases: Sequence[Case], seed: int) -> tuple[list[list[int]], list[list[int]]]:
+    """(questions to choose on, questions held out): per case, positions of its questions, HELD of
+    them held out at random (seeded)."""
+    rng = random.Random(seed)
+    choose, held = [], []
+    for case in cases:
+        order = list(range(len(case.resolved)))
+        rng.shuffle(order)
+        k = min(max(round(len(order) * HELD), 1), len(order) - 1)
+        held.append(sorted(order[:k]))
+        choose.append(sorted(order[k:]))
+    return choose, held
+
+
+def subcases(cases: Sequence[Case], picks: Sequence[Sequence[int]]) -> list[Case]:
+    return [Case(c.doc, c.questions_path, tuple(c.resolved[i] for i in pick)) for c, pick in zip(cases, picks)]
+
+
+def rule_rows(cases: Sequence[Case], scores: dict[str, tuple[dict, list[dict]]], base: Setting,
+              settings: Sequence[Setting], margins: Sequence[RecallMargin], splits: int) -> list[list[str]]:
+    """One table row per margin: how its bests fared on the held-out questions over `splits` splits."""
+    tallies: dict[RecallMargin, dict] = {m: {"named": 0, "holds": 0, "goal": 0, "gains": [], "recall": []}
+                                         for m in margins}
+    for seed in range(splits):
+        choose, held = split(cases, seed)
+        chosen_on = [part(scores[s.name], choose) for s in (base, *settings)]
+        for margin in margins:
+            best = compare_scored(chosen_on, subcases(cases, choose), 5, "bm25", margin)["best"]
+            if best is None:
+                continue
+            t = tallies[margin]
+            t["named"] += 1
+            check = compare_scored([part(scores[base.name], held), part(scores[best], held)],
+                                   subcases(cases, held), 5, "bm25")["rows"]
+            t["holds"] += beats_baseline(check[1])
+            t["goal"] += beats_baseline(check[1], GOAL_GAIN)
+            t["gains"].append(check[1]["iou_gain"] or 0.0)
+            t["recall"].append(check[1]["token_recall"] - check[0]["token_recall"])
+    rows = []
+    for margin, t in tallies.items():
+        mean = statistics.mean
+        rows.append([str(margin), f"{t['named']} of {splits}", str(t["holds"]), str(t["goal"]),
+                     str(t["named"] - t["holds"]),
+                     f"{mean(t['gains']):+.0%}" if t["gains"] else "-",
+                     f"{100 * mean(t['recall']):+.1f} pt" if t["recall"] else "-"])
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--chroma", default=None, metavar="DIR",
+                    help="Chroma's general benchmark (DIR with questions_df.csv and corpora/) instead of the "
+                         "project's corpus")
+    ap.add_argument("--splits", type=int, default=20, help="random 60/40 splits of the questions (default 20)")
+    ap.add_argument("--margins", default="0se,1se,1pt", help="recall margins compared (default 0se,1se,1pt)")
+    ap.add_argument("-o", "--output", default=None, help="write the Markdown here (default: print it)")
+    args = ap.parse_args(argv)
+    try:
+        margins = [RecallMargin.parse(m, "--margins") for m in args.margins.split(",")]
+    except UsageError as e:
+        ap.error(str(e))
+    started = time.perf_counter()
+    if args.chroma:
+        cases = chroma_cases(ap, args.chroma)
+        name = "Chroma's general benchmark"
+    else:
+        cases = load_cases(("all",))["all"]
+        name = "the project's corpus (all question sets)"
+    settings = grid()
+    units: dict = {}
+    scores = {s.name: score_questions(s, cases, 5, "bm25", units)
+              for s in [*(b for _, b in BASELINES), *settings]}
+    print(f"scored {len(scores)} settings: {time.perf_counter() - started:.0f} s", flush=True)
+    n = sum(len(c.resolved) for c in cases)
+    head = ["recall margin", "best named", "still wins held out", "and keeps 1.2× IoU", "false wins",
+            "held-out IoU gain", "held-out recall Δ"]
+    parts = [f"# Selection rules on {name}\n\n{n} questions on {len(cases)} documents; {args.splits} random "
+             f"splits, {1 - HELD:.0%} to choose on and {HELD:.0%} held out; BM25 top 5; {len(settings)} settings."]
+    for label, base in BASELINES:
+        rows = rule_rows(cases, scores, base, settings, margins, args.splits)
+        table = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        table += ["| " + " | ".join(r) + " |" for r in rows]
+        parts.append(f"## Against the splitter at {label}\n\n" + "\n".join(table))
+        print(f"{label}: {time.perf_counter() - started:.0f} s", flush=True)
+    emit("\n\n".join(parts) + "\n", args.output)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
