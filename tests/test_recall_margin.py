@@ -128,3 +128,16 @@ def test_parts_of_the_questions_are_pooled_as_an_evaluation_of_those_questions_a
         direct = compare_settings(subcases(cases, picks), settings, baseline(400), margin=margin)
         assert parted["rows"] == direct["rows"] and parted["best"] == direct["best"]
         assert parted["documents"] == direct["documents"]
+
+
+def test_the_held_out_check_scores_the_best_the_margin_chose(capsys):
+    args = ["evaluate", str(FACTBOOK), "--strategy", "recursive", "--grid", "chunk_size=" + ",".join(
+        str(s.params["chunk_size"]) for s in SIZES), "--set", "index_context=1", "--baseline-size", "400",
+        "--holdout", "0.3", "--no-progress", "--json"]
+    picks = []
+    for extra in ([], ["--recall-margin", "1se"]):
+        assert main([*args, *extra]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["holdout"] is not None and result["holdout"]["setting"] == result["best"]
+        picks.append(result["best"])
+    assert picks[0] != picks[1]
