@@ -1,6 +1,6 @@
 """How often a best setting chosen on some questions still wins on others, per recall margin.
 
-    python -m benchmarks.selection_rules [--chroma DIR] [--splits N] [--margins 0se,1se,1pt] [-o FILE.md]
+    python -m benchmarks.selection_rules [--chroma DIR] [--splits 40] [--margins 0se,0.5se,1se,1pt,2pt] [-o FILE.md]
 
 `chunkbench evaluate` names as best the highest-IoU setting whose token recall is at least the
 baseline's (`--recall-margin M`: at least the baseline's plus M). Such a best is chosen on the very
@@ -42,6 +42,8 @@ from .retrieval_public import GOAL_GAIN, WITH_WINDOWS, chroma_cases, emit, load_
 #: the splitter of each size of issue 19.5's goal
 BASELINES = (("200 characters", baseline(200)), ("400 characters", baseline(400)),
              ("800 characters, overlap 400", baseline(800, 400)), ("200 cl100k tokens", baseline(200, unit="tokens")))
+#: the recall margins compared by default (docs/evaluation.md's table shows 0se and 1se)
+MARGINS = "0se,0.5se,1se,1pt,2pt"
 #: share of each document's questions the choice is checked on
 HELD = 0.4
 
@@ -126,10 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chroma", default=None, metavar="DIR",
                     help="Chroma's general benchmark (DIR with questions_df.csv and corpora/) instead of the "
                          "project's corpus")
-    ap.add_argument("--splits", type=int, default=20, help="random 60/40 splits of the questions (default 20)")
-    ap.add_argument("--margins", default="0se,1se,1pt", help="recall margins compared (default 0se,1se,1pt)")
+    ap.add_argument("--splits", type=int, default=40, help="random 60/40 splits of the questions (default 40)")
+    ap.add_argument("--margins", default=MARGINS, help=f"recall margins compared (default {MARGINS})")
     ap.add_argument("-o", "--output", default=None, help="write the Markdown here (default: print it)")
     args = ap.parse_args(argv)
+    if args.splits < 1:
+        ap.error("--splits must be at least 1")
     try:
         margins = [RecallMargin.parse(m, "--margins") for m in args.margins.split(",")]
     except UsageError as e:
