@@ -121,9 +121,17 @@ def test_parse_recall_floor():
     assert parse_recall_floor("Splitter:400") == RecallFloor(splitter_chars=400)
     assert parse_recall_floor("0.8") == RecallFloor(share=0.8)
     assert parse_recall_floor("none") is None and parse_recall_floor(None) is None
-    for bad in ("splitter:0", "splitter:x", "1.5", "0", "high"):
+    for bad in ("splitter:0", "splitter:x", "1.5", "0", "high", "splitter:0+1pt"):
         with pytest.raises(UsageError, match="--recall-floor must be"):
             parse_recall_floor(bad)
+    from chunkbench.evaluate.margin import RecallMargin
+
+    assert parse_recall_floor("splitter+1pt") == RecallFloor(splitter_chars=200, margin=RecallMargin(1, "pt"))
+    assert parse_recall_floor("splitter:400 + 2.5pt").describe() == "the 400-character splitter's token recall + 2.5 pt"
+    with pytest.raises(UsageError, match="in points .* chunkbench evaluate --recall-margin 1se"):
+        parse_recall_floor("splitter+1se")
+    with pytest.raises(UsageError, match="--recall-floor: expected a number"):
+        parse_recall_floor("splitter+much")
 
 
 def test_the_recall_floor_keeps_the_sweep_from_choosing_the_smallest_chunks(tmp_path):
@@ -154,6 +162,17 @@ def test_the_recall_floor_keeps_the_sweep_from_choosing_the_smallest_chunks(tmp_
     high = sweep.run_sweep([PDF], grid, tmp_path / "c", strategy="recursive", progress=False, notebooks="none",
                            recall_floor="0.99")
     assert "<th>note</th>" in summary_html(high) and "no point reached the recall floor (99.0%)" in summary_html(high)
+    # a margin in points over the splitter: the floor rises by it, and the 200 point, just above the
+    # splitter's recall, no longer keeps it
+    points = round(100 * (by_size.loc[200, "ret_chunks_token_recall"] - floor), 1) + 0.5
+    raised = sweep.run_sweep([PDF], grid, tmp_path / "d", strategy="recursive", progress=False, notebooks="none",
+                             recall_floor=f"splitter+{points:g}pt").set_index("chunk_size")
+    assert raised["recall_floor"].iloc[0] == pytest.approx(min(1.0, floor + points / 100))
+    assert raised.loc[200, "ret_chunks_token_recall"] < raised["recall_floor"].iloc[0]
+    keep = raised[raised["ret_chunks_token_recall"] >= raised["recall_floor"]]
+    assert len(keep) and json.loads(sweep.best_settings(raised.reset_index()).iloc[0]["params"]) == {
+        "chunk_size": int(keep["ret_chunks_token_iou"].idxmax())}
+    assert f"+ {points:g} pt)" in sweep.best_lines(raised.reset_index())[0]
     alone = sweep.run_sweep([PDF], grid, tmp_path / "b", strategy="recursive", progress=False, notebooks="none",
                             recall_floor="none")
     assert "recall_floor" not in alone.columns

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chunkbench.errors import UsageError
+from chunkbench.evaluate.margin import RecallMargin
 
 if TYPE_CHECKING:
     from chunkbench.evaluate.benchmark import Case
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 #: what --recall-floor takes: the splitter (optionally at N characters), a share, or none
 FLOOR_HELP = ("'splitter' (default: the token recall of LangChain's RecursiveCharacterTextSplitter with sentence "
               "ends among its separators at 200 characters, chunkbench evaluate's baseline, on the same "
-              "questions), 'splitter:N' (at N characters), a share such as 0.8, or 'none' (IoU alone)")
+              "questions), 'splitter:N' (at N characters), either with a margin in points ('splitter+1pt': "
+              "at least 1 point more), a share such as 0.8, or 'none' (IoU alone)")
 
 #: the objectives the floor guards: measures that grow as chunks shrink, whatever they miss
 GUARDED = ("ret_chunks_token_iou", "ret_chunks_token_precision")
@@ -30,25 +32,31 @@ class RecallFloor:
 
     splitter_chars: int | None = None
     share: float | None = None
+    #: with a splitter floor: how much more recall than the splitter's is asked (a RecallMargin in points)
+    margin: RecallMargin | None = None
 
     def describe(self) -> str:
         if self.splitter_chars is not None:
-            return f"the {self.splitter_chars}-character splitter's token recall"
+            plus = f" + {self.margin}" if self.margin else ""
+            return f"the {self.splitter_chars}-character splitter's token recall{plus}"
         return "given"
 
 
 def parse_recall_floor(text: str | None) -> RecallFloor | None:
-    """`splitter`, `splitter:N`, a share in (0, 1] or `none` (→ None) as a RecallFloor."""
+    """`splitter`, `splitter:N` (either with `+Npt`), a share in (0, 1] or `none` (→ None) as a RecallFloor."""
     from chunkbench.evaluate.benchmark import BASELINE_SIZE
 
     value = (text or "none").strip().lower()
     if value == "none":
         return None
-    if value == "splitter":
-        return RecallFloor(splitter_chars=BASELINE_SIZE)
-    match = re.fullmatch(r"splitter:(\d+)", value)
-    if match and int(match.group(1)) >= 1:
-        return RecallFloor(splitter_chars=int(match.group(1)))
+    match = re.fullmatch(r"splitter(?::(\d+))?(?:\s*\+(.*))?", value)
+    if match and (match.group(1) is None or int(match.group(1)) >= 1):
+        margin = None if match.group(2) is None else RecallMargin.parse(match.group(2), "--recall-floor")
+        if margin is not None and margin.unit != "pt":
+            raise UsageError("--recall-floor: a sweep's floor takes its margin in points (splitter+1pt); a margin in "
+                             "standard errors needs each setting's per-question scores against the splitter: "
+                             "chunkbench evaluate --recall-margin 1se")
+        return RecallFloor(splitter_chars=int(match.group(1) or BASELINE_SIZE), margin=margin)
     try:
         share = float(value)
     except ValueError:
@@ -94,7 +102,7 @@ def floor_values(floor: RecallFloor | None, cases: Mapping[str, Case | None], re
             continue
         recall = score_setting(baseline(chars), [case], retriever=retriever)["token_recall"]  # evaluate's baseline
         if recall is not None:
-            out[inp] = recall
+            out[inp] = min(1.0, recall + (floor.margin.needed(None) if floor.margin else 0.0))
     return out
 
 
