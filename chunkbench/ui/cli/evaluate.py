@@ -72,8 +72,8 @@ def register(subparsers) -> None:
                         "questions it is scored on flatters itself")
     p.add_argument("--recall-margin", default=None, metavar="M",
                    help="the best setting must beat the baseline's token recall by M: standard errors of the "
-                        "paired recall difference (1se) or percentage points (2pt), not merely match it. With 1se, "
-                        "a best held up on new questions about twice as often (docs/evaluation.md)")
+                        "paired recall difference (1se) or percentage points (2pt), not merely match it. With 1se, a "
+                        "best lost to the baseline on new questions about half as often (docs/evaluation.md)")
     p.add_argument("--per-document", action="store_true",
                    help="print a table per document (corpus), not only a line each (evaluation.md always has them)")
     p.add_argument("--top-k", type=int, default=5, help="units per question scored by token IoU (default 5)")
