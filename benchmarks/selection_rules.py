@@ -1,6 +1,7 @@
 """How often a best setting chosen on some questions still wins on others, per recall margin.
 
-    python -m benchmarks.selection_rules [--chroma DIR] [--splits 40] [--margins 0se,0.5se,1se,1pt,2pt] [-o FILE.md]
+    python -m benchmarks.selection_rules [--chroma DIR] [--splits 40] [--margins 0se,0.5se,1se,1pt,2pt]
+                                         [--retriever bm25|dense] [--small] [--only TEXT] [-o FILE.md]
 
 `chunkbench evaluate` names as best the highest-IoU setting whose token recall is at least the
 baseline's (`--recall-margin M`: at least the baseline's plus M). Such a best is chosen on the very
@@ -11,9 +12,11 @@ alone, also by sentence pieces; `sentences` with index context) against the sent
 each size of issue 19.5. The table counts, per size and margin: the splits where a best was named,
 those where it still wins on the held-out questions (no less token recall, more IoU), those where
 it also keeps issue 19.5's 1.2x IoU there, the named bests that lose (false wins), and the mean
-IoU gain and recall difference of the picks on the held-out questions. BM25, top 5: every setting
-is scored once per question, and each split reuses those scores (benchmark.compare_scored), so the
-whole run takes a few minutes.
+IoU gain and recall difference of the picks on the held-out questions. Top 5, BM25 by default:
+every setting is scored once per question, and each split reuses those scores
+(benchmark.compare_scored), so the whole run takes a few minutes. `--retriever dense --small`
+(12 settings, `recursive` 150-400 plain and with index context; `--only "200 characters,400
+characters"`, the two sizes they can meet) takes about half an hour: dense retrieval embeds each setting's index texts.
 On the project's corpus (tests/data/retrieval, all 762 questions) by default; `--chroma DIR` runs
 it on Chroma's general benchmark (as benchmarks/retrieval_public.py --chroma)."""
 
@@ -48,8 +51,13 @@ MARGINS = "0se,0.5se,1se,1pt,2pt"
 HELD = 0.4
 
 
-def grid() -> list[Setting]:
-    """The settings a best is chosen among: the families of docs/evaluation.md's grids, coarsely."""
+def grid(small: bool = False) -> list[Setting]:
+    """The settings a best is chosen among: the families of docs/evaluation.md's grids, coarsely
+    (69 settings); `small`: `recursive` 150-400 characters, plain and with index context (12, for
+    dense retrieval, which embeds every setting's index texts: about half an hour here)."""
+    if small:
+        return [Setting("recursive", {"chunk_size": size, **indexing})
+                for size in (150, 200, 250, 300, 350, 400) for indexing in ({}, {"index_context": 1})]
     settings = []
     for size in (100, 150, 200, 250, 300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 900):
         for indexing in ({}, {"index_context": 1}, {"index_context": 1, "index_alone": True}, WITH_WINDOWS):
@@ -94,7 +102,8 @@ def subcases(cases: Sequence[Case], picks: Sequence[Sequence[int]]) -> list[Case
 
 
 def rule_rows(cases: Sequence[Case], scores: dict[str, tuple[dict, list[dict]]], base: Setting,
-              settings: Sequence[Setting], margins: Sequence[RecallMargin], splits: int) -> list[list[str]]:
+              settings: Sequence[Setting], margins: Sequence[RecallMargin], splits: int,
+              retriever: str = "bm25") -> list[list[str]]:
     """One table row per margin: how its bests fared on the held-out questions over `splits` splits."""
     tallies: dict[RecallMargin, dict] = {m: {"named": 0, "holds": 0, "goal": 0, "gains": [], "recall": []}
                                          for m in margins}
@@ -102,13 +111,13 @@ def rule_rows(cases: Sequence[Case], scores: dict[str, tuple[dict, list[dict]]],
         choose, held = split(cases, seed)
         chosen_on = [part(scores[s.name], choose) for s in (base, *settings)]
         for margin in margins:
-            best = compare_scored(chosen_on, subcases(cases, choose), 5, "bm25", margin)["best"]
+            best = compare_scored(chosen_on, subcases(cases, choose), 5, retriever, margin)["best"]
             if best is None:
                 continue
             t = tallies[margin]
             t["named"] += 1
             check = compare_scored([part(scores[base.name], held), part(scores[best], held)],
-                                   subcases(cases, held), 5, "bm25")["rows"]
+                                   subcases(cases, held), 5, retriever)["rows"]
             t["holds"] += beats_baseline(check[1])
             t["goal"] += beats_baseline(check[1], GOAL_GAIN)
             t["gains"].append(check[1]["iou_gain"] or 0.0)
@@ -130,8 +139,18 @@ def main(argv: list[str] | None = None) -> int:
                          "project's corpus")
     ap.add_argument("--splits", type=int, default=40, help="random 60/40 splits of the questions (default 40)")
     ap.add_argument("--margins", default=MARGINS, help=f"recall margins compared (default {MARGINS})")
+    ap.add_argument("--retriever", default="bm25", choices=("bm25", "dense"))
+    ap.add_argument("--small", action="store_true",
+                    help="the small grid (12 settings: recursive 150-400, plain and with index context), for dense")
+    ap.add_argument("--only", default=None, metavar="TEXT",
+                    help="only the splitter sizes whose label contains TEXT, or one of several, comma-separated "
+                         "(e.g. '200 characters,400 characters')")
     ap.add_argument("-o", "--output", default=None, help="write the Markdown here (default: print it)")
     args = ap.parse_args(argv)
+    wanted = None if args.only is None else args.only.split(",")
+    blocks = [(label, base) for label, base in BASELINES if wanted is None or any(w in label for w in wanted)]
+    if not blocks:
+        ap.error(f"--only {args.only!r} matches none of: " + "; ".join(label for label, _ in BASELINES))
     if args.splits < 1:
         ap.error("--splits must be at least 1")
     try:
@@ -145,18 +164,21 @@ def main(argv: list[str] | None = None) -> int:
     else:
         cases = load_cases(("all",))["all"]
         name = "the project's corpus (all question sets)"
-    settings = grid()
+    settings = grid(args.small)
     units: dict = {}
-    scores = {s.name: score_questions(s, cases, 5, "bm25", units)
-              for s in [*(b for _, b in BASELINES), *settings]}
+    scores = {}
+    for s in [*(b for _, b in blocks), *settings]:
+        scores[s.name] = score_questions(s, cases, 5, args.retriever, units)
+        print(f"  {s.name}: {time.perf_counter() - started:.0f} s", flush=True)
     print(f"scored {len(scores)} settings: {time.perf_counter() - started:.0f} s", flush=True)
     n = sum(len(c.resolved) for c in cases)
     head = ["recall margin", "best named", "still wins held out", "and keeps 1.2× IoU", "false wins",
             "held-out IoU gain", "held-out recall Δ"]
     parts = [f"# Selection rules on {name}\n\n{n} questions on {len(cases)} documents; {args.splits} random "
-             f"splits, {1 - HELD:.0%} to choose on and {HELD:.0%} held out; BM25 top 5; {len(settings)} settings."]
-    for label, base in BASELINES:
-        rows = rule_rows(cases, scores, base, settings, margins, args.splits)
+             f"splits, {1 - HELD:.0%} to choose on and {HELD:.0%} held out; {args.retriever} top 5; "
+             f"{len(settings)} settings."]
+    for label, base in blocks:
+        rows = rule_rows(cases, scores, base, settings, margins, args.splits, args.retriever)
         table = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         table += ["| " + " | ".join(r) + " |" for r in rows]
         parts.append(f"## Against the splitter at {label}\n\n" + "\n".join(table))
