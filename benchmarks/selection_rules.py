@@ -15,8 +15,9 @@ it also keeps issue 19.5's 1.2x IoU there, the named bests that lose (false wins
 IoU gain and recall difference of the picks on the held-out questions. Top 5, BM25 by default:
 every setting is scored once per question, and each split reuses those scores
 (benchmark.compare_scored), so the whole run takes a few minutes. `--retriever dense --small`
-(12 settings, `recursive` 150-400 plain and with index context; `--only "200 characters,400
-characters"`, the two sizes they can meet) takes about half an hour: dense retrieval embeds each setting's index texts.
+(18 settings, `recursive` 150-400 plain, with index context, also indexed alone; `--only "200
+characters,400 characters"`, the two sizes they can meet) takes about 20 minutes: dense retrieval
+embeds each setting's index texts.
 On the project's corpus (tests/data/retrieval, all 762 questions) by default; `--chroma DIR` runs
 it on Chroma's general benchmark (as benchmarks/retrieval_public.py --chroma)."""
 
@@ -53,11 +54,12 @@ HELD = 0.4
 
 def grid(small: bool = False) -> list[Setting]:
     """The settings a best is chosen among: the families of docs/evaluation.md's grids, coarsely
-    (69 settings); `small`: `recursive` 150-400 characters, plain and with index context (12, for
-    dense retrieval, which embeds every setting's index texts: about half an hour here)."""
+    (69 settings); `small`: `recursive` 150-400 characters, plain, with index context, and also
+    indexed alone (18, among them the tables' dense picks at 200 and 400 characters; for dense
+    retrieval, which embeds every setting's index texts: about 20 minutes here)."""
     if small:
-        return [Setting("recursive", {"chunk_size": size, **indexing})
-                for size in (150, 200, 250, 300, 350, 400) for indexing in ({}, {"index_context": 1})]
+        return [Setting("recursive", {"chunk_size": size, **indexing}) for size in (150, 200, 250, 300, 350, 400)
+                for indexing in ({}, {"index_context": 1}, {"index_context": 1, "index_alone": True})]
     settings = []
     for size in (100, 150, 200, 250, 300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 900):
         for indexing in ({}, {"index_context": 1}, {"index_context": 1, "index_alone": True}, WITH_WINDOWS):
@@ -141,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--margins", default=MARGINS, help=f"recall margins compared (default {MARGINS})")
     ap.add_argument("--retriever", default="bm25", choices=("bm25", "dense"))
     ap.add_argument("--small", action="store_true",
-                    help="the small grid (12 settings: recursive 150-400, plain and with index context), for dense")
+                    help="the small grid (18 settings: recursive 150-400, plain, with index context, also indexed "
+                         "alone), for dense")
     ap.add_argument("--only", default=None, metavar="TEXT",
                     help="only the splitter sizes whose label contains TEXT, or one of several, comma-separated "
                          "(e.g. '200 characters,400 characters')")
