@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.selection_rules import part, split, subcases
+from benchmarks.selection_rules import grid, part, split, subcases
 from chunkbench.errors import UsageError
 from chunkbench.evaluate.benchmark import (
     Setting,
@@ -121,6 +121,8 @@ def test_parts_of_the_questions_are_pooled_as_an_evaluation_of_those_questions_a
     scored = [score_questions(s, cases, 5, "bm25", {}) for s in (baseline(400), *settings)]
     choose, held = split(cases, seed=3)
     assert split(cases, seed=3) == (choose, held) and split(cases, seed=4) != (choose, held)
+    # the grids docs/evaluation.md counts: 69 settings, and 18 for dense retrieval, all distinct
+    assert len({s.name for s in grid()}) == 69 and len({s.name for s in grid(small=True)}) == 18
     for picks in (choose, held):
         assert all(len(p) for p in picks)
         margin = RecallMargin(1, "se")
