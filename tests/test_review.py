@@ -447,6 +447,9 @@ def test_the_inline_app_keeps_stylesheets_inline_when_its_panes_change(ws):
 
     cs = cb.chunk(cb.load(ROOT / "sample_pdfs" / "contract_services_agreement.pdf"), "elements")
     before = pn.config.inline
+    # what a notebook cell runs first; without it Panel renders no models (it only warns), and the
+    # test passed only after another test of this file had loaded the extension in its worker
+    pn.extension()
     try:
         app = ReviewApp(cs, workspace=ws, inline=True)
         app._repr_mimebundle_()
