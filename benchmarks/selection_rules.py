@@ -39,6 +39,7 @@ from chunkbench.evaluate.benchmark import (
     pooled_measures,
     score_questions,
 )
+from chunkbench.evaluate.holdout import held_count
 from chunkbench.evaluate.margin import RecallMargin
 
 from .retrieval_public import GOAL_GAIN, WITH_WINDOWS, chroma_cases, emit, load_cases
@@ -93,14 +94,14 @@ def split(cases: Sequence[Case], seed: int) -> tuple[list[list[int]], list[list[
     for case in cases:
         order = list(range(len(case.resolved)))
         rng.shuffle(order)
-        k = min(max(round(len(order) * HELD), 1), len(order) - 1)
+        k = held_count(len(order), HELD)
         held.append(sorted(order[:k]))
         choose.append(sorted(order[k:]))
     return choose, held
 
 
 def subcases(cases: Sequence[Case], picks: Sequence[Sequence[int]]) -> list[Case]:
-    return [Case(c.doc, c.questions_path, tuple(c.resolved[i] for i in pick)) for c, pick in zip(cases, picks)]
+    return [c.keeping(pick) for c, pick in zip(cases, picks)]
 
 
 def rule_rows(cases: Sequence[Case], scores: dict[str, tuple[dict, list[dict]]], base: Setting,

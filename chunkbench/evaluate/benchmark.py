@@ -126,6 +126,10 @@ class Case:
         """The document's file name, as tables and warnings show it."""
         return Path(self.doc.source).name
 
+    def keeping(self, positions: Iterable[int]) -> Case:
+        """The same document with only the questions at `positions` (a held-out split's side)."""
+        return Case(self.doc, self.questions_path, tuple(self.resolved[i] for i in positions))
+
 
 #: the retrieval default as a Setting
 RETRIEVAL_DEFAULT = Setting(RETRIEVAL_DEFAULT_STRATEGY, RETRIEVAL_DEFAULT_PARAMS)

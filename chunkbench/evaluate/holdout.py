@@ -28,8 +28,13 @@ def held_out(ids: Sequence[str], fraction: float) -> set[int]:
     there are two or more."""
     check_fraction(fraction)
     order = sorted(range(len(ids)), key=lambda i: (_digest(ids[i]), i))
-    k = min(max(round(len(order) * fraction), 1), len(order) - 1) if len(order) > 1 else 0
-    return set(order[:k])
+    return set(order[:held_count(len(order), fraction)])
+
+
+def held_count(n: int, fraction: float) -> int:
+    """How many of a document's `n` questions `fraction` holds out: rounded, at least one on each
+    side when there are two or more, none otherwise (also benchmarks/selection_rules.py's rule)."""
+    return min(max(round(n * fraction), 1), n - 1) if n > 1 else 0
 
 
 def split_cases(cases: Sequence[Case], fraction: float) -> tuple[list[Case], list[Case]]:
@@ -40,9 +45,9 @@ def split_cases(cases: Sequence[Case], fraction: float) -> tuple[list[Case], lis
     for case in cases:
         out = held_out([r.question.id for r in case.resolved], fraction)
         for side, keep in ((choose, False), (held, True)):
-            part = tuple(r for i, r in enumerate(case.resolved) if (i in out) == keep)
+            part = [i for i in range(len(case.resolved)) if (i in out) == keep]
             if part:
-                side.append(Case(case.doc, case.questions_path, part))
+                side.append(case.keeping(part))
     if not held:
         raise UsageError("--holdout needs a document with at least two questions")
     return choose, held
