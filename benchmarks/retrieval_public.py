@@ -2,7 +2,7 @@
 the project's public-domain retrieval corpus (tests/data/retrieval), with BM25 and dense retrieval.
 
     python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [--questions SET[,SET…]]
-                                          [--only TEXT] [--oracle] [--chroma DIR] [-o FILE.md]
+                                          [--only TEXT] [--headings] [--oracle] [--chroma DIR] [-o FILE.md]
 
 Each block is one baseline: Chroma's RecursiveTokenChunker layout (LangChain's recursive splitter
 with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma ran it) and at
@@ -10,7 +10,8 @@ with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma
 below it are (what the indexing alone buys), then the best chunkbench settings without and with
 index context (and, at 400 and 800 characters, also indexed alone and by pieces of their
 sentences) of the grids docs/evaluation.md describes. Every gain has its paired bootstrap 95%
-interval. The settings were chosen on the "tuned" questions (tests/data/retrieval); `--questions
+interval (`--headings`: every row again indexed under the headings above each chunk). The
+settings were chosen on the "tuned" questions (tests/data/retrieval); `--questions
 heldout` scores them on the held-out ones, written afterwards (tests/data/retrieval/heldout),
 `fresh` on those written later still (tests/data/retrieval/fresh), `untuned` on both of these,
 `tuned_heldout` on the first two sets (what "all" was before the fresh ones), `all` on every
@@ -106,6 +107,12 @@ BLOCKS = (
         Setting("recursive", {"chunk_size": 500, **WITH_WINDOWS}),
     )),
 )
+
+
+def with_heading_rows(settings: Sequence[Setting]) -> tuple[Setting, ...]:
+    """`settings`, then each of them indexed under the headings above each of its chunks
+    (`index_headings=true`: what the document's structure adds to the ranking)."""
+    return (*settings, *(Setting(s.strategy, {**s.params, "index_headings": True}) for s in settings))
 
 
 def inputs() -> list[str]:
@@ -215,10 +222,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="instead of the project's corpus: Chroma's general benchmark, DIR holding its "
                          "questions_df.csv and corpora/ (chunking_evaluation's general_evaluation_data), or the "
                          "corpus files beside the CSV (tests/data/chroma: its speech)")
+    ap.add_argument("--headings", action="store_true",
+                    help="also every row of each block indexed under the headings above each chunk "
+                         "(index_headings=true), after the rows as they are")
     ap.add_argument("--oracle", action="store_true",
                     help="instead: each splitter with and without extra cuts at every reference span")
     args = ap.parse_args(argv)
-    blocks = [b for b in BLOCKS if args.only is None or args.only in b[0]]
+    blocks = [(label, base, with_heading_rows(rows) if args.headings else rows) for label, base, rows in BLOCKS
+              if args.only is None or args.only in label]
     if not blocks:
         ap.error(f"--only {args.only!r} matches none of: " + "; ".join(label for label, _, _ in BLOCKS))
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)

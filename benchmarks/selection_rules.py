@@ -1,14 +1,16 @@
 """How often a best setting chosen on some questions still wins on others, per recall margin.
 
     python -m benchmarks.selection_rules [--chroma DIR] [--splits 40] [--margins 0se,0.5se,1se,1pt,2pt]
-                                         [--retriever bm25|dense] [--small] [--only TEXT] [-o FILE.md]
+                                         [--retriever bm25|dense] [--small] [--headings] [--only TEXT]
+                                         [-o FILE.md]
 
 `chunkbench evaluate` names as best the highest-IoU setting whose token recall is at least the
 baseline's (`--recall-margin M`: at least the baseline's plus M). Such a best is chosen on the very
 questions it is scored on. Here every document's questions are split at random, 60% to choose on
 and 40% to check on, N times (seeded). Each split, each recall margin picks its best among a grid
 of about 70 settings (`recursive` 100-900 characters, each plain, with index context, also indexed
-alone, also by sentence pieces; `sentences` with index context) against the sentence splitter at
+alone, also by sentence pieces; `sentences` with index context; `--headings`: each also indexed
+under the headings above its chunks) against the sentence splitter at
 each size of issue 19.5. The table counts, per size and margin: the splits where a best was named,
 those where it still wins on the held-out questions (no less token recall, more IoU), those where
 it also keeps issue 19.5's 1.2x IoU there, the named bests that lose (false wins), and the mean
@@ -42,7 +44,7 @@ from chunkbench.evaluate.benchmark import (
 from chunkbench.evaluate.holdout import held_count
 from chunkbench.evaluate.margin import RecallMargin
 
-from .retrieval_public import GOAL_GAIN, WITH_WINDOWS, chroma_cases, emit, load_cases
+from .retrieval_public import GOAL_GAIN, WITH_WINDOWS, chroma_cases, emit, load_cases, with_heading_rows
 
 #: the splitter of each size of issue 19.5's goal
 BASELINES = (("200 characters", baseline(200)), ("400 characters", baseline(400)),
@@ -146,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", action="store_true",
                     help="the small grid (18 settings: recursive 150-400, plain, with index context, also indexed "
                          "alone), for dense")
+    ap.add_argument("--headings", action="store_true",
+                    help="also every setting of the grid indexed under the headings above each chunk "
+                         "(index_headings=true): twice the settings")
     ap.add_argument("--only", default=None, metavar="TEXT",
                     help="only the splitter sizes whose label contains TEXT, or one of several, comma-separated "
                          "(e.g. '200 characters,400 characters')")
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         cases = load_cases(("all",))["all"]
         name = "the project's corpus (all question sets)"
-    settings = grid(args.small)
+    settings = list(with_heading_rows(grid(args.small)) if args.headings else grid(args.small))
     units: dict = {}
     scores = {}
     for s in [*(b for _, b in blocks), *settings]:

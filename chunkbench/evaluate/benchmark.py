@@ -47,6 +47,7 @@ from .retrieval.scoring import (
     DEFAULT_SEPARATORS,
     INDEX_ALONE,
     INDEX_CONTEXT,
+    INDEX_HEADINGS,
     INDEX_WINDOWS,
     Indexing,
     split_indexing,
@@ -137,17 +138,19 @@ RETRIEVAL_DEFAULT = Setting(RETRIEVAL_DEFAULT_STRATEGY, RETRIEVAL_DEFAULT_PARAMS
 
 def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFAULT_SEPARATORS,
              unit: str = "chars", index_context: int = 0, index_alone: bool = False,
-             index_windows: int = 0) -> Setting:
+             index_windows: int = 0, index_headings: bool = False) -> Setting:
     """The LangChain RecursiveCharacterTextSplitter at `size` characters (or cl100k tokens: `unit`),
     cutting at `separators` (a key of retrieval's SEPARATORS: with sentence ends by default, the
     strongest common splitter), each piece indexed as a setting's INDEX_PARAMS say (with
-    `index_context` neighbours each side, also alone, also by windows of its sentences)."""
+    `index_context` neighbours each side, also alone, also by windows of its sentences, after the
+    headings above it)."""
     if unit not in BASELINE_UNITS:
         raise UsageError(f"the baseline's unit must be one of {', '.join(BASELINE_UNITS)}, got {unit!r}")
     params: dict[str, Any] = {"chunk_size": size, "chunk_overlap": overlap, "separators": separators}
     if unit != "chars":
         params["unit"] = unit
-    indexing = {INDEX_CONTEXT: index_context, INDEX_ALONE: index_alone, INDEX_WINDOWS: index_windows}
+    indexing = {INDEX_CONTEXT: index_context, INDEX_ALONE: index_alone, INDEX_WINDOWS: index_windows,
+                INDEX_HEADINGS: index_headings}
     params.update({k: v for k, v in indexing.items() if v})
     return Setting(None, params)
 
@@ -278,7 +281,7 @@ def units_for(setting: Setting, doc: Document) -> list[Unit]:
         from chunkbench.strategies import chunk
 
         units = chunk_units(chunk(doc, setting.strategy, **params))
-    return indexed_units(units, setting.indexing)
+    return indexed_units(units, setting.indexing, doc)
 
 
 #: the measures whose differences from the baseline get bootstrap intervals, per question

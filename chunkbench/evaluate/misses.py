@@ -76,7 +76,7 @@ def find_misses(chunkset: ChunkSet, questions, retriever: str = "bm25", token_k:
     `indexing` says). Questions without a located reference span (page-only
     evidence) are not judged."""
     resolved = resolve_questions(chunkset.doc, questions)
-    units = indexed_units(chunk_units(chunkset), indexing)
+    units = indexed_units(chunk_units(chunkset), indexing, chunkset.doc)
     rows = {row["id"]: row for row in evaluate(units, resolved, KS, token_k, retriever, text=chunkset.doc.text)[1]}
     chunks = chunkset.chunks
     out = []

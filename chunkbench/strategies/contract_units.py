@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkbench.text.clauses import ClauseRef, clause_ref
+from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import paragraph_spans, pipe_table
 from chunkbench.types.document import Document, Element
 
 from .contract_rules import heading_level, looks_like_heading, normalize
-from .spans import PARAGRAPH, HeadingStack, Packer
+from .spans import PARAGRAPH, Packer
 from .spans import Unit as Span
 
 #: a heading whose box starts this far (points) right of the page's text margin is indented

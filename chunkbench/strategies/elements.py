@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line, paragraph_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
 from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, PARAGRAPH, PIECE_REASONS, TABLE, HeadingStack, Packer, Unit
+from .spans import HARD, PARAGRAPH, PIECE_REASONS, TABLE, Packer, Unit
 
 #: Chunk type priority of specs/1 (heading first; paragraph is the default).
 _TYPE_PRIORITY = ("table", "code", "list")

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from chunkbench.errors import ParamError
+from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
 from chunkbench.types.document import SEPARATOR, Document, Element
@@ -45,7 +46,6 @@ from .spans import (
     SENTENCE,
     TABLE,
     ContentText,
-    HeadingStack,
     Packer,
     Unit,
     overlap_start,

@@ -26,13 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chunkbench.errors import ParamError
+from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
 from chunkbench.types.document import Document
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, HeadingStack, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
 
 #: section types with their keywords, in the spec's order (the order also breaks ties)
 SECTION_KEYWORDS: dict[str, re.Pattern] = {

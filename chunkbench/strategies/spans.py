@@ -106,31 +106,6 @@ class ContentText:
         return [Unit(base + a, base + b, PARAGRAPH) for a, b in paragraph_spans(text)]
 
 
-class HeadingStack:
-    """The headings above the current point by level: a new heading closes every open heading of
-    its level or deeper. The one section-path rule of elements, headers, sections and contract."""
-
-    def __init__(self) -> None:
-        self._open: list[tuple[int, str]] = []
-
-    def push(self, level: int, title: str) -> tuple[str, ...]:
-        """Open a heading of `level`; returns the path down to it."""
-        while self._open and self._open[-1][0] >= level:
-            self._open.pop()
-        self._open.append((level, title))
-        return self.path
-
-    @property
-    def path(self) -> tuple[str, ...]:
-        """Titles of the open headings, outermost first."""
-        return tuple(t for _, t in self._open)
-
-    @property
-    def levels(self) -> list[int]:
-        """Levels of the open headings, outermost first."""
-        return [lv for lv, _ in self._open]
-
-
 #: why a later piece of a cut span starts where it does, by the kind of unit the Packer cut at
 PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, TABLE: Reason.PARAGRAPH_SPLIT, ROW: Reason.TABLE_ROW_SPLIT,
                  SENTENCE: Reason.SENTENCE_SPLIT, HARD: Reason.WORD_SPLIT}

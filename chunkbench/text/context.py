@@ -1,6 +1,7 @@
 """The texts an index sees for a chunk: its text with its neighbours' (the `index_context` of a
-setting), its own text alone too (`index_alone`), or pieces of its own sentences (`index_windows`).
-A chunk indexed by several texts ranks by the best of their scores.
+setting), its own text alone too (`index_alone`), or pieces of its own sentences (`index_windows`),
+each after the headings above the chunk (`index_headings`). A chunk indexed by several texts ranks
+by the best of their scores.
 
 A small chunk ranked by its own words and those of the chunks around it, while the chunk alone is
 returned, keeps what a reader is given short and still lets the ranking see the words that say what
@@ -20,12 +21,14 @@ from dataclasses import dataclass
 class Indexing:
     """How chunks are indexed: each by its text with `context` neighbours each side
     (with_neighbours), or by its own text alone; with context and `alone`, by both; with `windows`,
-    also by the pieces of its own sentences up to that many characters (sentence_windows). Only
+    also by the pieces of its own sentences up to that many characters (sentence_windows); with
+    `headings`, every one of these texts opens with the chunk's section path (with_headings). Only
     what is ranked changes: the chunk alone is returned."""
 
     context: int = 0
     alone: bool = False
     windows: int = 0
+    headings: bool = False
 
     def __post_init__(self) -> None:
         if self.context < 0:
@@ -36,17 +39,26 @@ class Indexing:
     @property
     def own_text_only(self) -> bool:
         """Whether each chunk is indexed by its own text and nothing else."""
-        return not self.context and not self.windows
+        return not self.context and not self.windows and not self.headings
 
-    def texts(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
-        """For each of `texts` (the chunks in order), the texts to index it by."""
+    @property
+    def one_text(self) -> bool:
+        """Whether each chunk is indexed by one text (not by its own beside others)."""
+        return not self.alone and not self.windows
+
+    def texts(self, texts: Sequence[str], paths: Sequence[Sequence[str]] | None = None) -> list[tuple[str, ...]]:
+        """For each of `texts` (the chunks in order), the texts to index it by; `paths`, each
+        chunk's section path (Document.section_paths), is needed with `headings`."""
+        if self.headings and (paths is None or len(paths) != len(texts)):
+            raise ValueError("indexing with headings needs each chunk's section path")
         joined: Sequence[str | None] = with_neighbours(texts, self.context) if self.context else [None] * len(texts)
         out = []
-        for text, with_context in zip(texts, joined):
+        for n, (text, with_context) in enumerate(zip(texts, joined)):
             own = (text,) if with_context is None or self.alone else ()
             around = (with_context,) if with_context is not None else ()
             pieces = [w for w in sentence_windows(text, self.windows) if w != text] if self.windows else []
-            out.append((*own, *around, *pieces))
+            indexed = (*own, *around, *pieces)
+            out.append(with_headings(indexed, paths[n]) if self.headings and paths is not None else indexed)
         return out
 
 
@@ -63,6 +75,16 @@ def with_neighbours(texts: Sequence[str], context: int) -> list[str]:
         return list(texts)
     return ["\n".join([text, text, *texts[max(0, i - context):i], *texts[i + 1:i + context + 1]])
             for i, text in enumerate(texts)]
+
+
+def with_headings(texts: Sequence[str], path: Sequence[str]) -> tuple[str, ...]:
+    """Each of `texts` after the headings of `path` (outermost first, joined by " > ") on a line of
+    their own: a chunk that does not name its subject is found by the titles of the sections it
+    sits in, as a reader sees it under its headings. Unchanged for an empty path."""
+    if not path:
+        return tuple(texts)
+    head = " > ".join(path)
+    return tuple(f"{head}\n{text}" for text in texts)
 
 
 def sentence_windows(text: str, limit: int) -> list[str]:

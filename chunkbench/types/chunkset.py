@@ -106,12 +106,14 @@ class ChunkSet:
     def with_index_texts(self, indexing: Indexing) -> ChunkSet:
         """The same chunks with what to index each by when the index returns the chunk alone
         (text.context.Indexing): `index_text`, its text twice with its neighbours', when that is the
-        one text (index context only); else `index_texts`, every text it is indexed by (rank the
-        chunk by the best of their scores); the chunks unchanged when it is their own text only."""
+        one text (index context or headings only); else `index_texts`, every text it is indexed by
+        (rank the chunk by the best of their scores); the chunks unchanged when it is their own text
+        only. With headings, each chunk's section path is the document's at the chunk's start."""
         if indexing.own_text_only:
             return self
-        texts = indexing.texts([c.text for c in self.chunks])
-        one = indexing.context and not indexing.alone and not indexing.windows
+        paths = self.doc.section_paths(c.start_char for c in self.chunks) if indexing.headings else None
+        texts = indexing.texts([c.text for c in self.chunks], paths)
+        one = indexing.one_text
 
         def fields(t: tuple[str, ...]) -> dict:
             return {INDEX_TEXT: t[0]} if one else {INDEX_TEXTS: list(t)}

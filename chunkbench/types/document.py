@@ -18,6 +18,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from chunkbench.text.headings import HeadingStack
+from chunkbench.text.segment import one_line
+
 SEPARATOR = "\n\n"
 
 
@@ -267,6 +270,28 @@ class Document:
                 out.append(els[i])
             i += 1
         return out
+
+    def section_paths(self, offsets: Iterable[int | None]) -> list[tuple[str, ...]]:
+        """The headings open at each canonical offset, outermost first (HeadingStack): every heading
+        with a text level 1-6 that starts at or before it and is not closed by a later one of its
+        level or higher; () before the first heading or for an offset of None (binary search)."""
+        starts, paths = self._sections
+        out: list[tuple[str, ...]] = []
+        for offset in offsets:
+            i = bisect.bisect_right(starts, offset) - 1 if offset is not None else -1
+            out.append(paths[i] if i >= 0 else ())
+        return out
+
+    @functools.cached_property
+    def _sections(self) -> tuple[list[int], list[tuple[str, ...]]]:
+        """Where each heading with a text level starts, and the section path from it on."""
+        stack = HeadingStack()
+        starts, paths = [], []
+        for e in self.elements:
+            if e.text.strip() and e.text_level is not None and 1 <= e.text_level <= 6:
+                starts.append(e.char_start)
+                paths.append(stack.push(e.text_level, one_line(e.text, 200)))
+        return starts, paths
 
     @functools.cached_property
     def _text_elements(self) -> tuple[list[int], list[Element]]:

@@ -61,29 +61,37 @@ INDEX_WINDOWS = "index_windows"
 INDEX_WINDOWS_PARAM = Param(INDEX_WINDOWS, int, 0,
                             "a chunk is also ranked by pieces of its own sentences up to this many characters "
                             "(0: not), and keeps its best score", min=0)
+#: the setting parameter that puts the headings above each unit in front of every text it is indexed by
+INDEX_HEADINGS = "index_headings"
+INDEX_HEADINGS_PARAM = Param(INDEX_HEADINGS, bool, False,
+                             "each text a chunk is ranked by opens with the headings above it (its section path)")
 #: the parameters every setting takes besides its strategy's: how its units are indexed
-INDEX_PARAMS = (INDEX_CONTEXT_PARAM, INDEX_ALONE_PARAM, INDEX_WINDOWS_PARAM)
+INDEX_PARAMS = (INDEX_CONTEXT_PARAM, INDEX_ALONE_PARAM, INDEX_WINDOWS_PARAM, INDEX_HEADINGS_PARAM)
 
 
 def split_indexing(params: Mapping[str, Any], strategy: str) -> tuple[Indexing, dict[str, Any]]:
     """(how the units are indexed, the other parameters) of a setting: INDEX_PARAMS coerced as
     strategy parameters are (--set and --grid give text), the rest for the strategy to check."""
-    context, alone, windows = (p.coerce(params.get(p.name, p.default), strategy) for p in INDEX_PARAMS)
+    context, alone, windows, headings = (p.coerce(params.get(p.name, p.default), strategy) for p in INDEX_PARAMS)
     rest = {k: v for k, v in params.items() if k not in {p.name for p in INDEX_PARAMS}}
-    return Indexing(int(context), bool(alone), int(windows)), rest
+    return Indexing(int(context), bool(alone), int(windows), bool(headings)), rest
 
 
 def indexing_params(indexing: Indexing) -> dict[str, Any]:
     """The setting parameters (INDEX_PARAMS) that say `indexing`, defaults included."""
-    return {INDEX_CONTEXT: indexing.context, INDEX_ALONE: indexing.alone, INDEX_WINDOWS: indexing.windows}
+    return {INDEX_CONTEXT: indexing.context, INDEX_ALONE: indexing.alone, INDEX_WINDOWS: indexing.windows,
+            INDEX_HEADINGS: indexing.headings}
 
 
-def indexed_units(units: Sequence[Unit], indexing: Indexing) -> list[Unit]:
-    """The units with the texts `indexing` ranks them by (text.context); their ranges, what is
-    returned and scored, do not change."""
+def indexed_units(units: Sequence[Unit], indexing: Indexing, doc: Document | None = None) -> list[Unit]:
+    """The units with the texts `indexing` ranks them by (text.context), the headings above each
+    unit's start in `doc` when it says so; their ranges, what is returned and scored, do not change."""
     if indexing.own_text_only:
         return list(units)
-    return [replace(u, indexed=texts) for u, texts in zip(units, indexing.texts([u.text for u in units]))]
+    if indexing.headings and doc is None:
+        raise ValueError("indexing with headings needs the document the units come from")
+    paths = doc.section_paths(u.start for u in units) if indexing.headings and doc is not None else None
+    return [replace(u, indexed=texts) for u, texts in zip(units, indexing.texts([u.text for u in units], paths))]
 
 
 def token_scores(retrieved: Sequence[Span], evidence: Sequence[Span], text: str | None = None) -> tuple[float, float, float]:
@@ -225,7 +233,7 @@ def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Que
     sizes = [c.char_len for c in chunkset.chunks]
     base_size = max(50, round(sum(sizes) / len(sizes))) if sizes else 1000
     systems = {
-        "chunks": indexed_units(chunk_units(chunkset), indexing),
+        "chunks": indexed_units(chunk_units(chunkset), indexing, doc),
         "elements": element_units(doc),
         "baseline": baseline_units(doc, base_size),
     }

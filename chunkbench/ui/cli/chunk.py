@@ -30,6 +30,9 @@ def register(sub) -> None:
     p.add_argument("--index-windows", type=int, default=None, metavar="N",
                    help="also index each chunk by pieces of its own sentences of at most N characters "
                         "(in index_texts, with the texts above; its own text when there is no --index-context)")
+    p.add_argument("--index-headings", action="store_true",
+                   help="every text a chunk is indexed by opens with the headings above it (its section path; "
+                        "index_text alone, or in index_texts with the options above)")
     p.add_argument("--for-retrieval", action="store_true",
                    help="chunk with the retrieval default (the strategy, parameters and index context that won "
                         "issue 19's public-domain retrieval benchmark: docs/evaluation.md); no --strategy or --set")
@@ -164,7 +167,7 @@ def run_chunk(args) -> int:
 def _choose_setting(args, params: dict[str, Any]) -> Indexing:
     """Resolve --strategy (default "elements") and --for-retrieval into args.strategy and `params`
     (in place); how the chunks are to be indexed (--index-context, --index-alone, --index-windows,
-    over the retrieval default's)."""
+    --index-headings, over the retrieval default's)."""
     from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
 
     for flag, value in (("--index-context", args.index_context), ("--index-windows", args.index_windows)):
@@ -182,7 +185,8 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
         default = RETRIEVAL_DEFAULT.indexing
     indexing = Indexing(default.context if args.index_context is None else args.index_context,
                         args.index_alone or default.alone,
-                        default.windows if args.index_windows is None else args.index_windows)
+                        default.windows if args.index_windows is None else args.index_windows,
+                        args.index_headings or default.headings)
     if indexing.alone and not indexing.context:
         raise UsageError("--index-alone indexes each chunk by its own text beside its text with its neighbours: "
                          "give --index-context N too")

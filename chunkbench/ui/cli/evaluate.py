@@ -59,6 +59,9 @@ def register(subparsers) -> None:
     p.add_argument("--baseline-index-windows", type=int, default=0, metavar="N",
                    help="also index each baseline piece by pieces of its sentences of at most N characters, as a "
                         "setting's index_windows=N does (default 0: not)")
+    p.add_argument("--baseline-index-headings", action="store_true",
+                   help="index each baseline piece after the headings above it, as a setting's "
+                        "index_headings=true does")
     p.add_argument("--baseline-separators", choices=("sentences", "langchain"), default="sentences",
                    help="where the baseline cuts: paragraph and line breaks, sentence ends (. ? !), spaces "
                         "(sentences, as Chroma's RecursiveTokenChunker: the default), or LangChain's own "
@@ -121,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     base = baseline(args.baseline_size, args.baseline_overlap, args.baseline_separators, args.baseline_unit,
-                    args.baseline_index_context, args.baseline_index_alone, args.baseline_index_windows)
+                    args.baseline_index_context, args.baseline_index_alone, args.baseline_index_windows,
+                    args.baseline_index_headings)
     if args.holdout is None:
         results = compare_retrievers(cases, settings, base, args.top_k, retrievers, margin=margin)
     else:

@@ -31,7 +31,8 @@ def register(subparsers) -> None:
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
                    help="swept parameter (repeatable); KEY may be 'strategy', 'index_context': the retrieval "
                         "columns rank each chunk by its text with N chunks before and after it, or 'index_alone': "
-                        "with index_context, also by its own text alone, the better score kept (also with --set)")
+                        "with index_context, also by its own text alone, the better score kept; 'index_windows', "
+                        "'index_headings' likewise (also with --set)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
     p.add_argument("--questions", default="auto", metavar="FILE",
                    help="questions file for the retrieval check (default: <input stem>.questions.json beside each "
