@@ -113,3 +113,22 @@ def test_the_misses_report_in_a_browser(tmp_path):
         assert page.locator(".evidence .cut").count() > 0 and page.locator("table.causes tr").count() >= 2
         page.screenshot(path=str(tmp_path / "misses.png"))
     assert dialogs == []
+
+
+def test_the_misses_of_an_evaluation_reuse_its_ranking_and_equal_a_ranking_done_again(monkeypatch):
+    from chunkbench.evaluate import benchmark
+    from chunkbench.evaluate.benchmark import Setting, baseline, compare_retrievers, find_cases, misses_of
+
+    cases = find_cases([CORPUS / "sqlite_how_to_corrupt.md", CORPUS / "sotu_2024.txt"])
+    setting = Setting("recursive", {"chunk_size": 200, "index_context": 1, "index_headings": True})
+    scored: dict = {}
+    compare_retrievers(cases, [setting], baseline(), questions_out=scored)
+    kept = misses_of(setting, cases, scored=scored["bm25"][setting.name])
+    again = misses_of(setting, cases)
+    assert [ms for _, ms, _ in kept] == [ms for _, ms, _ in again] and all(ms for _, ms, _ in kept)
+    ranked = []
+    monkeypatch.setattr("chunkbench.evaluate.misses.evaluate", lambda *a, **k: ranked.append(1) or benchmark.evaluate(*a, **k))
+    misses_of(setting, cases, scored=scored["bm25"][setting.name])
+    assert not ranked  # the rows were enough: nothing was ranked again
+    misses_of(setting, cases)
+    assert len(ranked) == len(cases)

@@ -341,7 +341,8 @@ def pooled_measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float)
 
 def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
             token_k: int = TOKEN_K, retriever: str = "bm25", units_cache: dict | None = None,
-            rankers: dict | None = None, margin: RecallMargin | None = None) -> dict[str, Any]:
+            rankers: dict | None = None, margin: RecallMargin | None = None,
+            questions_out: dict | None = None) -> dict[str, Any]:
     """Score the baseline and every setting; mark each against the baseline, overall and per
     document, and name the best.
 
@@ -351,7 +352,8 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
     the highest-IoU setting with recall_ok (and the recall `margin`, if given) and more IoU than the
     baseline (None if none: then no setting wins, and the summary says so).
     `health` lists what makes the corpus unable to tell settings apart. `units_cache` and `rankers`
-    (dicts the caller keeps) share cut documents and built indexes with other calls (score_questions)."""
+    (dicts the caller keeps) share cut documents and built indexes with other calls (score_questions);
+    `questions_out` receives each setting's per-question rows by its name (misses_of can reuse them)."""
     from chunkbench.io.progress import progress
 
     base = base or baseline()
@@ -360,6 +362,8 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
         for setting in (base, *settings):
             scored.append(score_questions(setting, cases, token_k, retriever, units_cache, rankers))
             bar.update(1)
+    if questions_out is not None:
+        questions_out.update((s.name, questions) for s, (_, questions) in zip((base, *settings), scored))
     return compare_scored(scored, cases, token_k, retriever, margin)
 
 
@@ -447,11 +451,15 @@ def candidates(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 def compare_retrievers(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
                        token_k: int = TOKEN_K, retrievers: Sequence[str] = ("bm25",),
-                       units_cache: dict | None = None, margin: RecallMargin | None = None) -> list[dict[str, Any]]:
+                       units_cache: dict | None = None, margin: RecallMargin | None = None,
+                       questions_out: dict | None = None) -> list[dict[str, Any]]:
     """compare_settings once per retriever, every document cut once per setting (`units_cache`,
-    when given, keeps the cut documents for the caller's later calls)."""
+    when given, keeps the cut documents for the caller's later calls; `questions_out`, each
+    setting's per-question rows by retriever, then setting name)."""
     cache: dict = {} if units_cache is None else units_cache
-    return [compare_settings(cases, settings, base, token_k, r, cache, margin=margin) for r in retrievers]
+    return [compare_settings(cases, settings, base, token_k, r, cache, margin=margin,
+                             questions_out=questions_out.setdefault(r, {}) if questions_out is not None else None)
+            for r in retrievers]
 
 
 def miss_setting(result: Mapping[str, Any], settings: Sequence[Setting], wanted: str = "best") -> Setting | None:
@@ -470,16 +478,23 @@ def miss_setting(result: Mapping[str, Any], settings: Sequence[Setting], wanted:
     return by_name.get(name) if name else None
 
 
-def misses_of(setting: Setting, cases: Sequence[Case], retriever: str = "bm25", token_k: int = TOKEN_K) -> list:
-    """For each case: (the setting's ChunkSet, its retrieval misses, how many questions were judged)."""
+def misses_of(setting: Setting, cases: Sequence[Case], retriever: str = "bm25", token_k: int = TOKEN_K,
+              scored: Sequence[Mapping[str, Any]] | None = None) -> list:
+    """For each case: (the setting's ChunkSet, its retrieval misses, how many questions were judged).
+    `scored`, the setting's per-question rows of the same cases as score_questions gave them (with
+    `case`), spares ranking every question again (a dense index embeds every chunk)."""
     from chunkbench.strategies import chunk
 
     from .misses import find_misses, judged
 
+    by_case: list[list[Mapping[str, Any]]] = [[] for _ in cases]
+    for row in scored or ():
+        by_case[row["case"]].append(row)
     out = []
-    for case in cases:
+    for case, rows in zip(cases, by_case):
         cs = chunk(case.doc, str(setting.strategy), **setting.strategy_params)
-        out.append((cs, find_misses(cs, case.resolved, retriever, token_k, setting.indexing),
+        out.append((cs, find_misses(cs, case.resolved, retriever, token_k, setting.indexing,
+                                    rows=rows if scored is not None else None),
                     judged(case.resolved)))
     return out
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import Span
@@ -70,18 +70,21 @@ class Miss:
 
 
 def find_misses(chunkset: ChunkSet, questions, retriever: str = "bm25", token_k: int = TOKEN_K,
-                indexing: Indexing = OWN_TEXT) -> list[Miss]:
+                indexing: Indexing = OWN_TEXT, rows: Sequence[Mapping[str, Any]] | None = None) -> list[Miss]:
     """The misses of `chunkset` on `questions` (Questions, resolved questions, or a questions file
     path), ranked by `retriever` as `chunkbench evaluate` ranks them (each chunk indexed as
-    `indexing` says). Questions without a located reference span (page-only
+    `indexing` says), or as `rows` say when that ranking was already done (its per-question rows:
+    `id`, `token_recall`, `retrieved`). Questions without a located reference span (page-only
     evidence) are not judged."""
     resolved = resolve_questions(chunkset.doc, questions)
-    units = indexed_units(chunk_units(chunkset), indexing, chunkset.doc)
-    rows = {row["id"]: row for row in evaluate(units, resolved, KS, token_k, retriever, text=chunkset.doc.text)[1]}
+    if rows is None:
+        units = indexed_units(chunk_units(chunkset), indexing, chunkset.doc)
+        rows = evaluate(units, resolved, KS, token_k, retriever, text=chunkset.doc.text)[1]
+    by_id = {row["id"]: row for row in rows}
     chunks = chunkset.chunks
     out = []
     for r in resolved:
-        row = rows.get(r.question.id)
+        row = by_id.get(r.question.id)
         if row is None or not r.spans or row.get("token_recall", 1.0) >= 1.0:
             continue
         cuts = tuple(Cut(c.index, c.start_char, c.boundary.reason.value, c.boundary.detail) for c in chunks[1:]

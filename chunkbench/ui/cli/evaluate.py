@@ -126,11 +126,13 @@ def run(args: argparse.Namespace) -> int:
     base = baseline(args.baseline_size, args.baseline_overlap, args.baseline_separators, args.baseline_unit,
                     args.baseline_index_context, args.baseline_index_alone, args.baseline_index_windows,
                     args.baseline_index_headings)
+    scored: dict = {}  # per retriever and setting, every question's row: the misses report reuses them
     if args.holdout is None:
-        results = compare_retrievers(cases, settings, base, args.top_k, retrievers, margin=margin)
+        results = compare_retrievers(cases, settings, base, args.top_k, retrievers, margin=margin, questions_out=scored)
     else:
         results = _with_holdout(cases, settings, base, args.top_k, retrievers, args.holdout, margin)
-    missed = _write_misses(args, cases, settings, results[0]) if args.output and args.misses != "none" else ""
+    missed = (_write_misses(args, cases, settings, results[0], scored.get(results[0]["retriever"], {}))
+              if args.output and args.misses != "none" else "")
     data = results[0] if len(results) == 1 else {"results": results}
     if args.output:
         os.makedirs(args.output, exist_ok=True)
@@ -174,9 +176,10 @@ def _parse_first(args: argparse.Namespace) -> None:
     warm_cache(pdfs, workers=args.workers, dask=args.dask, progress=not args.no_progress)
 
 
-def _write_misses(args: argparse.Namespace, cases, settings, result: dict) -> str:
-    """DIR/misses/index.html for the chosen setting (ranked as the first retriever ranks), the
-    count of its misses by cause in `result["misses"]` (so in evaluation.json), and a line saying so."""
+def _write_misses(args: argparse.Namespace, cases, settings, result: dict, scored: dict) -> str:
+    """DIR/misses/index.html for the chosen setting (ranked as the first retriever ranks: as its
+    per-question rows in `scored` say, when the evaluation kept them), the count of its misses by
+    cause in `result["misses"]` (so in evaluation.json), and a line saying so."""
     from chunkbench.evaluate.benchmark import miss_setting, misses_of
     from chunkbench.evaluate.misses import cause_table
     from chunkbench.ui.misses import write_misses_report
@@ -184,7 +187,7 @@ def _write_misses(args: argparse.Namespace, cases, settings, result: dict) -> st
     setting = miss_setting(result, settings, args.misses)
     if setting is None:
         return ""
-    items = misses_of(setting, cases, result["retriever"], result["token_k"])
+    items = misses_of(setting, cases, result["retriever"], result["token_k"], scored.get(setting.name))
     index = write_misses_report(items, os.path.join(args.output, "misses"),
                                 f"Retrieval misses of {setting.name} ({result['retriever']} top {result['token_k']})")
     misses = [m for _, ms, _ in items for m in ms]
