@@ -67,8 +67,8 @@ def chunk_elements(
         if skip_noise and is_noise(el):
             skipped[el.id] = f"noise element ({el.raw_type or el.type})"
             continue
-        if el.text_level is not None and 1 <= el.text_level <= 6:  # MinerU's 999 means "not a heading"
-            stack.push(el.text_level, one_line(el.text, 200))
+        if el.heading_level is not None:
+            stack.push(el.heading_level, one_line(el.text, 200))
         if current is None:
             boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
         elif join_headings and current.titles_only() and current.added_size(el) <= max_chunk_size:

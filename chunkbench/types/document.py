@@ -131,10 +131,15 @@ class Element:
         return tuple(views) or (self,)
 
     @property
+    def heading_level(self) -> int | None:
+        """The text level when it is a heading's, 1-6 (MinerU's 999 means "not a heading"); else None.
+        What opens a section in a section path."""
+        return self.text_level if self.text_level is not None and 1 <= self.text_level <= 6 else None
+
+    @property
     def is_heading(self) -> bool:
-        """A heading: layout type heading, or a text level 1-6 (MinerU's 999 means "not a heading").
-        The one rule every strategy and metric uses."""
-        return self.type == "heading" or (self.text_level is not None and 1 <= self.text_level <= 6)
+        """A heading: layout type heading, or a heading level. The one rule every strategy and metric uses."""
+        return self.type == "heading" or self.heading_level is not None
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {
@@ -288,9 +293,9 @@ class Document:
         stack = HeadingStack()
         starts, paths = [], []
         for e in self.elements:
-            if e.text.strip() and e.text_level is not None and 1 <= e.text_level <= 6:
+            if e.text.strip() and e.heading_level is not None:
                 starts.append(e.char_start)
-                paths.append(stack.push(e.text_level, one_line(e.text, 200)))
+                paths.append(stack.push(e.heading_level, one_line(e.text, 200)))
         return starts, paths
 
     @functools.cached_property
