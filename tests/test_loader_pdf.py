@@ -122,7 +122,7 @@ def test_federal_register_page_numbers_and_running_headers():
     numbers = {e.page_idx: e.text for e in doc.elements if e.type == "page_number"}
     assert len(numbers) >= 14  # on page 8 the model merges the number into the running header
     assert all(text == str(47698 + page_idx) for page_idx, text in numbers.items())  # as printed
-    headers = [e for e in doc.elements if e.type == "header"]
+    headers = [e for e in doc.elements if e.type == "header" and "reclassified" not in e.attrs]  # the masthead: test_running_headers
     assert headers and all(h.text.startswith("Federal Register / Vol. 85, No. 152") for h in headers)
 
 
@@ -264,7 +264,7 @@ def test_ocr_that_finds_nothing_is_reported(fresh_cache, monkeypatch):
 
 def test_two_workers_give_the_same_document_as_one():
     path = shared_pdf(FEDERAL_REGISTER)
-    serial = chunkbench.load(path)  # 15 pages: parsed in one process
+    serial = chunkbench.load(path, stitch_tables=False)  # 15 pages: parsed in one process
     assert len(serial.pages) == 15
     parallel = load_pdf(path, cache=False, workers=2, parallel_min_pages=5, progress=False)
     assert parallel == serial

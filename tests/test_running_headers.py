@@ -111,4 +111,45 @@ def test_info_says_how_many_headings_became_furniture(report, capsys):
 
     assert main(["info", report.pdf_path]) == 0
     repaired = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  repaired "))
-    assert repaired.startswith(f"  repaired {report.parser.options[OPTION]} running header(s) read as a heading made furniture")
+    assert repaired.startswith(f"  repaired {report.parser.options[OPTION]} running header(s) read as a heading (or set apart as a masthead) made furniture")
+
+
+def test_the_federal_registers_first_page_masthead_is_furniture():
+    """Page 1 of a Federal Register section sets the running header's four parts apart at its top
+    ("Proposed Rules" as a 16 pt heading, which took level 1 and opened every section path of the
+    rule); the later pages join them with " / "."""
+    doc = chunkbench.load(shared_pdf("req_federal-register-2020-17221.pdf"))
+    masthead = [e for e in doc.elements if e.page_idx == 0 and e.type == "header"]
+    assert [e.text for e in masthead] == ["Proposed Rules", "Federal Register", "Vol. 85, No. 152", "Thursday, August 6, 2020"]
+    assert {e.raw_type for e in masthead} == {"section-header", "text"}  # the model: two headings, two paragraphs
+    assert all("masthead" in e.attrs["reclassified"] for e in masthead)
+    assert doc.parser.options[OPTION] == 4
+    headings = [e for e in doc.elements if e.type == "heading"]
+    assert headings[0].text == "DEPARTMENT OF TRANSPORTATION" and headings[0].text_level == 1
+    assert not any("Proposed Rules" in " > ".join(p) for p in doc.section_paths(e.char_start for e in doc.elements))
+    # the boilerplate paragraph right under the masthead is body text still
+    assert any(e.type == "paragraph" and e.text.startswith("This section of the FEDERAL REGISTER") for e in doc.elements)
+
+
+def _line(page: int, top: float, text: str, kind: str = "heading") -> Element:
+    return Element(id=f"{kind}{page}-{top}", type=kind, text=text, page_idx=page, bbox=(72, top, 400, top + 12))
+
+
+@pytest.mark.parametrize("top, parts, furniture", [
+    (60, ("Annual Review", "Volume 12", "Spring 2024"), 3),  # every part, above the body: a masthead
+    (60, ("Annual Review", "Volume 12"), 0),  # a part missing
+    (200, ("Annual Review", "Volume 12", "Spring 2024"), 0),  # beside body text, neither above nor below it
+])
+def test_a_masthead_is_every_part_of_a_running_header_above_the_page(top, parts, furniture):
+    running = [_line(p, 30, "Annual Review | Volume 12 | Spring 2024", "header") for p in (1, 2)]
+    page = [_line(0, top + 14 * i, text, "heading" if i == 0 else "paragraph") for i, text in enumerate(parts)]
+    body = [Element(id="b0", type="paragraph", text="Body text.", page_idx=0, bbox=(72, 120, 540, 280))]
+    out, n = furniture_from_headings([*page, *body, *running], dict.fromkeys((0, 1, 2), 792.0))
+    assert n == furniture and sum(e.type == "header" and e.page_idx == 0 for e in out) == furniture
+
+
+def test_a_chapter_title_that_is_one_part_of_the_running_header_stays_a_heading():
+    running = [_line(p, 30, "Chapter 3 / Water Rights", "header") for p in (1, 2)]
+    title = [_line(0, 60, "Chapter 3"), _line(0, 74, "Water Rights")]
+    out, n = furniture_from_headings([*title, *running], dict.fromkeys((0, 1, 2), 792.0))
+    assert n == 0 and [e.type for e in out[:2]] == ["heading", "heading"]  # a header of two parts is no masthead

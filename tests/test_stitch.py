@@ -111,3 +111,35 @@ def test_malformed_segments_are_no_parts(segments):
     e = Element(id="t", type="table", text="| a | b |\n|---|---|\n| 1 | 2 |", page_idx=0, bbox=(0, 0, 10, 10),
                 page_end_idx=1, attrs={"segments": segments})
     assert e.parts == (e,)
+
+
+def test_a_table_title_read_as_a_heading_is_a_caption_and_its_continued_title_does_not_keep_the_table_apart():
+    """The Federal Register's cost table runs from page 5 to page 6 under its centred title,
+    "ESTIMATED COSTS" and "ESTIMATED COSTS—Continued", which the model boxes as headings: they took
+    level 1 (everything after the table sat under "ESTIMATED COSTS—Continued") and the second
+    stood between the table's parts."""
+    from chunkbench.loaders.table_titles import OPTION
+
+    pdf = shared_pdf("req_federal-register-2020-17221.pdf")
+    doc = cb.load(pdf)
+    titles = [e for e in doc.elements if e.text.startswith("ESTIMATED COSTS")]
+    assert [(e.type, e.raw_type, e.page_idx) for e in titles] == [("caption", "section-header", 4), ("caption", "section-header", 5)]
+    assert doc.parser.options[OPTION] == 2 and not any(e.text_level for e in titles)
+    (table,) = [e for e in _stitched(doc) if e.type == "table"]
+    assert table.page_numbers == (5, 6) and table.text.split("\n")[0].startswith("| Action | Labor cost |")
+    assert sum(line.startswith("| Action | Labor cost |") for line in table.text.split("\n")) == 1  # repeated header dropped
+    order = [e.id for e in doc.elements]
+    assert order.index(titles[0].id) < order.index(table.id) < order.index(titles[1].id)
+    assert not any("ESTIMATED COSTS" in " > ".join(p) for p in doc.section_paths(e.char_start for e in doc.elements))
+    apart = cb.load(pdf, stitch_tables=False)
+    assert sum(e.type == "table" for e in apart.elements) == sum(e.type == "table" for e in doc.elements) + 1
+
+
+def test_a_heading_over_a_table_with_no_body_text_after_it_stays_a_heading():
+    """A reference card's boxes ("Dpkg" centred over its table, then the next box) and an earnings
+    release's statements ("… Balance Sheets" over the table, then "Exhibit 4") keep their headings."""
+    refcard = cb.load(shared_pdf("multicol_debian-refcard-en-a4.pdf"))
+    assert {"Dpkg", "The Network", "Getting Help", "APT"} <= {e.text for e in refcard.elements if e.type == "heading"}
+    ulta = cb.load(shared_pdf("financial_ulta-2023q4-earnings.pdf"))
+    assert any(e.type == "heading" and "Balance Sheets" in e.text for e in ulta.elements)
+    assert "table_titles_from_headings" not in refcard.parser.options | ulta.parser.options

@@ -41,13 +41,15 @@ from .pdf_layout import HEADING_CLASSES, ParsedPage
 from .pdflib import pymupdf
 from .running_headers import OPTION as OPTION_FURNITURE
 from .running_headers import furniture_from_headings
+from .table_titles import OPTION as OPTION_TABLE_TITLES
+from .table_titles import titles_from_headings
 
 BACKEND = "pymupdf"
 #: chunkbench's own parse rules (chunkbench/loaders/pdf_layout.py): part of the cache key, so a
 #: change of them is never served from a cache written before it (bump on every change)
 PARSE_RULES = "2026-11-27.13"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 7  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols
+LOADER_REVISION = 8  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture
 # become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
@@ -265,17 +267,19 @@ def _build_document(
     path: Path, doc_id: str, parsed: Sequence[ParsedPage], parser: ParserInfo, ocr: bool
 ) -> Document:
     """Merge parsed pages into one Document, with running headers the model read as headings made
-    furniture again (`running_headers`), heading levels, footnotes the model boxed as paragraphs
+    furniture again (`running_headers`), tables' titles read as headings made captions
+    (`table_titles`), heading levels, footnotes the model boxed as paragraphs
     (`footnotes`), paragraphs cut by a column or page break joined (`paragraphs`), words
     hyphenated at line ends joined where the document's own words say so (`dehyphenate`), and
     text-layer warnings."""
     elements, furniture = furniture_from_headings([e for p in parsed for e in p.elements],
                                                   {p.page.index: p.page.height for p in parsed})
+    elements, titles = titles_from_headings(elements)
     headings = {e.id for e in elements if e.type == "heading"}
     levels = heading_levels({eid: size for p in parsed for eid, size in p.heading_sizes.items() if eid in headings})
     elements, footnotes = footnotes_from_paragraphs([_with_level(e, levels) for e in elements],
                                                     {eid: size for p in parsed for eid, size in p.paragraph_sizes.items()})
-    counts = {OPTION_FURNITURE: furniture, OPTION_FOOTNOTES: footnotes}
+    counts = {OPTION_FURNITURE: furniture, OPTION_TABLE_TITLES: titles, OPTION_FOOTNOTES: footnotes}
     elements = rejoin(elements, counts)
     if any(counts.values()):
         parser = dataclasses.replace(parser, options={**parser.options, **{k: n for k, n in counts.items() if n}})

@@ -2,8 +2,8 @@
 
 A PDF table that runs over a page break is parsed as two tables, one per page, and a chunker then
 cuts between them as if they were unrelated (a page break, a new table). Two tables are one when
-the second is the next content after the first (page furniture aside: no heading, no text
-between), starts on the page after the first ends, has as many columns, and its first row is
+the second is the next content after the first (page furniture and a title that says it is
+continued, "ESTIMATED COSTS—Continued", aside: no other heading, no text between), starts on the page after the first ends, has as many columns, and its first row is
 either the first table's header repeated (dropped) or not a header at all: a row with an empty
 cell where the header has text, as a continuation's section label ("Non-current liabilities | |").
 Two tables with headers of their own stay two tables.
@@ -17,6 +17,7 @@ the elements it was made of.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Sequence
 
 from chunkbench.text.segment import is_rule_line
@@ -24,17 +25,25 @@ from chunkbench.types.document import Document, Element, is_noise, with_offsets
 
 #: what a stitched table records in ParserInfo.options (how many continuations were joined)
 OPTION = "stitched_tables"
+#: a table's title on the page it continues on: "ESTIMATED COSTS—Continued", "Table 3 (continued)"
+_CONTINUED = re.compile(r"(?:[—–-]\s*|\(\s*)(?:continued|cont'd|cont\.)\s*\)?\s*$", re.IGNORECASE)
 
 
 def stitch_tables(doc: Document) -> Document:
     """`doc` with every table that continues on the next page joined to the table it continues
     (chains across several pages too); `doc` itself when there is none."""
-    keep, joined = join_continuations(doc.elements, "table", continues, join)
+    keep, joined = join_continuations(doc.elements, "table", continues, join, between=_furniture_or_continued_title)
     if not joined:
         return doc
     options = {**doc.parser.options, OPTION: joined}
     return dataclasses.replace(doc, elements=with_offsets(keep),
                                parser=dataclasses.replace(doc.parser, options=options))
+
+
+def _furniture_or_continued_title(e: Element) -> bool:
+    """What may lie between a table and its continuation: page furniture, and a caption or
+    heading that says the table is continued (it stays, after the stitched table)."""
+    return is_noise(e) or (e.type in ("caption", "heading") and _CONTINUED.search(e.text) is not None)
 
 
 def join_continuations(elements: Sequence[Element], kind: str, continues: Callable[[Element, Element], bool],

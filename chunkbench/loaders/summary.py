@@ -11,10 +11,12 @@ from .footnotes import OPTION as FOOTNOTES
 from .paragraphs import OPTION as JOINED_PARAGRAPHS
 from .running_headers import OPTION as FURNITURE_HEADINGS
 from .stitch import OPTION as STITCHED_TABLES
+from .table_titles import OPTION as TABLE_TITLES
 
 #: what the loader put back together, as ParserInfo.options counts it, and how `info` says it
 REPAIRS = (
-    (FURNITURE_HEADINGS, "running header(s) read as a heading made furniture"),
+    (FURNITURE_HEADINGS, "running header(s) read as a heading (or set apart as a masthead) made furniture"),
+    (TABLE_TITLES, "table title(s) read as a heading made caption(s)"),
     (FOOTNOTES, "paragraph(s) at a column's foot in small type made footnotes"),
     (STITCHED_TABLES, "table(s) continued on the next page joined"),
     (JOINED_PARAGRAPHS, "paragraph(s) split by a column or page break (or by the parser) joined"),

@@ -192,6 +192,15 @@ def is_noise(element: Element) -> bool:
     return element.type in NOISE_TYPES or element.raw_type == "discarded"
 
 
+def table_titles(content: Sequence[Element]) -> set[str]:
+    """Ids of the captions in `content` (elements in reading order, furniture left out) that title
+    the table right after them: on the same page and, when both have boxes, above it. Strategies
+    keep such a caption with its table, as a heading with what it heads."""
+    return {a.id for a, b in zip(content, content[1:])
+            if a.type == "caption" and b.type == "table" and a.page_idx == b.page_idx
+            and (a.bbox is None or b.bbox is None or a.bbox[1] < b.bbox[1])}
+
+
 @dataclass(frozen=True)
 class ParserInfo:
     """Which loader produced a Document, its version and the options that change its output."""
