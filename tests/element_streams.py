@@ -1,9 +1,9 @@
 """Random Documents for property tests of every strategy, and the invariants all strategies share.
 
 `element_documents()` draws element sequences shaped like real parser output (headings with
-levels, paragraphs, tables with rows, lists, code, page furniture, empty items, several pages,
-bboxes, Unicode); `check_common_invariants(doc, chunkset)` asserts what docs/contracts.md promises of
-every chunk whatever the strategy.
+levels, paragraphs, tables with rows, some under a caption, lists, code, page furniture, empty
+items, several pages, bboxes, Unicode); `check_common_invariants(doc, chunkset)` asserts what
+docs/contracts.md promises of every chunk whatever the strategy.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from conftest import make_doc
 from hypothesis import strategies as st
 
 from chunkbench.strategies import chunk
+from chunkbench.types.document import is_noise, table_titles
 
 WORDS = (
     "the", "agreement", "shall", "must", "revenue", "Section", "pricing", "CLIN", "requirement",
@@ -33,6 +34,19 @@ def _paragraph_text():
 
 def _long_text():
     return st.lists(_sentence(10, 40), min_size=10, max_size=60).map(lambda ss: ". ".join(ss) + ".")
+
+
+@st.composite
+def _elements(draw, page_idx: int) -> list[dict]:
+    """One element, or a table under its caption ("Table 3: revenue scope")."""
+    table = draw(_element(page_idx))
+    if table["type"] != "table" or not draw(st.booleans()):
+        return [table]
+    words = draw(st.lists(_word, min_size=1, max_size=3).map(" ".join))
+    x0, y0, x1, _ = table["bbox"]
+    caption = {"page_idx": page_idx, "bbox": [x0, max(0.0, y0 - 12), x1, y0], "type": "caption",
+               "text": f"Table {draw(st.integers(1, 9))}: {words}"}
+    return [caption, table]
 
 
 @st.composite
@@ -82,7 +96,7 @@ def element_documents(draw, max_elements: int = 40, max_pages: int = 5):
     pages = draw(st.integers(1, max_pages))
     n = draw(st.integers(0, max_elements))
     page_of = sorted(draw(st.lists(st.integers(0, pages - 1), min_size=n, max_size=n)))
-    elements = [draw(_element(p)) for p in page_of]
+    elements = [e for p in page_of for e in draw(_elements(p))]
     return make_doc(elements)
 
 
@@ -119,5 +133,22 @@ def check_common_invariants(doc, chunkset, params: dict | None = None) -> None:
             continue
         if e.text.strip():
             assert e.id in seen, f"element {e.id} ({e.type}) is in no chunk and not declared skipped"
+    if chunkset.strategy != "tokens" and ":" not in chunkset.strategy and chunkset.params.get("table_boundary", True):
+        check_titles_kept(doc, chunkset)
     again = chunk(doc, chunkset.strategy, **(params if params is not None else dict(chunkset.params)))
     assert again.to_dict(chunked_at="x") == chunkset.to_dict(chunked_at="x"), "not deterministic"
+
+
+def check_titles_kept(doc, chunkset) -> None:
+    """A caption that titles the table right after it never ends a chunk that holds more than
+    headings before it: it opens the chunk its table starts in (exact windows, `elements`
+    without table boundaries, and other libraries' chunkers (peers) aside). Like a heading, it may stand alone when its table does not fit."""
+    content = [e for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in chunkset.skipped]
+    for title in table_titles(content):
+        holding = [c for c in chunkset.chunks if title in c.source_blocks]
+        if not holding:
+            continue
+        last = holding[-1]
+        blocks = [b for b in last.source_blocks if b in {e.id for e in content}]
+        if blocks[-1] == title and any(not doc.element(b).is_heading for b in blocks[:-1]):
+            raise AssertionError(f"chunk {last.index} ends with the caption {title} of the table after it")

@@ -29,7 +29,7 @@ from chunkbench.strategies import all_strategies, chunk, get_strategy
 from chunkbench.strategies.base import OFFSET_RULES, offsets_violation
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunkset import ChunkSet
-from chunkbench.types.document import SEPARATOR, is_noise
+from chunkbench.types.document import SEPARATOR, is_noise, table_titles
 
 STRATEGIES = [s.name for s in all_strategies()]
 GNUPLOT = "long_gnuplot-5.4.pdf"
@@ -137,6 +137,7 @@ def check_elements(doc, cs: ChunkSet) -> None:
     in_order = [b for i, b in enumerate(chunked) if i == 0 or chunked[i - 1] != b]  # split elements once
     expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e)]
     assert in_order == expected, "every content element in one chunk (a split one in consecutive chunks), in order"
+    titles = table_titles([doc.element(b) for b in expected])
     for c in cs:
         els = [doc.element(b) for b in c.source_blocks]
         if c.span_text != SEPARATOR.join(e.text for e in els):  # a piece of a split oversize element
@@ -146,8 +147,8 @@ def check_elements(doc, cs: ChunkSet) -> None:
         if c.char_len > limit:
             assert not cs.params["split_oversize"] and len(els) == 1 and c.extra["oversize"], \
                 "only a lone oversize element exceeds the limit, and only when it is not split"
-        # join_headings: leading headings and the element after them are joined on purpose
-        titled = next((i for i, e in enumerate(els) if not e.is_heading), len(els))
+        # join_headings: leading headings (and a table's caption) and the element after them are joined on purpose
+        titled = next((i for i, e in enumerate(els) if not e.is_heading and e.id not in titles), len(els))
         ruled = els[titled:] if cs.params["join_headings"] else els
         for prev, e in zip(ruled, ruled[1:]):
             assert prev.last_page_idx is None or e.page_idx in (None, prev.last_page_idx), "page change starts a chunk"
@@ -201,7 +202,7 @@ def check_sentences(doc, cs: ChunkSet) -> None:
     content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
     assert "".join("".join(c.span_text.split()) for c in cs) == content, "in order, nothing lost or repeated"
     assert all(c.extra["sentences"] >= 1 or c.boundary.reason.value == "word_split"
-               or all(doc.element(b).is_heading or doc.element(b).type == "table" for b in c.source_blocks)
+               or all(doc.element(b).is_heading or doc.element(b).type in ("table", "caption") for b in c.source_blocks)
                for c in cs)
 
 

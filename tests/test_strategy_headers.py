@@ -308,7 +308,9 @@ def test_properties_on_random_element_streams(doc, sizes, parents):
         assert (c.extra["header_prefix"] != "") <= parents
         sibling = (prev is not None and "_sub_" in c.chunk_id and "_sub_" in prev.chunk_id
                    and c.chunk_id.rsplit("_sub_", 1)[0] == prev.chunk_id.rsplit("_sub_", 1)[0])
-        if sibling and ov:
+        if sibling and ov and not doc.text[c.start_char - ov:c.start_char].strip():
+            assert c.extra["overlap_chars"] == 0, "no overlap of whitespace alone"  # an indented code line
+        elif sibling and ov:
             assert 0 < c.extra["overlap_chars"] <= ov and c.start_char < prev.end_char, "overlap in place"
         else:
             assert c.extra["overlap_chars"] == 0, "overlap only between siblings"
@@ -361,3 +363,16 @@ def test_fallback_split_of_a_paragraph_inside_an_element_does_not_repeat_its_nei
     assert cs[0].text == "First paragraph." and cs[-1].text.endswith("Last one.")
     _check_coverage(doc, cs)
     assert all(c.start_char >= cs[0].end_char for c in cs[1:])
+
+
+@pytest.mark.parametrize("text, lo, start, begins", [
+    ("abc def  ghi", 1, 8, 4),  # mid-word: the next word
+    ("abc def  ghi", 5, 7, 5),  # the whole overlap is part of one word: kept
+    ("abc def  ghi", 4, 8, 4),  # at a word start
+    ("the\n    \t\n    the", 3, 14, 14),  # an indented code line: whitespace alone is no overlap
+    ("the\n    \t\n    the", 2, 14, 2),  # the end of "the", then whitespace: kept
+])
+def test_an_overlap_begins_at_a_word_and_is_never_whitespace_alone(text, lo, start, begins):
+    from chunkbench.strategies.spans import overlap_start
+
+    assert overlap_start(text, lo, start) == begins

@@ -101,3 +101,40 @@ def test_a_real_table_cut_at_rows_on_a_sample_pdf():
         header, rule, first_row = c.text.split("\n")[:3]
         assert header.startswith("| ") and set(rule) <= set("|-: ") and first_row.startswith("| ") and c.page_start
         assert c.char_len <= 200
+
+
+@pytest.mark.parametrize("strategy", ["elements", "contract", "sections", "headers", "recursive", "sentences", "semantic"])
+def test_a_caption_above_a_table_opens_the_tables_chunk_on_a_real_paper(strategy):
+    """The HotOS paper's "Table 1: Summary of recent Intel x86 ISA extensions" sits right above its
+    table; it ended the chunk of the text above in all of these strategies, so the table's chunk did
+    not say what the table is."""
+    if strategy == "semantic":
+        pytest.importorskip("onnxruntime")
+    from tests.conftest import shared_pdf
+
+    doc = cb.load(shared_pdf("paper_hotos17-baumann.pdf"))
+    caption = next(e for e in doc.elements if e.text.startswith("Table 1: Summary"))
+    table = doc.elements[doc.elements.index(caption) + 1]
+    assert caption.type == "caption" and table.type == "table"
+    cs = chunkbench.strategies.chunk(doc, strategy)
+    holding = [c for c in cs if caption.id in c.source_blocks]
+    assert holding and table.id in holding[-1].source_blocks, [c.text[-80:] for c in holding]
+    own = holding[-1].text[holding[-1].extra.get("overlap_chars", 0) or 0:]
+    assert own.lstrip().startswith("Table 1: Summary") or own.startswith("2 Background"), own[:80]
+
+
+def test_a_caption_that_does_not_fit_with_its_table_is_not_left_at_a_chunks_end():
+    doc = make_doc([
+        {"type": "paragraph", "text": "Rates are reviewed every year by the board. " * 3, "page_idx": 0},
+        {"type": "caption", "text": "Table 2: Hourly rates", "page_idx": 0},
+        {"type": "table", "text": pipe_table(ROWS[:12]), "rows": [list(r) for r in ROWS[:12]], "page_idx": 0},
+    ])
+    for strategy, params in SMALL.items():
+        cs = chunkbench.strategies.chunk(doc, strategy, **params)
+        first_with_table = next(c for c in cs if "e2" in c.source_blocks)
+        if strategy == "elements":  # like a heading, it stands alone when its table does not fit beside it
+            assert cs[first_with_table.index - 1].text == "Table 2: Hourly rates"
+        else:  # the packers fill the caption's piece with rows
+            assert first_with_table.text.startswith("Table 2: Hourly rates\n\n| Service |"), (strategy, first_with_table.text[:60])
+        assert not any(c.text.rstrip().endswith("Table 2: Hourly rates") and c.text != "Table 2: Hourly rates"
+                       for c in cs), strategy

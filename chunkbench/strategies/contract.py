@@ -25,7 +25,7 @@ from chunkbench.types.document import Document, Element
 from .base import Param, StrategyResult, declare
 from .contract_noise import find_noise
 from .contract_rules import defined_term, in_definitions_section, in_schedule
-from .contract_units import CAPTION, HEADING, ITEM, TABLE, Unit, build_units, continues, sep
+from .contract_units import CAPTION, HEADING, ITEM, TABLE, TITLE, Unit, build_units, continues, sep
 from .spans import HARD, PIECE_REASONS
 
 #: element types whose text is prose; a chunk with none of them (images, equations, kept page
@@ -176,7 +176,7 @@ class _Walker:
                 return None
             return Boundary(Reason.HEADING, f"heading level {u.level} {_quote(u.text)}")
         if u.kind == TABLE:
-            if not o.is_table and all(x.kind in (HEADING, CAPTION) for x in o.units):
+            if not o.is_table and all(x.kind in (HEADING, CAPTION, TITLE) for x in o.units):
                 # the heading (or caption) just before the table titles it: one chunk
                 o.boundary = Boundary(o.boundary.reason, f"{o.boundary.detail}, titling table {u.el.id} ({_rows(u.el)})")
                 return None
@@ -186,6 +186,8 @@ class _Walker:
                 return None  # the caption right after a table belongs to it
             last = next(x for x in reversed(o.units) if x.kind == TABLE)
             return Boundary(Reason.AFTER_TABLE, f"after table {last.el.id}, which stands alone")
+        if u.kind == TITLE and u.cut is None and any(x.kind not in (HEADING, CAPTION) for x in o.units):
+            return Boundary(Reason.TABLE, f"caption {_quote(u.text)} opens the chunk of the table it titles")
         added = len(o.sep(u)) + len(u.text)
         if u.cut is not None:
             how = "a line break or space" if u.cut == HARD else f"a {u.cut} boundary"

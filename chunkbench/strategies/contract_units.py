@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from chunkbench.text.clauses import ClauseRef, clause_ref
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import paragraph_spans, pipe_table
-from chunkbench.types.document import Document, Element
+from chunkbench.types.document import Document, Element, table_titles
 
 from .contract_rules import heading_level, looks_like_heading, normalize
 from .spans import PARAGRAPH, Packer
@@ -25,6 +25,8 @@ INDENT_PT = 36.0
 #: a line starting a list item in a list element that has no `blocks`: bullets, 1. a) (iv) ...
 _ITEM_LINE = re.compile(r"^[ \t]*(?:[-*•▪◦‣·–]|\(?[a-zA-Z0-9]{1,4}[.)])[ \t]+\S", re.M)
 HEADING, TABLE, ITEM, BODY, CAPTION = "heading", "table", "item", "body", "caption"
+#: a caption that titles the table right after it (types.document.table_titles)
+TITLE = "title"
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Unit:
 def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
     """Units in reading order with their section path; headings keep the section stack."""
     content = [e for e in doc.elements if e.id not in skipped]
+    titles = table_titles(content)
     # auto: headings are "missing" when the layout marks none, or only one (a title)
     infer = params["infer_headings"] == "always" or (
         params["infer_headings"] == "auto" and sum(_layout_heading(e) for e in content) < 2
@@ -75,7 +78,8 @@ def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Un
             for a, b in item_spans(e):
                 units += _pieces(ITEM, e, a, b, path, limit)
         else:
-            units += _pieces(CAPTION if e.type == "caption" else BODY, e, 0, len(e.text), path, limit)
+            kind = TITLE if e.id in titles else CAPTION if e.type == "caption" else BODY
+            units += _pieces(kind, e, 0, len(e.text), path, limit)
     _mark_list_runs(units, params["list_run_min_items"])
     _mark_tails(units)
     return units

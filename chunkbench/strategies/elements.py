@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line, paragraph_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
-from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
+from chunkbench.types.document import SEPARATOR, Document, Element, is_noise, table_titles
 
 from .base import Param, StrategyResult, declare
 from .spans import HARD, PARAGRAPH, PIECE_REASONS, TABLE, Packer, Unit
@@ -40,9 +40,9 @@ class _Open:
         self.size = self.added_size(element)
         self.elements.append(element)
 
-    def titles_only(self) -> bool:
-        """Whether the chunk holds nothing but headings so far."""
-        return all(e.is_heading for e in self.elements)
+    def titles_only(self, titles: set[str]) -> bool:
+        """Whether the chunk holds nothing but headings and tables' captions (`titles`) so far."""
+        return all(e.is_heading or e.id in titles for e in self.elements)
 
 
 def chunk_elements(
@@ -60,6 +60,7 @@ def chunk_elements(
     groups: list[_Open] = []
     current: _Open | None = None
     stack = HeadingStack()  # the headings above this point
+    titles = table_titles([e for e in doc.elements if not e.is_empty and not (skip_noise and is_noise(e))])
     for el in doc.elements:
         if el.is_empty:
             skipped[el.id] = "empty text"
@@ -71,11 +72,13 @@ def chunk_elements(
             stack.push(el.heading_level, one_line(el.text, 200))
         if current is None:
             boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
-        elif join_headings and current.titles_only() and current.added_size(el) <= max_chunk_size:
+        elif join_headings and current.titles_only(titles) and current.added_size(el) <= max_chunk_size:
             boundary = None  # headings are not left alone in a chunk (issue 11): what follows joins them
             current.section_path = list(stack.path)
         else:
             boundary = _boundary(current, el, max_chunk_size, heading_level, table_boundary)
+            if boundary is None and table_boundary and el.id in titles:
+                boundary = Boundary(Reason.TABLE, f"caption '{one_line(el.text, 40)}' of the table after it starts a chunk")
         if boundary is not None:
             current = _Open(boundary, section_path=list(stack.path))
             groups.append(current)

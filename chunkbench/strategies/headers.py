@@ -41,10 +41,9 @@ from .base import Param, StrategyResult, declare
 from .spans import (
     HARD,
     HEADING,
-    PARAGRAPH,
     ROW,
     SENTENCE,
-    TABLE,
+    TITLE,
     ContentText,
     Packer,
     Unit,
@@ -229,6 +228,8 @@ class _Builder:
         for u in units:
             if groups and u.end - groups[-1][0].start <= self.maximum:
                 groups[-1].append(u)
+            elif groups and len(groups[-1]) > 1 and ct.elements[ct.index_at(groups[-1][-1].start)].id in ct.titles:
+                groups.append([groups[-1].pop(), u])  # a table's caption opens the group of its table
             else:
                 groups.append([u])
         for n, g in enumerate(groups):
@@ -251,8 +252,7 @@ class _Builder:
         last = self.ct.index_at(end, end=True)
         units = []
         for i in range(first, last + 1):
-            el = self.ct.elements[i]
-            kind = HEADING if el.is_heading else TABLE if el.type == "table" else PARAGRAPH
+            kind = self.ct.kind(i)
             # a fallback group may start or end inside an element (at a blank line)
             units += [u for u in self.ct.element_units(i, kind) if start <= u.start and u.end <= end]
         pieces = [_Piece(p[0].start, p[-1].end, p[0].kind) for p in self.packer.pack(units)]
@@ -266,6 +266,7 @@ class _Builder:
             else:
                 why = {SENTENCE: (Reason.SENTENCE_SPLIT, "at a sentence boundary"),
                        ROW: (Reason.TABLE_ROW_SPLIT, f"at a table row: the table exceeds {self.maximum} chars"),
+                       TITLE: (Reason.TABLE, "at a table's caption, which goes with its table"),
                        HARD: (Reason.SIZE_LIMIT, "hard cut at a line break or space: one sentence exceeds "
                                                  f"{self.maximum} chars")}.get(piece.kind,
                                                                            (Reason.PARAGRAPH_SPLIT, "at a paragraph boundary"))

@@ -31,6 +31,7 @@ from .spans import (
     ROW,
     SENTENCE,
     TABLE,
+    TITLE,
     ContentText,
     Packer,
     Unit,
@@ -46,6 +47,7 @@ _REASONS = {
     HEADING: (Reason.HEADING, "a heading starts here"),
     PARAGRAPH: (Reason.PARAGRAPH_SPLIT, "a paragraph starts here: the previous chunk was full"),
     TABLE: (Reason.TABLE, "a table starts here: the previous chunk was full"),
+    TITLE: (Reason.TABLE, "a table's caption starts here, with its table: the previous chunk was full"),
     ROW: (Reason.TABLE_ROW_SPLIT, "a table too big for one chunk continues at a row"),
     SENTENCE: (Reason.SENTENCE_SPLIT, "a paragraph too big for one chunk continues at a sentence"),
     HARD: (Reason.WORD_SPLIT, "a sentence too big for one chunk continues at a line break or space"),
@@ -69,8 +71,8 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
     else:
         packer = Packer(ct.text, chunk_size, char_size, header_room=True, keep_dependents=join_dependent)
     sections: list[list[Unit]] = [[]]
-    for i, el in enumerate(ct.elements):
-        kind = HEADING if el.is_heading else TABLE if el.type == "table" else PARAGRAPH
+    for i in range(len(ct.elements)):
+        kind = ct.kind(i)
         # a heading starts a section, unless the section so far holds only headings (a heading
         # directly followed by a sub-heading): a chunk of headings alone says nothing
         if respect_headings and kind == HEADING and any(u.kind != HEADING for u in sections[-1]):

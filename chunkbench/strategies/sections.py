@@ -33,7 +33,7 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, documen
 from chunkbench.types.document import Document
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, TITLE, ContentText, Packer, Unit
 
 #: section types with their keywords, in the spec's order (the order also breaks ties)
 SECTION_KEYWORDS: dict[str, re.Pattern] = {
@@ -202,6 +202,9 @@ def _items(ct: ContentText) -> list[_Item]:
         top = level
 
     for i, el in enumerate(ct.elements):
+        if el.id in ct.titles:  # a table's caption: it goes with its table, even in capitals
+            items.append(_Item(ct.element_units(i, TITLE)[0]))
+            continue
         if el.type == "table":
             u = ct.element_units(i, TABLE)[0]
             caption = el.attrs.get("caption")
@@ -279,6 +282,8 @@ class _Builder:
             if it.unit.kind == TABLE:
                 runs.append((TABLE, lead + [it]))
                 lead = []
+            elif it.unit.kind == TITLE:
+                lead.append(it)  # the table right after it opens a run with it
             elif runs and runs[-1][0] == PARAGRAPH:
                 runs[-1][1].append(it)
             else:

@@ -26,7 +26,19 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.document import Document
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, content_chunk
+from .spans import (
+    HARD,
+    HEADING,
+    PARAGRAPH,
+    ROW,
+    SENTENCE,
+    TABLE,
+    TITLE,
+    ContentText,
+    Packer,
+    Unit,
+    content_chunk,
+)
 
 #: why a chunk starts where it does, by the kind of its first unit
 _REASONS = {
@@ -75,15 +87,20 @@ def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_depen
 
 
 def sentence_units(ct: ContentText, packer: Packer):
-    """(unit, opens a paragraph) in reading order: headings, table pieces, sentences and the
-    pieces of sentences too long for one chunk."""
+    """(unit, opens a paragraph) in reading order: headings, table pieces (the first, of kind
+    TABLE, with the table's caption when one titles it), sentences and the pieces of sentences too long for one
+    chunk."""
     for i, el in enumerate(ct.elements):
         if el.is_heading:
             for u in ct.element_units(i, HEADING):
                 yield from _within(u, True, packer)
             continue
+        if el.id in ct.titles:
+            continue  # packed with the table it titles, next
         if el.type == "table":
-            for k, piece in enumerate(packer.pack(ct.element_units(i, TABLE))):
+            titled = i > 0 and ct.elements[i - 1].id in ct.titles
+            units = (ct.element_units(i - 1, TITLE) if titled else []) + ct.element_units(i, TABLE)
+            for k, piece in enumerate(packer.pack(units)):
                 yield Unit(piece[0].start, piece[-1].end, piece[0].kind if k else TABLE), k == 0
             continue
         for para in ct.element_units(i, PARAGRAPH):

@@ -21,10 +21,15 @@ from chunkbench.text.segment import _strip_span, is_rule_line, paragraph_spans
 from chunkbench.text.sentences import depends_on_previous, sentence_spans
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
-from chunkbench.types.document import SEPARATOR, Document, Element, is_noise
+from chunkbench.types.document import SEPARATOR, Document, Element, is_noise, table_titles
 
 #: unit kinds, coarsest first; a unit that does not fit is refined into the next finer kind
 HEADING, PARAGRAPH, TABLE, SENTENCE, ROW, HARD = "heading", "paragraph", "table", "sentence", "row", "hard"
+#: a caption that titles the table right after it (types.document.table_titles): kept with its
+#: table as a heading is with what it heads, but it opens no section
+TITLE = "title"
+#: the kinds that are not left alone in a piece nor at its end: headings and tables' titles
+TITLES = (HEADING, TITLE)
 
 SizeFn = Callable[[int, int], int]
 
@@ -53,6 +58,8 @@ class ContentText:
             self.offsets.append(pos)
             pos += len(e.text) + len(SEPARATOR)
         self.text = SEPARATOR.join(e.text for e in self.elements)
+        #: ids of the captions that title the table right after them
+        self.titles = table_titles(self.elements)
 
     @classmethod
     def of(cls, doc: Document) -> tuple[ContentText, dict[str, str]]:
@@ -96,6 +103,11 @@ class ContentText:
             first += 1
         return self.elements[first : self.index_at(end, end=True) + 1]
 
+    def kind(self, i: int) -> str:
+        """The kind element i packs as: a heading, a table's title, a table, else paragraphs."""
+        el = self.elements[i]
+        return HEADING if el.is_heading else TITLE if el.id in self.titles else TABLE if el.type == "table" else PARAGRAPH
+
     def element_units(self, i: int, kind: str = PARAGRAPH) -> list[Unit]:
         """Element i as units: its paragraphs (blank-line separated), or one unit of `kind`."""
         base = self.offsets[i]
@@ -107,7 +119,7 @@ class ContentText:
 
 
 #: why a later piece of a cut span starts where it does, by the kind of unit the Packer cut at
-PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, TABLE: Reason.PARAGRAPH_SPLIT, ROW: Reason.TABLE_ROW_SPLIT,
+PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, TABLE: Reason.PARAGRAPH_SPLIT, TITLE: Reason.TABLE, ROW: Reason.TABLE_ROW_SPLIT,
                  SENTENCE: Reason.SENTENCE_SPLIT, HARD: Reason.WORD_SPLIT}
 
 
@@ -123,7 +135,8 @@ class Packer:
     at a line break, else whitespace, else any character that does not separate a combining mark.
     A piece holding only headings refines the next paragraph (or table) into sentences (rows),
     a sentence into hard cuts, instead of ending there: a heading is not left alone when what
-    follows is just too big.
+    follows is just too big. A table's title (TITLE) counts as a heading here, and a piece never
+    ends with one: it opens the next piece, with its table.
 
     No scraps: a sentence cut in two is cut near its middle (`_even_cut`); a paragraph cut at
     sentences has its sentences moved across the cut while that evens the two pieces out
@@ -172,7 +185,7 @@ class Packer:
                 cur.append(u)
                 cur += [queue.popleft() for _ in range(self._more_that_fit(cur[0].start, queue))]
                 continue
-            if all(c.kind == HEADING for c in cur) and u.kind in (PARAGRAPH, SENTENCE, TABLE):
+            if all(c.kind in TITLES for c in cur) and u.kind in (PARAGRAPH, SENTENCE, TABLE):
                 # fill the heading's piece: a paragraph by its sentences, a table by its rows (cut
                 # finer only when too big on its own), a sentence (or a one-sentence paragraph) at a
                 # space; hard cuts and rows are not cut again, so this ends
@@ -187,9 +200,12 @@ class Packer:
                 # words fill that piece, rather than leave the sentences before it a scrap
                 queue.extendleft(reversed(self.hard_split(u.start, u.end, anchor=cur[0].start)))
                 continue
+            queue.appendleft(u)
+            if cur[-1].kind == TITLE and any(c.kind not in TITLES for c in cur):
+                while cur[-1].kind in TITLES:  # the table's title (and the headings over it) go with it
+                    queue.appendleft(cur.pop())
             pieces.append(cur)
             cur = []
-            queue.appendleft(u)
         if cur:
             pieces.append(cur)
         pieces = self._even_out(pieces)
@@ -213,7 +229,7 @@ class Packer:
     def _evener_if_moved(self, a: list[Unit], b: list[Unit]) -> bool:
         """Whether the last sentence of piece `a` may move to the start of piece `b`, the two being
         one paragraph cut at a sentence, and the move makes the larger of the two smaller."""
-        if not (a[-1].kind == SENTENCE and b[0].kind == SENTENCE and any(x.kind != HEADING for x in a[:-1])
+        if not (a[-1].kind == SENTENCE and b[0].kind == SENTENCE and any(x.kind not in TITLES for x in a[:-1])
                 and self._one_paragraph(a[-1], b[0]) and self.fits(a[-1].start, b[-1].end)):
             return False
         uneven = max(self.size(a[0].start, a[-1].end), self.size(b[0].start, b[-1].end))
@@ -261,7 +277,7 @@ class Packer:
             new += step
             if not 0 < new < len(units):
                 return None
-            if step < 0 and all(u.kind == HEADING for u in units[:new]):
+            if step < 0 and all(u.kind in TITLES for u in units[:new]):
                 return None
             if not (self.fits(units[0].start, units[new - 1].end) and self.fits(units[new].start, units[-1].end)):
                 return None
@@ -315,7 +331,7 @@ class Packer:
     def refine(self, u: Unit, anchor: int | None = None) -> list[Unit]:
         """Finer units covering `u`; each hard cut fits the limit, so packing always progresses.
         With `anchor`, the first hard cut fits together with the text from `anchor` on."""
-        if u.kind in (PARAGRAPH, HEADING):
+        if u.kind in (PARAGRAPH, HEADING, TITLE):
             sentences = self._sentences(u)
             if len(sentences) > 1:
                 return sentences
@@ -425,17 +441,19 @@ class Packer:
 
 def overlap_start(text: str, lo: int, start: int) -> int:
     """Where an overlap reaching back from `start` to `lo` begins: `lo`, or the next word start
-    when `lo` falls mid-word (kept when the whole overlap is one word). Shared by the strategies
-    whose overlap is the previous chunk's text in place (headers, recursive)."""
-    if lo == 0 or text[lo - 1].isspace() or lo >= start:
+    when `lo` falls mid-word (kept when the whole overlap is one word); past whitespace at `lo`, so
+    `start` (no overlap) when only whitespace lies between. Shared by the strategies whose overlap is the
+    previous chunk's text in place (headers, recursive)."""
+    if lo >= start:
         return lo
-    for i in range(lo, start):
-        if text[i].isspace():
-            j = i
-            while j < start and text[j].isspace():
-                j += 1
-            return j if j < start else lo
-    return lo
+    mid_word = lo > 0 and not text[lo - 1].isspace()
+    i = lo
+    while mid_word and i < start and not text[i].isspace():
+        i += 1
+    j = i
+    while j < start and text[j].isspace():
+        j += 1
+    return lo if mid_word and i > lo and j == start else j
 
 
 #: a run of whitespace, where a hard cut may fall
