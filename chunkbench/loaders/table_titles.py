@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from chunkbench.text.words import page_text_key
 from chunkbench.types.document import Element, is_noise
 
 #: what a parse records in ParserInfo.options: how many headings became table captions
@@ -57,10 +58,10 @@ def titles_from_headings(elements: Sequence[Element]) -> tuple[list[Element], in
 def _body_after(content: Sequence[Element], k: int, over: set[int]) -> bool:
     """Whether body text follows the table under the heading `content[k]`, past the tables and
     the continuation titles over a table (`over`, by index) that come next."""
-    title = " ".join(content[k].text.split()).casefold()
+    title = page_text_key(content[k].text)
     k += 1
     while k < len(content) and (content[k].type == "table" or (
-            k in over and " ".join(content[k].text.split()).casefold().startswith(title))):
+            k in over and page_text_key(content[k].text).startswith(title))):
         k += 1
     return (k < len(content) and content[k].type in ("paragraph", "list")
             and len(content[k].text.strip()) >= BODY_MIN)
