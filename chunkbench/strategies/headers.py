@@ -228,7 +228,7 @@ class _Builder:
         for u in units:
             if groups and u.end - groups[-1][0].start <= self.maximum:
                 groups[-1].append(u)
-            elif groups and len(groups[-1]) > 1 and ct.elements[ct.index_at(groups[-1][-1].start)].id in ct.titles:
+            elif groups and len(groups[-1]) > 1 and ct.kind(ct.index_at(groups[-1][-1].start)) == TITLE:
                 groups.append([groups[-1].pop(), u])  # a table's caption opens the group of its table
             else:
                 groups.append([u])

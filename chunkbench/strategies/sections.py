@@ -202,7 +202,7 @@ def _items(ct: ContentText) -> list[_Item]:
         top = level
 
     for i, el in enumerate(ct.elements):
-        if el.id in ct.titles:  # a table's caption: it goes with its table, even in capitals
+        if ct.kind(i) == TITLE:  # a table's caption: it goes with its table, even in capitals
             items.append(_Item(ct.element_units(i, TITLE)[0]))
             continue
         if el.type == "table":

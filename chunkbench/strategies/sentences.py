@@ -88,17 +88,17 @@ def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_depen
 
 def sentence_units(ct: ContentText, packer: Packer):
     """(unit, opens a paragraph) in reading order: headings, table pieces (the first, of kind
-    TABLE, with the table's caption when one titles it), sentences and the pieces of sentences too long for one
-    chunk."""
+    TABLE, with the table's caption when one titles it), sentences and the pieces of sentences
+    too long for one chunk."""
     for i, el in enumerate(ct.elements):
         if el.is_heading:
             for u in ct.element_units(i, HEADING):
                 yield from _within(u, True, packer)
             continue
-        if el.id in ct.titles:
+        if ct.kind(i) == TITLE:
             continue  # packed with the table it titles, next
         if el.type == "table":
-            titled = i > 0 and ct.elements[i - 1].id in ct.titles
+            titled = i > 0 and ct.kind(i - 1) == TITLE
             units = (ct.element_units(i - 1, TITLE) if titled else []) + ct.element_units(i, TABLE)
             for k, piece in enumerate(packer.pack(units)):
                 yield Unit(piece[0].start, piece[-1].end, piece[0].kind if k else TABLE), k == 0

@@ -197,7 +197,7 @@ def table_titles(content: Sequence[Element]) -> set[str]:
     the table right after them: on the same page and, when both have boxes, above it. Strategies
     keep such a caption with its table, as a heading with what it heads."""
     return {a.id for a, b in zip(content, content[1:])
-            if a.type == "caption" and b.type == "table" and a.page_idx == b.page_idx
+            if a.type == "caption" and not a.is_heading and b.type == "table" and a.page_idx == b.page_idx
             and (a.bbox is None or b.bbox is None or a.bbox[1] < b.bbox[1])}
 
 
