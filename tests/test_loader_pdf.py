@@ -492,6 +492,47 @@ def test_sample_pdfs_load_with_headings_and_a_table(path):
     assert any(e.type == "table" and e.rows for e in doc.elements)
 
 
+LATEX_PDFS = SAMPLE_PDFS.parent / "tests" / "data" / "latex"
+
+
+def test_a_line_of_tex_source_boxed_as_a_heading_is_code():
+    """Issue 19.7 (a LaTeX source comment taken for a heading): the LaTeX Project Public License
+    shows the line a distribution should carry, "% This work consists of all files listed in
+    manifest.txt.", set apart in typewriter type; the model boxes it as a section header, so it
+    took level 3 and opened a section of its own mid-paragraph."""
+    doc = chunkbench.load(LATEX_PDFS / "lppl.pdf", cache=False)
+    shown, line = [e for e in doc.elements if e.text.startswith("% This work consists")]
+    assert (shown.type, shown.raw_type, shown.page_idx + 1) == ("code", "text", 7)  # the same line on page 7, boxed as text
+    assert (line.type, line.raw_type, line.page_idx + 1) == ("code", "section-header", 8)
+    assert line.attrs["reclassified"] == pdf_layout.SOURCE_LINE and line.text_level is None
+    after = doc.elements[doc.elements.index(line) + 1]
+    assert after.text.startswith("in that place.")
+    assert doc.section_paths([after.char_start])[0][-1] == "Important Recommendations"
+    assert not [e for e in doc.elements if e.type == "heading" and "%" in e.text]
+
+
+def test_tex_source_in_a_typewriter_font_that_does_not_declare_its_pitch_is_code():
+    """The AMS document classes' documentation (Acrobat Distiller) embeds CMTT without the
+    fixed-pitch flag: its listing lines "%\\else" and "1675 \\@ifundefined{cite }{%" were headings
+    (level 5), its comment lines list items and its verbatim blocks paragraphs. Typewriter fonts
+    are known by name too; a listing's line number, in a roman font, is passed over."""
+    path = LATEX_PDFS / "amsclass.pdf"
+    spans = [s for b in pymupdf.open(path)[18].get_text("dict")["blocks"] for line in b.get("lines", ())
+             for s in line["spans"] if s["text"].startswith("%\\else")]
+    assert spans and all(s["font"].endswith("CMTT9") and not s["flags"] & pymupdf.TEXT_FONT_MONOSPACED for s in spans)
+    doc = chunkbench.load(path, cache=False)
+    lines = {" ".join(e.text.split()): e for e in doc.elements if e.attrs.get("reclassified") == pdf_layout.SOURCE_LINE}
+    assert {(lines[t].page_idx + 1, lines[t].raw_type) for t in ("%\\else", "1675 \\@ifundefined{cite }{%")} \
+        == {(19, "section-header"), (60, "section-header")}
+    assert lines["% \\def\\@obsolete@fontswitch#1#2#3{%"].raw_type == "list-item"
+    assert all(e.type == "code" for e in lines.values())
+    assert not [e for e in doc.elements if e.type == "heading" and pdf_layout._SOURCE_LINE.fullmatch(e.text)]
+    assert "2.6 Top matter" in {e.text for e in doc.elements if e.type == "heading"}
+    # what reads as a name in a monospaced font stays a heading
+    mono = [{"spans": [{"text": t, "flags": 0, "alpha": 255, "font": "CMTT10"}]} for t in ("chunkbench.chunk()", "\\implies")]
+    assert not any(pdf_layout._is_source_line(line["spans"][0]["text"], [line]) for line in mono)
+
+
 @pytest.fixture(scope="module")
 def gnuplot():
     return load_shared(GNUPLOT)
@@ -506,6 +547,13 @@ def test_long_manual_parses_completely(gnuplot):
     for e in gnuplot.elements:
         page = gnuplot.page(e.page_idx)
         assert e.bbox[2] <= page.width and e.bbox[3] <= page.height
+
+
+def test_a_comment_line_of_an_example_boxed_as_a_list_item_is_code(gnuplot):
+    """The gnuplot manual's examples open with "# …" comments that the model boxes as list items."""
+    (e,) = [e for e in gnuplot.elements if e.text.startswith("# Use the third column of data")]
+    assert (e.type, e.raw_type, e.page_idx + 1) == ("code", "list-item", 51)
+    assert "\n" in e.text  # code keeps its lines
 
 
 def test_a_lone_lower_case_connective_is_no_heading_but_a_capitalised_command_is(gnuplot):

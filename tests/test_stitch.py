@@ -118,12 +118,15 @@ def test_a_table_title_read_as_a_heading_is_a_caption_and_its_continued_title_do
     "ESTIMATED COSTS" and "ESTIMATED COSTS—Continued", which the model boxes as headings: they took
     level 1 (everything after the table sat under "ESTIMATED COSTS—Continued") and the second
     stood between the table's parts."""
+    from chunkbench.loaders.stitch import REPEATED_TITLE
     from chunkbench.loaders.table_titles import OPTION
 
     pdf = shared_pdf("req_federal-register-2020-17221.pdf")
     doc = cb.load(pdf)
     titles = [e for e in doc.elements if e.text.startswith("ESTIMATED COSTS")]
-    assert [(e.type, e.raw_type, e.page_idx) for e in titles] == [("caption", "section-header", 4), ("caption", "section-header", 5)]
+    # the second only repeats the stitched table's title: furniture, as the repeated header row is dropped
+    assert [(e.type, e.raw_type, e.page_idx) for e in titles] == [("caption", "section-header", 4), ("header", "section-header", 5)]
+    assert titles[1].attrs["reclassified"] == REPEATED_TITLE
     assert doc.parser.options[OPTION] == 2 and not any(e.text_level for e in titles)
     (table,) = [e for e in _stitched(doc) if e.type == "table"]
     assert table.page_numbers == (5, 6) and table.text.split("\n")[0].startswith("| Action | Labor cost |")
@@ -133,6 +136,9 @@ def test_a_table_title_read_as_a_heading_is_a_caption_and_its_continued_title_do
     assert not any("ESTIMATED COSTS" in " > ".join(p) for p in doc.section_paths(e.char_start for e in doc.elements))
     apart = cb.load(pdf, stitch_tables=False)
     assert sum(e.type == "table" for e in apart.elements) == sum(e.type == "table" for e in doc.elements) + 1
+    assert [e.type for e in apart.elements if e.text.startswith("ESTIMATED COSTS")] == ["caption", "caption"]
+    for strategy in ("sentences", "recursive", "elements"):  # no chunk holds the repeated title (one held it alone)
+        assert not any("Continued" in c.text for c in cb.chunk(doc, strategy).chunks), strategy
 
 
 def test_a_heading_over_a_table_with_no_body_text_after_it_stays_a_heading():

@@ -10,7 +10,10 @@ Mapping rules (one place, documented here):
   `table` → table, `picture` → image, `caption` → caption, `page-header` → header,
   `page-footer` → footer, `formula` → equation, `footnote` → footnote, `text` → paragraph, or
   code when every line is set in a monospaced font (pymupdf4llm's own rule; the model has no code
-  class), an OCR layer's invisible text aside (Tesseract's GlyphLessFont declares a fixed pitch). A header or footer whose whole text is a page number ("12", "- 12 -", "Page 3 of 9",
+  class; a font is monospaced by its fixed-pitch flag or its name, _MONOSPACED_FONT), an OCR
+  layer's invisible text aside (Tesseract's GlyphLessFont declares a fixed pitch). A heading or
+  list-item box in a monospaced font that reads as a line of source ("% \\CheckSum{0}",
+  "# a comment", "\\def\\x{%") is code too (`_is_source_line`). A header or footer whose whole text is a page number ("12", "- 12 -", "Page 3 of 9",
   "xii") becomes page_number. A heading whose whole text is one lower-case function word ("or"
   between two syntax lines in a manual; "If" may head a section) becomes a paragraph, and so
   does a heading box that opens with a bold sentence followed by plain text (a run-in heading,
@@ -94,6 +97,16 @@ HEADING_CLASSES = frozenset({"title", "section-header"})
 
 _SUPERSCRIPT = pymupdf.TEXT_FONT_SUPERSCRIPT
 _MONOSPACED = pymupdf.TEXT_FONT_MONOSPACED
+#: typewriter fonts by name, for PDFs whose font descriptors do not declare the fixed pitch (older
+#: pdfTeX embeds Computer Modern Typewriter, CMTT, with flags 4; DejaVuSansMono too): TeX's
+#: typewriter families, then any font called "…Mono…" (not Monotype's) or Courier
+_MONOSPACED_FONT = re.compile(r"(?:^|\+)(?:CMTT|SFTT|TCTT|LMMono|lmtt|txtt|pcrr|rpcr|Courier|Inconsolata|Consolas|Menlo|Monaco)"
+                              r"|Mono(?!type)", re.IGNORECASE)
+#: a line of source in a heading box: a comment ("% \CheckSum{0}", "# …", "// …"), a TeX control
+#: sequence ("\def\acc@error{%"), or a line ending in an open brace or a semicolon, after a
+#: listing's line number ("353 % \newcounter{footnote}"); a control sequence alone ("\implies",
+#: a macro's name over its description) is a name, not a line of source
+_SOURCE_LINE = re.compile(r"(?:\d{1,6}\s+)?(?!\\[A-Za-z@]+\*?\Z)(?:(?:%|#|//|\\[A-Za-z@]).*|.*(?:\{%?|;))")
 _BOLD = pymupdf.TEXT_FONT_BOLD
 #: the end of a run-in heading: a sentence stop or a colon, maybe in closing quotes or brackets
 _LEAD_END = re.compile(rf"[{STOPS}:][{re.escape(CLOSERS)}]*\s*\Z")
@@ -441,6 +454,10 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
         text = _running_text(lines, rotated_text, attrs)
         if kind in (ElementType.HEADER, ElementType.FOOTER) and _PAGE_NUMBER.fullmatch(text):
             kind = ElementType.PAGE_NUMBER
+        elif kind in (ElementType.HEADING, ElementType.LIST) and _is_source_line(text, lines):
+            kind = ElementType.CODE
+            text = code_text(lines)
+            attrs["reclassified"] = SOURCE_LINE
         elif kind is ElementType.HEADING and (why := _heading_misread(text, lines)):
             kind = ElementType.PARAGRAPH
             attrs["reclassified"] = why
@@ -576,7 +593,28 @@ def _is_monospaced(lines: Sequence[Mapping[str, Any]]) -> bool:
     text, alpha 0, in Tesseract's GlyphLessFont, which declares a fixed pitch) says nothing about
     the type on the page, so it never makes a box code."""
     spans = [s for line in lines for s in line["spans"] if s["text"].strip() and not _is_ocr_layer(s)]
-    return bool(spans) and all(s["flags"] & _MONOSPACED for s in spans)
+    return bool(spans) and all(map(_is_monospaced_span, spans))
+
+
+def _is_monospaced_span(span: Mapping[str, Any]) -> bool:
+    """Set in a fixed-pitch font: the font says so, or its name does (_MONOSPACED_FONT)."""
+    return bool(span["flags"] & _MONOSPACED) or _MONOSPACED_FONT.search(span["font"]) is not None
+
+
+#: why a heading or list-item box is code (`attrs["reclassified"]`)
+SOURCE_LINE = "a line of source in a monospaced font"
+
+
+def _is_source_line(text: str, lines: Sequence[Mapping[str, Any]]) -> bool:
+    """A heading or list-item box that is a line of a listing: set in a monospaced font (a
+    listing's line number aside) and reading as source (_SOURCE_LINE), as TeX documentation's
+    "% \\CheckSum{0}" or "% This work consists of …", which the model boxes as headings, and its
+    "% \\def\\@obsolete@fontswitch#1#2#3{%", boxed as list items. A heading in a monospaced font
+    that reads as a name ("chunkbench.chunk()", "\\implies") stays a heading."""
+    spans = [s for line in lines for s in line["spans"] if s["text"].strip() and not _is_ocr_layer(s)]
+    if spans and spans[0]["text"].strip().isdigit() and not _is_monospaced_span(spans[0]):
+        spans = spans[1:]
+    return bool(spans) and all(map(_is_monospaced_span, spans)) and _SOURCE_LINE.fullmatch(text.strip()) is not None
 
 
 def _heading_misread(text: str, lines: Sequence[Mapping[str, Any]]) -> str | None:

@@ -3,10 +3,13 @@
 A PDF table that runs over a page break is parsed as two tables, one per page, and a chunker then
 cuts between them as if they were unrelated (a page break, a new table). Two tables are one when
 the second is the next content after the first (page furniture and a title that says it is
-continued, "ESTIMATED COSTS—Continued", aside: no other heading, no text between), starts on the page after the first ends, has as many columns, and its first row is
+continued, "ESTIMATED COSTS—Continued", aside: no other heading, no text between), starts on the
+page after the first ends, has as many columns, and its first row is
 either the first table's header repeated (dropped) or not a header at all: a row with an empty
 cell where the header has text, as a continuation's section label ("Non-current liabilities | |").
-Two tables with headers of their own stay two tables.
+Two tables with headers of their own stay two tables. A "continued" title between the two parts
+is page furniture once they are one table (a header, `attrs["reclassified"]` saying why), as the
+repeated header row is dropped: it only repeats the title the stitched table already has.
 
 The stitched element keeps the first table's id, header and box, spans both pages
 (`page_end_idx`), and lists each page's part in `attrs["segments"]` (`Element.parts` reads them),
@@ -32,7 +35,8 @@ _CONTINUED = re.compile(r"(?:[—–-]\s*|\(\s*)(?:continued|cont'd|cont\.)\s*\)
 def stitch_tables(doc: Document) -> Document:
     """`doc` with every table that continues on the next page joined to the table it continues
     (chains across several pages too); `doc` itself when there is none."""
-    keep, joined = join_continuations(doc.elements, "table", continues, join, between=_furniture_or_continued_title)
+    keep, joined = join_continuations(doc.elements, "table", continues, join, between=_furniture_or_continued_title,
+                                      passed=_repeated_title_as_furniture)
     if not joined:
         return doc
     options = {**doc.parser.options, OPTION: joined}
@@ -42,29 +46,54 @@ def stitch_tables(doc: Document) -> Document:
 
 def _furniture_or_continued_title(e: Element) -> bool:
     """What may lie between a table and its continuation: page furniture, and a caption or
-    heading that says the table is continued (it stays, after the stitched table)."""
-    return is_noise(e) or (e.type in ("caption", "heading") and _CONTINUED.search(e.text) is not None)
+    heading that says the table is continued."""
+    return is_noise(e) or _is_continued_title(e)
+
+
+def _is_continued_title(e: Element) -> bool:
+    return e.type in ("caption", "heading") and _CONTINUED.search(e.text) is not None
+
+
+#: why a "continued" title between the parts of a stitched table is furniture
+REPEATED_TITLE = "a table's title repeated where the table continues"
+
+
+def _repeated_title_as_furniture(e: Element) -> Element:
+    """A "continued" title passed over by a join, as the page furniture it now is (anything else
+    passed over stays as it is)."""
+    if not _is_continued_title(e):
+        return e
+    return dataclasses.replace(e, type="header", text_level=None, attrs={**e.attrs, "reclassified": REPEATED_TITLE})
 
 
 def join_continuations(elements: Sequence[Element], kind: str, continues: Callable[[Element, Element], bool],
                        join: Callable[[Element, Element], Element],
-                       between: Callable[[Element], bool] = is_noise) -> tuple[list[Element], int]:
+                       between: Callable[[Element], bool] = is_noise,
+                       passed: Callable[[Element], Element] | None = None) -> tuple[list[Element], int]:
     """`elements` with each element of type `kind` that `continues` the previous content element
     of that type joined to it (chains too), passing over empty elements and those `between`
-    (page furniture) that lie between them; and how many were joined."""
+    (page furniture) that lie between them, each of those a join passed over replaced by
+    `passed(e)` when given; and how many were joined."""
     keep: list[Element] = []
     joined = 0
     head: int | None = None  # index in `keep` of the last content element, when of type `kind`
+    since_head: list[int] = []  # indices in `keep` of the elements passed over since `head`
     for e in elements:
         if e.is_empty or between(e):
+            since_head.append(len(keep))
             keep.append(e)
             continue
         if head is not None and continues(keep[head], e):
             keep[head] = join(keep[head], e)
             joined += 1
+            if passed is not None:
+                for i in since_head:
+                    keep[i] = passed(keep[i])
+            since_head = []
             continue
         keep.append(e)
         head = len(keep) - 1 if e.type == kind else None
+        since_head = []
     return keep, joined
 
 
