@@ -130,12 +130,15 @@ def test_an_oversize_element_is_split_at_paragraphs_then_sentences_then_words():
     cs = chunk(doc, "elements")
     assert max(c.char_len for c in cs) <= 2000
     assert all(doc.text[c.start_char:c.end_char] == c.text for c in cs)
-    pieces = [c for c in cs if c.source_blocks == ("e1",)]
+    pieces = [c for c in cs if "e1" in c.source_blocks]
     assert len(pieces) == -(-len(sentences) // 2000) or len(pieces) == -(-len(sentences) // 2000) + 1
-    assert pieces[0].boundary.reason.value == "oversize_element" and "cut into" in pieces[0].boundary.detail
+    # the heading is not left alone: it opens the first piece (it was a chunk of its own)
+    assert pieces[0].source_blocks == ("e0", "e1") and pieces[0].text.startswith("Title\n\nSentence 0 ")
+    assert pieces[0].boundary.reason.value == "document_start" and "cut into" in pieces[0].boundary.detail
+    assert [c.source_blocks for c in pieces[1:]] == [("e1",)] * (len(pieces) - 1)
     assert {c.boundary.reason.value for c in pieces[1:]} == {"sentence_split"}
     assert all(c.text.endswith(".") for c in pieces)  # cut between sentences
-    assert "".join(c.text for c in pieces).replace(" ", "") == sentences.replace(" ", "")
+    assert "".join(c.text for c in pieces).removeprefix("Title\n\n").replace(" ", "") == sentences.replace(" ", "")
     x = [c for c in cs if c.source_blocks == ("e3",)]
     assert [c.char_len for c in x] == [2000, 500] and x[1].boundary.reason.value == "word_split"
 
@@ -196,16 +199,18 @@ def test_properties_on_random_element_streams(doc, limit, tables, level, split, 
     assert len(in_order) == len(set(in_order)), "every element in one chunk, or in consecutive pieces"
     expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e)]
     assert in_order == expected, "reading order kept, nothing lost"
+    titles = table_titles([e for e in doc.elements if not e.is_empty and not is_noise(e)])
     for prev, c in zip([None, *cs.chunks], cs.chunks):
         els = [doc.element(b) for b in c.source_blocks]
-        if len(els) == 1 and split and len(els[0].text) > limit:  # a piece of a split element
+        if split and len(els[-1].text) > limit:  # a piece of a split element
             assert c.text == doc.text[c.start_char:c.end_char] and 0 < c.char_len <= limit
+            # its first piece may open with the headings (and a table's caption) before it
+            assert len(els) == 1 or (join and all(e.is_heading or e.id in titles for e in els[:-1]))
         else:
             assert c.text == SEPARATOR.join(e.text for e in els)
         if c.char_len > limit:
             assert not split and len(els) == 1 and c.extra["oversize"], "only a lone unsplit element exceeds the limit"
         # with join_headings, leading headings (and a table's caption) and the element after them were joined on purpose
-        titles = table_titles([e for e in doc.elements if not e.is_empty and not is_noise(e)])
         lead = next((i for i, e in enumerate(els) if not e.is_heading and e.id not in titles), len(els)) if join else 0
         ruled = els[lead:] if join else els
         assert len({e.page_idx for e in ruled}) <= 1, "a page change always starts a chunk"
@@ -218,6 +223,8 @@ def test_properties_on_random_element_streams(doc, limit, tables, level, split, 
             assert prev.char_len + len(SEPARATOR) + len(els[0].text) > limit, "chunks are filled greedily"
         if join and prev is not None and all(doc.element(b).is_heading for b in prev.source_blocks):
             assert prev.char_len + len(SEPARATOR) + len(els[0].text) > limit, "headings alone only when full"
+            if split and len(els[0].text) > limit:  # an element too long for any chunk takes them into its first piece
+                assert prev.char_len + len(SEPARATOR) > limit // 2 or doc.text[prev.end_char:c.start_char] != SEPARATOR
 
 
 def test_mineru_fixture():

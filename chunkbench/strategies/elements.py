@@ -4,7 +4,9 @@ Elements are walked in reading order and appended to the current chunk until a b
 the page changes, a heading with `text_level <= heading_level` starts, a table starts
 (`table_boundary`, on by default: the spec's worked example needs it), or the chunk plus the next
 element would exceed `max_chunk_size` characters. A structural boundary wins over the size rule at
-the same element. An element longer than the limit is a chunk of its own (`oversize_element`).
+the same element. An element longer than the limit is a chunk of its own (`oversize_element`), cut
+into pieces within it (`split_oversize`); with `join_headings` the headings before it open its
+first piece rather than stand alone.
 Chunk text is the element texts joined by the canonical separator, so sizes match `doc.text`.
 """
 
@@ -18,7 +20,7 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, documen
 from chunkbench.types.document import SEPARATOR, Document, Element, is_noise, table_titles
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, PARAGRAPH, PIECE_REASONS, TABLE, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, PIECE_REASONS, TABLE, TITLE, Packer, Unit
 
 #: Chunk type priority of specs/1 (heading first; paragraph is the default).
 _TYPE_PRIORITY = ("table", "code", "list")
@@ -72,7 +74,8 @@ def chunk_elements(
             stack.push(el.heading_level, one_line(el.text, 200))
         if current is None:
             boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
-        elif join_headings and current.titles_only(titles) and current.added_size(el) <= max_chunk_size:
+        elif join_headings and current.titles_only(titles) and (
+                current.added_size(el) <= max_chunk_size or (split_oversize and _opens_oversize(current, el, max_chunk_size))):
             boundary = None  # headings are not left alone in a chunk (issue 11): what follows joins them
             current.section_path = list(stack.path)
         else:
@@ -86,27 +89,48 @@ def chunk_elements(
         current.add(el)
     chunks: list[Chunk] = []
     for g in groups:
-        if split_oversize and len(g.elements) == 1 and len(g.elements[0].text) > max_chunk_size:
-            chunks += _split_element(doc, len(chunks), g, heading_level, max_chunk_size)
+        if split_oversize and len(g.elements[-1].text) > max_chunk_size:
+            chunks += _split_element(doc, len(chunks), g, heading_level, max_chunk_size, titles)
         else:
             chunks.append(_make_chunk(doc, len(chunks), g, heading_level, max_chunk_size))
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
-def _split_element(doc: Document, first: int, group: _Open, heading_level: int, limit: int) -> list[Chunk]:
-    """An element longer than `limit` cut into pieces within it: at paragraphs (blank lines), then
-    sentences, then line breaks or spaces (spans.Packer), each piece an exact slice of the element
-    and its own chunk. The first piece keeps the group's boundary; the others say where they were cut."""
-    (el,) = group.elements
-    packer = Packer(el.text, limit, header_room=True)
+def _opens_oversize(current: _Open, el: Element, limit: int) -> bool:
+    """Whether `el`, too long for any chunk, joins the headings and captions of `current` so that
+    they open its first piece: they take at most half the limit, and nothing skipped (furniture)
+    lies between them in the text, so the piece is one slice of it."""
+    if len(el.text) <= limit or current.size + len(SEPARATOR) > limit // 2:
+        return False
+    chain = [*current.elements, el]
+    return all(b.char_start == a.char_end + len(SEPARATOR) for a, b in zip(chain, chain[1:]))
+
+
+def _split_element(doc: Document, first: int, group: _Open, heading_level: int, limit: int,
+                   titles: set[str]) -> list[Chunk]:
+    """The group's last element, longer than `limit`, cut into pieces within it: at paragraphs
+    (blank lines), then sentences, then line breaks or spaces (a table at rows; spans.Packer),
+    each piece an exact slice and its own chunk; the headings and captions before it (if any)
+    open the first piece. The first piece keeps the group's boundary; the others say where they
+    were cut."""
+    *lead, el = group.elements
+    packer = Packer(SEPARATOR.join(e.text for e in group.elements), limit, header_room=True)
+    units, starts = [], []
+    pos = 0
+    for e in lead:
+        starts.append(pos)
+        units.append(Unit(pos, pos + len(e.text), TITLE if e.id in titles else HEADING))
+        pos += len(e.text) + len(SEPARATOR)
+    starts.append(pos)
     if el.type == "table":
-        units = packer.lines(Unit(0, len(el.text), TABLE))
+        units += packer.lines(Unit(pos, pos + len(el.text), TABLE))
     else:
-        units = [Unit(a, b, PARAGRAPH) for a, b in paragraph_spans(el.text)]
+        units += [Unit(pos + a, pos + b, PARAGRAPH) for a, b in paragraph_spans(el.text)]
     pieces = packer.pack(units)
     out = []
     for k, piece in enumerate(pieces):
         a, b = piece[0].start, piece[-1].end
+        held = [e for e, start in zip(group.elements, starts) if start < b and start + len(e.text) > a]
         if k == 0:
             boundary = Boundary(group.boundary.reason, f"{group.boundary.detail}: cut into {len(pieces)} pieces")
         else:
@@ -115,7 +139,8 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
                                 f"element {el.id} ({len(el.text)} chars > {limit}) continues: piece {k + 1} of "
                                 f"{len(pieces)}, cut at a {'line break or space' if kind == HARD else kind}"
                                 f"{packer.why_moved(a)}")
-        out.append(_make_chunk(doc, first + k, group, heading_level, limit, span=(a, b), boundary=boundary))
+        out.append(_make_chunk(doc, first + k, group, heading_level, limit, span=(a, b), boundary=boundary,
+                               elements=held))
     return out
 
 
@@ -158,15 +183,17 @@ def _page_indices(elements: list[Element]) -> list[int]:
 
 
 def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: int,
-                span: tuple[int, int] | None = None, boundary: Boundary | None = None) -> Chunk:
-    """The chunk of `group`; with `span`, of that slice [a, b) of its one element only."""
-    els = group.elements
-    text = SEPARATOR.join(e.text for e in els)
+                span: tuple[int, int] | None = None, boundary: Boundary | None = None,
+                elements: list[Element] | None = None) -> Chunk:
+    """The chunk of `group`; with `span`, of that slice [a, b) of its joined text, which holds
+    `elements`."""
+    text = SEPARATOR.join(e.text for e in group.elements)
     start = end = None
     if span is not None:
         text = text[span[0]:span[1]]
-        if els[0].char_start is not None:
-            start, end = els[0].char_start + span[0], els[0].char_start + span[1]
+        if group.elements[0].char_start is not None:
+            start, end = group.elements[0].char_start + span[0], group.elements[0].char_start + span[1]
+    els = elements or group.elements
     ctype = chunk_type(els, heading_level)
     return build_chunk(
         doc,
@@ -202,15 +229,16 @@ STRATEGY = declare(
         Param("table_boundary", bool, True, "a table starts a new chunk (needed by the spec's worked example)"),
         Param("skip_noise", bool, True, "skip headers, footers, page numbers and MinerU 'discarded' items"),
         Param("join_headings", bool, True, "a heading is never a chunk alone: what follows it (a sub-heading, a table, "
-              "the next page) joins it while the chunk fits; false keeps the spec's boundaries"),
+              "the next page) joins it while the chunk fits, and an element too long for any chunk joins it and "
+              "its first piece opens with it; false keeps the spec's boundaries"),
         Param("split_oversize", bool, True, "cut an element longer than max_chunk_size at paragraphs, sentences, then "
               "line breaks or spaces (off: it is a chunk of its own, oversize_element, as specs/1 says)"),
     ],
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
     spec="docs/specs/1-mineru-element-chunking.md",
-    ruleset="elements/2026-11-27",
+    ruleset="elements/2026-11-27.1",
     offsets="slice_without_skipped",
-    boundaries="page change, heading `text_level <= 2`, a table (`table_boundary`, on by default), chunk + next element > `max_chunk_size` (2000); a structural boundary wins over size; an element longer than the limit is cut at paragraphs, sentences, then line breaks or spaces into exact slices within the limit (`split_oversize`, on; off keeps the spec's one oversize chunk); a heading is never a chunk alone: what follows joins it while it fits (`join_headings`, on; off keeps the spec's boundaries)",
+    boundaries="page change, heading `text_level <= 2`, a table (`table_boundary`, on by default), chunk + next element > `max_chunk_size` (2000); a structural boundary wins over size; an element longer than the limit is cut at paragraphs, sentences, then line breaks or spaces into exact slices within the limit (`split_oversize`, on; off keeps the spec's one oversize chunk); a heading is never a chunk alone: what follows joins it while it fits, and an element too long for any chunk joins it and its first piece opens with it (`join_headings`, on; off keeps the spec's boundaries)",
     fields='`content`, `chunk_type`, `page_idx`, `page_indices`, `has_table`',
     size_limit=lambda p: (p["max_chunk_size"], "chars"),
 )
