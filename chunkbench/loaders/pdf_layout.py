@@ -13,9 +13,10 @@ Mapping rules (one place, documented here):
   class; a font is monospaced by its fixed-pitch flag or its name, _MONOSPACED_FONT), an OCR
   layer's invisible text aside (Tesseract's GlyphLessFont declares a fixed pitch). A heading or
   list-item box in a monospaced font that reads as a line of source ("% \\CheckSum{0}",
-  "# a comment", "\\def\\x{%") is code too (`_is_source_line`). A header or footer whose whole text is a page number ("12", "- 12 -", "Page 3 of 9",
-  "xii") becomes page_number. A heading whose whole text is one lower-case function word ("or"
-  between two syntax lines in a manual; "If" may head a section) becomes a paragraph, and so
+  "# a comment", "\\def\\x{%") is code too (`_is_source_line`). A header or footer whose whole
+  text is a page number ("12", "- 12 -", "Page 3 of 9", "xii") becomes page_number. A heading
+  whose whole text is one lower-case function word ("or" between two syntax lines in a manual;
+  "If" may head a section) becomes a paragraph, and so
   does a heading box that opens with a bold sentence followed by plain text (a run-in heading,
   "**Task information … improvements.** Random with …"), `attrs["reclassified"]` saying so. Any other
   class becomes other; `raw_type` always keeps the class.
@@ -592,8 +593,13 @@ def _is_monospaced(lines: Sequence[Mapping[str, Any]]) -> bool:
     """Every visible span of the box is set in a monospaced font. An OCR text layer (invisible
     text, alpha 0, in Tesseract's GlyphLessFont, which declares a fixed pitch) says nothing about
     the type on the page, so it never makes a box code."""
-    spans = [s for line in lines for s in line["spans"] if s["text"].strip() and not _is_ocr_layer(s)]
+    spans = _visible_spans(lines)
     return bool(spans) and all(map(_is_monospaced_span, spans))
+
+
+def _visible_spans(lines: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """A box's spans with text on the page: blank ones and an OCR layer's invisible text left out."""
+    return [s for line in lines for s in line["spans"] if s["text"].strip() and not _is_ocr_layer(s)]
 
 
 def _is_monospaced_span(span: Mapping[str, Any]) -> bool:
@@ -611,7 +617,7 @@ def _is_source_line(text: str, lines: Sequence[Mapping[str, Any]]) -> bool:
     "% \\CheckSum{0}" or "% This work consists of …", which the model boxes as headings, and its
     "% \\def\\@obsolete@fontswitch#1#2#3{%", boxed as list items. A heading in a monospaced font
     that reads as a name ("chunkbench.chunk()", "\\implies") stays a heading."""
-    spans = [s for line in lines for s in line["spans"] if s["text"].strip() and not _is_ocr_layer(s)]
+    spans = _visible_spans(lines)
     if spans and spans[0]["text"].strip().isdigit() and not _is_monospaced_span(spans[0]):
         spans = spans[1:]
     return bool(spans) and all(map(_is_monospaced_span, spans)) and _SOURCE_LINE.fullmatch(text.strip()) is not None
