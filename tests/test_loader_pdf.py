@@ -556,6 +556,20 @@ def test_a_comment_line_of_an_example_boxed_as_a_list_item_is_code(gnuplot):
     assert "\n" in e.text  # code keeps its lines
 
 
+def test_a_bullet_drawn_from_a_font_with_no_unicode_map_is_a_bullet(gnuplot):
+    """Issue 19.7 (bullets extracted as a wrong character): the gnuplot manual's itemize bullets
+    are TS1 \\textbullet from a bitmap (Type 3) font with no Unicode map, which PyMuPDF reads
+    as the control character U+0088."""
+    page = pymupdf.open(shared_pdf(GNUPLOT))[22]
+    raw = [ln["spans"] for b in page.get_text("dict")["blocks"] for ln in b.get("lines", ())]
+    assert sum(spans[0]["text"] == "\x88" for spans in raw) >= 4  # what the PDF gives
+    items = [e for e in gnuplot.elements if e.page_idx == 22 and e.type == "list"]
+    assert "• All evaluation of expressions and functions uses 64-integer arithmetic" in items[0].text
+    assert sum(e.text.startswith("• ") for e in gnuplot.elements) >= 130  # 132 in the manual
+    control = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+    assert not [e.text for e in gnuplot.elements if control.search(e.text)]
+
+
 def test_a_lone_lower_case_connective_is_no_heading_but_a_capitalised_command_is(gnuplot):
     """Issue 19.7 (parse quality): the layout model boxes the "or" between two syntax lines of the
     gnuplot manual as a section header on some pages; headings named after commands stay."""

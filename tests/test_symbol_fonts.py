@@ -5,7 +5,7 @@ from __future__ import annotations
 import pymupdf
 
 import chunkbench as cb
-from chunkbench.loaders.symbol_fonts import symbol_text
+from chunkbench.loaders.symbol_fonts import bullet_codes, symbol_text
 from tests.conftest import shared_pdf
 
 
@@ -36,3 +36,19 @@ def test_only_symbol_font_codes_change():
     assert symbol_text("SymbolMT", "\uf0b7") == "•" and symbol_text("Symbol", "a") == "a"  # mapped Greek stays
     assert symbol_text("TimesNewRomanPSMT", "x ¨ \uf078") == "x ¨ \uf078"
     assert symbol_text("", "x") == "x"
+
+
+def test_a_control_character_opening_a_line_before_a_word_is_a_bullet():
+    """The marker's code from a font with no Unicode map (gnuplot's, on a real PDF: test_loader_pdf)."""
+    assert bullet_codes("\x88 All evaluation\n\x03\tthe claim") == "• All evaluation\n•\tthe claim"
+    assert bullet_codes("dell\x00Assicurato") == "dell\x00Assicurato"  # inside a line: not a marker
+    assert bullet_codes("\x00Assicurato") == "\x00Assicurato"  # no space after it
+    assert bullet_codes("\x12 x") == "\x12 x" and bullet_codes("\x05 0") == "\x05 0"  # math, not words
+    assert bullet_codes("\x85 next") == "\x85 next"  # NEL is a line break, not a glyph
+    # TeX's math extension and picture fonts draw delimiters and slopes at control codes
+    for font in ("CMEX10", "LMMathExtension10-Regular", "TMMathEx", "LINE10", "LINEW10"):
+        assert bullet_codes("\x10 ac", font) == "\x10 ac"
+    assert bullet_codes("\x88 All", "F43") == "• All"
+    assert bullet_codes("\x88 3D plot style\n\x88 (5.4.2) in context\n\x88 ^R initiates") == (
+        "• 3D plot style\n• (5.4.2) in context\n• ^R initiates"
+    )

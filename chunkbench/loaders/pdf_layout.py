@@ -74,7 +74,7 @@ from chunkbench.types.document import Element, ElementType, Page
 from .dehyphenate import ATTR as LINE_END_HYPHENS
 from .footnotes import heaviest_size
 from .pdflib import pymupdf
-from .symbol_fonts import symbol_text
+from .symbol_fonts import bullet_codes, symbol_text
 
 log = logging.getLogger(__name__)
 
@@ -558,7 +558,7 @@ def table_rows(
 
 
 def _table_cell(text: str) -> str:
-    text = _DOT_LEADER.sub(" ", " ".join(text.split()))
+    text = _DOT_LEADER.sub(" ", " ".join(bullet_codes(text).split()))
     return _SPACED_DECIMAL.sub(".", " ".join(text.split()))
 
 
@@ -567,7 +567,8 @@ def _line_text(line: Mapping[str, Any], *, char_width: float | None = None) -> s
     tenth of the font size (its own threshold for merging spans) is a space; in code
     (`char_width` given) as many spaces as fit the gap. In running text, superscript numbers
     (footnote marks) are set off by spaces. Symbol-font codes read as letters are the symbols
-    they draw (`symbol_fonts`: "Yes x No ¨" set in Wingdings is "Yes ⌧ No ◻")."""
+    they draw (`symbol_fonts`: "Yes x No ¨" set in Wingdings is "Yes ⌧ No ◻"), and a control
+    character opening the line before a word is its bullet ("\\x88 All …" is "• All …")."""
     parts = []
     previous = None
     for span in line["spans"]:
@@ -580,7 +581,7 @@ def _line_text(line: Mapping[str, Any], *, char_width: float | None = None) -> s
             text = f" {text.strip()} "
         parts.append(text)
         previous = span
-    return "".join(parts)
+    return bullet_codes("".join(parts), line["spans"][0].get("font", "") if line["spans"] else "")
 
 
 def joins_hyphenated(previous: str, line: str) -> bool:

@@ -9,6 +9,13 @@ check marks, arrows) are mapped after the Unicode correspondences of the Wingdin
 (Unicode 7.0 encoded them); other codes are left as they are. Symbol's private-use bullet
 (U+F0B7) becomes "•"; its plain codes are left alone, since Symbol with a Unicode map gives
 Greek and mathematics as they should be.
+
+A bullet drawn from a font with no Unicode map at all (a Type 3 font: pdfTeX's bitmap TS1 font
+sets \\textbullet at code 0x88; ReportMill numbers its glyphs from 0) reads as a control
+character, which is never text: one that opens a line before a space and a word is the list's
+marker and becomes "•" (`bullet_codes`; gnuplot's manual has 132 such items). TeX's math
+extension and picture fonts draw big delimiters and line slopes at control codes too, so their
+codes are left as they are.
 """
 
 from __future__ import annotations
@@ -26,6 +33,13 @@ WINGDINGS = {
 #: Symbol code → character, for the private-use code points only (U+F000 + code)
 SYMBOL = {0xB7: "•"}
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
+#: a control character (C0 or C1, whitespace aside) opening a line, then a space, on a line with a word
+_MARKER_CODE = re.compile(
+    r"^[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f](?=[ \t]+[^\n]*?[^\W\d_]{2})", re.MULTILINE
+)
+#: fonts that draw other glyphs at control codes: math extension (CMEX, LM/TeX Gyre MathExtension,
+#: MathEx), the picture mode's line and circle fonts
+_CONTROL_GLYPH_FONT = re.compile(r"cmex|math ?ex|line(?:w)?10|lcircle", re.IGNORECASE)
 _PRIVATE_BASE = 0xF000
 
 
@@ -58,3 +72,13 @@ def symbol_text(font: str, text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def bullet_codes(text: str, font: str = "") -> str:
+    """`text` with a control character that opens a line before a space and a word (a list
+    marker's glyph code, from a font with no Unicode map) given as "•"; a word is two letters
+    in a row anywhere on the line ("\\x88 3D plot style", "\\x88 (5.4.2) …"). `font`, the font the
+    text opens in, if known."""
+    if font and _CONTROL_GLYPH_FONT.search(font):
+        return text
+    return _MARKER_CODE.sub("•", text)
