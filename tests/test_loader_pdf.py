@@ -469,9 +469,11 @@ def test_pages_of_unmapped_glyphs_are_warned_about():
         element(2, "Figure", image_text="\uf0b7\uf0a7 " * 20),  # private use, in a picture
         element(3, "\ufffd" * 5),  # too few characters to judge
         element(4, "\ufffd" * 10 + "x" * 30),  # a quarter: below the 30 % share
+        element(5, "\x01\x02\x03\x04\x05 \x1c\x1d" * 5),  # a Type 3 font's glyph numbers
+        element(6, "• An item\twith a tab,\r\na line end " * 3),  # whitespace is no glyph code
     ]
     assert pdf_loader._garbled_text_warnings(elements) == [
-        "page(s) 2-3: text has no Unicode mapping (garbled); OCR would be needed"
+        "page(s) 2-3, 6: text has no Unicode mapping (garbled); OCR would be needed"
     ]
     assert pdf_loader._garbled_text_warnings(elements[:1]) == []
 

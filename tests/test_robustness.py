@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pymupdf
 import pytest
 from conftest import ROOT, make_doc
 from element_streams import element_documents
@@ -157,6 +158,16 @@ def test_font_without_unicode_map_gives_text_not_a_crash(hostile):
     every_strategy_exports(doc)
     # the same file with text of real characters carries no such warning
     assert not any("Unicode" in w for w in cb.load(hostile["rotated.pdf"]).warnings)
+
+
+def test_a_type3_font_numbering_its_glyphs_from_one_is_warned_about_as_garbled(hostile):
+    """Its codes extract as control characters (PyMuPDF's test_3362.pdf, a Polish insurer's
+    notice, gives 10,000 of them for a page of text): the page is named as needing OCR."""
+    path = hostile["control_codes.pdf"]
+    assert "\x01\x02\x03" in pymupdf.open(path)[0].get_text()  # what the PDF gives
+    doc = cb.load(path, cache=False)
+    assert doc.warnings == ("page(s) 1: text has no Unicode mapping (garbled); OCR would be needed",)
+    every_strategy_exports(doc)
 
 
 def test_hostile_text_in_a_pdf(hostile):

@@ -49,7 +49,7 @@ BACKEND = "pymupdf"
 #: change of them is never served from a cache written before it (bump on every change)
 PARSE_RULES = "2026-11-27.13"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 10  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•"
+LOADER_REVISION = 10  # 2: text of rotated pages read from their boxes; 3: text-only pictures; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled
 # become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
@@ -68,12 +68,14 @@ MAX_HEADING_LEVEL = 6
 #: level of a section header whose font size is unknown (it has no text lines)
 DEFAULT_HEADING_LEVEL = 2
 #: a page is reported as garbled when more than this share of its non-space characters are
-#: U+FFFD or private-use code points (glyphs of a font without a Unicode mapping)
+#: U+FFFD, private-use code points or control characters (glyphs of a font without a Unicode
+#: mapping; a Type 3 font that numbers its glyphs from 0 or 1 gives their codes as control characters)
 GARBLED_SHARE = 0.3
 #: ... and it has at least this many non-space characters (a few icon glyphs are no sign)
 GARBLED_MIN_CHARS = 20
-#: U+FFFD and the private-use code points (BMP, planes 15 and 16)
-_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff]")
+#: U+FFFD, the private-use code points (BMP, planes 15 and 16), and the C0 and C1 control
+#: characters but for tab, line feed and carriage return
+_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 log = logging.getLogger(__name__)
 
@@ -333,7 +335,8 @@ def _text_layer_warnings(pages: Sequence[Page], elements: Sequence[Element], ocr
 
 def _garbled_text_warnings(elements: Sequence[Element]) -> list[str]:
     """Name the pages whose text is mostly unmapped glyphs: fonts without a Unicode mapping
-    extract as U+FFFD or private-use code points, which no chunk can make sense of."""
+    extract as U+FFFD, private-use code points or control characters, which no chunk can make
+    sense of."""
     total: dict[int, int] = {}
     bad: dict[int, int] = {}
     for e in elements:
@@ -341,8 +344,9 @@ def _garbled_text_warnings(elements: Sequence[Element]) -> list[str]:
         if page is None:
             continue
         for text in (e.text, e.attrs.get("image_text") or ""):
-            total[page] = total.get(page, 0) + len("".join(text.split()))
-            bad[page] = bad.get(page, 0) + len(_UNMAPPED.findall(text))
+            chars = "".join(text.split())
+            total[page] = total.get(page, 0) + len(chars)
+            bad[page] = bad.get(page, 0) + len(_UNMAPPED.findall(chars))
     garbled = [i for i, n in bad.items() if total[i] >= GARBLED_MIN_CHARS and n > GARBLED_SHARE * total[i]]
     if not garbled:
         return []

@@ -167,24 +167,57 @@ def dense_page_pdf(folder: Path) -> Path:
     return _save(doc, folder / "dense_page.pdf")
 
 
-@builder("no_unicode.pdf")
-def no_unicode_pdf(folder: Path) -> Path:
-    """A font whose glyph names mean nothing and no ToUnicode map: text extracts as garbage."""
-    # names MuPDF cannot read (it takes "g12" for a glyph id and maps some of those to ASCII)
-    glyphs = " ".join(f"/x{i}" for i in range(26))
+def _stream(data: bytes) -> bytes:
+    return b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+
+
+def one_font_page_pdf(content: bytes, font: bytes, *more: bytes) -> bytes:
+    """A one-page PDF written by hand whose page draws `content` with one font, /F1 (object 5);
+    `more` are objects 6 and on, which the font may refer to."""
     objs = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >>"
         b" /Contents 4 0 R >>",
-        None,  # content stream, below
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding"
-        b" /Differences [65 " + glyphs.encode() + b"] >> >>",
+        _stream(content),
+        font,
+        *more,
     ]
+    return raw_pdf(objs)
+
+
+@builder("no_unicode.pdf")
+def no_unicode_pdf(folder: Path) -> Path:
+    """A font whose glyph names mean nothing and no ToUnicode map: text extracts as garbage."""
+    # names MuPDF cannot read (it takes "g12" for a glyph id and maps some of those to ASCII)
+    glyphs = " ".join(f"/x{i}" for i in range(26))
+    font = (
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding"
+        b" /Differences [65 " + glyphs.encode() + b"] >> >>"
+    )
     content = b"BT /F1 14 Tf 72 760 Td (ABCDEFG HIJKLMN OPQRST) Tj 0 -20 Td (UVWXYZ ABC) Tj ET"
-    objs[3] = b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"
     path = folder / "no_unicode.pdf"
-    path.write_bytes(raw_pdf(objs))
+    path.write_bytes(one_font_page_pdf(content, font))
+    return path
+
+
+@builder("control_codes.pdf")
+def control_codes_pdf(folder: Path) -> Path:
+    """A Type 3 font that numbers its glyphs from 1 (names "/1", "/2", …) with no ToUnicode map, as
+    some producers subset a font: its text extracts as control characters and the ASCII after
+    them (a line of nothing but control characters is dropped as blank by pymupdf4llm)."""
+    glyphs = range(1, 61)
+    font = (
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 600 700] /FontMatrix [0.001 0 0 0.001 0 0]"
+        b" /CharProcs << " + b" ".join(b"/%d 6 0 R" % g for g in glyphs) + b" >>"
+        b" /Encoding << /Type /Encoding /Differences [1 " + b" ".join(b"/%d" % g for g in glyphs) + b"] >>"
+        b" /FirstChar 1 /LastChar 60 /Widths [" + b" ".join(b"600" for _ in glyphs) + b"] >>"
+    )
+    box = _stream(b"600 0 0 0 500 700 d1 50 0 450 700 re f")  # object 6: every code draws a filled box
+    line = bytes(glyphs).replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+    content = b"BT /F1 14 Tf 72 760 Td " + b" ".join(b"(%s) Tj 0 -20 Td" % line for _ in range(12)) + b" ET"
+    path = folder / "control_codes.pdf"
+    path.write_bytes(one_font_page_pdf(content, font, box))
     return path
 
 
