@@ -558,6 +558,24 @@ def test_a_comment_line_of_an_example_boxed_as_a_list_item_is_code(gnuplot):
     assert "\n" in e.text  # code keeps its lines
 
 
+def test_a_bullet_from_a_bitmap_font_with_no_unicode_map_is_a_bullet_in_latex3_news():
+    """Issue 19.7 (bullets extracted as a wrong character), on a PDF in the repository: LaTeX3 News
+    issue 3 sets its itemize bullets in a Type 3 (bitmap) TS1 font that PyMuPDF reads as U+0088."""
+    path = LATEX_PDFS / "l3news03.pdf"
+    page = pymupdf.open(path)[0]
+    assert any(f[2] == "Type3" for f in page.get_fonts(full=True))
+    raw = [ln["spans"][0]["text"] for b in page.get_text("dict")["blocks"] for ln in b.get("lines", ())]
+    assert raw.count("\x88") == 2  # what the PDF gives
+    doc = chunkbench.load(path, cache=False)
+    items = [e.text for e in doc.elements if e.type == "list"]
+    assert "• A revised version of xparse; and" in items
+    assert any(t.startswith("• The new package xtemplate") for t in items)
+    assert not any("\x88" in e.text for e in doc.elements)
+    # the bullet is in the chunks too, and opens its item's line
+    chunks = chunkbench.chunk(doc, "elements")
+    assert any("• A revised version of xparse" in c.text for c in chunks)
+
+
 def test_a_bullet_drawn_from_a_font_with_no_unicode_map_is_a_bullet(gnuplot):
     """Issue 19.7 (bullets extracted as a wrong character): the gnuplot manual's itemize bullets
     are TS1 \\textbullet from a bitmap (Type 3) font with no Unicode map, which PyMuPDF reads
