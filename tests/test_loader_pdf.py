@@ -571,7 +571,7 @@ def test_a_bullet_from_a_bitmap_font_with_no_unicode_map_is_a_bullet_in_latex3_n
     assert "• A revised version of xparse; and" in items
     assert any(t.startswith("• The new package xtemplate") for t in items)
     assert not any("\x88" in e.text for e in doc.elements)
-    # the bullet is in the chunks too, and opens its item's line
+    # and the chunks hold the bullet too
     chunks = chunkbench.chunk(doc, "elements")
     assert any("• A revised version of xparse" in c.text for c in chunks)
 
