@@ -130,6 +130,24 @@ def test_failure_reports_exit_code_and_stderr_tail(fake, pdf):
     assert "Using backend" not in err.stderr_tail  # the head of the log is cut
 
 
+def test_a_failed_model_download_says_what_to_do_offline(fake, pdf, monkeypatch):
+    """MinerU 4's flash tier in OCR mode auto fetches OCR models for a page it judges has no usable
+    text; offline, it dies in modelscope (its real log, replayed by the stand-in)."""
+    log = ROOT / "tests" / "data" / "mineru_logs" / "ocr_models_offline.log"
+    monkeypatch.setenv("FAKE_MINERU_STDERR", os.fspath(log))
+    fake("fail")
+    with pytest.raises(ExternalToolError) as info:
+        load_with_mineru(pdf)
+    message = info.value.message
+    assert message.startswith("mineru failed with exit code 1: modelscope_hub.errors.NetworkError")
+    assert message.endswith("--ocr-mode txt reads the PDF's text only; the pymupdf backend needs no download)")
+    # a failure that is not a download gets no such advice
+    monkeypatch.delenv("FAKE_MINERU_STDERR")
+    with pytest.raises(ExternalToolError) as info:
+        load_with_mineru(pdf, cache=False)
+    assert "download" not in info.value.message
+
+
 def test_timeout_kills_the_whole_process_group(tmp_path, fake, pdf):
     fake("hang")
     start = time.monotonic()

@@ -10,8 +10,9 @@ Which MinerU runs (the first found):
 4. `mineru` beside the interpreter, then on PATH: 2.x/3.x is run as `mineru -p X.pdf -o OUT -b
    BACKEND [-u URL]`; any other version is an error naming it.
 
-MinerU 4 takes a tier (default `flash`: the only one that needs no model download and no GPU),
-an OCR mode (auto, txt, ocr), a page range and an API server URL (`mineru-api`). Every run is in
+MinerU 4 takes a tier (default `flash`: the only one that needs no model download and no GPU,
+though in OCR mode auto it fetches OCR models for pages without a usable text layer, and a failed
+download is explained: `_download_hint`), an OCR mode (auto, txt, ocr), a page range and an API server URL (`mineru-api`). Every run is in
 its own process group inside a temporary folder; the whole group is killed when it outlives its
 timeout. The result goes through the parse cache keyed by the PDF's sha256, the MinerU version and
 the options that change the parse (tier, OCR mode, pages, URL; backend for 2.x/3.x), so a PDF is
@@ -281,7 +282,21 @@ def _run(cmd: list[str], stderr_file: Path, seconds: float, pdf: Path, hint: str
     if code != 0:
         how = f"was killed by signal {-code}" if code < 0 else f"failed with exit code {code}"
         last = tail.splitlines()[-1].strip() if tail else ""
+        hint = hint or _download_hint(tail)
         raise ExternalToolError(f"mineru {how}" + (f": {last}" if last else "") + hint, pdf, tail)
+
+
+#: a failed download of models in MinerU's log (its hubs: modelscope, Hugging Face)
+_FAILED_DOWNLOAD = re.compile(r"(modelscope|huggingface|hf_hub).*(NetworkError|Connection|resolve|Max retries)", re.I)
+
+
+def _download_hint(tail: str) -> str:
+    """Advice added when MinerU failed to download models: the flash tier needs none for a PDF's
+    text layer, but in OCR mode auto it fetches OCR models for a page it judges has no usable text."""
+    if not _FAILED_DOWNLOAD.search(tail):
+        return ""
+    return (" (MinerU could not download models, which it fetches to OCR pages without a usable text"
+            " layer: --ocr-mode txt reads the PDF's text only; the pymupdf backend needs no download)")
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
