@@ -41,6 +41,7 @@ from .pdf_layout import HEADING_CLASSES, ParsedPage
 from .pdflib import pymupdf
 from .running_headers import OPTION as OPTION_FURNITURE
 from .running_headers import furniture_from_headings
+from .symbol_fonts import CONTROL_GLYPHS
 from .table_titles import OPTION as OPTION_TABLE_TITLES
 from .table_titles import titles_from_headings
 
@@ -72,9 +73,9 @@ DEFAULT_HEADING_LEVEL = 2
 GARBLED_SHARE = 0.3
 #: ... and it has at least this many non-space characters (a few icon glyphs are no sign)
 GARBLED_MIN_CHARS = 20
-#: U+FFFD, the private-use code points (BMP, planes 15 and 16), and the C0 and C1 control
-#: characters but for tab, line feed and carriage return
-_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: U+FFFD, the private-use code points (BMP, planes 15 and 16), and the control characters that
+#: are not whitespace (counted on a page's non-space characters, so whitespace ones never count)
+_UNMAPPED = re.compile(f"[\ufffd\ue000-\uf8ff\U000f0000-\U0010ffff{CONTROL_GLYPHS}]")
 
 log = logging.getLogger(__name__)
 

@@ -33,10 +33,11 @@ WINGDINGS = {
 #: Symbol code → character, for the private-use code points only (U+F000 + code)
 SYMBOL = {0xB7: "•"}
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
-#: a control character (C0 or C1, whitespace aside) opening a line, then a space, on a line with a word
-_MARKER_CODE = re.compile(
-    r"^[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f](?=[ \t]+[^\n]*?[^\W\d_]{2})", re.MULTILINE
-)
+#: the C0 and C1 control characters that are not whitespace to Python (str.split keeps them): a
+#: glyph's code read as text, never text itself (a regex character class's contents)
+CONTROL_GLYPHS = r"\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f"
+#: a control character opening a line, then a space, on a line with a word
+_MARKER_CODE = re.compile(f"^[{CONTROL_GLYPHS}](?=[ \\t]+[^\\n]*?[^\\W\\d_]{{2}})", re.MULTILINE)
 #: fonts that draw other glyphs at control codes: math extension (CMEX, LM/TeX Gyre MathExtension,
 #: MathEx), the picture mode's line and circle fonts
 _CONTROL_GLYPH_FONT = re.compile(r"cmex|math ?ex|line(?:w)?10|lcircle", re.IGNORECASE)

@@ -12,11 +12,11 @@ Which MinerU runs (the first found):
 
 MinerU 4 takes a tier (default `flash`: the only one that needs no model download and no GPU,
 though in OCR mode auto it fetches OCR models for pages without a usable text layer, and a failed
-download is explained: `_download_hint`), an OCR mode (auto, txt, ocr), a page range and an API server URL (`mineru-api`). Every run is in
-its own process group inside a temporary folder; the whole group is killed when it outlives its
-timeout. The result goes through the parse cache keyed by the PDF's sha256, the MinerU version and
-the options that change the parse (tier, OCR mode, pages, URL; backend for 2.x/3.x), so a PDF is
-sent to MinerU once. A missing MinerU, a failed or timed-out run and unusable output are an
+download is explained: `_download_hint`), an OCR mode (auto, txt, ocr), a page range and an API
+server URL (`mineru-api`). Every run is in its own process group inside a temporary folder; the
+whole group is killed when it outlives its timeout. The result goes through the parse cache keyed
+by the PDF's sha256, the MinerU version and the options that change the parse (tier, OCR mode,
+pages, URL; backend for 2.x/3.x), so a PDF is sent to MinerU once. A missing MinerU, a failed or timed-out run and unusable output are an
 ExternalToolError (exit code 4) carrying the tail of MinerU's log; an unreadable PDF is an
 InputError, as with every other loader.
 """
