@@ -6,6 +6,11 @@ time over a pipe, so the parent knows when each task started; when a task outliv
 every worker is killed (SIGKILL) and reaped, and `Overrun` names the task. The workers are
 always reaped on the way out (normal end, error, Ctrl-C), and on Linux they also die with the
 parent if it is killed itself, so no orphan is left to finish a parse nobody waits for.
+
+A forked worker can deadlock before it computes anything (a lock another thread of the parent
+held at the fork stays held in the child; seen once in CI: a one-page parse of 0.3 s waited out
+its 120 s budget). A busy worker that uses no CPU time for `stall_seconds` is therefore killed
+and its task given to a new worker once; a second stall raises `Stalled`.
 """
 
 from __future__ import annotations
@@ -22,11 +27,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+import psutil
+
 #: longest wait without looking up: Ctrl-C delivered to another thread (ONNX Runtime's) does not
 #: interrupt the main thread's wait, so the KeyboardInterrupt is only raised when it wakes
 _POLL = 0.5
 #: how long a worker may take to exit after its pipe is closed before it is killed
 _EXIT_GRACE = 5.0
+#: a busy worker that used no CPU time for this long is stuck (a parse always computes)
+STALL_SECONDS = 30.0
 
 
 class Overrun(Exception):
@@ -36,6 +45,16 @@ class Overrun(Exception):
         super().__init__(f"task {index} took longer than {budget:g} s")
         self.index = index
         self.budget = budget
+
+
+class Stalled(Exception):
+    """Task `index` stalled twice: its worker used no CPU time for `seconds` seconds, and so
+    did the fresh worker it was given to."""
+
+    def __init__(self, index: int, seconds: float):
+        super().__init__(f"task {index}: worker used no CPU time for {seconds:g} s, twice")
+        self.index = index
+        self.seconds = seconds
 
 
 class WorkerDied(Exception):
@@ -54,28 +73,38 @@ def run_tasks(
     workers: int,
     context: Any,  # a multiprocessing context (fork or spawn): typeshed's BaseContext has no Process
     on_done: Callable[[int, Any], None] = lambda index, result: None,
+    stall_seconds: float | None = None,
 ) -> list[Any]:
     """`[fn(*task) for task in tasks]`, computed by `workers` processes of `context`.
 
     Task i may run `budgets[i]` seconds (None: no limit) from the moment a worker takes it;
-    `Overrun` is raised when one runs longer. An exception raised by `fn` is raised here (the
-    first in task order among those seen); `on_done(i, result)` is called as each task finishes."""
+    `Overrun` is raised when one runs longer. A task whose worker uses no CPU time for
+    `stall_seconds` (None: STALL_SECONDS) is run again by a new worker, once (`Stalled` the second time). An exception
+    raised by `fn` is raised here (the first in task order among those seen); `on_done(i, result)`
+    is called as each task finishes."""
     results: list[Any] = [None] * len(tasks)
     pending = collections.deque(range(len(tasks)))
     procs: list[multiprocessing.process.BaseProcess] = []
     idle: list[multiprocessing.connection.Connection] = []
     busy: dict[multiprocessing.connection.Connection, tuple[int, float | None]] = {}
     proc_of: dict[multiprocessing.connection.Connection, multiprocessing.process.BaseProcess] = {}
+    watch: dict[multiprocessing.connection.Connection, _CpuWatch] = {}
+    stalled: set[int] = set()  # tasks already given to a new worker after a stall
+    stall_seconds = STALL_SECONDS if stall_seconds is None else stall_seconds
+
+    def start_worker() -> None:
+        parent_end, child_end = context.Pipe()
+        proc = context.Process(target=_worker, args=(fn, child_end), daemon=True)
+        proc.start()
+        child_end.close()  # so the parent sees EOF when the worker dies
+        procs.append(proc)
+        proc_of[parent_end] = proc
+        idle.append(parent_end)
+
     ok = False
     try:
         for _ in range(max(1, min(workers, len(tasks)))):
-            parent_end, child_end = context.Pipe()
-            proc = context.Process(target=_worker, args=(fn, child_end), daemon=True)
-            proc.start()
-            child_end.close()  # so the parent sees EOF when the worker dies
-            procs.append(proc)
-            proc_of[parent_end] = proc
-            idle.append(parent_end)
+            start_worker()
         while pending or busy:
             while pending and idle:
                 conn = idle.pop()
@@ -87,6 +116,7 @@ def run_tasks(
                     proc_of[conn].join(_EXIT_GRACE)
                     raise WorkerDied(index, proc_of[conn].exitcode) from None
                 busy[conn] = (index, None if budget is None else time.monotonic() + budget)
+                watch[conn] = _CpuWatch(proc_of[conn].pid)
             deadlines = [d for _, d in busy.values() if d is not None]
             timeout = min([_POLL, *(max(0.0, d - time.monotonic()) for d in deadlines)])
             ready = cast("list[multiprocessing.connection.Connection]",
@@ -110,6 +140,21 @@ def run_tasks(
                 budget = budgets[overdue[0]]
                 assert budget is not None, "only tasks with a budget have a deadline"
                 raise Overrun(overdue[0], budget)
+            stuck = sorted((c for c in busy if watch[c].idle_for(now) >= stall_seconds), key=lambda c: busy[c][0])
+            again = [busy[c][0] for c in stuck if busy[c][0] in stalled]
+            if again:
+                raise Stalled(again[0], stall_seconds)
+            for conn in reversed(stuck):  # to the front of the queue, in task order
+                index, _ = busy.pop(conn)
+                stalled.add(index)
+                proc = proc_of.pop(conn)
+                del watch[conn]
+                proc.kill()
+                proc.join()
+                procs.remove(proc)
+                conn.close()
+                pending.appendleft(index)
+                start_worker()
         ok = True
         return results
     finally:
@@ -125,6 +170,35 @@ def run_tasks(
             if proc.exitcode is None:
                 proc.kill()
                 proc.join()
+
+
+class _CpuWatch:
+    """When a worker process last used CPU time (psutil), to tell a stuck worker from a slow one."""
+
+    def __init__(self, pid: int | None):
+        try:
+            self._process: psutil.Process | None = psutil.Process(pid) if pid is not None else None
+        except psutil.Error:  # gone already: its pipe's EOF reports it
+            self._process = None
+        self._cpu = self._cpu_seconds()
+        self._since = time.monotonic()
+
+    def _cpu_seconds(self) -> float | None:
+        if self._process is None:
+            return None
+        try:
+            times = self._process.cpu_times()
+        except psutil.Error:  # gone: its pipe's EOF reports it
+            return None
+        return times.user + times.system
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since the worker's CPU time last grew (0 when it cannot be read)."""
+        cpu = self._cpu_seconds()
+        if cpu is None or cpu != self._cpu:
+            self._cpu, self._since = cpu, now
+            return 0.0
+        return now - self._since
 
 
 def _worker(fn: Callable[..., Any], conn: multiprocessing.connection.Connection) -> None:

@@ -240,6 +240,12 @@ def _parse_pages(
                     f"(limit {page_timeout:g} s per page; raise it with --page-timeout or {PAGE_TIMEOUT_ENV})",
                     path,
                 ) from None
+            except parse_workers.Stalled as exc:
+                raise InputError(
+                    f"the parser process stopped working on {_pages_label(*ranges[exc.index])} (it used no CPU "
+                    f"time for {exc.seconds:g} s, and so did a second one; run it again)",
+                    path,
+                ) from None
             except parse_workers.WorkerDied as exc:
                 code = exc.exitcode or 0
                 how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
