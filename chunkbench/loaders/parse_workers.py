@@ -79,9 +79,9 @@ def run_tasks(
 
     Task i may run `budgets[i]` seconds (None: no limit) from the moment a worker takes it;
     `Overrun` is raised when one runs longer. A task whose worker uses no CPU time for
-    `stall_seconds` (None: STALL_SECONDS) is run again by a new worker, once (`Stalled` the second time). An exception
-    raised by `fn` is raised here (the first in task order among those seen); `on_done(i, result)`
-    is called as each task finishes."""
+    `stall_seconds` (None: STALL_SECONDS) is run again by a new worker, once; `Stalled` the
+    second time. An exception raised by `fn` is raised here (the first in task order among those
+    seen); `on_done(i, result)` is called as each task finishes."""
     results: list[Any] = [None] * len(tasks)
     pending = collections.deque(range(len(tasks)))
     procs: list[multiprocessing.process.BaseProcess] = []
