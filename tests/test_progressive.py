@@ -4,6 +4,7 @@ the chunks follow as pages arrive, and what is provisional says so until the who
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -120,3 +121,25 @@ def test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages(long_pdf,
     assert not _progressive(args(str(md)))
     cb.load(long_pdf)  # now cached: served whole
     assert not _progressive(args(str(long_pdf)))
+
+
+def test_a_stuck_background_parse_is_reported_with_the_file_and_pages(long_pdf, monkeypatch):
+    """The background parse's worker failures read as `load`'s do (pdf.worker_failure)."""
+    from chunkbench.errors import InputError
+    from chunkbench.loaders import parse_workers, pdf_layout
+
+    real = pdf_layout.parse_range
+
+    def stuck(path, password, first, stop, ocr):
+        if first >= 4:
+            time.sleep(3600)  # no CPU time: a stuck worker, not a slow one
+        return real(path, password, first, stop, ocr)
+
+    monkeypatch.setattr(parse_workers, "STALL_SECONDS", 1.0)
+    monkeypatch.setattr(pdf_layout, "parse_range", stuck)  # forked workers inherit it
+    errors: list = []
+    load_progressively(long_pdf, lambda p: None, on_error=errors.append)
+    _wait(lambda: errors)
+    assert isinstance(errors[0], InputError)
+    assert re.fullmatch(rf"{re.escape(str(long_pdf))}: the parser process stopped working on pages \d+-\d+ "
+                        r"\(it used no CPU time for 1 s, and so did a second one; run it again\)", str(errors[0]))

@@ -234,26 +234,35 @@ def _parse_pages(
                     pdf_layout.parse_range, tasks, budgets, workers if parallel else 1, _pool_context(),
                     on_done=lambda i, _: bar.update(ranges[i][1] - ranges[i][0]),
                 )
-            except parse_workers.Overrun as exc:
-                raise InputError(
-                    f"{_pages_label(*ranges[exc.index])} took longer than {exc.budget:g} s to parse "
-                    f"(limit {page_timeout:g} s per page; raise it with --page-timeout or {PAGE_TIMEOUT_ENV})",
-                    path,
-                ) from None
-            except parse_workers.Stalled as exc:
-                raise InputError(
-                    f"the parser process stopped working on {_pages_label(*ranges[exc.index])} (it used no CPU "
-                    f"time for {exc.seconds:g} s, and so did a second one; run it again)",
-                    path,
-                ) from None
-            except parse_workers.WorkerDied as exc:
-                code = exc.exitcode or 0
-                how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
-                raise InputError(
-                    f"the parser process died on {_pages_label(*ranges[exc.index])} ({how}; out of memory?)",
-                    path,
-                ) from None
+            except (parse_workers.Overrun, parse_workers.Stalled, parse_workers.WorkerDied) as exc:
+                raise worker_failure(exc, ranges[exc.index], path, page_timeout) from None
     return [page for result in results for page in result]
+
+
+def worker_failure(
+    exc: parse_workers.Overrun | parse_workers.Stalled | parse_workers.WorkerDied,
+    page_range: tuple[int, int],
+    path: Path,
+    page_timeout: float,
+) -> InputError:
+    """The user's error for a parse worker that ran over its time, got stuck or died on
+    `page_range` (0-based, end excluded) of `path`."""
+    pages = _pages_label(*page_range)
+    if isinstance(exc, parse_workers.Overrun):
+        return InputError(
+            f"{pages} took longer than {exc.budget:g} s to parse "
+            f"(limit {page_timeout:g} s per page; raise it with --page-timeout or {PAGE_TIMEOUT_ENV})",
+            path,
+        )
+    if isinstance(exc, parse_workers.Stalled):
+        return InputError(
+            f"the parser process stopped working on {pages} (it used no CPU time for {exc.seconds:g} s, "
+            "and so did a second one; run it again)",
+            path,
+        )
+    code = exc.exitcode or 0
+    how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+    return InputError(f"the parser process died on {pages} ({how}; out of memory?)", path)
 
 
 def _pages_label(first: int, stop: int) -> str:

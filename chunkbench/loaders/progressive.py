@@ -110,8 +110,11 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
 
             if timeout or workers > 1:
                 pdf_layout.layout_engine()
-                parse_workers.run_tasks(pdf_layout.parse_range, tasks, budgets, workers, pdf._pool_context(),
-                                        on_done=arrived)
+                try:
+                    parse_workers.run_tasks(pdf_layout.parse_range, tasks, budgets, workers, pdf._pool_context(),
+                                            on_done=arrived)
+                except (parse_workers.Overrun, parse_workers.Stalled, parse_workers.WorkerDied) as exc:
+                    raise pdf.worker_failure(exc, rest[exc.index], path, timeout) from None
             else:
                 for i, t in enumerate(tasks):
                     arrived(i, pdf_layout.parse_range(*t))
