@@ -66,6 +66,11 @@ class WorkerDied(Exception):
         self.exitcode = exitcode
 
 
+#: what `run_tasks` raises when a worker, rather than the task's own code, failed
+WorkerFailure = Overrun | Stalled | WorkerDied
+WORKER_FAILURES = (Overrun, Stalled, WorkerDied)
+
+
 def run_tasks(
     fn: Callable[..., Any],
     tasks: Sequence[tuple],

@@ -234,13 +234,13 @@ def _parse_pages(
                     pdf_layout.parse_range, tasks, budgets, workers if parallel else 1, _pool_context(),
                     on_done=lambda i, _: bar.update(ranges[i][1] - ranges[i][0]),
                 )
-            except (parse_workers.Overrun, parse_workers.Stalled, parse_workers.WorkerDied) as exc:
+            except parse_workers.WORKER_FAILURES as exc:
                 raise worker_failure(exc, ranges[exc.index], path, page_timeout) from None
     return [page for result in results for page in result]
 
 
 def worker_failure(
-    exc: parse_workers.Overrun | parse_workers.Stalled | parse_workers.WorkerDied,
+    exc: parse_workers.WorkerFailure,
     page_range: tuple[int, int],
     path: Path,
     page_timeout: float,
