@@ -43,13 +43,15 @@ def stuck_the_first_time(log: Path, answer):
     return task
 
 
-def test_a_stuck_worker_is_replaced_and_its_task_done_by_the_new_one(tmp_path):
+def test_a_stuck_worker_is_replaced_and_its_task_done_by_the_new_one(tmp_path, caplog):
     log = tmp_path / "starts"
     began = time.monotonic()
     results = parse_workers.run_tasks(stuck_the_first_time(log, lambda x: x * 2), [(1,), (2,), (3,)],
                                       [None] * 3, 2, FORK, stall_seconds=1)
     assert results == [2, 4, 6]
     assert log.read_text().count("start") == 4  # the stuck task ran again, the others once
+    assert [r.getMessage() for r in caplog.records if r.name == parse_workers.__name__] == [
+        "a parse worker used no CPU time for 1 s on task 0: given to a new worker"]
     assert time.monotonic() - began < 30
 
 

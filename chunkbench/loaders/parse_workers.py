@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import ctypes
+import logging
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -28,6 +29,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import psutil
+
+log = logging.getLogger(__name__)
 
 #: longest wait without looking up: Ctrl-C delivered to another thread (ONNX Runtime's) does not
 #: interrupt the main thread's wait, so the KeyboardInterrupt is only raised when it wakes
@@ -152,6 +155,7 @@ def run_tasks(
             for conn in reversed(stuck):  # to the front of the queue, in task order
                 index, _ = busy.pop(conn)
                 stalled.add(index)
+                log.warning("a parse worker used no CPU time for %g s on task %d: given to a new worker", stall_seconds, index)
                 proc = proc_of.pop(conn)
                 del watch[conn]
                 proc.kill()
