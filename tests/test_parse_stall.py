@@ -29,14 +29,16 @@ def no_workers_left():
     assert child_processes() == []
 
 
-def stuck_the_first_time(log: Path, answer):
-    """A task that records each start in `log` and, on its first start only, sleeps for ever."""
+def stuck_the_first_time(log: Path, answer, stuck_on=None):
+    """A task that records each start in `log` and, on the first start of the task whose first
+    argument is `stuck_on` (None: the first task started), sleeps for ever."""
 
     def task(*args):
-        starts = log.read_text().count("start") if log.exists() else 0
         with log.open("a") as f:
-            f.write("start\n")
-        if starts == 0:
+            f.write(f"start {args[0]!r}\n")
+        lines = log.read_text().splitlines()
+        first = lines[0].split(" ", 1)[1] == repr(args[0]) if stuck_on is None else args[0] == stuck_on
+        if first and lines.count(f"start {args[0]!r}") == 1:
             time.sleep(3600)
         return answer(*args)
 
@@ -46,12 +48,12 @@ def stuck_the_first_time(log: Path, answer):
 def test_a_stuck_worker_is_replaced_and_its_task_done_by_the_new_one(tmp_path, caplog):
     log = tmp_path / "starts"
     began = time.monotonic()
-    results = parse_workers.run_tasks(stuck_the_first_time(log, lambda x: x * 2), [(1,), (2,), (3,)],
+    results = parse_workers.run_tasks(stuck_the_first_time(log, lambda x: x * 2, stuck_on=2), [(1,), (2,), (3,)],
                                       [None] * 3, 2, FORK, stall_seconds=1)
     assert results == [2, 4, 6]
     assert log.read_text().count("start") == 4  # the stuck task ran again, the others once
     assert [r.getMessage() for r in caplog.records if r.name == parse_workers.__name__] == [
-        "a parse worker used no CPU time for 1 s on task 0: given to a new worker"]
+        "a parse worker used no CPU time for 1 s on task 1: given to a new worker"]
     assert time.monotonic() - began < 30
 
 
