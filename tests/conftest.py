@@ -100,6 +100,14 @@ def child_processes() -> list:
     return found
 
 
+@pytest.fixture
+def no_workers_left():
+    """The test starts and ends without child processes of this one (parse workers reaped)."""
+    assert child_processes() == []
+    yield
+    assert child_processes() == []
+
+
 @pytest.fixture(scope="session", autouse=True)
 def no_process_outlives_the_suite():
     """No process a test started may outlive the suite (issue 12.2): a child process still alive

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS, child_processes
+from conftest import SAMPLE_PDFS
 
 from chunkbench.errors import InputError
 from chunkbench.loaders import parse_workers, pdf_layout
@@ -22,11 +22,7 @@ FORK = multiprocessing.get_context("fork")
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
 
 
-@pytest.fixture(autouse=True)
-def no_workers_left():
-    assert child_processes() == []
-    yield
-    assert child_processes() == []
+pytestmark = pytest.mark.usefixtures("no_workers_left")  # conftest: no worker outlives a test
 
 
 def stuck_the_first_time(log: Path, answer, stuck_on=None):

@@ -17,7 +17,7 @@ import time
 
 import psutil
 import pytest
-from conftest import ROOT, child_processes, shared_pdf
+from conftest import ROOT, shared_pdf
 
 import chunkbench
 from chunkbench.errors import InputError, UsageError
@@ -33,12 +33,7 @@ FEDERAL_REGISTER = "req_federal-register-2020-17221.pdf"  # 15 pages
 
 
 
-@pytest.fixture(autouse=True)
-def no_workers_left():
-    """Every test starts and ends without child processes of this one."""
-    assert child_processes() == []
-    yield
-    assert child_processes() == []
+pytestmark = pytest.mark.usefixtures("no_workers_left")  # conftest: no worker outlives a test
 
 
 def hang_on(first_page: int):

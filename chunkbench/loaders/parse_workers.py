@@ -41,7 +41,13 @@ _EXIT_GRACE = 5.0
 STALL_SECONDS = 30.0
 
 
-class Overrun(Exception):
+class WorkerFailure(Exception):
+    """A worker, rather than the task's own code, failed on task `index`."""
+
+    index: int
+
+
+class Overrun(WorkerFailure):
     """Task `index` ran longer than its budget of `budget` seconds (its workers are killed)."""
 
     def __init__(self, index: int, budget: float):
@@ -50,7 +56,7 @@ class Overrun(Exception):
         self.budget = budget
 
 
-class Stalled(Exception):
+class Stalled(WorkerFailure):
     """Task `index` stalled twice: its worker used no CPU time for `seconds` seconds, and so
     did the fresh worker it was given to."""
 
@@ -60,18 +66,13 @@ class Stalled(Exception):
         self.seconds = seconds
 
 
-class WorkerDied(Exception):
+class WorkerDied(WorkerFailure):
     """The worker running task `index` ended without an answer (killed, crashed in C code)."""
 
     def __init__(self, index: int, exitcode: int | None):
         super().__init__(f"task {index}: worker process ended with exit code {exitcode}")
         self.index = index
         self.exitcode = exitcode
-
-
-#: what `run_tasks` raises when a worker, rather than the task's own code, failed
-WorkerFailure = Overrun | Stalled | WorkerDied
-WORKER_FAILURES = (Overrun, Stalled, WorkerDied)
 
 
 def run_tasks(

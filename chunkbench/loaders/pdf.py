@@ -234,7 +234,7 @@ def _parse_pages(
                     pdf_layout.parse_range, tasks, budgets, workers if parallel else 1, _pool_context(),
                     on_done=lambda i, _: bar.update(ranges[i][1] - ranges[i][0]),
                 )
-            except parse_workers.WORKER_FAILURES as exc:
+            except parse_workers.WorkerFailure as exc:
                 raise worker_failure(exc, ranges[exc.index], path, page_timeout) from None
     return [page for result in results for page in result]
 
@@ -260,6 +260,7 @@ def worker_failure(
             "and so did a second one; run it again)",
             path,
         )
+    assert isinstance(exc, parse_workers.WorkerDied), exc
     code = exc.exitcode or 0
     how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
     return InputError(f"the parser process died on {pages} ({how}; out of memory?)", path)

@@ -113,7 +113,7 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
                 try:
                     parse_workers.run_tasks(pdf_layout.parse_range, tasks, budgets, workers, pdf._pool_context(),
                                             on_done=arrived)
-                except parse_workers.WORKER_FAILURES as exc:
+                except parse_workers.WorkerFailure as exc:
                     raise pdf.worker_failure(exc, rest[exc.index], path, timeout) from None
             else:
                 for i, t in enumerate(tasks):
