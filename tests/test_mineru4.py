@@ -46,9 +46,10 @@ def kit_parse(pdf: Path, out: Path, fmt: str) -> Path:
     return out / f"{pdf.stem}.{'zip' if fmt == 'zip' else 'json'}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def outputs(tmp_path_factory) -> dict[str, dict[str, Path]]:
-    """Every shape of MinerU 4 output of two PDFs, written by MinerU itself."""
+    """Every shape of MinerU 4 output of two PDFs, written by MinerU itself (once per session:
+    a module-scoped fixture is made again whenever xdist runs another module's test in between)."""
     root = tmp_path_factory.mktemp("mineru4")
     found = {}
     pdfs = [CONTRACT]

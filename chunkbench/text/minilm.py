@@ -31,9 +31,21 @@ def model_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "model"
 
 
+#: elements per GELU slice: its dozen temporaries stay in the CPU cache (4-5x faster than whole arrays)
+_GELU_SLICE = 16384
+
+
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """The exact GELU BERT uses, x * (1 + erf(x / sqrt 2)) / 2, with erf to about 1e-7 (Abramowitz and
-    Stegun 7.1.26); computed in place on `x`, whose intermediate activations are the largest arrays."""
+    """The exact GELU BERT uses, x * (1 + erf(x / sqrt 2)) / 2, in place on `x` (the intermediate
+    activations, the largest arrays), slice by slice; elementwise, so slicing changes no value."""
+    flat = x.reshape(-1)  # a view of a contiguous x (a matmul's output), a copy otherwise
+    for start in range(0, flat.size, _GELU_SLICE):
+        _gelu_slice(flat[start:start + _GELU_SLICE])
+    return flat.reshape(x.shape)
+
+
+def _gelu_slice(x: np.ndarray) -> None:
+    """GELU in place on a 1-D slice, with erf to about 1e-7 (Abramowitz and Stegun 7.1.26)."""
     z = x * np.float32(1 / math.sqrt(2.0))
     a = np.abs(z)
     t = np.multiply(a, np.float32(0.3275911))
@@ -53,7 +65,6 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     erf += 1.0
     x *= erf
     x *= np.float32(0.5)
-    return x
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
@@ -131,11 +142,13 @@ class MiniLM:
         q = heads(self._dense(x, p + "attention.self.query"))
         k = heads(self._dense(x, p + "attention.self.key"))
         v = heads(self._dense(x, p + "attention.self.value"))
-        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(size)) + blocked
-        scores -= scores.max(-1, keepdims=True)
-        np.exp(scores, out=scores)
-        scores /= scores.sum(-1, keepdims=True)
-        context = scores @ v
+        context = np.empty_like(q)
+        for i in range(batch):  # one text at a time: its attention scores stay in the CPU cache
+            scores = q[i] @ k[i].transpose(0, 2, 1) / np.float32(math.sqrt(size)) + blocked[i]
+            scores -= scores.max(-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(-1, keepdims=True)
+            np.matmul(scores, v[i], out=context[i])
         context = context.transpose(0, 2, 1, 3).reshape(batch, length, hidden)
         x = _layer_norm(x + self._dense(context, p + "attention.output.dense"),
                         self.w[p + "attention.output.LayerNorm.weight"], self.w[p + "attention.output.LayerNorm.bias"],
