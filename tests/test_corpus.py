@@ -16,8 +16,6 @@ from chunkbench.loaders.corpus import MANIFEST, expand_inputs, parse_corpus, pri
 from chunkbench.ui.cli import main
 from tests.conftest import SAMPLE_PDFS
 
-pytestmark = pytest.mark.xdist_group("corpus")  # the Dask tests start worker processes: one at a time
-
 
 @pytest.fixture
 def corpus(tmp_path):

@@ -34,7 +34,6 @@ def test_index_says_what_each_strategy_is_and_which_met_the_targets(demo_out):
 
 
 @pytest.mark.browser
-@pytest.mark.xdist_group("review_browser")
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)")
 def test_index_in_a_browser(demo_out):
     with chromium() as browser:

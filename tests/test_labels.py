@@ -81,7 +81,6 @@ def test_a_page_without_chunks_has_no_gutter():
 
 
 @pytest.mark.browser
-@pytest.mark.xdist_group("review_browser")
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)")
 def test_report_labels_are_readable_in_a_1280_px_window(tmp_path):
     """The report's page image follows the window (no fixed 620 px), so the labels show at

@@ -88,7 +88,6 @@ def test_evaluate_writes_the_misses_report_and_counts_causes(tmp_path, capsys):
 
 
 @pytest.mark.browser
-@pytest.mark.xdist_group("review_browser")
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)")
 def test_the_misses_report_in_a_browser(tmp_path):
     """The page pictures load, the evidence is marked in the text with each cut, and a question's

@@ -25,9 +25,6 @@ FORBIDDEN = {
     ast.SetComp: "comprehension", ast.DictComp: "comprehension", ast.GeneratorExp: "generator expression",
 }
 
-pytestmark = pytest.mark.xdist_group("notebooks")
-
-
 def _load(path):
     return json.loads(path.read_text(encoding="utf-8"))
 

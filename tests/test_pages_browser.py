@@ -14,7 +14,6 @@ from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.xdist_group("review_browser"),
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)"),
 ]
 WINDOW = {"width": 1280, "height": 900}

@@ -19,7 +19,6 @@ from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, free_port
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.xdist_group("review_browser"),  # one worker, one chromium (make test uses --dist loadgroup)
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)"),
 ]
 sync_api = pytest.importorskip("playwright.sync_api")

@@ -21,7 +21,6 @@ from tests.conftest import CHROMIUM, ROOT, SAMPLE_PDFS, chromium, free_port, wai
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.xdist_group("review_browser"),  # one worker, one chromium (make test uses --dist loadgroup)
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (make browser)"),
 ]
 expect = pytest.importorskip("playwright.sync_api").expect

@@ -18,10 +18,6 @@ from chunkbench.ui.sweep_summary import write_summary
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
 
-# executing notebooks starts kernels: keep these tests on one xdist worker
-pytestmark = pytest.mark.xdist_group("notebooks")
-
-
 def test_parse_grid():
     assert sweep.parse_grid(["chunk_size=256, 512", "strategy=tokens"]) == {
         "chunk_size": ["256", "512"], "strategy": ["tokens"]}
