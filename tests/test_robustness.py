@@ -351,7 +351,7 @@ def test_hostile_text_in_markdown(hostile):
 
 
 #: docling-core's HybridChunker counts the tokens of each growing run of a table's lines again
-#: (7,785 tiktoken calls, about 50 s, on the 200k-character table): its own cost, in `make slow`
+#: (7,785 tiktoken calls, about 45 s, on the 200k-character table): its own cost, in `make slow`
 QUADRATIC_ON_TABLES = "docling:HybridChunker"
 
 
