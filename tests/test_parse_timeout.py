@@ -31,8 +31,6 @@ NDA = "legal_ukgov-example-mutual-nda.pdf"  # 2 pages
 FEDERAL_REGISTER = "req_federal-register-2020-17221.pdf"  # 15 pages
 
 
-
-
 pytestmark = pytest.mark.usefixtures("no_workers_left")  # conftest: no worker outlives a test
 
 
