@@ -109,10 +109,27 @@ BLOCKS = (
 )
 
 
+#: `--semantic` (issue 19.8): the `semantic` strategy under every block instead, at its defaults
+#: (context-sized chunks), at the settings docs/strategy-semantic.md found best on the speech and
+#: the FAA rule, and at one of them with index context as the best rows above have
+SEMANTIC_ROWS = (
+    Setting("semantic", {}),
+    Setting("semantic", {"breakpoint_percentile": 50, "min_chars": 0}),
+    Setting("semantic", {"breakpoint_percentile": 50, "min_chars": 0, "max_chars": 400}),
+    Setting("semantic", {"breakpoint_percentile": 30, "min_chars": 0, "max_chars": 400}),
+    Setting("semantic", {"breakpoint_percentile": 30, "min_chars": 0, "max_chars": 400, "index_context": 1}),
+)
+
+
 def with_heading_rows(settings: Sequence[Setting]) -> tuple[Setting, ...]:
     """`settings`, then each of them indexed under the headings above each of its chunks
     (`index_headings=true`: what the document's structure adds to the ranking)."""
     return (*settings, *(Setting(s.strategy, {**s.params, "index_headings": True}) for s in settings))
+
+
+def semantic_blocks() -> tuple[tuple[str, Setting, tuple[Setting, ...]], ...]:
+    """BLOCKS with the semantic rows under each baseline instead of its own."""
+    return tuple((label, base, SEMANTIC_ROWS) for label, base, _ in BLOCKS)
 
 
 def inputs() -> list[str]:
@@ -225,11 +242,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--headings", action="store_true",
                     help="also every row of each block indexed under the headings above each chunk "
                          "(index_headings=true), after the rows as they are")
+    ap.add_argument("--semantic", action="store_true",
+                    help="instead of each block's chunkbench rows: the semantic strategy's (SEMANTIC_ROWS; "
+                         "issue 19.8's comparison)")
     ap.add_argument("--oracle", action="store_true",
                     help="instead: each splitter with and without extra cuts at every reference span")
     args = ap.parse_args(argv)
-    blocks = [(label, base, with_heading_rows(rows) if args.headings else rows) for label, base, rows in BLOCKS
-              if args.only is None or args.only in label]
+    blocks = [(label, base, with_heading_rows(rows) if args.headings else rows)
+              for label, base, rows in (semantic_blocks() if args.semantic else BLOCKS)]
+    blocks = [b for b in blocks if args.only is None or args.only in b[0]]
     if not blocks:
         ap.error(f"--only {args.only!r} matches none of: " + "; ".join(label for label, _, _ in BLOCKS))
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
@@ -248,10 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         counts = ", ".join(f"{sum(len(c.resolved) for c in cases[w])} questions ({w})" for w in which)
         parts = [f"{counts} on {len(cases[which[0]])} documents; top 5.", ""]
         goal: dict[tuple[str, str], list[tuple[bool, int]]] = {(w, r): [] for w in which for r in retrievers}
+        units: dict = {}  # each setting cuts each document once, for every block and retriever
+        rankers: dict = {}  # one index per setting, document and retriever, for every question set
         for label, base, settings in blocks:
-            units: dict = {}
             for retriever in retrievers:
-                rankers: dict = {}  # one index per setting and document, for every question set
                 for w in which:
                     result = compare_settings(cases[w], list(settings), base, 5, retriever, units, rankers)
                     parts.append(block_markdown(label, result, w if len(which) > 1 else None))

@@ -73,6 +73,27 @@ def test_the_same_sentences_in_lower_case_and_capitalised(words):
     assert all(a < b <= c for (a, b), (c, _) in zip(spans, spans[1:]))
 
 
+@given(st.lists(st.lists(WORDS, min_size=2, max_size=8), min_size=1, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_tokenized_text_has_the_same_sentences(words):
+    """Text tokenized as wikitext and treebank corpora write it, each full stop set off by a space
+    ("the third game in the series . Employing"), has the sentences of the same words written as
+    prose; a spaced ellipsis inside a sentence still goes on."""
+    made = [" ".join(w) + " ." for w in words]
+    assert sentences(" ".join(made)) == made
+    assert sentences(" ".join(s[0].upper() + s[1:] for s in made)) == [s[0].upper() + s[1:] for s in made]
+    assert sentences(" . . . ".join(made)) == [" . . . ".join(made)]
+
+
+def test_a_stop_set_off_by_a_space_in_a_real_transcript():
+    """The Apollo 13 air-to-ground transcript (tests/data/retrieval) has one "taps . Over." in it."""
+    text = (ROOT / "tests" / "data" / "retrieval" / "apollo13_air_to_ground.txt").read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if "high taps . Over." in line)
+    assert sentences(line)[-2:] == ["In the LM, we'd like to have 12, step 3, which is get the batteries on high taps .",
+                                    "Over."]
+    assert sentences("see Fig . 3 for it . Mr . Smith came .") == ["see Fig . 3 for it .", "Mr . Smith came ."]
+
+
 def test_the_sentences_strategy_cuts_lower_case_text_as_the_original():
     """The issue's case: lower-case filings gave one sentence per paragraph (median chunk 271 chars,
     39% over 500). The same sample contract, lower-cased, now chunks like the original."""

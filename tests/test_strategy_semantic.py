@@ -65,3 +65,27 @@ def test_it_is_listed_for_users_but_not_in_every_loop():
 def test_keeps_the_common_invariants(doc):
     cs = cb.chunk(doc, "semantic", min_chars=0)
     check_common_invariants(doc, cs, dict(cs.params))
+
+
+def test_a_grid_over_a_corpus_embeds_each_document_once(tmp_path, monkeypatch):
+    """`evaluate` runs each setting over every document in turn: the embeddings of a corpus of more
+    documents than the explorer keeps in view must survive from one setting to the next."""
+    from chunkbench.strategies import semantic
+    from chunkbench.text.minilm import dense_model
+
+    model, calls = dense_model(), []
+    real_encode = model.encode
+    monkeypatch.setattr(model, "encode", lambda texts, **kw: calls.append(len(texts)) or real_encode(texts, **kw))
+    semantic._embeddings.cache_clear()
+    topics = ("rates", "harvests", "rockets", "glaciers", "statutes", "databases")
+    docs = []
+    for n, topic in enumerate(topics):
+        path = tmp_path / f"doc{n}.txt"
+        path.write_text(f"This note is about {topic}. Its second sentence is about {topic} too. "
+                        f"Then it turns to weather in spring. And it ends on {topic} again.\n")
+        docs.append(cb.load(path))
+    first = [cb.chunk(d, "semantic", breakpoint_percentile=30, min_chars=0) for d in docs]
+    for p in (50, 70, 30):
+        again = [cb.chunk(d, "semantic", breakpoint_percentile=p, min_chars=0) for d in docs]
+    assert len(calls) == len(topics), calls
+    assert [c.to_dict("t") for c in again] == [c.to_dict("t") for c in first]  # the p30 run again, unchanged

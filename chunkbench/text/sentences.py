@@ -9,7 +9,10 @@ whitespace. Whether it does is decided from the word before the stop and the wor
   when a common sentence opener follows ("... and Co. They", "the U.S. How");
 - before a number, after a short word (p. 55, No. 5, N°. 12), none ends;
 - after any other word one ends, whatever the case of the next word: lower-case text (filings,
-  transcripts) has sentences too.
+  transcripts) has sentences too;
+- a full stop set off by a space ("the game . Released in 2011"; tokenized text, as wikitext and
+  treebank corpora write it) is judged by the word before the space; a spaced ellipsis (". . .")
+  is still one.
 Numbered or lettered list items run in one line ("1. The first item 2. The second item") start a
 sentence at each marker of a run of two or more consecutive ones, and none ends at a marker.
 
@@ -99,7 +102,10 @@ def _ends_sentence(text: str, stop: int, after: int, stop_end: int, marker_ends:
     if "?" in stops or "!" in stops or "？" in stops or "！" in stops:
         return True
     before = text[max(0, stop - WORD_MAX):stop]  # a bounded look back: linear in the text
-    word = before.split()[-1] if before and not before[-1].isspace() else ""
+    # a stop set off by a space ("the PlayStation Portable . Released"): tokenized text, as
+    # wikitext and treebank corpora write it, is judged by the word before the space
+    detached = stops == "." and before[-1:].isspace() and before[-1:] != "\n"
+    word = before.split()[-1] if before.strip() and (detached or not before[-1].isspace()) else ""
     nxt = text[after:after + 40].split(None, 1)[0] if after < len(text) else ""
     bare = nxt.lstrip(_LEADING)
     if not any(ch.isalnum() for ch in bare):
