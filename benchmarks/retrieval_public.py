@@ -2,7 +2,8 @@
 the project's public-domain retrieval corpus (tests/data/retrieval), with BM25 and dense retrieval.
 
     python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [--questions SET[,SET…]]
-                                          [--only TEXT] [--headings] [--oracle] [--chroma DIR] [-o FILE.md]
+                                          [--only TEXT] [--headings] [--semantic] [--oracle] [--chroma DIR]
+                                          [-o FILE.md]
 
 Each block is one baseline: Chroma's RecursiveTokenChunker layout (LangChain's recursive splitter
 with sentence separators) at 200, 400 and 800 characters (overlap 400, as Chroma ran it) and at
@@ -21,7 +22,8 @@ size × retriever pairs and the document cells where some setting has the splitt
 1.2× its IoU. `--chroma DIR` runs the same blocks on Chroma's general benchmark instead (DIR: its
 `general_evaluation_data` folder, from repository brandonstarxel/chunking_evaluation, with
 `corpora/` and `questions_df.csv`; not in this repository, but for its speech, tests/data/chroma:
-docs/evaluation.md).
+docs/evaluation.md). `--semantic` puts the `semantic` strategy's rows (SEMANTIC_ROWS) under every
+splitter instead: issue 19.8's comparison (docs/strategy-semantic.md).
 Dense retrieval embeds every text indexed with MiniLM on CPU: about 45 minutes for the four
 blocks here, most of it the rows with index context (their texts are four chunks long)."""
 

