@@ -94,6 +94,47 @@ def test_a_stop_set_off_by_a_space_in_a_real_transcript():
     assert sentences("see Fig . 3 for it . Mr . Smith came .") == ["see Fig . 3 for it .", "Mr . Smith came ."]
 
 
+def test_no_sentence_ends_inside_a_short_aside_in_parentheses():
+    """Two lines of Chroma's benchmark corpora (wikitext's "lit ." and a PubMed "Equations."), cut
+    inside their parentheses before; a parenthesis closed by the stop, or opened too far back or in
+    another paragraph, or not closed, still lets the sentence end."""
+    wiki = ("Senjō no Valkyria 3 : <unk> Chronicles ( Japanese : 戦場のヴァルキュリア3 , lit . Valkyria of the "
+            "Battlefield 3 ) , commonly referred to as Valkyria Chronicles III outside Japan , is a tactical "
+            "role @-@ playing video game . Released in January 2011 in Japan , it is the third game .")
+    assert [s[:30] for s in sentences(wiki)] == ["Senjō no Valkyria 3 : <unk> Ch", "Released in January 2011 in Ja"]
+    pubmed = ("we arrive at steady-state solutions of the systems equations (see Dataset S1, Equations. "
+              "[A-1]–[A-15]), which yield the numerical variables. We then vary W.")
+    assert len(sentences(pubmed)) == 2
+    # the FAA rule (../shared/pdfs/req_federal-register-2020-17221.pdf), cut after "U.S.C." before
+    faa = "Under the Freedom of Information Act (FOIA) (5 U.S.C. 552), CBI is exempt from public disclosure."
+    assert sentences(faa) == [faa]
+    assert sentences("See 42 U.S.C. 1983 and the rest. It ends.") == ["See 42 U.S.C. 1983 and the rest.", "It ends."]
+    assert sentences("He left (it was late.) The end.") == ["He left (it was late.)", "The end."]
+    assert sentences("See (a) below. The end came (b) later.") == ["See (a) below.", "The end came (b) later."]
+    assert sentences("An aside (begun here.\n\nIt ended.) went on.")[0] == "An aside (begun here."
+    assert len(sentences("An aside (begun on a line.\nIt wrapped.) went on.")) == 1
+    assert sentences("It opened (never closed. It ended.") == ["It opened (never closed.", "It ended."]
+    long_aside = "(" + "word " * 13 + "end. Next one starts here " + "word " * 10 + ")"
+    assert len(sentences(long_aside)) == 2
+
+
+def test_a_domain_name_ends_a_sentence_and_a_dotted_abbreviation_does_not():
+    """Lines of the FAA rule, a PubMed abstract, the Apollo 13 transcript and a lower-case filing:
+    a domain name or URL is a word (one sentence each before), "U.S.C." before its number and
+    "non-u.s." before a word are abbreviations."""
+    assert sentences("• Federal eRulemaking Portal: Go to https://www.regulations.gov. Follow the instructions "
+                     "for submitting comments.") == ["• Federal eRulemaking Portal: Go to https://www.regulations.gov.",
+                                                     "Follow the instructions for submitting comments."]
+    assert len(sentences("weighting restricted to 12% using R (http://www.R-project.org). Fourier analysis was "
+                         "performed on each profile.")) == 2
+    assert sentences("We're reading .you. We're tryinp to come up with some good ideas for you.") == [
+        "We're reading .you.", "We're tryinp to come up with some good ideas for you."]
+    assert sentences("Authority: 49 U.S.C. 106(g), 40113, 44701.") == ["Authority: 49 U.S.C. 106(g), 40113, 44701."]
+    filing = "the functional currency of most significant non-u.s. operations is their local currency."
+    assert sentences(filing) == [filing]
+    assert len(sentences("He earned a Ph.D. in physics. Then he left.")) == 2
+
+
 def test_the_sentences_strategy_cuts_lower_case_text_as_the_original():
     """The issue's case: lower-case filings gave one sentence per paragraph (median chunk 271 chars,
     39% over 500). The same sample contract, lower-cased, now chunks like the original."""

@@ -308,10 +308,13 @@ def test_properties_on_random_element_streams(doc, sizes, parents):
         assert (c.extra["header_prefix"] != "") <= parents
         sibling = (prev is not None and "_sub_" in c.chunk_id and "_sub_" in prev.chunk_id
                    and c.chunk_id.rsplit("_sub_", 1)[0] == prev.chunk_id.rsplit("_sub_", 1)[0])
-        if sibling and ov and not doc.text[c.start_char - ov:c.start_char].strip():
-            assert c.extra["overlap_chars"] == 0, "no overlap of whitespace alone"  # an indented code line
+        overlap = c.text[:c.extra["overlap_chars"]]
+        own_start = c.start_char + len(overlap)  # the overlap is the text right before it, in place
+        if sibling and ov and overlap:
+            assert len(overlap) <= ov and c.start_char < prev.end_char, "overlap in place"
+            assert not overlap[0].isspace(), "no overlap starting with whitespace"  # an indented code line
         elif sibling and ov:
-            assert 0 < c.extra["overlap_chars"] <= ov and c.start_char < prev.end_char, "overlap in place"
+            assert not doc.text[max(0, own_start - ov):own_start].strip(), "overlap where text precedes"
         else:
             assert c.extra["overlap_chars"] == 0, "overlap only between siblings"
             head, tail = _own(c).split("\n\n")[0], _own(c).split("\n\n")[-1]  # skipped noise may sit between

@@ -236,7 +236,7 @@ STRATEGY = declare(
     ],
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
     spec="docs/specs/1-mineru-element-chunking.md",
-    ruleset="elements/2026-11-28",
+    ruleset="elements/2026-11-28.2",
     offsets="slice_without_skipped",
     boundaries="page change, heading `text_level <= 2`, a table (`table_boundary`, on by default), chunk + next element > `max_chunk_size` (2000); a structural boundary wins over size; an element longer than the limit is cut at paragraphs, sentences, then line breaks or spaces into exact slices within the limit (`split_oversize`, on; off keeps the spec's one oversize chunk); a heading is never a chunk alone: what follows joins it while it fits, and an element too long for any chunk joins it and its first piece opens with it (`join_headings`, on; off keeps the spec's boundaries)",
     fields='`content`, `chunk_type`, `page_idx`, `page_indices`, `has_table`',

@@ -389,7 +389,7 @@ STRATEGY = declare(
     ],
     doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
     spec="docs/specs/4-section-token-chunking.md",
-    ruleset="sections/2026-11-28",
+    ruleset="sections/2026-11-28.2",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='detected headings (layout, ALL CAPS, `SECTION 1:`, trailing colon), 400–600 cl100k tokens, split at paragraphs then sentences; no headings → paragraph fallback',

@@ -12,7 +12,9 @@ whitespace. Whether it does is decided from the word before the stop and the wor
   transcripts) has sentences too;
 - a full stop set off by a space ("the game . Released in 2011"; tokenized text, as wikitext and
   treebank corpora write it) is judged by the word before the space; a spaced ellipsis (". . .")
-  is still one.
+  is still one;
+- inside a short aside in parentheses, opened and closed within 60 characters of the stop in one
+  paragraph, none ends ("( Japanese : …, lit . Valkyria of the Battlefield 3 )").
 Numbered or lettered list items run in one line ("1. The first item 2. The second item") start a
 sentence at each marker of a run of two or more consecutive ones, and none ends at a marker.
 
@@ -27,12 +29,15 @@ from .segment import _strip_span
 
 #: a possible end: stops, closing quotes or brackets, whitespace, then something
 _CANDIDATE = re.compile(r"[.!?。！？…]+[\"'”’)\]]*\s+(?=\S)")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _CJK_STOP = re.compile(r"[。！？]")
 #: a list marker in running text: "1.", "2)", "1.)", "a.", "• 9.", "⁃10."
 _LIST_MARKER = re.compile(r"(?:^|(?<=\s))(?:[•⁃◦▪‣·\-–]\s?)?(\d{1,3}|[a-zA-Z])(?:\.\)|[.)])(?=\s)")
 _LEADING = "\"'“‘([«"
 #: characters looked back for the word before a stop
 WORD_MAX = 40
+#: how far a parenthesis may open before a stop, and close after it, for the stop to end no sentence
+PAREN_REACH = 60
 #: what may follow a sentence's stop and still end it: closing quotes and brackets (“… so.”, (… so.))
 CLOSERS = "\"'”’)]»"
 #: the stops that end a sentence in Latin script
@@ -117,19 +122,34 @@ def _ends_sentence(text: str, stop: int, after: int, stop_end: int, marker_ends:
         return False  # the stop of a list marker "1." or "1.)"
     if stop_end - stop > 1 and bare[0].islower():
         return False  # a quotation or an aside goes on: "'This is great.' she said", "(... engineer.) at"
+    if stops == "." and _inside_short_parentheses(text, stop, after):
+        return False  # "( Japanese : ..., lit . Valkyria of the Battlefield 3 )": an aside goes on
     core = word.lstrip(_LEADING).rstrip(CLOSERS)
     lower = core.lower()
-    if bare[0].isdigit():  # "p. 55", "No. 5", "N°. 1026": a short label before its number
-        return any(ch.isdigit() for ch in core) or len(core) > 3 and lower not in ABBREVIATIONS
+    # "U.S.", "e.g.", "Ph.D.", "non-u.s.": dotted short runs of letters; "5.3." is a number and
+    # "faa.gov." a domain name: they end a sentence like any word
+    dotted = "." in core and all(part.isalpha() and len(part) <= 3 for part in core.rsplit("-", 1)[-1].split("."))
+    if bare[0].isdigit():  # "p. 55", "No. 5", "N°. 1026", "5 U.S.C. 552": a label before its number
+        return any(ch.isdigit() for ch in core) or len(core) > 3 and lower not in ABBREVIATIONS and not dotted
     if lower in PREPOSITIVE:
         return False
-    # "U.S.", "e.g.": dotted letters; "5.3." is a number, and ends a sentence like any word
-    dotted = "." in core and not any(ch.isdigit() for ch in core)
     abbreviated = lower in ABBREVIATIONS or len(core) == 1 and core.isalpha() or dotted
     if abbreviated:
         opener = bare.rstrip(",;:").lower().rstrip(CLOSERS)
         return bare[0].isupper() and opener in OPENERS
     return True
+
+
+def _inside_short_parentheses(text: str, stop: int, after: int) -> bool:
+    """Whether the stop at `stop` lies in parentheses opened and closed within `PAREN_REACH`
+    characters on either side, in one paragraph (bounded: linear in the text)."""
+    before = text[max(0, stop - PAREN_REACH):stop]
+    opened = before.rfind("(")
+    if opened < 0 or ")" in before[opened:]:
+        return False
+    closed = text.find(")", after, after + PAREN_REACH)
+    return (closed >= 0 and "(" not in text[after:closed]
+            and not _PARAGRAPH_BREAK.search(text, max(0, stop - PAREN_REACH) + opened, closed))
 
 
 def _list_markers(text: str) -> list[tuple[int, int]]:
