@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import re
 
-from .segment import _strip_span
+from .segment import _PARAGRAPH_BREAK, _strip_span
 
 #: a possible end: stops, closing quotes or brackets, whitespace, then something
 _CANDIDATE = re.compile(r"[.!?。！？…]+[\"'”’)\]]*\s+(?=\S)")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _CJK_STOP = re.compile(r"[。！？]")
 #: a list marker in running text: "1.", "2)", "1.)", "a.", "• 9.", "⁃10."
 _LIST_MARKER = re.compile(r"(?:^|(?<=\s))(?:[•⁃◦▪‣·\-–]\s?)?(\d{1,3}|[a-zA-Z])(?:\.\)|[.)])(?=\s)")
@@ -143,13 +142,11 @@ def _ends_sentence(text: str, stop: int, after: int, stop_end: int, marker_ends:
 def _inside_short_parentheses(text: str, stop: int, after: int) -> bool:
     """Whether the stop at `stop` lies in parentheses opened and closed within `PAREN_REACH`
     characters on either side, in one paragraph (bounded: linear in the text)."""
-    before = text[max(0, stop - PAREN_REACH):stop]
-    opened = before.rfind("(")
-    if opened < 0 or ")" in before[opened:]:
+    opened = text.rfind("(", max(0, stop - PAREN_REACH), stop)
+    if opened < 0 or ")" in text[opened:stop]:
         return False
     closed = text.find(")", after, after + PAREN_REACH)
-    return (closed >= 0 and "(" not in text[after:closed]
-            and not _PARAGRAPH_BREAK.search(text, max(0, stop - PAREN_REACH) + opened, closed))
+    return closed >= 0 and "(" not in text[after:closed] and not _PARAGRAPH_BREAK.search(text, opened, closed)
 
 
 def _list_markers(text: str) -> list[tuple[int, int]]:
