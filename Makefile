@@ -70,8 +70,11 @@ $(VENV)/.bench-installed: pyproject.toml | $(VENV)/.installed
 bench: install $(VENV)/.mineru-installed $(VENV)/.bench-installed
 	$(BIN)/python -m benchmarks.run
 
+# every hypothesis test (conftest marks them fuzz) with FUZZ_EXAMPLES examples each, not derandomized;
+# 200 took 11 minutes on one core here, most of it the tokens strategy's
+FUZZ_EXAMPLES ?= 1000
 fuzz: install
-	CHUNKBENCH_FUZZ_EXAMPLES=5000 $(BIN)/python -m pytest -m fuzz -q -p no:randomly
+	CHUNKBENCH_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -n 2 -m fuzz -q -p no:randomly
 
 samples: install
 	$(BIN)/python -m chunkbench.samples sample_pdfs

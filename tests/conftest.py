@@ -27,6 +27,14 @@ settings.register_profile(
 )
 settings.load_profile("chunkbench")
 
+
+def pytest_collection_modifyitems(items):
+    """Mark every hypothesis test `fuzz`, so `make fuzz` runs all the property tests (every
+    strategy's invariants, the packer, sentences, ranges…) with many examples, not a hand-kept list."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.fuzz)
+
 # One parse cache for every test (and xdist worker): real PDFs are parsed once per clone.
 os.environ.setdefault("CHUNKBENCH_CACHE_DIR", str(ROOT / ".cache" / "test-parse"))
 

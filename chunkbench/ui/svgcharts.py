@@ -59,7 +59,7 @@ def _num(v) -> str:
 
 def nice_ticks(lo: float, hi: float, n: int = 4) -> list[float]:
     """About `n` round tick values covering [lo, hi]."""
-    if hi <= lo:  # one value: a band around it
+    if hi <= lo or (hi - lo) / n == 0:  # one value (or a span that underflows): a band around it
         pad = abs(lo) * 0.1 or 1.0
         lo, hi = lo - pad, hi + pad
     raw = (hi - lo) / n
