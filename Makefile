@@ -74,7 +74,7 @@ bench: install $(VENV)/.mineru-installed $(VENV)/.bench-installed
 # 200 took 11 minutes on one core here, most of it the tokens strategy's
 FUZZ_EXAMPLES ?= 1000
 fuzz: install
-	CHUNKBENCH_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -n 2 -m fuzz -q -p no:randomly
+	CHUNKBENCH_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -n 2 -m fuzz -q
 
 samples: install
 	$(BIN)/python -m chunkbench.samples sample_pdfs

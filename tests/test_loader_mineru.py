@@ -11,7 +11,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 from conftest import mineru_fixture
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench
@@ -483,9 +483,6 @@ _content_lists = (
 )
 
 
-@pytest.mark.fuzz
-@settings(max_examples=int(os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES", 100)), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
 @given(data=_content_lists)
 def test_any_json_loads_or_raises_input_error(tmp_path_factory, data):
     f = tmp_path_factory.mktemp("fuzz") / "f_content_list.json"

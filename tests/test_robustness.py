@@ -530,7 +530,6 @@ _items = st.fixed_dictionaries({}, optional={"type": st.sampled_from(_types) | _
                                              **{k: _values for k in _item_keys[5:]}})
 
 
-@pytest.mark.fuzz
 @given(items=st.lists(_items | _values, max_size=8))
 def test_fuzz_content_list_through_load_and_every_strategy(tmp_path_factory, items):
     folder = tmp_path_factory.mktemp("cl")
@@ -551,7 +550,6 @@ _md_pieces = st.sampled_from([
 ])
 
 
-@pytest.mark.fuzz
 @given(text=st.lists(_md_pieces, max_size=60).map("".join))
 def test_fuzz_markdown_through_load_and_every_strategy(tmp_path_factory, text):
     path = tmp_path_factory.mktemp("md") / "f.md"
@@ -561,7 +559,6 @@ def test_fuzz_markdown_through_load_and_every_strategy(tmp_path_factory, text):
         assert [c.index for c in cs] == list(range(len(cs)))
 
 
-@pytest.mark.fuzz
 @given(data=st.binary(max_size=400) | st.dictionaries(st.text(max_size=8), _values, max_size=6).map(
     lambda d: json.dumps(d).encode()))
 def test_fuzz_document_and_elements_json(tmp_path_factory, data):
@@ -583,7 +580,6 @@ def small_pdf_bytes(tmp_path_factory) -> bytes:
     return corpus.text_pdf(tmp_path_factory.mktemp("pdf") / "small.pdf", pages=1).read_bytes()
 
 
-@pytest.mark.fuzz
 @settings(max_examples=max(3, FUZZ_EXAMPLES // 8), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=st.lists(st.tuples(st.sampled_from(["flip", "cut", "insert", "delete"]), st.floats(0, 1),
                                 st.binary(min_size=1, max_size=16)), min_size=1, max_size=6))
@@ -609,7 +605,6 @@ def test_fuzz_mutated_pdf_bytes(tmp_path_factory, small_pdf_bytes, edits):
     every_strategy_exports(doc)
 
 
-@pytest.mark.fuzz
 @given(doc=element_documents())
 def test_fuzz_every_strategy_on_random_documents(doc):
     for cs in every_strategy_exports(doc).values():

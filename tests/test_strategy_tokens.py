@@ -76,6 +76,25 @@ def test_pages_of_elements_spanning_pages_or_without_one():
     assert (cs[0].page_start, cs[0].page_end) == (1, 2) and (cs[1].page_start, cs[1].page_end) == (1, 3)
 
 
+def test_a_window_of_whitespace_alone_is_no_chunk():
+    # found by `make fuzz`: a code block ending in its indent left a last window of whitespace
+    doc = make_doc([
+        {"type": "paragraph", "text": "alpha beta gamma", "page_idx": 0},
+        {"type": "code", "text": "x = 1\n" + " " * 64 + "\n" + " " * 64 + "\ny = 2\n" + " " * 64 + "\t", "page_idx": 0},
+    ])
+    raw = token_windows(doc.text, 2, 0)
+    assert any(doc.text[w.start_char:w.end_char].isspace() for w in raw[:-1]) and raw[-1] and \
+        doc.text[raw[-1].start_char:raw[-1].end_char].isspace(), "the input has whitespace windows inside and last"
+    cs = chunk(doc, "tokens", chunk_size=2, overlap=0)
+    assert cs.chunks and not any(c.text.isspace() for c in cs)
+    assert len(cs) < len(raw) and [c.index for c in cs] == list(range(len(cs)))
+    assert cs[-1].text.strip() == "2" and cs[0].boundary.reason.value == "document_start"
+    gap = next(c for p, c in zip(cs, cs[1:]) if c.extra["token_start"] > p.extra["token_end"])
+    assert gap.extra["overlap_tokens"] == 0 and gap.boundary.detail.endswith("(overlap 0)")
+    with_overlap = chunk(doc, "tokens", chunk_size=4, overlap=1)
+    assert all(c.extra["overlap_tokens"] in (0, 1) for c in with_overlap) and not any(c.text.isspace() for c in with_overlap)
+
+
 def test_window_edges_inside_a_character_grow_to_the_whole_character():
     # cl100k splits each 🎉 (4 bytes) into tokens of 2, 1 and 1 bytes
     text = "🎉🎉"
@@ -177,8 +196,11 @@ def test_properties_on_random_element_streams(doc, sizes):
         pages = sorted({e.page_idx + 1 for e in located if e.id in overlapping})
         assert c.extra["pages"] == pages and c.extra["page"] == pages[0] == c.page_start
         assert len(c.bbox) == len(overlapping)
-    if cs.chunks:
-        assert cs[0].start_char == 0 and cs[-1].end_char == len(doc.text)
+    covered = [False] * len(doc.text)
+    for c in cs:
+        assert not c.text.isspace(), "a window of whitespace alone is not a chunk"
+        covered[c.start_char:c.end_char] = [True] * (c.end_char - c.start_char)
+    assert all(covered[i] for i, ch in enumerate(doc.text) if not ch.isspace()), "every non-space char is in a chunk"
 
 
 @pytest.mark.parametrize("path", [SAMPLE_PDFS / "technical_manual.pdf", "legal_ukgov-example-mutual-nda.pdf"])

@@ -9,6 +9,9 @@ Where a window edge falls inside a character (cl100k splits some multi-byte char
 tokens), the window grows to include the whole character: its start moves back to the character's
 first byte, its end forward past its last byte.
 
+A window of whitespace alone (the indent that ends a code block, say) is not a chunk: it holds no
+text to retrieve. The chunks then cover every non-whitespace character, not every character.
+
 Pages and boxes come from the elements a window overlaps. This is the spec's page-break rule with
 each page break placed just after the previous page's last element: a window that starts in the
 "\n\n" before a page's first element is cited to that page, where its text is.
@@ -68,8 +71,14 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
     stitched = not simple_pages and any(len(e.parts) > 1 for e in located)
     total = spans[-1].token_end
     key = document_key(doc)
-    chunks = []
-    for n, (w, lo, hi) in enumerate(zip(spans, lows, highs)):
+    chunks: list = []
+    prev_end = 0  # token end of the last window kept
+    for w, lo, hi in zip(spans, lows, highs):
+        if text[w.start_char : w.end_char].isspace():  # whitespace alone (e.g. a code block's indent)
+            continue
+        n = len(chunks)
+        overlap_tokens = max(0, prev_end - w.token_start) if n else 0
+        prev_end = w.token_end
         if hi <= lo:  # the window lies inside a separator: cite the element that follows it
             lo = min(lo, len(located) - 1)
             hi = lo + 1
@@ -77,7 +86,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
         if n == 0:
             boundary = Boundary(Reason.DOCUMENT_START, f"tokens 0–{te - 1} of {total}")
         else:
-            boundary = Boundary(Reason.TOKEN_WINDOW, f"tokens {ts}–{te - 1} (overlap {w.overlap_tokens})")
+            boundary = Boundary(Reason.TOKEN_WINDOW, f"tokens {ts}–{te - 1} (overlap {overlap_tokens})")
         if page_sets is None:
             pages = sorted(set(first_page[lo:hi])) if hi - lo > 1 else [first_page[lo]]
         elif stitched:  # a table stitched across pages: only the pages of the parts the window covers
@@ -101,7 +110,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
                 source_blocks=ids[lo:hi],
                 extra={
                     "tokens": te - ts,
-                    "overlap_tokens": w.overlap_tokens,
+                    "overlap_tokens": overlap_tokens,
                     "page": pages[0] if pages else None,
                     "pages": pages,
                     "token_start": ts,
@@ -275,7 +284,7 @@ STRATEGY = declare(
     ],
     doc="tiktoken windows (512/50), exact char offsets, page and bbox per chunk",
     spec="docs/specs/5-token-window-citations.md",
-    ruleset="tokens/2026-11",
+    ruleset="tokens/2026-11-29",
     check=_check,
     boundaries='cl100k windows of `chunk_size` (512) with `overlap` (50) tokens, computed in one linear pass; `text == doc.text[start_char:end_char]` exactly, never a broken character',
     fields='`tokens`, `overlap_tokens`, `page`, `pages`',
