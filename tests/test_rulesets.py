@@ -1,0 +1,76 @@
+"""A strategy's ruleset names its rules: one ruleset, one output. The workspace store reuses a stored
+run whose manifest (ruleset included) matches, so a change of output under an old ruleset would
+serve stale chunks. Each ruleset's chunks of fixed inputs (the sample PDFs' elements, saved once,
+and a document.json) are fingerprinted in tests/data/rulesets/fingerprints.json; this test fails
+when a strategy's output changes and its ruleset does not.
+
+After bumping a ruleset, record its fingerprint:
+`CHUNKBENCH_RECORD_RULESETS=1 .venv/bin/python -m pytest tests/test_rulesets.py`.
+`semantic` is left out: its cuts come from MiniLM's floats, which may differ in the last bits
+between CPUs. The peers' rulesets name their library's version."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from test_strategies_all_inputs import VARIANTS
+
+import chunkbench
+from chunkbench.strategies import all_strategies, chunk
+
+DATA = Path(__file__).parent / "data"
+FINGERPRINTS = DATA / "rulesets" / "fingerprints.json"
+INPUTS = sorted((DATA / "rulesets").glob("*.elements.json")) + [DATA / "docjson" / "document.json"]
+
+STRATEGIES = [s for s in all_strategies() if ":" not in s.name and s.name != "semantic"]
+
+
+def fingerprint(name: str) -> str:
+    """sha256 of the strategy's chunks and skipped elements on every input, at its defaults and at the
+    small sizes of the all-inputs matrix (which split elements and pack pieces)."""
+    h = hashlib.sha256()
+    for path in INPUTS:
+        doc = chunkbench.load(path)
+        for params in ({}, VARIANTS["small"][name]):
+            cs = chunk(doc, name, **params)
+            payload = {"input": path.name, "params": params, "skipped": cs.skipped,
+                       "chunks": [c.to_dict() for c in cs]}
+            h.update(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+    return h.hexdigest()
+
+
+def recorded() -> dict[str, str]:
+    return json.loads(FINGERPRINTS.read_text("utf-8")) if FINGERPRINTS.exists() else {}
+
+
+def test_every_own_strategy_has_a_small_setting():
+    assert {s.name for s in STRATEGIES} <= set(VARIANTS["small"])
+
+
+RECORD = "`CHUNKBENCH_RECORD_RULESETS=1 .venv/bin/python -m pytest tests/test_rulesets.py`"
+
+
+@pytest.mark.skipif(bool(os.environ.get("CHUNKBENCH_RECORD_RULESETS")), reason="recording")
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: s.name)
+def test_same_ruleset_same_chunks(strategy):
+    known = recorded()
+    assert strategy.ruleset in known, f"ruleset {strategy.ruleset!r} has no fingerprint: record it with {RECORD}"
+    assert fingerprint(strategy.name) == known[strategy.ruleset], (
+        f"strategy {strategy.name!r} makes other chunks than ruleset {strategy.ruleset!r} made when it was "
+        f"recorded: bump its ruleset (stored runs of the old one would be reused), then record it with {RECORD}. "
+        "(If the inputs or VARIANTS['small'] changed instead, delete fingerprints.json and record them all.)")
+
+
+@pytest.mark.skipif(not os.environ.get("CHUNKBENCH_RECORD_RULESETS"), reason="records only when asked")
+def test_record_fingerprints():
+    """Add the fingerprint of every current ruleset; a recorded one is never overwritten."""
+    known = recorded()
+    for s in STRATEGIES:
+        got = fingerprint(s.name)
+        assert known.get(s.ruleset, got) == got, f"{s.name}: output changed under ruleset {s.ruleset}: bump it first"
+        known[s.ruleset] = got
+    FINGERPRINTS.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n", "utf-8")
