@@ -704,3 +704,19 @@ def test_a_cut_moved_off_a_sentence_that_refers_back_says_so():
     assert [c.boundary.detail.split("; ", 1)[1] for c in moved] == [
         "moved off \u201cIt is written for field \u2026\u201d, which refers back to the sentence before it"]
     assert not moved[0].text.startswith("It is written") and "It is written for field" in cs.chunks[moved[0].index - 1].text
+
+
+def test_a_kept_identifier_header_between_a_caption_and_its_table_stays_with_them():
+    # found by `make fuzz`: the header, kept for its agreement number, hid the table from its
+    # caption, so the caption ended the chunk before the table's
+    doc = make_doc([
+        {"type": "paragraph", "text": "“Term 1” means the services the Supplier provides under this agreement.", "page_idx": 0},
+        {"type": "caption", "text": "Table 1: Charges", "page_idx": 0},
+        {"type": "header", "text": "Agreement ABC-123", "page_idx": 0},
+        {"type": "table", "text": "Item Fee", "page_idx": 0},
+        {"type": "heading", "text": "1 DEFINITIONS", "page_idx": 0},
+    ])
+    cs = chunk(doc, "contract", max_chars=150, soft_min_chars=75)
+    check_common_invariants(doc, cs, dict(cs.params))
+    assert [c.source_blocks for c in cs] == [("e0",), ("e1", "e2", "e3"), ("e4",)]
+    assert cs[1].boundary.reason.value == "table" and "Table 1: Charges" in cs[1].boundary.detail

@@ -20,7 +20,7 @@ from chunkbench.text.clauses import ClauseRef, is_descendant, is_sibling, number
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.chunkset import params_hash
-from chunkbench.types.document import Document, Element
+from chunkbench.types.document import Document, Element, is_noise
 
 from .base import Param, StrategyResult, declare
 from .contract_noise import find_noise
@@ -176,8 +176,9 @@ class _Walker:
                 return None
             return Boundary(Reason.HEADING, f"heading level {u.level} {_quote(u.text)}")
         if u.kind == TABLE:
-            if not o.is_table and all(x.kind in (HEADING, CAPTION, TITLE) for x in o.units):
-                # the heading (or caption) just before the table titles it: one chunk
+            if not o.is_table and all(x.kind in (HEADING, CAPTION, TITLE) or is_noise(x.el) for x in o.units):
+                # the heading (or caption) just before the table titles it, furniture kept for its
+                # identifier between them aside: one chunk
                 o.boundary = Boundary(o.boundary.reason, f"{o.boundary.detail}, titling table {u.el.id} ({_rows(u.el)})")
                 return None
             return Boundary(Reason.TABLE, f"table {u.el.id} ({_rows(u.el)}) is a chunk of its own")
@@ -341,7 +342,7 @@ STRATEGY = declare(
     params=PARAMS,
     doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
     spec="docs/specs/2-contract-chunking.md",
-    ruleset="contract/2026-11-28.2",
+    ruleset="contract/2026-11-29",
     offsets="rewritten",  # specs/2 text normalization (hyphenated line breaks joined, ...)
     check=_check,
     boundaries='headings (section stack), tables (one table = one chunk, pipe text, rows kept, preceding heading linked), page break only near `max_chars`, clause numbering reset / new sub-clause / list run (soft), `max_chars` 2000, `max_list_items` 12, new clause ref; an element over `max_chars` is cut at paragraphs, sentences, then spaces (`split_oversize`); a heading right after a heading joins it (`join_headings`); footnotes carry no clause number',

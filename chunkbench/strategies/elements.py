@@ -43,8 +43,10 @@ class _Open:
         self.elements.append(element)
 
     def titles_only(self, titles: set[str]) -> bool:
-        """Whether the chunk holds nothing but headings and tables' captions (`titles`) so far."""
-        return all(e.is_heading or e.id in titles for e in self.elements)
+        """Whether the chunk holds nothing but headings and tables' captions (`titles`) so far, and
+        page furniture (kept with `skip_noise` off) after one of them."""
+        return not is_noise(self.elements[0]) and all(e.is_heading or e.id in titles or is_noise(e)
+                                                      for e in self.elements)
 
 
 def chunk_elements(
@@ -62,7 +64,7 @@ def chunk_elements(
     groups: list[_Open] = []
     current: _Open | None = None
     stack = HeadingStack()  # the headings above this point
-    titles = table_titles([e for e in doc.elements if not e.is_empty and not (skip_noise and is_noise(e))])
+    titles = table_titles([e for e in doc.elements if not e.is_empty and not is_noise(e)])
     for el in doc.elements:
         if el.is_empty:
             skipped[el.id] = "empty text"
@@ -236,7 +238,7 @@ STRATEGY = declare(
     ],
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
     spec="docs/specs/1-mineru-element-chunking.md",
-    ruleset="elements/2026-11-28.2",
+    ruleset="elements/2026-11-29",
     offsets="slice_without_skipped",
     boundaries="page change, heading `text_level <= 2`, a table (`table_boundary`, on by default), chunk + next element > `max_chunk_size` (2000); a structural boundary wins over size; an element longer than the limit is cut at paragraphs, sentences, then line breaks or spaces into exact slices within the limit (`split_oversize`, on; off keeps the spec's one oversize chunk); a heading is never a chunk alone: what follows joins it while it fits, and an element too long for any chunk joins it and its first piece opens with it (`join_headings`, on; off keeps the spec's boundaries)",
     fields='`content`, `chunk_type`, `page_idx`, `page_indices`, `has_table`',
