@@ -66,6 +66,17 @@ def fresh_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+#: a caption, then page furniture carrying an identifier the body never states, then the table the
+#: caption titles (found by `make fuzz`: the header parted the caption from its table)
+CAPTION_HEADER_TABLE = [
+    {"type": "paragraph", "text": "The charges the Supplier may invoice are below.", "page_idx": 0},
+    {"type": "caption", "text": "Table 1: Charges", "page_idx": 0},
+    {"type": "header", "text": "Agreement ABC-123", "page_idx": 0},
+    {"type": "table", "text": "Item Fee", "page_idx": 0},
+    {"type": "heading", "text": "1 DEFINITIONS", "page_idx": 0},
+]
+
+
 def make_doc(elements, pages=None, *, source="test.json", metadata=None):
     """A Document from element dicts (id, type, text, page_idx, bbox, text_level, ...) for tests.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from conftest import ROOT, SAMPLE_PDFS, make_doc, shared_pdf
+from conftest import CAPTION_HEADER_TABLE, ROOT, SAMPLE_PDFS, make_doc, shared_pdf
 from element_streams import check_common_invariants, element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -709,13 +709,7 @@ def test_a_cut_moved_off_a_sentence_that_refers_back_says_so():
 def test_a_kept_identifier_header_between_a_caption_and_its_table_stays_with_them():
     # found by `make fuzz`: the header, kept for its agreement number, hid the table from its
     # caption, so the caption ended the chunk before the table's
-    doc = make_doc([
-        {"type": "paragraph", "text": "“Term 1” means the services the Supplier provides under this agreement.", "page_idx": 0},
-        {"type": "caption", "text": "Table 1: Charges", "page_idx": 0},
-        {"type": "header", "text": "Agreement ABC-123", "page_idx": 0},
-        {"type": "table", "text": "Item Fee", "page_idx": 0},
-        {"type": "heading", "text": "1 DEFINITIONS", "page_idx": 0},
-    ])
+    doc = make_doc(CAPTION_HEADER_TABLE)
     cs = chunk(doc, "contract", max_chars=150, soft_min_chars=75)
     check_common_invariants(doc, cs, dict(cs.params))
     assert [c.source_blocks for c in cs] == [("e0",), ("e1", "e2", "e3"), ("e4",)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SAMPLE_PDFS, make_doc, mineru_fixture, shared_pdf
+from conftest import CAPTION_HEADER_TABLE, SAMPLE_PDFS, make_doc, mineru_fixture, shared_pdf
 from element_streams import check_common_invariants, element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -252,13 +252,7 @@ def test_real_pdfs(path):
 
 def test_furniture_kept_between_a_caption_and_its_table_stays_with_them():
     # with skip_noise off, a page header between a caption and its table hid the table from it
-    doc = make_doc([
-        {"type": "paragraph", "text": "The charges are below.", "page_idx": 0},
-        {"type": "caption", "text": "Table 1: Charges", "page_idx": 0},
-        {"type": "header", "text": "Agreement ABC-123", "page_idx": 0},
-        {"type": "table", "text": "Item Fee", "page_idx": 0},
-        {"type": "paragraph", "text": "More text after the table.", "page_idx": 0},
-    ])
+    doc = make_doc(CAPTION_HEADER_TABLE)
     for skip_noise, with_table in ((False, ("e1", "e2", "e3")), (True, ("e1", "e3"))):
         cs = chunk(doc, "elements", skip_noise=skip_noise)
         check_common_invariants(doc, cs, dict(cs.params))
