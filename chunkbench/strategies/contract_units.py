@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from chunkbench.text.clauses import ClauseRef, clause_ref
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import paragraph_spans, pipe_table
-from chunkbench.types.document import Document, Element, is_noise, table_titles
+from chunkbench.types.document import Document, Element, table_titles
 
 from .contract_rules import heading_level, looks_like_heading, normalize
 from .spans import PARAGRAPH, Packer
@@ -53,7 +53,7 @@ class Unit:
 def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
     """Units in reading order with their section path; headings keep the section stack."""
     content = [e for e in doc.elements if e.id not in skipped]
-    titles = table_titles([e for e in content if not is_noise(e)])  # a kept identifier header is furniture
+    titles = table_titles(content)
     # auto: headings are "missing" when the layout marks none, or only one (a title)
     infer = params["infer_headings"] == "always" or (
         params["infer_headings"] == "auto" and sum(_layout_heading(e) for e in content) < 2

@@ -64,7 +64,7 @@ def chunk_elements(
     groups: list[_Open] = []
     current: _Open | None = None
     stack = HeadingStack()  # the headings above this point
-    titles = table_titles([e for e in doc.elements if not e.is_empty and not is_noise(e)])
+    titles = table_titles(doc.elements)
     for el in doc.elements:
         if el.is_empty:
             skipped[el.id] = "empty text"

@@ -28,7 +28,7 @@ import numpy as np
 
 from chunkbench.errors import InputError, ParamError
 from chunkbench.text.tokenizer import get_encoding
-from chunkbench.types.chunk import Boundary, Reason, build_chunk, document_key, element_bboxes, element_pages
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key, element_bboxes, element_pages
 from chunkbench.types.document import Document, Element
 
 from .base import Param, StrategyResult, declare
@@ -71,7 +71,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
     stitched = not simple_pages and any(len(e.parts) > 1 for e in located)
     total = spans[-1].token_end
     key = document_key(doc)
-    chunks: list = []
+    chunks: list[Chunk] = []
     prev_end = 0  # token end of the last window kept
     for w, lo, hi in zip(spans, lows, highs):
         if text[w.start_char : w.end_char].isspace():  # whitespace alone (e.g. a code block's indent)

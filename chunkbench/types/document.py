@@ -193,9 +193,11 @@ def is_noise(element: Element) -> bool:
 
 
 def table_titles(content: Sequence[Element]) -> set[str]:
-    """Ids of the captions in `content` (elements in reading order, furniture left out) that title
-    the table right after them: on the same page and, when both have boxes, above it. Strategies
+    """Ids of the captions in `content` (elements in reading order) that title the table right
+    after them, empty elements and page furniture between them passed over (a strategy may keep a
+    header for its identifier): on the same page and, when both have boxes, above it. Strategies
     keep such a caption with its table, as a heading with what it heads."""
+    content = [e for e in content if not e.is_empty and not is_noise(e)]
     return {a.id for a, b in zip(content, content[1:])
             if a.type == "caption" and not a.is_heading and b.type == "table" and a.page_idx == b.page_idx
             and (a.bbox is None or b.bbox is None or a.bbox[1] < b.bbox[1])}
