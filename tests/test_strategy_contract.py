@@ -554,7 +554,7 @@ def test_properties_on_random_contracts(doc, max_chars, infer, ratio):
         assert c.char_len <= max_chars or c.extra["oversize"]
         assert c.extra["list_items"] <= 5
         if c.boundary.reason.value == "page_break":
-            assert ratio == 0.0 or c.boundary.detail.endswith(f"(≥ 80% of {max_chars})")
+            assert ratio == 0.0 or f"(≥ 80% of {max_chars})" in c.boundary.detail  # may go on: ", titling table e4"
         if c.extra["clause_ref_source"] == "text":  # a paragraph of it opens with the number, not
             # always the first: a heading right after a heading gives the joined chunk its number
             assert any(clause_ref(part) is not None for part in c.text.split("\n\n"))
