@@ -124,3 +124,25 @@ def test_items_not_in_the_document_fall_back_to_searching_the_text(manual):
     assert "referenced" not in kinds
     tables = [i for i, c in enumerate(own) if any(d.label == "table" for d in c.meta.doc_items)]
     assert tables and all(k in ("exact", "normalised") for i, k in enumerate(kinds) if i not in tables), kinds
+
+
+def test_sections_merged_under_headings_that_read_the_same_are_their_items_apart():
+    """merge_peers joins two sections whose headings read the same ("Notes" twice) and leaves the
+    second heading out of the text: the chunk is its two items, in pieces, not a span taking that
+    heading in. With "The" over "the" twice, the folded search found "the The" (`make fuzz`)."""
+    from tests.conftest import make_doc
+
+    for heading, body in (("Notes", ("Payment is due within 30 days.", "Deliveries are made on weekdays only.")),
+                          ("The", ("the", "the"))):
+        doc = make_doc([{"type": "heading", "text": heading, "text_level": 1}, {"type": "paragraph", "text": body[0]},
+                        {"type": "heading", "text": heading, "text_level": 1},
+                        {"type": "paragraph", "text": body[1]}])
+        [c] = cb.chunk(doc, HYBRID).chunks
+        assert c.source_blocks == ("e1", "e3") and c.extra["match_items_apart"], c
+        assert c.extra["match_pieces"] == [[e.char_start, e.char_end] for e in (doc.elements[1], doc.elements[3])]
+        assert "the text between them left out" in c.boundary.detail
+        cs = cb.chunk(doc, HYBRID)
+        assert "carried in the metadata" in cs.skipped["e2"]
+        assert "1 as items apart" in cb.foreign.match_summary(cs)
+        # without merge_peers each section is its own chunk, found as it is
+        assert [c.source_blocks for c in cb.chunk(doc, HYBRID, merge_peers=False)] == [("e1",), ("e3",)]

@@ -18,7 +18,7 @@ from chunkbench.foreign import KINDS, match_counts, match_summary
 from chunkbench.foreign.extract import pdf_page_texts, pdf_plain_text
 from chunkbench.foreign.locate import locate_all, normalise
 from chunkbench.io.export import validate_chunks
-from tests.conftest import ROOT, SAMPLE_PDFS, make_doc
+from tests.conftest import ROOT, SAMPLE_PDFS, examples, make_doc
 
 SAMPLES = sorted(SAMPLE_PDFS.glob("*.pdf"))
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
@@ -225,7 +225,7 @@ def test_a_mid_sentence_cut_in_a_table_row_says_so():
     assert cs[1].boundary.reason.value == "mid_word" and "inside a table row on p. 1" in cs[1].boundary.detail
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.integers(0, 10_000), min_size=1, max_size=12), st.integers(0, 40))
 def test_slices_of_the_text_are_found_where_they_are(cuts, overlap):
     """Property: chunks cut anywhere from the canonical text (overlapping) are found exactly, in
@@ -293,3 +293,18 @@ def test_python_errors_name_the_problem():
 def test_summary_line():
     cs = cb.inspect(_reason_doc(), ["1. Scope", "The  supplier\nshall", "zebra quantum harmonica nowhere"])
     assert match_summary(cs) == "located 2 of 3 chunks: 1 exactly, 1 normalised, 0 fuzzily; 1 not at all"
+
+
+def test_a_chunk_naming_its_items_is_placed_where_it_reaches_them_all():
+    """The tail of a split paragraph joined to the next item, in repetitive text: the first place
+    its text occurs in the items' span lies in the paragraph alone; the place that reaches into
+    the last item named is the chunk (found by `make fuzz`)."""
+    text = "ab ab ab ab\n\nab"
+    paragraph, last = (0, 11), (13, 15)
+    [m] = locate_all(text, ["ab\nab"], items=[[paragraph, last]])
+    assert (m.start, m.end, m.kind) == (9, 15, "normalised")
+    [m] = locate_all(text, ["ab\n\nab"], items=[[paragraph, last]])
+    assert (m.start, m.end, m.kind) == (9, 15, "exact")
+    # where no place reaches them all, the first in the span is still taken
+    [m] = locate_all(text, ["ab ab"], items=[[paragraph, last]])
+    assert (m.start, m.end) == (0, 5)

@@ -23,7 +23,7 @@ from .read import ForeignChunk, from_objects, read_chunk_file
 from .reasons import BoundaryReader
 
 #: the ruleset of inspected chunks (bump when locating or the inferred reasons change)
-RULESET = "foreign/2026-11-25.2"
+RULESET = "foreign/2026-11-29"
 
 __all__ = ["KINDS", "RULESET", "ForeignChunk", "Match", "inspect", "match_counts", "match_summary", "read_chunks"]
 
@@ -48,7 +48,7 @@ def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapp
     furniture = [(e.char_start, e.char_end, e.text) for e in doc.elements
                  if is_noise(e) and e.char_start is not None and e.char_end is not None]
     items = _item_spans(doc) if any(c.refs for c in foreign) else {}
-    matches = locate_all(doc.text, [c.text for c in foreign], furniture, [_region(items, c.refs) for c in foreign])
+    matches = locate_all(doc.text, [c.text for c in foreign], furniture, [_item_spans_named(items, c.refs) for c in foreign])
     reader = BoundaryReader(doc)
     found = [reader.elements_in_spans(m.spans) for m in matches]
     covered = {e.id for elements in found for e in elements}
@@ -66,6 +66,8 @@ def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapp
         extra: dict[str, Any] = {"match": m.kind, "match_score": m.score, "foreign_index": i}
         if m.pieces:
             extra["match_pieces"] = [list(p) for p in m.pieces]
+        if m.items_apart:
+            extra["match_items_apart"] = True
         if fc.start_index is not None:
             extra["foreign_start_index"] = fc.start_index
         if fc.metadata:
@@ -95,8 +97,8 @@ def _item_spans(doc: Document) -> dict[str, tuple[int, int]]:
     return spans
 
 
-def _region(items: Mapping[str, tuple[int, int]], refs: Sequence[str]) -> tuple[int, int] | None:
-    """The canonical span of the elements a chunk's chunker says it came from (each named by its
+def _item_spans_named(items: Mapping[str, tuple[int, int]], refs: Sequence[str]) -> list[tuple[int, int]] | None:
+    """The canonical spans of the elements a chunk's chunker says it came from (each named by its
     element id, or by a Docling reference `#/texts/3` to a Docling input's item), when all are the
     Document's; else None (search everywhere)."""
     spans = []
@@ -105,7 +107,7 @@ def _region(items: Mapping[str, tuple[int, int]], refs: Sequence[str]) -> tuple[
         if span is None:
             return None
         spans.append(span)
-    return (min(a for a, _ in spans), max(b for _, b in spans)) if spans else None
+    return spans or None
 
 
 def match_counts(chunkset: ChunkSet) -> dict[str, int]:
@@ -118,9 +120,11 @@ def match_summary(chunkset: ChunkSet) -> str:
     """One line: e.g. "located 122 of 124 chunks: 100 exactly, 20 normalised, 2 fuzzily; 2 not at all"."""
     n = match_counts(chunkset)
     located = len(chunkset) - n["unlocated"]
-    pieces = sum(1 for c in chunkset if c.extra.get("match_pieces"))
-    normalised = f"{n['normalised']} normalised" + (f" ({pieces} of them in pieces: another reading order)"
-                                                     if pieces else "")
+    pieces = sum(1 for c in chunkset if c.extra.get("match_pieces") and not c.extra.get("match_items_apart"))
+    apart = sum(1 for c in chunkset if c.extra.get("match_items_apart"))
+    notes = ([f"{pieces} of them in pieces: another reading order"] if pieces else []) + (
+        [f"{apart} as items apart: text between them left out by their chunker"] if apart else [])
+    normalised = f"{n['normalised']} normalised" + (f" ({'; '.join(notes)})" if notes else "")
     parts = [f"{n['exact']} exactly", normalised, f"{n['fuzzy']} fuzzily"]
     if n["referenced"]:
         parts.insert(2, f"{n['referenced']} by the items their chunker named (text not the document's)")

@@ -20,7 +20,9 @@ hyphenation, ligatures, quotes, bullets and reading order. Each chunk is tried, 
    at least FUZZY_MIN is `fuzzy`, at least PARTIAL_MIN `partial` (only that part is located);
 5. otherwise `unlocated`.
 A chunk whose chunker named the items it came from (Docling's `doc_items`) is searched in those
-items' span only (`region`): exactly, then normalised; a text that is not the document's (Docling
+items' span only: exactly, then as those items alone when other text lies between them (Docling's
+merge_peers joins two sections whose headings read the same, leaving the second heading out: the
+chunk is then in pieces, `items_apart`), then normalised; a text that is not the document's (Docling
 writes a table as "row, column = value" triplets) is `referenced`, placed at the items themselves.
 Steps 1, 2 and 4 search a window after the previous chunk first (a few chunk lengths), and the whole text
 only when no step finds the chunk there, so each chunk costs bounded work in the usual case. The normalised
@@ -100,6 +102,9 @@ class Match:
     kind: str
     score: float
     pieces: tuple[tuple[int, int], ...] = ()
+    #: the pieces are the items its chunker named, with text between them that the chunk leaves out
+    #: (not another reading order): Docling's merge_peers joins sections whose headings read the same
+    items_apart: bool = False
 
     @property
     def located(self) -> bool:
@@ -192,10 +197,10 @@ class Locator:
         found inside the chunk before it)."""
         return max(self.cursor, self.previous_end - length)
 
-    def locate(self, chunk_text: str, region: tuple[int, int] | None = None) -> Match:
-        """Where `chunk_text` is; inside `region` (source offsets) only, when the chunker said where."""
-        if region is not None:
-            return self._moved(self._in_region(chunk_text, region))
+    def locate(self, chunk_text: str, items: Sequence[tuple[int, int]] | None = None) -> Match:
+        """Where `chunk_text` is; in the source spans of `items` only, when its chunker named them."""
+        if items:
+            return self._moved(self._in_items(chunk_text, items))
         needle = chunk_text.strip()
         folded = normalise(chunk_text)
         content: str | None = None
@@ -225,30 +230,48 @@ class Locator:
             self.previous_end = match.end
         return match
 
-    def _in_region(self, chunk_text: str, region: tuple[int, int]) -> Match:
-        """The chunk inside the span of the items its chunker named: exactly, normalised (furniture
-        between the items left out), else `referenced` at the span, scored by the share of its
-        anchors found there."""
-        lo, hi = region
+    def _in_items(self, chunk_text: str, items: Sequence[tuple[int, int]]) -> Match:
+        """The chunk inside the span of the items its chunker named: exactly, as those items alone
+        when text lies between them, normalised (furniture between the items left out), else
+        `referenced` at the span, scored by the share of its anchors found there."""
+        lo, hi = min(a for a, _ in items), max(b for _, b in items)
+        first_end, last_start = min(items)[1], max(items)[0]
         needle = chunk_text.strip()
-        at = self.text.find(needle, lo, hi) if needle else -1
+        at = _find_touching(self.text, needle, lo, hi, first_end, last_start) if needle else -1
         if at >= 0:
             return Match(at, at + len(needle), "exact", 1.0)
         folded = normalise(chunk_text)
+        apart = self._items_apart(folded, items)
+        if apart is not None:
+            return apart
         # the chunk's items are its chunker's, so furniture between them is not in its text: the
         # text is searched with and without the furniture, the chunk as it is ("Confidential" is
         # both a running header and a word of the body, so nothing is taken out of the chunk)
         for norm in (self.norm, self.content):
             if norm is None or not folded:
                 continue
-            n_lo, n_hi = norm.from_source(lo), norm.from_source(hi)
-            at = norm.text.find(folded, n_lo, n_hi)
+            at = _find_touching(norm.text, folded, norm.from_source(lo), norm.from_source(hi),
+                                norm.from_source(first_end), norm.from_source(last_start))
             if at >= 0:
                 return Match(*norm.to_source(at, at + len(folded)), "normalised", 1.0)
         anchors = _anchors(folded, ANCHOR)
         span = self.norm.text[self.norm.from_source(lo):self.norm.from_source(hi)]
         share = sum(a in span for a in anchors) / len(anchors) if anchors else 0.0
         return Match(lo, hi, "referenced", round(share, 3))
+
+    def _items_apart(self, folded: str, items: Sequence[tuple[int, int]]) -> Match | None:
+        """The chunk as its items alone, in pieces, when text other than furniture lies between
+        them and the items' normalised text is the chunk's: the span would take that text in."""
+        norm = self.content or self.norm
+        pieces: list[list[int]] = []
+        for a, b in sorted(items):
+            if pieces and norm.from_source(pieces[-1][1]) >= norm.from_source(a):
+                pieces[-1][1] = max(pieces[-1][1], b)  # nothing but whitespace or furniture between
+            else:
+                pieces.append([a, b])
+        if len(pieces) < 2 or "".join(normalise(self.text[a:b]) for a, b in sorted(items)) != folded:
+            return None
+        return Match(pieces[0][0], pieces[-1][1], "normalised", 1.0, tuple((a, b) for a, b in pieces), items_apart=True)
 
     def _window(self, start: int, length: int, near: bool) -> tuple[int, int]:
         """The search range: from `start` for a few chunk lengths when `near`, else the whole text."""
@@ -455,10 +478,18 @@ def _densest(hits: Sequence[int], length: int) -> tuple[int, int, int]:
     return best
 
 
+def _find_touching(text: str, needle: str, lo: int, hi: int, first_end: int, last_start: int) -> int:
+    """Where `needle` is in text[lo:hi], preferring a place that reaches into both the first and the
+    last item a chunk names (starts before the first one ends, ends after the last one starts):
+    in repetitive text the first place in the span may lie wholly in the first item; -1 if nowhere."""
+    at = text.find(needle, max(lo, last_start - len(needle) + 1), min(hi, first_end + len(needle) - 1))
+    return at if at >= 0 else text.find(needle, lo, hi)
+
+
 def locate_all(text: str, chunk_texts: Sequence[str], furniture: Sequence[tuple[int, int, str]] = (),
-               regions: Sequence[tuple[int, int] | None] | None = None) -> list[Match]:
+               items: Sequence[Sequence[tuple[int, int]] | None] | None = None) -> list[Match]:
     """Where each chunk of `chunk_texts` lies in `text`, in order (see the module docstring);
-    `regions[i]`, when given, is the span chunk i's own chunker says it came from."""
+    `items[i]`, when given, are the source spans of the items chunk i's own chunker says it came from."""
     locator = Locator(text, furniture)
-    spans = regions if regions is not None else [None] * len(chunk_texts)
-    return [locator.locate(t, r) for t, r in zip(chunk_texts, spans)]
+    named = items if items is not None else [None] * len(chunk_texts)
+    return [locator.locate(t, spans) for t, spans in zip(chunk_texts, named)]

@@ -73,6 +73,9 @@ class BoundaryReader:
                                       f"own rendering, {match.score:.0%} of it found there)")
         if match.kind == "partial":
             return Boundary(b.reason, f"partly located ({match.score:.0%} of its text); {b.detail}")
+        if match.items_apart:
+            return Boundary(b.reason, f"{b.detail} (found in {len(match.pieces)} pieces: the items its chunker "
+                                      "named, with the text between them left out)")
         if match.pieces:
             return Boundary(b.reason, f"{b.detail} (found in {len(match.pieces)} pieces: another reading order)")
         return b
