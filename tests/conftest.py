@@ -28,6 +28,14 @@ settings.register_profile(
 settings.load_profile("chunkbench")
 
 
+def examples(n: int, share: float = 1.0) -> int:
+    """A test's own example count: `n` in `make test`; under `make fuzz` at least `share` of
+    CHUNKBENCH_FUZZ_EXAMPLES, so a count set by hand never caps the fuzz run (a costly test, a
+    MiniLM one, takes a share)."""
+    fuzz = os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES")
+    return max(n, int(int(fuzz) * share)) if fuzz else n
+
+
 def pytest_collection_modifyitems(items):
     """Mark every hypothesis test `fuzz`, so `make fuzz` runs all the property tests (every
     strategy's invariants, the packer, sentences, ranges…) with many examples, not a hand-kept list."""

@@ -15,6 +15,7 @@ from chunkbench.errors import InputError
 from chunkbench.loaders import load_elements_json
 from chunkbench.loaders.markdown import load_markdown
 from chunkbench.loaders.textfile import read_source_text
+from tests.conftest import examples
 
 GUIDE = Path(__file__).parent / "data" / "markdown" / "deployment_guide.md"
 # read off the file by hand: (type, heading level) of each top-level block
@@ -250,7 +251,7 @@ _MARKDOWN_PIECES = st.sampled_from([
 ])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_MARKDOWN_PIECES, max_size=40).map("".join))
 def test_offsets_are_exact_for_any_markdown(tmp_path_factory, text):
     path = write(tmp_path_factory.mktemp("md"), text)

@@ -11,6 +11,7 @@ import chunkbench
 from chunkbench.loaders import detect_kind
 from chunkbench.loaders.plaintext import load_text
 from chunkbench.loaders.textfile import read_source_text
+from tests.conftest import examples
 from tests.test_loader_markdown import assert_exact_offsets
 
 WRAPPED = """CHAPTER I
@@ -90,7 +91,7 @@ LINE = st.text(st.characters(codec="utf-8", exclude_characters="\r\n\x0b\x0c\x1c
 _MARKS = re.compile(r"=|\\r|\\n|\s")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.one_of(LINE, st.just(""), st.just("   "), st.sampled_from(
     ["== History ==", " = = Milestones = = ", "= x", r"one\ntwo\n\nthree\nfour", r"a\n\n\nb c\nd\n"])),
     max_size=40))

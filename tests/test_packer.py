@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from chunkbench.strategies.spans import HARD, PARAGRAPH, ROW, SENTENCE, Packer, Unit, char_size
 from chunkbench.text.tokenizer import count_tokens
+from tests.conftest import examples
 
 WORDS = st.sampled_from(["the", "Supplier", "shall", "pay", "12.5", "%", "|", "invoice", "—", "naïve"])
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=40).map(" ".join), min_size=1, max_size=40)
@@ -35,7 +36,7 @@ def spans(pieces: list[list[Unit]]) -> list[tuple[int, int]]:
     return [(p[0].start, p[-1].end) for p in pieces]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(PARAGRAPHS, st.integers(min_value=1, max_value=400), st.booleans())
 def test_galloping_packs_exactly_as_unit_by_unit(paragraphs, limit, tokens):
     text, units = units_of(paragraphs)
@@ -75,7 +76,7 @@ def test_a_long_table_is_measured_log_times_per_piece():
 CLAUSE_WORDS = st.sampled_from(["the", "Supplier,", "shall", "pay;", "12.5", "invoice:", "naïve", "a"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(CLAUSE_WORDS, min_size=20, max_size=150).map(" ".join), st.integers(min_value=40, max_value=200))
 def test_a_hard_split_ends_in_an_even_pair_not_a_scrap(text, limit):
     """Every piece fits and the pieces cover the words in order; the last two share their text
@@ -95,7 +96,7 @@ SENTENCE_TEXTS = st.lists(WORDS, min_size=1, max_size=25).map(lambda ws: " ".joi
 PROSE = st.lists(st.lists(SENTENCE_TEXTS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=8)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(PROSE, st.integers(min_value=30, max_value=300))
 def test_a_paragraph_cut_at_sentences_is_cut_evenly(paragraphs, limit):
     """Pieces fit and are as many as greedy packing makes; at every cut between two sentences of
@@ -126,7 +127,7 @@ def leans_back(text: str, u: Unit) -> bool:
     return u.kind == SENTENCE and text[u.start:].startswith(("This ", "But ", "It "))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(LEANING_PROSE, st.integers(min_value=30, max_value=300))
 def test_a_cut_before_a_sentence_that_refers_back_moves_when_it_can(paragraphs, limit):
     """Pieces fit, keep every word and are as many as greedy packing makes; a piece opens with a

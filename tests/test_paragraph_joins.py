@@ -12,6 +12,7 @@ from chunkbench.loaders.dehyphenate import ATTR as LINE_END_HYPHENS
 from chunkbench.loaders.dehyphenate import OPTION_DROPPED, OPTION_KEPT
 from chunkbench.loaders.paragraphs import OPTION, join_broken_paragraphs, rejoin
 from chunkbench.types.document import Element
+from tests.conftest import examples
 
 WORDS = st.sampled_from(["the", "and", "Risk", "re-", "cent,", "ends.", "The", "a", "of", "1", "x86", "(48)"])
 TEXTS = st.lists(WORDS, min_size=1, max_size=6).map(" ".join)
@@ -32,7 +33,7 @@ def paragraphs(draw, types=("paragraph",) * 5 + ("heading",)) -> list[Element]:
     return sorted(out, key=lambda e: e.page_idx or 0)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(paragraphs())
 def test_joining_loses_adds_and_reorders_nothing(elements):
     joined, n = join_broken_paragraphs(elements)
@@ -49,7 +50,7 @@ def test_joining_loses_adds_and_reorders_nothing(elements):
             assert e.page_end_idx == max(p.page_idx for p in parts)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(paragraphs(("paragraph",) * 4 + ("footnote", "table", "footer")))
 def test_what_lies_between_is_passed_over_and_follows_the_joined_paragraph(elements):
     """Footnotes, tables and furniture between a paragraph and its continuation move after the
@@ -61,7 +62,7 @@ def test_what_lies_between_is_passed_over_and_follows_the_joined_paragraph(eleme
     assert [i for i in kept if i in paragraphs_given] == paragraphs_given
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(paragraphs())
 def test_rejoin_counts_what_it_did_and_only_that(elements):
     """The joins, and the line-end hyphens of "re-" | "cent" joins the document's words decided

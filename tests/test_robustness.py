@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest import ROOT, make_doc
+from conftest import ROOT, examples, make_doc
 from element_streams import element_documents
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,8 +30,6 @@ from chunkbench.errors import InputError, ParamError
 from chunkbench.io.export import chunks_json_text, debug_markdown, load_chunks_json
 from chunkbench.ui.cli import main
 from tests.robust import corpus
-
-FUZZ_EXAMPLES = int(os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES", "40"))
 
 
 @pytest.fixture(scope="module")
@@ -580,7 +578,7 @@ def small_pdf_bytes(tmp_path_factory) -> bytes:
     return corpus.text_pdf(tmp_path_factory.mktemp("pdf") / "small.pdf", pages=1).read_bytes()
 
 
-@settings(max_examples=max(3, FUZZ_EXAMPLES // 8), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(5, share=1 / 8), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=st.lists(st.tuples(st.sampled_from(["flip", "cut", "insert", "delete"]), st.floats(0, 1),
                                 st.binary(min_size=1, max_size=16)), min_size=1, max_size=6))
 def test_fuzz_mutated_pdf_bytes(tmp_path_factory, small_pdf_bytes, edits):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import chunkbench as cb
 from chunkbench.text.sentences import ABBREVIATIONS, OPENERS, PREPOSITIVE, sentence_spans
-from tests.conftest import ROOT, SAMPLE_PDFS
+from tests.conftest import ROOT, SAMPLE_PDFS, examples
 
 GOLDEN = json.loads((ROOT / "tests" / "data" / "sentences" / "golden_en.json").read_text(encoding="utf-8"))
 #: the golden rules these rules do not meet (docs/sentences.md says why); any other miss fails
@@ -60,7 +60,7 @@ WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=9).f
 
 
 @given(st.lists(st.lists(WORDS, min_size=2, max_size=8), min_size=1, max_size=6))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_the_same_sentences_in_lower_case_and_capitalised(words):
     """Case does not decide where an ordinary sentence ends: the made-up sentences come back, both
     capitalised and all in lower case, and the spans cover the text in order."""
@@ -74,7 +74,7 @@ def test_the_same_sentences_in_lower_case_and_capitalised(words):
 
 
 @given(st.lists(st.lists(WORDS, min_size=2, max_size=8), min_size=1, max_size=6))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_tokenized_text_has_the_same_sentences(words):
     """Text tokenized as wikitext and treebank corpora write it, each full stop set off by a space
     ("the third game in the series . Employing"), has the sentences of the same words written as

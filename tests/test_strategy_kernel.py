@@ -14,7 +14,7 @@ from hypothesis import given, settings
 import chunkbench
 from chunkbench.strategies import REGISTRY, all_strategies, chunk, get_strategy
 from chunkbench.strategies.base import Strategy
-from tests.conftest import ROOT
+from tests.conftest import ROOT, examples
 from tests.element_streams import check_common_invariants, element_documents
 
 
@@ -68,7 +68,7 @@ def test_chunk_passes_every_resolved_parameter():
 
 @pytest.mark.parametrize("name", [s.name for s in all_strategies()])
 @given(doc=element_documents(max_elements=25))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25, share=0.25), deadline=None)
 def test_every_registered_strategy_keeps_the_common_invariants(name, doc):
     """Issue 23: the registry drives the property tests too, so a new strategy is covered by
     hypothesis before it has tests of its own (docs/adding-a-strategy.md)."""

