@@ -308,3 +308,37 @@ def test_a_chunk_naming_its_items_is_placed_where_it_reaches_them_all():
     # where no place reaches them all, the first in the span is still taken
     [m] = locate_all(text, ["ab ab"], items=[[paragraph, last]])
     assert (m.start, m.end) == (0, 5)
+
+
+def test_a_chunk_taking_in_all_of_the_previous_one_begins_where_it_began():
+    """An overlap as long as the previous chunk: the next chunk starts at the same place, and is
+    found there exactly (found by `make fuzz`: before, only after that place, so normalised)."""
+    text = _reason_doc().text
+    first, second = locate_all(text, [text[0:1], text[0:184]])
+    assert (first.start, second.start, second.end, second.kind) == (0, 0, len(text[0:184].rstrip()), "exact")
+    # a repeat of the same chunk is the next copy of its text, not the same place again
+    assert [m.start for m in locate_all("Page 3\n\nbody\n\nPage 3", ["Page 3", "Page 3"])] == [0, 14]
+
+
+def test_items_apart_may_begin_and_end_inside_their_first_and_last_item():
+    """merge_peers may join the tail of a paragraph split between chunks to the head of another:
+    the pieces start and end where the chunk's text does (found by `make fuzz`)."""
+    text = "Notes\n\nAlpha beta.\n\nNotes\n\nGamma delta epsilon."
+    first, last = (7, 18), (27, 47)
+    [m] = locate_all(text, ["beta.\nGamma delta"], items=[[first, last]])
+    assert m.items_apart and m.pieces == ((13, 18), (27, 38)) and (m.start, m.end) == (13, 38)
+    [m] = locate_all(text, ["Alpha beta.\nGamma delta epsilon."], items=[[first, last]])
+    assert m.pieces == (first, last)
+    # text that is not the items' (the heading between them) is no match in pieces
+    [m] = locate_all(text, ["beta.\nNotes\nGamma"], items=[[first, last]])
+    assert not m.items_apart
+
+
+def test_a_named_item_of_no_letters_or_digits_is_taken_in_at_the_ends():
+    """An emoji or a rule as an item of its own has nothing to find normalised: the chunk that
+    names it reaches over it when nothing but whitespace lies between (found by `make fuzz`)."""
+    text = "Alpha beta.\n\n😀\n\nGamma"
+    [m] = locate_all(text, ["Alpha beta.\n😀"], items=[[(0, 11), (13, 14)]])
+    assert (m.start, m.end, m.kind) == (0, 14, "normalised")
+    [m] = locate_all(text, ["😀\nGamma"], items=[[(13, 14), (16, 21)]])
+    assert (m.start, m.end) == (13, 21)

@@ -35,7 +35,7 @@ import bisect
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -235,15 +235,18 @@ class Locator:
         when text lies between them, normalised (furniture between the items left out), else
         `referenced` at the span, scored by the share of its anchors found there."""
         lo, hi = min(a for a, _ in items), max(b for _, b in items)
-        first_end, last_start = min(items)[1], max(items)[0]
         needle = chunk_text.strip()
-        at = _find_touching(self.text, needle, lo, hi, first_end, last_start) if needle else -1
+        at = _find_touching(self.text, needle, lo, hi, min(items)[1], max(items)[0]) if needle else -1
         if at >= 0:
             return Match(at, at + len(needle), "exact", 1.0)
         folded = normalise(chunk_text)
-        apart = self._items_apart(folded, items)
+        # an item of no letters or digits (an emoji, a rule "***") cannot be found normalised: the
+        # others are, and the match then takes in those of them at its ends
+        blank = [(a, b) for a, b in items if self.norm.from_source(a) == self.norm.from_source(b)]
+        findable = [item for item in items if item not in blank] or list(items)
+        apart = self._items_apart(folded, findable)
         if apart is not None:
-            return apart
+            return self._over_blank_items(apart, blank)
         # the chunk's items are its chunker's, so furniture between them is not in its text: the
         # text is searched with and without the furniture, the chunk as it is ("Confidential" is
         # both a running header and a word of the body, so nothing is taken out of the chunk)
@@ -251,27 +254,59 @@ class Locator:
             if norm is None or not folded:
                 continue
             at = _find_touching(norm.text, folded, norm.from_source(lo), norm.from_source(hi),
-                                norm.from_source(first_end), norm.from_source(last_start))
+                                norm.from_source(min(findable)[1]), norm.from_source(max(findable)[0]))
             if at >= 0:
-                return Match(*norm.to_source(at, at + len(folded)), "normalised", 1.0)
+                return self._over_blank_items(Match(*norm.to_source(at, at + len(folded)), "normalised", 1.0), blank)
         anchors = _anchors(folded, ANCHOR)
         span = self.norm.text[self.norm.from_source(lo):self.norm.from_source(hi)]
         share = sum(a in span for a in anchors) / len(anchors) if anchors else 0.0
         return Match(lo, hi, "referenced", round(share, 3))
 
+    def _over_blank_items(self, match: Match, blank: Sequence[tuple[int, int]]) -> Match:
+        """`match` stretched over the named items of no letters or digits just before or after it
+        (nothing but whitespace or furniture between)."""
+        assert match.start is not None and match.end is not None
+        content = self.content or self.norm
+        start, end = match.start, match.end
+        for _, b in sorted(blank):
+            if b > end and content.from_source(end) == content.from_source(b):
+                end = b
+        for a, _ in sorted(blank, reverse=True):
+            if a < start and content.from_source(a) == content.from_source(start):
+                start = a
+        if (start, end) == (match.start, match.end):
+            return match
+        pieces = match.pieces  # those of items apart: in the text's order, two or more
+        if pieces:
+            pieces = ((start, pieces[0][1]), *pieces[1:-1], (pieces[-1][0], end))
+        return replace(match, start=start, end=end, pieces=pieces)
+
     def _items_apart(self, folded: str, items: Sequence[tuple[int, int]]) -> Match | None:
         """The chunk as its items alone, in pieces, when text other than furniture lies between
-        them and the items' normalised text is the chunk's: the span would take that text in."""
-        norm = self.content or self.norm
+        them (the span would take that text in): its text is the items' normalised text, the first
+        from some place on and the last up to some place (an item split between two chunks)."""
+        content = self.content or self.norm
+        items = sorted(set(items))
         pieces: list[list[int]] = []
-        for a, b in sorted(items):
-            if pieces and norm.from_source(pieces[-1][1]) >= norm.from_source(a):
+        for a, b in items:
+            if pieces and content.from_source(pieces[-1][1]) >= content.from_source(a):
                 pieces[-1][1] = max(pieces[-1][1], b)  # nothing but whitespace or furniture between
             else:
                 pieces.append([a, b])
-        if len(pieces) < 2 or "".join(normalise(self.text[a:b]) for a, b in sorted(items)) != folded:
+        if len(pieces) < 2:
             return None
-        return Match(pieces[0][0], pieces[-1][1], "normalised", 1.0, tuple((a, b) for a, b in pieces), items_apart=True)
+        spans = [(self.norm.from_source(a), self.norm.from_source(b)) for a, b in items]
+        texts = [self.norm.text[a:b] for a, b in spans]
+        cut = _cut_between(folded, texts[0], "".join(texts[1:-1]), texts[-1])
+        if cut is None:
+            return None
+        head, tail = cut  # how much of the first item and of the last the chunk holds
+        if head < len(texts[0]):
+            pieces[0][0] = int(self.norm.origin[spans[0][1] - head])
+        if tail < len(texts[-1]):
+            pieces[-1][1] = int(self.norm.origin[spans[-1][0] + tail - 1]) + 1
+        return Match(pieces[0][0], pieces[-1][1], "normalised", 1.0, tuple((a, b) for a, b in pieces),
+                     items_apart=True)
 
     def _window(self, start: int, length: int, near: bool) -> tuple[int, int]:
         """The search range: from `start` for a few chunk lengths when `near`, else the whole text."""
@@ -280,6 +315,12 @@ class Locator:
     def _exact(self, needle: str, near: bool) -> Match | None:
         if not needle:
             return None
+        previous_start = self.cursor - 1
+        if (near and previous_start >= 0 and len(needle) > self.previous_end - previous_start
+                and self.text.startswith(needle, previous_start)):
+            # it begins where the previous chunk began and takes all of it in (an overlap as long as
+            # that chunk); a chunk of the same length there is a repeat, found further on
+            return Match(previous_start, previous_start + len(needle), "exact", 1.0)
         lo, hi = self._window(self._start_for(len(needle)), len(needle), near)
         at = self.text.find(needle, lo, hi)
         return Match(at, at + len(needle), "exact", 1.0) if at >= 0 else None
@@ -476,6 +517,22 @@ def _densest(hits: Sequence[int], length: int) -> tuple[int, int, int]:
         if hi - lo + 1 > best[2]:
             best = (hits[lo], pos, hi - lo + 1)
     return best
+
+
+def _cut_between(folded: str, first: str, middle: str, last: str, tries: int = 64) -> tuple[int, int] | None:
+    """(h, r) such that `folded` is the last h characters of `first`, then `middle`, then the first
+    r of `last` (both at least 1), the most of `first` tried first; None if there is none among
+    the first `tries` places where `folded` could begin in `first`."""
+    rest = len(folded) - len(middle)
+    for h in range(min(len(first), rest - 1), max(1, rest - len(last)) - 1, -1):
+        if first[len(first) - h] != folded[0]:
+            continue
+        if first.endswith(folded[:h]) and folded.startswith(middle, h) and last.startswith(folded[h + len(middle):]):
+            return h, rest - h
+        tries -= 1
+        if tries == 0:
+            return None
+    return None
 
 
 def _find_touching(text: str, needle: str, lo: int, hi: int, first_end: int, last_start: int) -> int:
