@@ -78,10 +78,11 @@ def fmt(x: float) -> str:
 HEADER = ["measure", "value", "peer", "peer value", "ratio", "target", "status", "note"]
 
 
-def markdown_table(rows: Sequence[Row]) -> str:
+def markdown_rows(rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table of rows' cells (Row.cells()) under HEADER."""
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "|".join("---" for _ in HEADER) + "|"]
-    for r in rows:
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in r.cells()) + " |")
+    for cells in rows:
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines)
 
 

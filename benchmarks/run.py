@@ -1,6 +1,11 @@
 """`make bench`: run the benchmarks, print the table, write `benchmarks/results.md`.
 
-    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru] [-o benchmarks/results.md]
+    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus]
+                             [-o benchmarks/results.md]
+
+Each section's rows, notes and the run that measured them are kept in `results.json` beside the
+Markdown: `--only X` measures section X again and keeps the other sections of earlier runs, and
+results.md says which run wrote each section.
 
 Sections (issue 8): 1. tokens strategy vs raw encode and peer splitters; 2. structure strategies
 as a share of parse time and their scaling; 3. parsing vs pymupdf4llm, cores, cache, memory;
@@ -13,13 +18,14 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import json
 import os
 import sys
 import time
 
 from chunkbench.io.atomic import write_text
 
-from .common import ROOT, Row, machine, markdown_table, plain_table
+from .common import ROOT, Row, machine, markdown_rows, plain_table
 
 SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus")
 
@@ -87,12 +93,53 @@ def main(argv: list[str] | None = None) -> int:
         r, n = bench_corpus.run(runs=1 if args.quick else 2)
         _report(rows, notes, bench_corpus.SECTION, r, n)
     elapsed = time.perf_counter() - started
-    rows.sort(key=lambda r: r.section)
-    write_text(args.output, results_markdown(header, rows, notes, elapsed, args))
+    run = {"command": command(args.quick, only), "written": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+           "minutes": round(elapsed / 60, 1), "machine": header}
+    kept = write_results(args.output, sections_of(rows, notes, run), keep=set(only) != set(SECTIONS))
     missed = [r for r in rows if r.met is False]
     print(f"\n{len(rows)} figures, {sum(r.met is True for r in rows)} targets met, {len(missed)} not met; "
-          f"{elapsed / 60:.1f} min; wrote {os.path.relpath(args.output)}")
+          f"{elapsed / 60:.1f} min; wrote {os.path.relpath(args.output)}"
+          + (f" (sections of earlier runs kept: {', '.join(kept)})" if kept else ""))
     return 0
+
+
+def write_results(output: str, measured: dict[str, dict], keep: bool) -> list[str]:
+    """Write results.md and its JSON beside it: the sections measured, and with `keep` (a run of
+    some sections) those of earlier runs that were not measured again. Returns the kept titles."""
+    earlier = load_sections(sidecar(output)) if keep else {}
+    kept = sorted(set(earlier) - set(measured))
+    merged = {**{t: earlier[t] for t in kept}, **measured}
+    write_text(sidecar(output), json.dumps({"sections": merged}, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    write_text(output, results_markdown(merged))
+    return kept
+
+
+def command(quick: bool, only: list[str]) -> str:
+    """The command line of a run, as results.md names it."""
+    subset = [s for s in SECTIONS if s in only]
+    return ("python -m benchmarks.run" + (" --quick" if quick else "")
+            + ("" if len(subset) == len(SECTIONS) else f" --only {','.join(subset)}"))
+
+
+def sidecar(output: str) -> str:
+    """The JSON beside results.md that keeps each section's rows between runs."""
+    return os.path.splitext(output)[0] + ".json"
+
+
+def load_sections(path: str) -> dict[str, dict]:
+    """The sections of earlier runs, by title ("6. foreign chunks"); none when there is no file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)["sections"]
+    except FileNotFoundError:
+        return {}
+
+
+def sections_of(rows: list[Row], notes: dict[str, list[str]], run: dict) -> dict[str, dict]:
+    """This run's sections: each one's rows as results.md shows them, its notes, and the run."""
+    titles = sorted({r.section for r in rows} | set(notes))
+    return {t: {"rows": [r.cells() for r in rows if r.section == t], "notes": notes.get(t, []), "run": run}
+            for t in titles}
 
 
 def _report(rows: list[Row], notes: dict, section: str, new_rows: list[Row], new_notes: list[str]) -> None:
@@ -104,33 +151,40 @@ def _report(rows: list[Row], notes: dict, section: str, new_rows: list[Row], new
             print("  " + n)
 
 
-def results_markdown(header: list[str], rows: list[Row], notes: dict, elapsed: float, args) -> str:
-    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+def results_markdown(sections: dict[str, dict]) -> str:
+    """results.md: the runs that wrote its sections and their machines, every section's rows in
+    one table, the targets not met, and each section's notes."""
+    runs: dict[tuple[str, str], list[str]] = {}
+    for title in sorted(sections):
+        run = sections[title]["run"]
+        runs.setdefault((run["written"], run["command"]), []).append(title)
     out = [
         "# chunkbench benchmark results",
         "",
-        f"Written by `python -m benchmarks.run{' --quick' if args.quick else ''}` (`make bench`) on {now}, "
-        f"in {elapsed / 60:.1f} minutes. Each figure is the median of several runs unless its note says "
-        "otherwise; every ratio is against a peer measured in the same run (ratio > 1 means chunkbench "
-        "is faster, or for shares/growth: the measured factor).",
+        "Written by `python -m benchmarks.run` (`make bench`); `--only` measures some sections again and keeps "
+        "the others, so each section names the run that measured it. Each figure is the median of several runs "
+        "unless its note says otherwise; every ratio is against a peer measured in the same run (ratio > 1 means "
+        "chunkbench is faster, or for shares/growth: the measured factor).",
         "",
-        "## Machine",
-        "",
-        *[f"- {line}" for line in header],
-        "",
-        "## Results",
-        "",
-        markdown_table(rows),
+        "## Runs and machines",
         "",
     ]
-    missed = [r for r in rows if r.met is False]
+    for (written, cmd), titles in sorted(runs.items()):
+        run = sections[titles[0]]["run"]
+        took = "" if run.get("minutes") is None else f", {run['minutes']} minutes"
+        out.append(f"- `{cmd}` on {written}{took}: {', '.join(titles)}")
+        out += [f"  - {line}" for line in run["machine"]]
+    rows = [cells for title in sorted(sections) for cells in sections[title]["rows"]]
+    out += ["", "## Results", "", markdown_rows(rows), ""]
+    missed = [c for c in rows if c[6] == "NOT met"]
     out += ["## Targets not met", ""]
-    out += [f"- {r.name}: {r.cells()[4]} against target {r.target} ({r.note})" for r in missed] or ["- none"]
+    out += [f"- {c[0]}: {c[4]} against target {c[5]} ({c[7]})" for c in missed] or ["- none"]
     out.append("")
-    for section in sorted(notes):
-        if notes[section]:
-            out += [f"## Notes: {section}", ""]
-            out += [n if n.startswith("profile") else f"- {n}" for n in notes[section]]
+    for title in sorted(sections):
+        notes = sections[title]["notes"]
+        if notes:
+            out += [f"## Notes: {title}", ""]
+            out += [n if n.startswith("profile") else f"- {n}" for n in notes]
             out.append("")
     return "\n".join(out)
 

@@ -164,6 +164,16 @@ def test_chunks_of_the_canonical_text_are_exact_and_keep_their_offsets(docs):
         assert c.start_char == d.metadata["start_index"] and doc.text[c.start_char:c.end_char] == d.page_content
 
 
+def test_boundaries_in_a_document_without_pages_say_in_the_text():
+    """A Markdown file has no pages: the inferred boundary says where a chunk starts "in the text"."""
+    doc = cb.load(ROOT / "tests" / "data" / "retrieval" / "sqlite_how_to_corrupt.md")
+    cs = cb.inspect(doc, langchain_chunks(doc.text, 400), name="langchain")
+    details = [c.boundary.detail for c in cs]
+    assert all(c.page_start is None for c in cs) and len(cs) > 20
+    assert sum(d.endswith(" in the text") for d in details) > len(cs) // 2, details[:5]
+    assert not any(" on the text" in d or " on p. " in d for d in details)
+
+
 def test_llama_index_nodes_and_plain_values(docs):
     from llama_index.core import Document as LlamaDocument
     from llama_index.core.node_parser import SentenceSplitter

@@ -23,7 +23,7 @@ from .read import ForeignChunk, from_objects, read_chunk_file
 from .reasons import BoundaryReader
 
 #: the ruleset of inspected chunks (bump when locating or the inferred reasons change)
-RULESET = "foreign/2026-11-29"
+RULESET = "foreign/2026-11-29.2"
 
 __all__ = ["KINDS", "RULESET", "ForeignChunk", "Match", "inspect", "match_counts", "match_summary", "read_chunks"]
 

@@ -85,37 +85,39 @@ class BoundaryReader:
         if i is None or (first and not self.text[:pos].strip()):
             return Boundary(Reason.DOCUMENT_START, "the chunk starts the document")
         e = self.elements[i]
-        page = f"p. {e.page_idx + 1}" if e.page_idx is not None else "the text"
+        # where the element is: its page, or "in the text" for a document without pages
+        place = f"on p. {e.page_idx + 1}" if e.page_idx is not None else "in the text"
         start = e.char_start or 0
         if pos <= start or not any(ch.isalnum() for ch in self.text[start:pos]):  # a bullet or a quote before it
-            return self._element_start(i, e, page)
+            return self._element_start(i, e, place)
         where = "inside a table row" if e.type == "table" else f"inside a {e.type}"
         before = self.text[max(start, pos - TAIL):pos]  # the regexes below look at the end only
         if e.type == "table" and before.endswith("\n"):
-            return Boundary(Reason.TABLE_ROW_SPLIT, f"between two rows of a table on {page}")
+            return Boundary(Reason.TABLE_ROW_SPLIT, f"between two rows of a table {place}")
         left, right = self.text[pos - 1], self.text[pos] if pos < len(self.text) else ""
         if left.isalnum() and right.isalnum():
             word_l = re.search(r"\w*$", before)
             word_r = re.match(r"\w*", self.text[pos:pos + 40])
             cut = f"{word_l.group() if word_l else ''}|{word_r.group() if word_r else ''}"
-            return Boundary(Reason.MID_WORD, f"mid-word ({one_line(cut, 40)}) {where} on {page}")
+            return Boundary(Reason.MID_WORD, f"mid-word ({one_line(cut, 40)}) {where} {place}")
         if re.search(r"\n[ \t]*\n\s*$", before):
-            return Boundary(Reason.PARAGRAPH_SPLIT, f"at a paragraph break {where} on {page}")
+            return Boundary(Reason.PARAGRAPH_SPLIT, f"at a paragraph break {where} {place}")
         if _SENTENCE_END.search(before):
-            return Boundary(Reason.SENTENCE_SPLIT, f"after a sentence {where} on {page}")
-        return Boundary(Reason.MID_SENTENCE, f"mid-sentence {where} on {page}")
+            return Boundary(Reason.SENTENCE_SPLIT, f"after a sentence {where} {place}")
+        return Boundary(Reason.MID_SENTENCE, f"mid-sentence {where} {place}")
 
-    def _element_start(self, i: int, e: Element, page: str) -> Boundary:
+    def _element_start(self, i: int, e: Element, place: str) -> Boundary:
         if e.is_heading:
-            return Boundary(Reason.HEADING, f"at the heading {one_line(e.text)!r} on {page}")
+            return Boundary(Reason.HEADING, f"at the heading {one_line(e.text)!r} {place}")
         if e.type == "table":
-            return Boundary(Reason.TABLE, f"at the start of a table on {page}")
+            return Boundary(Reason.TABLE, f"at the start of a table {place}")
         # the element above, page furniture (a running header) aside
         above = next((p for p in reversed(self.elements[max(0, i - LOOK_BACK):i]) if not is_noise(p)), None)
         if above is not None and above.is_heading and above.id in self.in_no_chunk:
             return Boundary(Reason.HEADING, f"under the heading {one_line(above.text)!r}, which is in no chunk's "
-                                            f"text, at the start of a {e.type} on {page}")
+                                            f"text, at the start of a {e.type} {place}")
         if above is not None and above.page_idx is not None and e.page_idx is not None and above.page_idx < e.page_idx:
-            return Boundary(Reason.PAGE_BREAK, f"at the top of {page} (page {above.page_idx + 1} → {e.page_idx + 1})")
-        return Boundary(Reason.PARAGRAPH_SPLIT, f"at the start of a {e.type} on {page}")
+            return Boundary(Reason.PAGE_BREAK,
+                            f"at the top of p. {e.page_idx + 1} (page {above.page_idx + 1} → {e.page_idx + 1})")
+        return Boundary(Reason.PARAGRAPH_SPLIT, f"at the start of a {e.type} {place}")
 
