@@ -2,7 +2,8 @@
 the project's public-domain retrieval corpus (tests/data/retrieval), with BM25 and dense retrieval.
 
     python -m benchmarks.retrieval_public [--retriever bm25|dense|both] [--questions SET[,SET…]]
-                                          [--only TEXT] [--headings] [--semantic] [--oracle] [--chroma DIR]
+                                          [--only TEXT] [--headings] [--semantic | --grid] [--oracle]
+                                          [--chroma DIR]
                                           [-o FILE.md]
 
 Each block is one baseline: Chroma's RecursiveTokenChunker layout (LangChain's recursive splitter
@@ -23,7 +24,10 @@ size × retriever pairs and the document cells where some setting has the splitt
 `general_evaluation_data` folder, from repository brandonstarxel/chunking_evaluation, with
 `corpora/` and `questions_df.csv`; not in this repository, but for its speech, tests/data/chroma:
 docs/evaluation.md). `--semantic` puts the `semantic` strategy's rows (SEMANTIC_ROWS) under every
-splitter instead: issue 19.8's comparison (docs/strategy-semantic.md).
+splitter instead: issue 19.8's comparison (docs/strategy-semantic.md). `--grid` puts the whole
+grid of benchmarks/selection_rules.py (69 settings) under every splitter: whether the goal can be
+met at all, each best chosen on the questions it is scored on (selection_rules says how often such
+a choice holds on other questions).
 Dense retrieval embeds every text indexed with MiniLM on CPU: about 45 minutes for the four
 blocks here, most of it the rows with index context (their texts are four chunks long)."""
 
@@ -111,6 +115,24 @@ BLOCKS = (
 )
 
 
+def grid(small: bool = False) -> list[Setting]:
+    """The settings a best is chosen among: the families of docs/evaluation.md's grids, coarsely
+    (69 settings); `small`: `recursive` 150-400 characters, plain, with index context, and also
+    indexed alone (18, among them the tables' dense picks at 200 and 400 characters; for dense
+    retrieval, which embeds every setting's index texts: about 20 minutes here)."""
+    if small:
+        return [Setting("recursive", {"chunk_size": size, **indexing}) for size in (150, 200, 250, 300, 350, 400)
+                for indexing in ({}, {"index_context": 1}, {"index_context": 1, "index_alone": True})]
+    settings = []
+    for size in (100, 150, 200, 250, 300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 900):
+        for indexing in ({}, {"index_context": 1}, {"index_context": 1, "index_alone": True}, WITH_WINDOWS):
+            settings.append(Setting("recursive", {"chunk_size": size, **indexing}))
+    for most, least in ((150, 30), (250, 60), (400, 100), (600, 200), (800, 300)):
+        settings.append(Setting("sentences", {"join_dependent": False, "max_chars": most, "min_chars": least,
+                                              "index_context": 1}))
+    return settings
+
+
 #: `--semantic` (issue 19.8): the `semantic` strategy under every block instead, at its defaults
 #: (context-sized chunks), at the settings docs/strategy-semantic.md found best on the speech and
 #: the FAA rule, and at one of them with index context as the best rows above have
@@ -132,6 +154,11 @@ def with_heading_rows(settings: Sequence[Setting]) -> tuple[Setting, ...]:
 def semantic_blocks() -> tuple[tuple[str, Setting, tuple[Setting, ...]], ...]:
     """BLOCKS with the semantic rows under each baseline instead of its own."""
     return tuple((label, base, SEMANTIC_ROWS) for label, base, _ in BLOCKS)
+
+
+def grid_blocks() -> tuple[tuple[str, Setting, tuple[Setting, ...]], ...]:
+    """BLOCKS with the whole grid under each baseline instead of its own rows (`--grid`)."""
+    return tuple((label, base, tuple(grid())) for label, base, _ in BLOCKS)
 
 
 def inputs() -> list[str]:
@@ -247,11 +274,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--semantic", action="store_true",
                     help="instead of each block's chunkbench rows: the semantic strategy's (SEMANTIC_ROWS; "
                          "issue 19.8's comparison)")
+    ap.add_argument("--grid", action="store_true",
+                    help="instead of each block's chunkbench rows: the whole grid benchmarks.selection_rules "
+                         "chooses among (grid(), 69 settings) under every block: whether some setting meets "
+                         "the goal at all, chosen on the very questions it is scored on")
     ap.add_argument("--oracle", action="store_true",
                     help="instead: each splitter with and without extra cuts at every reference span")
     args = ap.parse_args(argv)
-    blocks = [(label, base, with_heading_rows(rows) if args.headings else rows)
-              for label, base, rows in (semantic_blocks() if args.semantic else BLOCKS)]
+    if args.semantic and args.grid:
+        ap.error("--semantic and --grid each replace the blocks' rows: choose one")
+    chosen = semantic_blocks() if args.semantic else grid_blocks() if args.grid else BLOCKS
+    blocks = [(label, base, with_heading_rows(rows) if args.headings else rows) for label, base, rows in chosen]
     blocks = [b for b in blocks if args.only is None or args.only in b[0]]
     if not blocks:
         ap.error(f"--only {args.only!r} matches none of: " + "; ".join(label for label, _, _ in BLOCKS))

@@ -44,7 +44,7 @@ from chunkbench.evaluate.benchmark import (
 from chunkbench.evaluate.holdout import held_count
 from chunkbench.evaluate.margin import RecallMargin
 
-from .retrieval_public import GOAL_GAIN, WITH_WINDOWS, chroma_cases, emit, load_cases, with_heading_rows
+from .retrieval_public import GOAL_GAIN, chroma_cases, emit, grid, load_cases, with_heading_rows
 
 #: the splitter of each size of issue 19.5's goal
 BASELINES = (("200 characters", baseline(200)), ("400 characters", baseline(400)),
@@ -53,24 +53,6 @@ BASELINES = (("200 characters", baseline(200)), ("400 characters", baseline(400)
 MARGINS = "0se,0.5se,1se,1pt,2pt"
 #: share of each document's questions the choice is checked on
 HELD = 0.4
-
-
-def grid(small: bool = False) -> list[Setting]:
-    """The settings a best is chosen among: the families of docs/evaluation.md's grids, coarsely
-    (69 settings); `small`: `recursive` 150-400 characters, plain, with index context, and also
-    indexed alone (18, among them the tables' dense picks at 200 and 400 characters; for dense
-    retrieval, which embeds every setting's index texts: about 20 minutes here)."""
-    if small:
-        return [Setting("recursive", {"chunk_size": size, **indexing}) for size in (150, 200, 250, 300, 350, 400)
-                for indexing in ({}, {"index_context": 1}, {"index_context": 1, "index_alone": True})]
-    settings = []
-    for size in (100, 150, 200, 250, 300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 900):
-        for indexing in ({}, {"index_context": 1}, {"index_context": 1, "index_alone": True}, WITH_WINDOWS):
-            settings.append(Setting("recursive", {"chunk_size": size, **indexing}))
-    for most, least in ((150, 30), (250, 60), (400, 100), (600, 200), (800, 300)):
-        settings.append(Setting("sentences", {"join_dependent": False, "max_chars": most, "min_chars": least,
-                                              "index_context": 1}))
-    return settings
 
 
 def part(scored: tuple[dict, list[dict]], picks: Sequence[Sequence[int]]) -> tuple[dict, list[dict]]:

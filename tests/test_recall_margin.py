@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.selection_rules import grid, part, split, subcases
+from benchmarks.retrieval_public import grid
+from benchmarks.selection_rules import part, split, subcases
 from chunkbench.errors import UsageError
 from chunkbench.evaluate.benchmark import (
     Setting,
@@ -143,3 +144,18 @@ def test_the_held_out_check_scores_the_best_the_margin_chose(capsys):
         assert result["holdout"] is not None and result["holdout"]["setting"] == result["best"]
         picks.append(result["best"])
     assert picks[0] != picks[1]
+
+
+def test_the_grid_goes_under_every_splitter_of_the_goal(capsys):
+    """`retrieval_public --grid`: the whole grid selection_rules chooses among, under each of issue
+    19.5's four splitters (whether the goal can be met at all); not with --semantic, which also
+    replaces the rows."""
+    from benchmarks.retrieval_public import BLOCKS, grid_blocks
+    from benchmarks.retrieval_public import main as public_main
+
+    blocks = grid_blocks()
+    assert [(label, base) for label, base, _ in blocks] == [(label, base) for label, base, _ in BLOCKS]
+    assert all(rows == tuple(grid()) for _, _, rows in blocks)
+    with pytest.raises(SystemExit) as stop:
+        public_main(["--grid", "--semantic"])
+    assert stop.value.code == 2 and "choose one" in capsys.readouterr().err
