@@ -22,10 +22,11 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable
 
 from chunkbench.io.atomic import write_text
 
-from .common import ROOT, Row, machine, markdown_rows, plain_table
+from .common import HEADER, ROOT, Row, machine, markdown_rows, plain_table
 
 SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus")
 
@@ -151,11 +152,19 @@ def _report(rows: list[Row], notes: dict, section: str, new_rows: list[Row], new
             print("  " + n)
 
 
+def in_order(titles: Iterable[str]) -> list[str]:
+    """Section titles by their number ("2. …" before "10. …")."""
+    def number(title: str) -> int:
+        head = title.split(".", 1)[0]
+        return int(head) if head.isdigit() else 0
+    return sorted(titles, key=lambda t: (number(t), t))
+
+
 def results_markdown(sections: dict[str, dict]) -> str:
     """results.md: the runs that wrote its sections and their machines, every section's rows in
     one table, the targets not met, and each section's notes."""
     runs: dict[tuple[str, str], list[str]] = {}
-    for title in sorted(sections):
+    for title in in_order(sections):
         run = sections[title]["run"]
         runs.setdefault((run["written"], run["command"]), []).append(title)
     out = [
@@ -174,13 +183,13 @@ def results_markdown(sections: dict[str, dict]) -> str:
         took = "" if run.get("minutes") is None else f", {run['minutes']} minutes"
         out.append(f"- `{cmd}` on {written}{took}: {', '.join(titles)}")
         out += [f"  - {line}" for line in run["machine"]]
-    rows = [cells for title in sorted(sections) for cells in sections[title]["rows"]]
-    out += ["", "## Results", "", markdown_rows(rows), ""]
-    missed = [c for c in rows if c[6] == "NOT met"]
+    rows = [dict(zip(HEADER, cells)) for title in in_order(sections) for cells in sections[title]["rows"]]
+    out += ["", "## Results", "", markdown_rows([list(r.values()) for r in rows]), ""]
+    missed = [r for r in rows if r["status"] == "NOT met"]
     out += ["## Targets not met", ""]
-    out += [f"- {c[0]}: {c[4]} against target {c[5]} ({c[7]})" for c in missed] or ["- none"]
+    out += [f"- {r['measure']}: {r['ratio']} against target {r['target']} ({r['note']})" for r in missed] or ["- none"]
     out.append("")
-    for title in sorted(sections):
+    for title in in_order(sections):
         notes = sections[title]["notes"]
         if notes:
             out += [f"## Notes: {title}", ""]

@@ -57,3 +57,9 @@ def test_the_committed_results_are_the_rendering_of_their_json():
     assert len(sections) == 9
     with open(f"{ROOT}/benchmarks/results.md", encoding="utf-8") as f:
         assert f.read() == results_markdown(sections)
+
+
+def test_sections_are_listed_by_their_number():
+    from benchmarks.run import in_order
+
+    assert in_order(["10. later", "2. structure", "1. tokens"]) == ["1. tokens", "2. structure", "10. later"]
