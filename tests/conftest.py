@@ -61,6 +61,19 @@ def shared_pdf(name: str) -> Path:
     return shared_path("pdfs", name)
 
 
+#: where `make public-pdfs` puts the public PDFs of tests/data/public_pdfs/SOURCES.tsv
+PUBLIC_PDFS = ROOT / ".cache" / "public_pdfs"
+
+
+def public_pdf(name: str) -> Path:
+    """Path of a public PDF `make public-pdfs` took from a Debian package (the test skips, naming
+    the command, when it is missing)."""
+    path = PUBLIC_PDFS / name
+    if not path.exists():
+        pytest.skip(f"{path} not available (run `make public-pdfs`: tests/data/public_pdfs/SOURCES.tsv)")
+    return path
+
+
 def mineru_fixture(paper: str, name: str | None = None) -> Path:
     """A real MinerU output folder in ../shared/fixtures/mineru, or a file in it (the test skips
     when it is missing)."""

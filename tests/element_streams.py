@@ -1,8 +1,8 @@
 """Random Documents for property tests of every strategy, and the invariants all strategies share.
 
 `element_documents()` draws element sequences shaped like real parser output (headings with
-levels, paragraphs, tables with rows, some under a caption, lists, code, page furniture, empty
-items, several pages, bboxes, Unicode); `check_common_invariants(doc, chunkset)` asserts what
+levels, paragraphs, tables with rows, some under a caption, lists, code, lead-ins, footnotes,
+tables of contents, page furniture, empty items, several pages, bboxes, Unicode); `check_common_invariants(doc, chunkset)` asserts what
 docs/contracts.md promises of every chunk whatever the strategy.
 """
 
@@ -12,7 +12,7 @@ from conftest import make_doc
 from hypothesis import strategies as st
 
 from chunkbench.strategies import chunk
-from chunkbench.types.document import is_noise, table_titles
+from chunkbench.types.document import is_noise, lead_ins
 
 WORDS = (
     "the", "agreement", "shall", "must", "revenue", "Section", "pricing", "CLIN", "requirement",
@@ -54,7 +54,7 @@ def _element(draw, page_idx: int) -> dict:
     kind = draw(
         st.sampled_from(
             ["heading", "paragraph", "paragraph", "paragraph", "table", "list", "code",
-             "header", "footer", "page_number", "empty", "long"]
+             "header", "footer", "page_number", "empty", "long", "lead", "footnote", "toc"]
         )
     )
     x0 = draw(st.floats(0, 300, allow_nan=False))
@@ -87,6 +87,14 @@ def _element(draw, page_idx: int) -> dict:
         return {**base, "type": "paragraph", "text": ""}
     if kind == "long":
         return {**base, "type": "paragraph", "text": draw(_long_text())}
+    if kind == "lead":  # introduces what follows it (types.document.lead_ins), when that is a block
+        ending = draw(st.sampled_from([":", " as follows.", " the following:", " Thus"]))
+        return {**base, "type": "paragraph", "text": draw(_paragraph_text()) + ending}
+    if kind == "footnote":
+        return {**base, "type": "footnote", "text": f"{draw(st.integers(1, 9))} {draw(_sentence(1, 12))}"}
+    if kind == "toc":
+        lines = draw(st.lists(_sentence(1, 5), min_size=1, max_size=6))
+        return {**base, "type": "toc", "text": "\n".join(f"{t} {i + 1}" for i, t in enumerate(lines))}
     return {**base, "type": "paragraph", "text": draw(_paragraph_text())}
 
 
@@ -133,22 +141,27 @@ def check_common_invariants(doc, chunkset, params: dict | None = None) -> None:
             continue
         if e.text.strip():
             assert e.id in seen, f"element {e.id} ({e.type}) is in no chunk and not declared skipped"
-    if chunkset.strategy != "tokens" and ":" not in chunkset.strategy and chunkset.params.get("table_boundary", True):
+    if chunkset.strategy != "tokens" and ":" not in chunkset.strategy and chunkset.params.get("table_boundary", True) \
+            and chunkset.params.get("join_headings", True):
         check_titles_kept(doc, chunkset)
     again = chunk(doc, chunkset.strategy, **(params if params is not None else dict(chunkset.params)))
     assert again.to_dict(chunked_at="x") == chunkset.to_dict(chunked_at="x"), "not deterministic"
 
 
 def check_titles_kept(doc, chunkset) -> None:
-    """A caption that titles the table right after it never ends a chunk that holds more than
-    headings before it: it opens the chunk its table starts in (exact windows, `elements`
-    without table boundaries, and other libraries' chunkers (peers) aside). Like a heading, it may stand alone when its table does not fit."""
+    """A lead-in (a caption over its table, a sentence introducing a table, list or display:
+    types.document.lead_ins) never ends a chunk that holds more than headings and lead-ins before
+    it: it opens the chunk what it introduces starts in (exact windows, `elements` without table
+    boundaries or with the spec's boundaries, `join_headings=false`, and other libraries' chunkers
+    (peers) aside). Like a heading, it may stand alone,
+    or with the headings and lead-ins before it, when what follows does not fit beside them."""
     content = [e for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in chunkset.skipped]
-    for title in table_titles(content):
+    titles = lead_ins(content)
+    for title in titles:
         holding = [c for c in chunkset.chunks if title in c.source_blocks]
         if not holding:
             continue
         last = holding[-1]
         blocks = [b for b in last.source_blocks if b in {e.id for e in content}]
-        if blocks[-1] == title and any(not doc.element(b).is_heading for b in blocks[:-1]):
-            raise AssertionError(f"chunk {last.index} ends with the caption {title} of the table after it")
+        if blocks[-1] == title and any(not doc.element(b).is_heading and b not in titles for b in blocks[:-1]):
+            raise AssertionError(f"chunk {last.index} ends with the lead-in {title} of what follows it")

@@ -7,9 +7,9 @@ import re
 import chunkbench as cb
 from chunkbench.evaluate.metrics import is_mid_sentence
 from chunkbench.loaders.dehyphenate import OPTION_DROPPED, OPTION_KEPT
-from chunkbench.loaders.footnotes import OPTION, WHY, footnotes_from_paragraphs
+from chunkbench.loaders.footnotes import OPTION, WHY, citation, footnotes_from_paragraphs
 from chunkbench.loaders.summary import format_summary
-from chunkbench.types.document import Element
+from chunkbench.types.document import Element, is_noise
 from tests.conftest import mineru_fixture, shared_pdf
 
 FAA = "req_federal-register-2020-17221.pdf"
@@ -22,7 +22,15 @@ def test_footnotes_at_a_columns_foot_are_footnotes_and_the_body_joins_over_them(
     doc = cb.load(shared_pdf(FAA))
     notes = [e for e in doc.elements if e.type == "footnote"]
     marks = [int(m.group()) for e in notes if (m := re.match(r"\d+(?= )", e.text))]
-    assert marks == list(range(1, 16))  # every note of pages 2-3, in order, and nothing else numbered
+    # every note of pages 2-3 and nothing else numbered; each follows the paragraph that cites it
+    # (loaders.footnotes.place_footnotes), so note 8, cited in "(MCAS) 8 can command", comes before 7
+    assert sorted(marks) == list(range(1, 16)) and marks.index(8) < marks.index(7)
+    for note in notes:  # a note whose citation is found on its page or the one before follows it
+        at = doc.elements.index(note)
+        cited = citation(doc.elements, at, note)
+        if cited is not None:
+            assert all(e.type == "footnote" or is_noise(e) for e in doc.elements[cited + 1 : at]), note.id
+    assert sum(citation(doc.elements, doc.elements.index(n), n) is not None for n in notes) >= 5  # 6 found
     assert all(e.raw_type == "text" and e.attrs["reclassified"] == WHY for e in notes if e.page_idx in (1, 2))
     assert doc.parser.options[OPTION] == 16  # 15 notes and the rest of note 12 in the next column
     body = doc.element_at(doc.text.index("airspeed disagree alert, and altitude disagree alert, 5 and may affect"))

@@ -15,6 +15,7 @@ from conftest import shared_pdf
 
 import chunkbench
 from chunkbench.loaders.running_headers import OPTION, furniture_from_headings
+from chunkbench.loaders.title_page import WHY as TITLE_PAGE
 from chunkbench.types.document import Element
 
 HEADER = "Regional Water Plan"
@@ -72,10 +73,12 @@ def test_a_running_header_the_model_read_as_a_heading_is_a_header_on_every_page(
         assert not [c for c in chunkbench.chunk(report, strategy) if HEADER in c.text], strategy
 
 
-def test_a_title_page_heading_that_repeats_the_running_header_lower_down_stays_a_heading():
+def test_a_title_page_heading_that_repeats_the_running_header_lower_down_is_no_furniture():
+    """The title "Licenses" is no running header (it is not made furniture); as a line of the title
+    page it is a paragraph, not a level-1 heading over every section (loaders.title_page)."""
     doc = chunkbench.load(shared_pdf("legal_xorg-licenses.pdf"))
     title, *running = [e for e in doc.elements if e.text == "Licenses"]
-    assert title.page_idx == 0 and title.type == "heading" and title.text_level == 1
+    assert title.page_idx == 0 and title.type == "paragraph" and title.attrs["reclassified"] == TITLE_PAGE
     assert running and {e.type for e in running} == {"header"}
     assert OPTION not in doc.parser.options
 

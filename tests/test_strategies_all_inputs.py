@@ -27,9 +27,10 @@ from chunkbench.io.atomic import dumps_json, write_json
 from chunkbench.io.export import schema_errors
 from chunkbench.strategies import all_strategies, chunk, get_strategy
 from chunkbench.strategies.base import OFFSET_RULES, offsets_violation
+from chunkbench.strategies.elements import cut_level
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunkset import ChunkSet
-from chunkbench.types.document import SEPARATOR, is_noise, table_titles
+from chunkbench.types.document import SEPARATOR, is_noise, lead_ins
 
 STRATEGIES = [s.name for s in all_strategies()]
 GNUPLOT = "long_gnuplot-5.4.pdf"
@@ -132,16 +133,17 @@ def check_tokens(doc, cs: ChunkSet) -> None:
 
 
 def check_elements(doc, cs: ChunkSet) -> None:
-    limit, level = cs.params["max_chunk_size"], cs.params["heading_level"]
+    limit, level = cs.params["max_chunk_size"], cs.params["heading_level"] or cut_level(doc)
     chunked = [b for c in cs for b in c.source_blocks]
     in_order = [b for i, b in enumerate(chunked) if i == 0 or chunked[i - 1] != b]  # split elements once
-    expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e)]
+    expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped]
     assert in_order == expected, "every content element in one chunk (a split one in consecutive chunks), in order"
-    titles = table_titles([doc.element(b) for b in expected])
+    titles = lead_ins([doc.element(b) for b in expected])
     for c in cs:
         els = [doc.element(b) for b in c.source_blocks]
         if c.span_text != SEPARATOR.join(e.text for e in els):  # a piece of a split oversize element
-            assert cs.params["split_oversize"] and len(els[-1].text) > limit
+            # an element over the limit, or one that does not fit whole beside the headings and lead-ins opening it
+            assert cs.params["split_oversize"] and (len(els[-1].text) > limit or cs.params["join_headings"])
             # its first piece may be opened by the headings (and a table's caption) before it
             assert len(els) == 1 or (cs.params["join_headings"] and all(e.is_heading or e.id in titles for e in els[:-1]))
             assert c.span_text == doc.text[c.start_char:c.end_char] and c.char_len <= limit, \
@@ -194,14 +196,14 @@ def check_contract(doc, cs: ChunkSet) -> None:
 def check_recursive(doc, cs: ChunkSet) -> None:
     size = cs.params["chunk_size"]
     assert all(0 < c.char_len - c.extra["overlap_chars"] <= size for c in cs), "own text within chunk_size"
-    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
+    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped)
     own = "".join("".join(c.span_text[c.extra["overlap_chars"]:].split()) for c in cs)
     assert own == content, "in order, nothing lost or repeated"
 
 
 def check_sentences(doc, cs: ChunkSet) -> None:
     assert all(0 < c.char_len <= cs.params["max_chars"] for c in cs), "every chunk within max_chars"
-    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e))
+    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped)
     assert "".join("".join(c.span_text.split()) for c in cs) == content, "in order, nothing lost or repeated"
     assert all(c.extra["sentences"] >= 1 or c.boundary.reason.value == "word_split"
                or all(doc.element(b).is_heading or doc.element(b).type in ("table", "caption") for b in c.source_blocks)

@@ -17,6 +17,7 @@ from chunkbench.strategies.contract_noise import identifiers
 from chunkbench.strategies.contract_rules import defined_term, heading_level, looks_like_heading, normalize
 from chunkbench.text.clauses import clause_ref, within
 from chunkbench.text.segment import pipe_table
+from chunkbench.types.document import CONTENTS_SKIPPED, lead_ins
 
 A = "The Supplier shall provide the Services with reasonable skill and care at all times. "
 
@@ -457,6 +458,7 @@ def test_properties_on_random_element_streams(doc, max_chars, max_items, split):
     params = {"max_chars": max_chars, "max_list_items": max_items, "soft_min_chars": max_chars // 3, "clause_split_level": split}
     cs = chunk(doc, "contract", **params)
     check_common_invariants(doc, cs, params)
+    titles = lead_ins([e for e in doc.elements if e.id not in cs.skipped])
     # every non-skipped element's text is in the chunks exactly once, in reading order (an element
     # over max_chars may be cut inside a word or at a hyphenated line break, which normalization
     # then no longer joins: the comparison ignores whitespace and hyphens)
@@ -467,8 +469,8 @@ def test_properties_on_random_element_streams(doc, max_chars, max_items, split):
     for c in cs:
         assert c.char_len <= max_chars or c.extra["oversize"], c
         if c.extra["oversize"]:
-            body = [b for b in c.source_blocks if doc.element(b).type not in ("heading", "caption")]
-            assert len(body) <= 1, "an oversize chunk holds one element (and the heading or caption before it)"
+            body = [b for b in c.source_blocks if doc.element(b).type not in ("heading", "caption") and b not in titles]
+            assert len(body) <= 1, "an oversize chunk holds one element (and the heading, caption or lead-in before it)"
         assert c.extra["list_items"] <= max_items
         assert normalize(c.text) == c.text or "-\n" in c.text
         assert c.start_char <= c.end_char
@@ -615,9 +617,13 @@ def test_xorg_licenses():
     doc = chunkbench.load(shared_pdf("legal_xorg-licenses.pdf"))
     cs = chunk(doc, "contract")
     check_common_invariants(doc, cs)
-    toc = [c for c in cs if c.type == "table"]
-    assert len(toc) == 1 and toc[0].heading == "Table of Contents" and toc[0].extra["table_rows"]
-    assert ("Licenses", "Other Licenses", "Berkeley-based copyrights", "UCB/LBL") in {c.section_path for c in cs}
+    # the table of contents (typed toc at parse, its heading too) is skipped; skip_contents=false keeps it as text
+    assert {e for e, why in cs.skipped.items() if why == CONTENTS_SKIPPED} == {"p2-e2", "p2-e3"}
+    assert not any("Table of Contents" in c.text for c in cs)
+    kept = chunk(doc, "contract", skip_contents=False)
+    assert any("Table of Contents\n\n| Introduction 3 |" in c.text for c in kept)
+    # the title page's "Licenses" opens no section over the whole document (loaders.title_page)
+    assert ("Other Licenses", "Berkeley-based copyrights", "UCB/LBL") in {c.section_path for c in cs}
     # licence conditions "1. 2. 3." after a lead-in ending with ":" stay together with it
     general = next(c for c in cs if c.heading == "General")
     assert "1. Redistributions" in general.text and "3. The name of the author" in general.text

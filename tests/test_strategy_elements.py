@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import chunkbench
 from chunkbench.errors import ParamError
 from chunkbench.strategies import chunk
-from chunkbench.types.document import SEPARATOR, is_noise, table_titles
+from chunkbench.types.document import SEPARATOR, is_noise, lead_ins
 
 SPEC_EXAMPLE = [
     {"type": "paragraph", "text": "Revenue increased...", "page_idx": 1, "text_level": 999},
@@ -59,7 +59,9 @@ def test_by_default_a_heading_is_never_a_chunk_alone():
     els = [{"type": "heading", "text": "Top", "text_level": 1}, {"type": "heading", "text": "Sub", "text_level": 1},
            {"type": "paragraph", "text": "b" * 145}, {"type": "heading", "text": "Last", "text_level": 1}]
     cs = chunk(make_doc(els), "elements", max_chunk_size=150)
-    assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2",), ("e3",)]  # the body does not fit; the end
+    # the body does not fit beside the headings: it is cut, its first piece opening with them
+    assert [c.source_blocks for c in cs] == [("e0", "e1", "e2"), ("e2",), ("e3",)]
+    assert "145 chars, 10 before it that open it, > 150" in cs[1].boundary.detail
 
 
 def test_raw_mineru_text_level_999_is_not_a_heading():
@@ -197,12 +199,12 @@ def test_properties_on_random_element_streams(doc, limit, tables, level, split, 
     chunked = [b for c in cs for b in c.source_blocks]
     in_order = [b for i, b in enumerate(chunked) if i == 0 or chunked[i - 1] != b]  # a split element once
     assert len(in_order) == len(set(in_order)), "every element in one chunk, or in consecutive pieces"
-    expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e)]
+    expected = [e.id for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped]
     assert in_order == expected, "reading order kept, nothing lost"
-    titles = table_titles([e for e in doc.elements if not e.is_empty and not is_noise(e)])
+    titles = lead_ins([e for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped])
     for prev, c in zip([None, *cs.chunks], cs.chunks):
         els = [doc.element(b) for b in c.source_blocks]
-        if split and len(els[-1].text) > limit:  # a piece of a split element
+        if split and c.text != SEPARATOR.join(e.text for e in els):  # a piece of a split element
             assert c.text == doc.text[c.start_char:c.end_char] and 0 < c.char_len <= limit
             # its first piece may open with the headings (and a table's caption) before it
             assert len(els) == 1 or (join and all(e.is_heading or e.id in titles for e in els[:-1]))
@@ -217,10 +219,12 @@ def test_properties_on_random_element_streams(doc, limit, tables, level, split, 
         for e in ruled[1:]:
             assert e.text_level is None or e.text_level > level, "top headings start chunks"
             assert not (tables and e.type == "table"), "tables start chunks"
-        prev_piece = prev is not None and len(prev.source_blocks) == 1 and split and \
-            len(doc.element(prev.source_blocks[0]).text) > limit  # the pieces of a split element stand alone
+        prev_piece = prev is not None and split and \
+            prev.text != SEPARATOR.join(doc.element(b).text for b in prev.source_blocks)  # pieces of a cut element stand alone
         if prev is not None and c.boundary.reason.value == "size_limit" and not prev_piece:
-            assert prev.char_len + len(SEPARATOR) + len(els[0].text) > limit, "chunks are filled greedily"
+            # the headings and lead-ins that open the chunk were the previous chunk's end
+            assert prev.char_len + len(SEPARATOR) + len(SEPARATOR.join(e.text for e in els[:lead + 1])) > limit, \
+                "chunks are filled greedily"
         if join and prev is not None and all(doc.element(b).is_heading for b in prev.source_blocks):
             assert prev.char_len + len(SEPARATOR) + len(els[0].text) > limit, "headings alone only when full"
             if split and len(els[0].text) > limit:  # an element too long for any chunk takes them into its first piece

@@ -11,7 +11,7 @@ import chunkbench as cb
 from chunkbench import chunk
 from chunkbench.errors import ParamError
 from chunkbench.text.sentences import depends_on_previous
-from chunkbench.types.document import is_noise, table_titles
+from chunkbench.types.document import is_noise, lead_ins
 from tests.conftest import SAMPLE_PDFS, make_doc
 from tests.element_streams import check_common_invariants, element_documents
 
@@ -82,7 +82,7 @@ def test_sample_pdf():
     assert not any(is_heading_only(doc, c) for c in cs)  # "6 Troubleshooting" takes its table
     assert {"heading", "paragraph_split", "sentence_split"} <= {c.boundary.reason.value for c in cs}
     assert all(c.page_start and c.bbox and c.source_blocks for c in cs)
-    content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e)))
+    content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped))
     assert _squeeze("".join(c.span_text for c in cs)) == content
 
 
@@ -92,10 +92,10 @@ def test_properties_on_random_element_streams(doc, minimum, maximum, dependent):
     cs = chunk(doc, "sentences", **params)
     check_common_invariants(doc, cs, params)
     assert all(0 < c.char_len <= maximum for c in cs), "every chunk within max_chars"
-    content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e)))
+    content = _squeeze("".join(e.text for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped))
     assert _squeeze("".join(c.span_text for c in cs)) == content, "in order, nothing lost or repeated"
     assert all(a.end_char <= b.start_char for a, b in zip(cs.chunks, cs.chunks[1:])), "no overlap"
-    titles = table_titles([e for e in doc.elements if not e.is_empty and not is_noise(e)])
+    titles = lead_ins([e for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped])
     for c in cs:
         els = [doc.element(b) for b in c.source_blocks]
         body = [e for e in els if not e.is_heading and e.id not in titles]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from chunkbench.evaluate.defects import DEFECT_DOCS
 from chunkbench.evaluate.stats import TARGETS_TEXT
 
 #: the main metrics, in the order the README lists them
@@ -22,6 +23,10 @@ METRICS: dict[str, str] = {
     "dependent_start_share": "share of chunks that open inside a paragraph with a sentence that refers back "
                              "(\"This …\", \"But …\", \"However …\"), away from what it refers to",
     "heading_only_chunks": "chunks made of nothing but headings",
+    "defects_per_100": "defects a reviewer sees on the page (a lead-in apart from its table, a footnote inside a "
+                       "table piece, a table of contents as chunks, a heading left at a chunk's end, a cut "
+                       "mid-sentence, …) per 100 chunks; defect_<code> counts each kind per 100 chunks "
+                       "(chunkbench.evaluate.defects, docs/defects.md)",
     "text_lost_share": "share of the document's text (outside skipped furniture) that no chunk covers",
     "overlap_share": "share of the covered text that lies in two or more chunks",
     "ret_chunks_recall_at_5": "share of questions whose evidence is in one of the 5 best-ranked chunks",
@@ -74,6 +79,8 @@ def explain(metric: str) -> str:
     """One sentence on `metric`, or "" when it has none."""
     if metric in METRICS or metric in SWEEP_COLUMNS:
         return METRICS.get(metric) or SWEEP_COLUMNS[metric]
+    if metric.startswith("defect_") and metric[len("defect_"):] in DEFECT_DOCS:
+        return f"per 100 chunks: {DEFECT_DOCS[metric[len('defect_'):]]}"
     match = _RETRIEVAL.fullmatch(metric)
     if match and match.group(2) in _MEASURES:
         return f"{_MEASURES[match.group(2)]}; units: {_SYSTEMS[match.group(1)]}"

@@ -1,4 +1,4 @@
-"""Metrics of one ChunkSet: size, evidence, structure, seed-2 targets and the retrieval check.
+"""Metrics of one ChunkSet: size, evidence, structure, seed-2 targets, defects and the retrieval check.
 
 Each group is a plain function of a Document and a ChunkSet returning a flat dict of JSON
 numbers; `all_metrics` merges them (plus retrieval scores when questions are given) into the one
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from chunkbench.text.clauses import clause_ref
 from chunkbench.text.context import OWN_TEXT, Indexing
+from chunkbench.text.notes import trailing_mark
 from chunkbench.text.ranges import RangeIndex, merge_ranges
 from chunkbench.text.sentences import CLOSERS, STOPS, depends_on_previous
 from chunkbench.text.words import ends_in_function_word
@@ -116,8 +117,11 @@ def is_mid_sentence(doc: Document, chunk: Chunk) -> bool:
     list item "…; and" or "…; or" ends (an enumeration goes on); or when it does not end in
     terminal punctuation, its last source element is prose (headings, tables, lists and code
     legitimately end without a full stop) and its last line is sentence-long (at least
-    MIN_SENTENCE_WORDS words: shorter lines are titles, signatures and labels)."""
+    MIN_SENTENCE_WORDS words: shorter lines are titles, signatures and labels). A footnote mark,
+    reference sign or list number after the final stop ("… used by scripts. 1", "… installed: 3")
+    is read past: the sentence ended before it."""
     text = chunk.text.rstrip()
+    text = text[: trailing_mark(text)].rstrip()
     if not text:
         return False
     if ends_in_function_word(text):
@@ -329,11 +333,14 @@ def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = 
     (ranked with `retriever`: bm25, or dense with the optional extra; each chunk indexed as
     `indexing` says: by default its own text alone) and what the reviewer
     agreement rests on."""
+    from .defects import defect_metrics  # defects reads this module's sentence rules
+
     flat = {
         **size_metrics(doc, chunkset),
         **evidence_metrics(doc, chunkset),
         **structure_metrics(doc, chunkset),
         **target_metrics(chunkset),
+        **defect_metrics(chunkset),
     }
     details: dict = {
         "histogram_chars": size_histogram(chunkset, "chars"),

@@ -224,6 +224,12 @@ def format_stats(stats: Mapping, title: str | None = None) -> str:
     lines.append("clause_ref rate  " + ("n/a (strategy has no clause_ref)" if rate is None else f"{rate:.1%}"))
     lines.append("by type    " + ", ".join(f"{k} {v}" for k, v in stats["by_type"].items()))
     lines.append("by reason  " + ", ".join(f"{k} {v}" for k, v in stats["by_reason"].items()))
+    defects = stats.get("defects")
+    if defects and "note" in defects:
+        lines.append(f"defects    {defects['note']}")
+    elif defects:
+        by_code = ", ".join(f"{k} {fmt_num(v)}" for k, v in defects["by_code"].items()) or "none"
+        lines.append(f"defects    {defects['count']}: {fmt_num(defects['per_100'])} per 100 chunks ({by_code})")
     return "\n".join(lines)
 
 

@@ -14,16 +14,17 @@ from typing import Any
 
 from chunkbench.errors import InputError
 from chunkbench.strategies.base import paused_gc
-from chunkbench.types.chunk import Boundary, build_chunk, document_key
+from chunkbench.text.words import stands_in
+from chunkbench.types.chunk import Boundary, build_chunk, document_key, with_section_paths
 from chunkbench.types.chunkset import ChunkSet
-from chunkbench.types.document import Document, is_noise
+from chunkbench.types.document import Document, Element, is_noise
 
 from .locate import KINDS, Match, locate_all
 from .read import ForeignChunk, from_objects, read_chunk_file
 from .reasons import BoundaryReader
 
 #: the ruleset of inspected chunks (bump when locating or the inferred reasons change)
-RULESET = "foreign/2026-11-29.2"
+RULESET = "foreign/2026-12-01"
 
 __all__ = ["KINDS", "RULESET", "ForeignChunk", "Match", "inspect", "match_counts", "match_summary", "read_chunks"]
 
@@ -50,7 +51,7 @@ def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapp
     items = _item_spans(doc) if any(c.refs for c in foreign) else {}
     matches = locate_all(doc.text, [c.text for c in foreign], furniture, [_item_spans_named(items, c.refs) for c in foreign])
     reader = BoundaryReader(doc)
-    found = [reader.elements_in_spans(m.spans) for m in matches]
+    found = [[e for e in reader.elements_in_spans(m.spans) if _holds(fc.text, m, e)] for fc, m in zip(foreign, matches)]
     covered = {e.id for elements in found for e in elements}
     reader.in_no_chunk = frozenset(e.id for e in doc.elements if e.id not in covered)
     first = next((i for i, m in enumerate(matches) if m.located), None)
@@ -78,7 +79,19 @@ def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapp
             text=fc.text, elements=elements, boundary=boundary,
             start_char=m.start, end_char=m.end, extra=extra,
         ))
-    return ChunkSet(doc=doc, strategy=name, params=dict(params or {}), chunks=tuple(out), ruleset=RULESET)
+    return ChunkSet(doc=doc, strategy=name, params=dict(params or {}), chunks=with_section_paths(doc, out),
+                    ruleset=RULESET)
+
+
+def _holds(text: str, match: Match, e: Element) -> bool:
+    """Whether a chunk found at `match`, of text `text`, holds element `e` of its span: page
+    furniture wholly inside the span whose words are not in the text is not the chunk's (the "6" at
+    the foot of the page before, which another extraction read where the next page begins); furniture
+    a chunk's edge cuts through (a token window ending in "MSA-2025-") is."""
+    if not is_noise(e) or stands_in(e.text, text):
+        return True
+    inside = any(a <= (e.char_start or 0) and (e.char_end or 0) <= b for a, b in match.spans)
+    return not inside
 
 
 def _item_spans(doc: Document) -> dict[str, tuple[int, int]]:

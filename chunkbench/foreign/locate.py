@@ -216,6 +216,10 @@ class Locator:
         if match is None:
             match = next(filter(None, (self._normalised(candidate, self.norm, True)
                                        for candidate in self._without_a_page_number(folded))), None)
+        if match is None and self.content is not None:  # a running header and a page number both
+            content = self._without_furniture(folded) if content is None else content
+            match = next(filter(None, (self._normalised(candidate, self.content, True)
+                                       for candidate in self._without_a_page_number(content))), None)
         if match is None:
             content = self._without_furniture(folded) if content is None else content
             match = self._furniture_only(folded) if len(content) < FURNITURE_MIN else self._in_pieces(content)
@@ -323,6 +327,11 @@ class Locator:
             return Match(previous_start, previous_start + len(needle), "exact", 1.0)
         lo, hi = self._window(self._start_for(len(needle)), len(needle), near)
         at = self.text.find(needle, lo, hi)
+        if at >= 0 and at + len(needle) <= self.previous_end:
+            # wholly inside the previous chunk, which a splitter's next chunk never is: in repeated
+            # text (two equal paragraphs) the same words further on are this chunk's
+            later = self.text.find(needle, max(at + 1, self.previous_end - len(needle) + 1), hi)
+            at = later if later >= 0 else at
         return Match(at, at + len(needle), "exact", 1.0) if at >= 0 else None
 
     def _normalised(self, needle: str, norm: NormalisedText, near: bool) -> Match | None:

@@ -85,9 +85,16 @@ class BoundaryReader:
         if i is None or (first and not self.text[:pos].strip()):
             return Boundary(Reason.DOCUMENT_START, "the chunk starts the document")
         e = self.elements[i]
-        # where the element is: its page, or "in the text" for a document without pages
-        place = f"on p. {e.page_idx + 1}" if e.page_idx is not None else "in the text"
+        # where the element is: the page of its part that holds `pos` (a paragraph joined over a
+        # page break has one per page), or "in the text" for a document without pages
+        part = next((p for p in e.parts if (p.char_start or 0) <= pos < (p.char_end or 0)), e)
+        place = f"on p. {part.page_idx + 1}" if part.page_idx is not None else "in the text"
         start = e.char_start or 0
+        if part is not e.parts[0] and part.page_idx is not None and not any(
+                ch.isalnum() for ch in self.text[part.char_start or 0:pos]):
+            went_on = f"p. {e.parts[0].page_idx + 1}" if e.parts[0].page_idx is not None else "the page before"
+            return Boundary(Reason.MID_SENTENCE, f"at the top of p. {part.page_idx + 1}, inside a {e.type} that goes on "
+                                                 f"from {went_on}: the chunker cut at the page break")
         if pos <= start or not any(ch.isalnum() for ch in self.text[start:pos]):  # a bullet or a quote before it
             return self._element_start(i, e, place)
         where = "inside a table row" if e.type == "table" else f"inside a {e.type}"

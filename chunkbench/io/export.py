@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import re
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -226,8 +227,10 @@ def _extra_value(value: Any) -> str:
 _DEBUG_LABELS = frozenset({"type", "boundary", "pages", "section_path", "heading", "size", "span", "source elements"})
 
 
-def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = None) -> str:
-    """chunk_debug.md: a header, then every chunk with metadata, source elements, boundary and text."""
+def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = None,
+                   defects: Sequence[Mapping[str, Any]] = ()) -> str:
+    """chunk_debug.md: a header, then every chunk with metadata, source elements, boundary, the
+    defects found in it (`defects`: `evaluate.defects.Finding.to_dict()`s) and its text."""
     doc = chunkset.doc
     header = chunkset.header(chunked_at="-")["chunking"]
     lines = [
@@ -247,6 +250,16 @@ def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = N
         lines.append(f"- **warning**: {code_span(warning)}")
     if chunkset.skipped:
         lines.append(f"- **skipped elements**: {len(chunkset.skipped)} (listed at the end)")
+    by_chunk: dict[int, list[Mapping[str, Any]]] = {}
+    for d in defects:
+        for i in d["chunks"]:
+            by_chunk.setdefault(i, []).append(d)
+    if defects:
+        counts: dict[str, int] = {}
+        for d in defects:
+            counts[d["code"]] = counts.get(d["code"], 0) + 1
+        lines.append(f"- **defects**: {len(defects)} (" + ", ".join(f"`{k}` {v}" for k, v in sorted(counts.items()))
+                     + "; each under its chunk)")
     for c in chunkset.chunks:
         lines += ["", f"## Chunk {c.index}: {code_span(c.chunk_id)}", ""]
         lines.append(f"- **type**: `{c.type}`")
@@ -265,6 +278,9 @@ def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = N
             lines.append(f"- **{label}**: {shown}")
         lines.append(f"- **source elements** ({len(c.source_blocks)}): " + (", ".join(
             f"{code_span(eid)} {_element_type(doc, eid)}" for eid in c.source_blocks) or "none"))
+        for d in by_chunk.get(c.index, ()):
+            where = f" (p. {d['page']})" if d.get("page") is not None else ""
+            lines.append(f"- **defect** `{d['code']}`{where}: {code_span(d['detail'])}")
         lines += ["", fenced(c.text)]
     if chunkset.skipped:
         lines += ["", "## Skipped elements", ""]

@@ -19,7 +19,7 @@ from typing import Any
 from chunkbench.errors import InputError, UsageError
 from chunkbench.types.document import Document
 
-from .stitch import stitch_tables as stitch
+from .settle import settle
 
 BACKENDS = ("pymupdf", "mineru")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -96,7 +96,8 @@ def load(
     the PyMuPDF parse time per page in seconds (None: $CHUNKBENCH_PAGE_TIMEOUT or 120; 0: no
     limit); a PDF that parses slower fails with an InputError naming the pages. A parser's table
     that continues on the next page is joined to the table it continues (`stitch_tables`; off:
-    one table per page, as the parser gave them; `loaders.stitch`).
+    one table per page, as the parser gave them; `loaders.stitch`); a parser's output also has its
+    tables of contents and indexes typed and its footnotes placed by their citations (`loaders.settle`).
     """
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
@@ -128,8 +129,8 @@ def load(
         doc = load_text(path)
     else:
         doc = load_elements_json(path)
-    if stitch_tables and kind in ("pdf", "mineru"):
-        doc = stitch(doc)
+    if kind in ("pdf", "mineru"):
+        doc = settle(doc, stitch_tables=stitch_tables)
     return doc.with_metadata(**metadata) if metadata else doc
 
 
@@ -151,7 +152,7 @@ def load_json_object(path: Path, *, pdf: str | os.PathLike | None = None, stitch
         from .docjson import load_document_json_data
 
         doc = load_document_json_data(path, data, pdf=pdf)
-    return stitch(doc) if stitch_tables else doc
+    return settle(doc, stitch_tables=stitch_tables)
 
 
 def load_elements_json(path: str | os.PathLike) -> Document:

@@ -23,7 +23,7 @@ from typing import Any
 
 from chunkbench.errors import InputError, UsageError
 
-from .stitch import stitch_tables as stitch
+from .settle import settle
 
 #: the manifest of a corpus parse in its output folder
 MANIFEST = "corpus.jsonl"
@@ -98,7 +98,7 @@ def expand_corpus_items(items: Sequence[str | os.PathLike]) -> list[str]:
 def parse_file(path: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Parse one file where this runs (a Dask task): {"ok", "doc" (Document dict) | "error",
     "seconds"}. A PDF is parsed as the parse cache holds it (PyMuPDF, one process: the cluster
-    spreads the files), before tables are stitched; other inputs as `load` gives them. Never
+    spreads the files), before it is settled (`loaders.settle`); other inputs as `load` gives them. Never
     raises for a bad file: the error is the result."""
     started = time.monotonic()
     opts = dict(options or {})
@@ -195,9 +195,8 @@ def parse_corpus(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike
         if answer.get("ok"):
             doc = _here(Document.from_dict(answer["doc"]), f)
             if f.lower().endswith(".pdf") and (options or {}).get("backend", "pymupdf") == "pymupdf":
-                prime_cache(f, doc)  # the parse as cached; then tables joined as `load` joins them
-                if (options or {}).get("stitch_tables", True):
-                    doc = stitch(doc)
+                prime_cache(f, doc)  # the parse as cached; then settled as `load` settles it
+                doc = settle(doc, stitch_tables=(options or {}).get("stitch_tables", True))
             target = None
             if out is not None:
                 target = str(out / names[f])

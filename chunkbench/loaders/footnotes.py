@@ -26,6 +26,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
+from chunkbench.text.leadins import introduces
+from chunkbench.text.notes import cites, note_mark
 from chunkbench.types.document import Element, is_noise
 
 #: what a parse records in ParserInfo.options: how many paragraphs became footnotes
@@ -115,3 +117,107 @@ def _column(e: Element, page: Sequence[Element], *, below: bool) -> list[Element
 def _under_body(first: Element, page: Sequence[Element], small: set[str]) -> bool:
     """Whether body text (content that is no small paragraph) lies above `first` in its column."""
     return any(o.id not in small for o in _column(first, page, below=False))
+
+
+#: what a load records in ParserInfo.options: how many footnotes were moved next to their citation
+OPTION_PLACED = "footnotes_placed"
+#: what a footnote's citation may be in: body text, not a heading's numbering
+_CITERS = frozenset({"paragraph", "list", "table", "caption", "code", "other"})
+#: the blocks a lead-in introduces, which a footnote never comes between
+_INTRODUCED = frozenset({"table", "list"})
+
+
+def place_footnotes(elements: Sequence[Element]) -> tuple[list[Element], int]:
+    """`elements` with each footnote (and the unmarked paragraphs of a note that goes on) moved
+    out of the text it interrupts: right after the block that cites its mark (`text.notes`) on its
+    page or the page before, past the table or list that block introduces; a footnote whose
+    citation is not found goes to its section's end on its page (before the next heading). A parser sets footnotes where the page ends, so in reading order they stand between a
+    table and its continuation, or a lead-in and its table, and chunks take them in there.
+    Returns the elements and how many footnotes moved."""
+    rest: list[Element] = []
+    notes: list[tuple[int, list[Element]]] = []  # (index in `rest` they stood before, the note's elements)
+    for e in elements:
+        if e.type == "footnote" and not e.is_empty:
+            if notes and notes[-1][0] == len(rest) and note_mark(e.text) is None:
+                notes[-1][1].append(e)  # a note's next paragraph
+            else:
+                notes.append((len(rest), [e]))
+        else:
+            rest.append(e)
+    if not notes:
+        return list(elements), 0
+    after: dict[int, list[Element]] = defaultdict(list)  # index in `rest` → notes to put after it
+    moved = 0
+    for at, note in notes:
+        target = citation(rest, at, note[0])
+        if target is None:
+            target = _past_flow(rest, at, note[0].page_idx)
+        else:
+            target = _past_introduced(rest, target)
+        moved += target != at - 1
+        after[target].extend(note)
+    out = list(after.get(-1, ()))
+    for i, e in enumerate(rest):
+        out.append(e)
+        out.extend(after.get(i, ()))
+    return out, moved
+
+
+def citation(elements: Sequence[Element], at: int, note: Element) -> int | None:
+    """Index in `elements` of the last block before `at` that cites `note`'s mark, on the note's
+    page or the page before, else of the one block of its page that cites it loosely (after a
+    word and a space); None when none does or the note has no mark. Where a footnote goes
+    (`place_footnotes`), and whether one in a chunk belongs elsewhere (the defect detectors)."""
+    mark = note_mark(note.text)
+    if mark is None or note.page_idx is None:
+        return None
+    loose: list[int] = []  # blocks of the note's page that cite it only loosely ("specification 9 and")
+    for i in range(at - 1, -1, -1):
+        e = elements[i]
+        if e.page_idx is not None and e.page_idx < note.page_idx - 1:
+            break
+        if e.type not in _CITERS or e.is_heading or is_noise(e):
+            continue
+        if cites(e.text, mark):
+            return i
+        if e.page_idx == note.page_idx and cites(e.text, mark, loosely=True):
+            loose.append(i)
+    return loose[0] if len(loose) == 1 else None
+
+
+def _next_content(rest: Sequence[Element], i: int) -> int | None:
+    """Index of the first content element after `i` (furniture and empty elements aside)."""
+    for j in range(i + 1, len(rest)):
+        if not rest[j].is_empty and not is_noise(rest[j]):
+            return j
+    return None
+
+
+def _past_introduced(rest: Sequence[Element], i: int) -> int:
+    """`i`, or when block `i` introduces a table or list right after it, the index of that run's last element."""
+    j = _next_content(rest, i)
+    if j is None or rest[j].type not in _INTRODUCED or not introduces(rest[i].text):
+        return i
+    return _run_end(rest, j)
+
+
+def _run_end(rest: Sequence[Element], j: int) -> int:
+    """Index of the last element of the run of tables or list items of `rest[j]`'s type from `j`."""
+    kind, last = rest[j].type, j
+    while (k := _next_content(rest, last)) is not None and rest[k].type == kind:
+        last = k
+    return last
+
+
+def _past_flow(rest: Sequence[Element], at: int, page: int | None) -> int:
+    """Where a note of page `page` that stood before `rest[at]` goes when no block cites it: after
+    the table or list it stands in, at its section's end (before the next heading) at the latest,
+    and on its own page, so that reading order stays page by page."""
+    last = at - 1
+    for j in range(at, len(rest)):
+        e = rest[j]
+        if e.is_heading or (page is not None and e.page_idx is not None and e.page_idx > page):
+            break
+        if not e.is_empty and not is_noise(e):
+            last = j
+    return last

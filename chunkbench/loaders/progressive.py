@@ -54,7 +54,7 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
     The first pages are parsed in this process, without the per-page time limit (a worker
     process would cost more than they take); the rest with it."""
     from . import parse_workers, pdf, pdf_layout
-    from .stitch import stitch_tables as stitch
+    from .settle import settle
 
     path = Path(path)
     if cache and pdf.is_cached(path):
@@ -83,7 +83,7 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
             from .cache import _write_entry
 
             _write_entry(pdf._cache_file(doc_id, version, options), made)
-        return Progress(stitch(made) if stitch_tables else made, done, count, final)
+        return Progress(settle(made, stitch_tables=stitch_tables), done, count, final)
 
     parsed[lo] = list(pdf_layout.parse_range(os.fspath(path), password, lo, hi, ocr))
     progress = build()

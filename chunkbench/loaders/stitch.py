@@ -2,8 +2,8 @@
 
 A PDF table that runs over a page break is parsed as two tables, one per page, and a chunker then
 cuts between them as if they were unrelated (a page break, a new table). Two tables are one when
-the second is the next content after the first (page furniture and a title that says it is
-continued, "ESTIMATED COSTS—Continued", aside: no other heading, no text between), starts on the
+the second is the next content after the first (page furniture, footnotes and a title that says
+it is continued, "ESTIMATED COSTS—Continued", aside: no other heading, no text between), starts on the
 page after the first ends, has as many columns, and its first row is
 either the first table's header repeated (dropped) or not a header at all: a row with an empty
 cell where the header has text, as a continuation's section label ("Non-current liabilities | |").
@@ -45,9 +45,10 @@ def stitch_tables(doc: Document) -> Document:
 
 
 def _furniture_or_continued_title(e: Element) -> bool:
-    """What may lie between a table and its continuation: page furniture, and a caption or
-    heading that says the table is continued."""
-    return is_noise(e) or _is_continued_title(e)
+    """What may lie between a table and its continuation: page furniture, a footnote (the page's
+    notes stand between its last row and the next page; `settle` then moves them to their
+    citation), and a caption or heading that says the table is continued."""
+    return is_noise(e) or e.type == "footnote" or _is_continued_title(e)
 
 
 def _is_continued_title(e: Element) -> bool:

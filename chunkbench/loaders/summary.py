@@ -6,12 +6,15 @@ from collections import Counter
 
 from chunkbench.types.document import Document
 
+from .contents import OPTION as CONTENTS
 from .dehyphenate import OPTION_DROPPED, OPTION_KEPT
 from .footnotes import OPTION as FOOTNOTES
+from .footnotes import OPTION_PLACED as FOOTNOTES_PLACED
 from .paragraphs import OPTION as JOINED_PARAGRAPHS
 from .running_headers import OPTION as FURNITURE_HEADINGS
 from .stitch import OPTION as STITCHED_TABLES
 from .table_titles import OPTION as TABLE_TITLES
+from .title_page import OPTION as TITLE_PAGE
 
 #: what the loader put back together, as ParserInfo.options counts it, and how `info` says it
 REPAIRS = (
@@ -19,6 +22,9 @@ REPAIRS = (
     (TABLE_TITLES, "table title(s) read as a heading made caption(s)"),
     (FOOTNOTES, "paragraph(s) at a column's foot in small type made footnotes"),
     (STITCHED_TABLES, "table(s) continued on the next page joined"),
+    (CONTENTS, "block(s) of a table of contents or index typed toc / index (strategies skip them)"),
+    (TITLE_PAGE, "title-page line(s) read as headings made paragraphs"),
+    (FOOTNOTES_PLACED, "footnote(s) moved next to the text that cites them, out of a table or paragraph they interrupted"),
     (JOINED_PARAGRAPHS, "paragraph(s) split by a column or page break (or by the parser) joined"),
     (OPTION_DROPPED, "line-end hyphen(s) dropped"),
     (OPTION_KEPT, "kept"),

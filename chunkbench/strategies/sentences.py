@@ -32,6 +32,7 @@ from .spans import (
     PARAGRAPH,
     ROW,
     SENTENCE,
+    SKIP_CONTENTS,
     TABLE,
     TITLE,
     ContentText,
@@ -63,10 +64,11 @@ def check_min_max(strategy: str) -> Callable[[dict], None]:
 _check = check_min_max("sentences")
 
 
-def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_dependent: bool) -> StrategyResult:
+def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_dependent: bool,
+                    skip_contents: bool) -> StrategyResult:
     """One chunk per sentence; sentences under `min_chars` joined with their neighbour."""
     _check({"min_chars": min_chars, "max_chars": max_chars})
-    ct, skipped = ContentText.of(doc)
+    ct, skipped = ContentText.of(doc, skip_contents=skip_contents)
     packer = Packer(ct.text, max_chars, header_room=True)
     groups: list[list[Unit]] = []
     for unit, opens_paragraph in sentence_units(ct, packer):
@@ -78,34 +80,53 @@ def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_depen
     for n, group in enumerate(groups):
         if n == 0:
             boundary = Boundary(Reason.DOCUMENT_START, "first chunk of the document")
+        elif group[0].kind == TITLE:
+            boundary = ct.lead_in_boundary(group[0].start, "tables are chunks of their own")
         else:
             reason, why = _REASONS[group[0].kind]
             boundary = Boundary(reason, f"{why} (sentences of at least {min_chars}, at most {max_chars} chars)")
         chunks.append(content_chunk(doc, ct, n, group[0].start, group[-1].end, boundary,
-                                    {"sentences": sum(u.kind in (PARAGRAPH, SENTENCE) for u in group)}))
+                                    {"sentences": sum(u.kind in (PARAGRAPH, SENTENCE, TITLE) for u in group)}))
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
 def sentence_units(ct: ContentText, packer: Packer):
     """(unit, opens a paragraph) in reading order: headings, table pieces (the first, of kind
-    TABLE, with the table's caption when one titles it), sentences and the pieces of sentences
-    too long for one chunk."""
+    TABLE, or TITLE when a caption or lead-in opens it), sentences and the pieces of sentences too
+    long for one chunk. The last sentence of a lead-in (types.document.lead_ins) opens what it
+    introduces: the table's first piece, or the first sentence of the list item or display after
+    it, within the limit."""
+    lead: tuple[Unit, bool] | None = None  # a lead-in's last sentence, held for what follows it
     for i, el in enumerate(ct.elements):
         if el.is_heading:
+            if lead is not None:
+                yield from _within(*lead, packer)
+                lead = None
             for u in ct.element_units(i, HEADING):
                 yield from _within(u, True, packer)
             continue
-        if ct.kind(i) == TITLE:
-            continue  # packed with the table it titles, next
         if el.type == "table":
-            titled = i > 0 and ct.kind(i - 1) == TITLE
-            units = (ct.element_units(i - 1, TITLE) if titled else []) + ct.element_units(i, TABLE)
-            for k, piece in enumerate(packer.pack(units)):
-                yield Unit(piece[0].start, piece[-1].end, piece[0].kind if k else TABLE), k == 0
+            table = ([Unit(lead[0].start, lead[0].end, TITLE)] if lead else []) + ct.element_units(i, TABLE)
+            for k, piece in enumerate(packer.pack(table)):
+                yield Unit(piece[0].start, piece[-1].end, piece[0].kind if k or lead else TABLE), k == 0
+            lead = None
             continue
-        for para in ct.element_units(i, PARAGRAPH):
-            for k, (a, b) in enumerate(sentence_spans(ct.text[para.start:para.end])):
-                yield from _within(Unit(para.start + a, para.start + b, PARAGRAPH if k == 0 else SENTENCE), k == 0, packer)
+        units: list[tuple[Unit, bool]] = [(Unit(para.start + a, para.start + b, PARAGRAPH if k == 0 else SENTENCE), k == 0)
+                 for para in ct.element_units(i, PARAGRAPH)
+                 for k, (a, b) in enumerate(sentence_spans(ct.text[para.start:para.end]))]
+        if lead is not None and units:
+            first = units[0][0]
+            if first.end - lead[0].start <= packer.limit:
+                units[0] = (Unit(lead[0].start, first.end, lead[0].kind), lead[1])
+            else:
+                yield from _within(*lead, packer)
+            lead = None
+        if ct.kind(i) == TITLE and units:
+            lead = units.pop()
+        for unit, opens in units:
+            yield from _within(unit, opens, packer)
+    if lead is not None:
+        yield from _within(*lead, packer)
 
 
 def _within(unit: Unit, opens_paragraph: bool, packer: Packer):
@@ -125,7 +146,7 @@ def _joins(group: list[Unit], unit: Unit, opens_paragraph: bool, minimum: int, m
         return False
     if all(u.kind == HEADING for u in group):
         return unit.kind not in (ROW, HARD)  # headings take what follows them, a table they title too
-    if unit.kind in (TABLE, ROW, HARD) or group[-1].kind in (TABLE, ROW):
+    if unit.kind in (TABLE, TITLE, ROW, HARD) or group[-1].kind in (TABLE, TITLE, ROW):
         return False
     if opens_paragraph or unit.kind == HEADING:
         return False
@@ -138,6 +159,7 @@ STRATEGY = declare(
     chunk_sentences,
     "sentences",
     params=[
+        SKIP_CONTENTS,
         Param("min_chars", int, 20, "a sentence (or chunk) shorter than this is joined with its neighbour in the paragraph",
               min=0, max=10_000, ui_step=10),
         Param("join_dependent", bool, True, "a sentence opening with a connective or pronoun that refers back "
@@ -147,7 +169,7 @@ STRATEGY = declare(
     ],
     doc="one chunk per sentence, short sentences joined: boundaries where the text's own sentences end",
     spec="docs/strategy-recursive.md",
-    ruleset="sentences/2026-11-28.2",
+    ruleset="sentences/2026-12-01",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='one chunk per sentence; a sentence under `min_chars` (20) joins its neighbour in the paragraph, one opening with "And", "But", "This", "It", ... joins the one before (`join_dependent`); a heading joins the sentence after it; a sentence over `max_chars` (1000) is cut at a line break or space; tables alone, cut at rows',

@@ -21,12 +21,15 @@ from chunkbench.text.segment import _strip_span, is_rule_line, paragraph_spans
 from chunkbench.text.sentences import depends_on_previous, sentence_spans
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
-from chunkbench.types.document import SEPARATOR, Document, Element, is_noise, table_titles
+from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise, lead_ins
+
+from .base import Param
 
 #: unit kinds, coarsest first; a unit that does not fit is refined into the next finer kind
 HEADING, PARAGRAPH, TABLE, SENTENCE, ROW, HARD = "heading", "paragraph", "table", "sentence", "row", "hard"
-#: a caption that titles the table right after it (types.document.table_titles): kept with its
-#: table as a heading is with what it heads, but it opens no section
+#: what opens the element right after it (types.document.lead_ins: a caption over its table, a
+#: sentence introducing a table, list or display): kept with it as a heading is with what it
+#: heads, but it opens no section
 TITLE = "title"
 #: the kinds that are not left alone in a piece nor at its end: headings and tables' titles
 TITLES = (HEADING, TITLE)
@@ -58,12 +61,13 @@ class ContentText:
             self.offsets.append(pos)
             pos += len(e.text) + len(SEPARATOR)
         self.text = SEPARATOR.join(e.text for e in self.elements)
-        #: ids of the captions that title the table right after them
-        self.titles = table_titles(self.elements)
+        #: ids of the elements that open the element right after them, with that element
+        self.titles = lead_ins(self.elements)
 
     @classmethod
-    def of(cls, doc: Document) -> tuple[ContentText, dict[str, str]]:
-        """The content of `doc` (no empty elements, no page furniture) and the skipped ids → why."""
+    def of(cls, doc: Document, *, skip_contents: bool = True) -> tuple[ContentText, dict[str, str]]:
+        """The content of `doc` (no empty elements, no page furniture, no table of contents or
+        index unless `skip_contents` is off) and the skipped ids → why."""
         skipped: dict[str, str] = {}
         content: list[Element] = []
         for el in doc.elements:
@@ -71,6 +75,8 @@ class ContentText:
                 skipped[el.id] = "empty text"
             elif is_noise(el):
                 skipped[el.id] = f"noise element ({el.raw_type or el.type})"
+            elif skip_contents and el.type in CONTENTS_TYPES:
+                skipped[el.id] = CONTENTS_SKIPPED
             else:
                 content.append(el)
         return cls(content), skipped
@@ -104,9 +110,21 @@ class ContentText:
         return self.elements[first : self.index_at(end, end=True) + 1]
 
     def kind(self, i: int) -> str:
-        """The kind element i packs as: a heading, a table's title, a table, else paragraphs."""
+        """The kind element i packs as: a heading, a lead-in (what opens the element after it), a
+        table, else paragraphs."""
         el = self.elements[i]
         return HEADING if el.is_heading else TITLE if el.id in self.titles else TABLE if el.type == "table" else PARAGRAPH
+
+    def lead_in_boundary(self, pos: int, why: str) -> Boundary:
+        """The boundary of a piece that starts at the lead-in holding content offset `pos`: a
+        caption opens its table (`table`), a sentence what it introduces (`lead_in`); `why` says
+        why the chunk before ends there."""
+        el = self.elements[self.index_at(pos)]
+        target = self.titles.get(el.id)
+        what = target.type if target is not None else "block"
+        if el.type == "caption":
+            return Boundary(Reason.TABLE, f"a table's caption starts here, with its table: {why}")
+        return Boundary(Reason.LEAD_IN, f"the sentence introducing the {what} after it starts here, with it: {why}")
 
     def element_units(self, i: int, kind: str = PARAGRAPH) -> list[Unit]:
         """Element i as units: its paragraphs (blank-line separated), or one unit of `kind`."""
@@ -316,16 +334,20 @@ class Packer:
 
     def rebalance(self, pieces: list[list[Unit]], minimum: int) -> list[list[Unit]]:
         """Move whole units from the second-last piece into a last piece smaller than `minimum`,
-        as long as the second-last stays at or above `minimum` and the last within the limit."""
+        as long as the second-last stays at or above `minimum` and the last within the limit; a
+        unit takes the headings and lead-ins right before it along."""
         if len(pieces) < 2 or minimum <= 0:
             return pieces
         prev, last = list(pieces[-2]), list(pieces[-1])
         while self.size(last[0].start, last[-1].end) < minimum and len(prev) > 1:
-            moved = prev[-1]
-            if self.size(prev[0].start, prev[-2].end) < minimum or not self.fits(moved.start, last[-1].end):
+            take = 1  # a unit moves with the headings and lead-ins right before it: none ends a piece
+            while take < len(prev) and prev[-take - 1].kind in TITLES:
+                take += 1
+            if take >= len(prev) or self.size(prev[0].start, prev[-take - 1].end) < minimum \
+                    or not self.fits(prev[-take].start, last[-1].end):
                 break
-            prev.pop()
-            last.insert(0, moved)
+            last[:0] = prev[-take:]
+            del prev[-take:]
         return pieces[:-2] + [prev, last]
 
     def refine(self, u: Unit, anchor: int | None = None) -> list[Unit]:
@@ -334,6 +356,8 @@ class Packer:
         if u.kind in (PARAGRAPH, HEADING, TITLE):
             sentences = self._sentences(u)
             if len(sentences) > 1:
+                if u.kind == TITLE:  # its last sentence is the one that leads into what follows
+                    sentences[-1] = replace(sentences[-1], kind=TITLE)
                 return sentences
         elif u.kind == TABLE:
             rows = self.lines(u)
@@ -345,14 +369,15 @@ class Packer:
         return [Unit(u.start + a, u.start + b, SENTENCE) for a, b in sentence_spans(self.text[u.start : u.end])]
 
     def lines(self, u: Unit) -> list[Unit]:
-        """A table's rows (its lines) as units. With `header_room`, a row below a pipe table's
-        header and `|---|` line gets room for them when they take at most HEADER_SHARE of the
+        """A table's rows (its lines) as units, the first of kind TABLE. With `header_room`, a row
+        below a pipe table's header and `|---|` line gets room for them when they take at most HEADER_SHARE of the
         limit (a bigger header is not repeated: room for it would leave rows no space)."""
-        out, pos = [], u.start
+        out: list[Unit] = []
+        pos = u.start
         for line in self.text[u.start : u.end].split("\n"):
             a, b = _strip_span(self.text, pos, pos + len(line))
-            if b > a:
-                out.append(Unit(a, b, ROW))
+            if b > a:  # the first line starts the table (a piece from it says `table`), the others are rows
+                out.append(Unit(a, b, ROW if out or u.kind == ROW else TABLE))
             pos += len(line) + 1
         if self.header_room and len(out) > 2 and is_rule_line(self.text[out[1].start:out[1].end]):
             room = self.size(out[0].start, out[1].end) + 1
@@ -461,6 +486,10 @@ _SPACE_RUN = re.compile(r"\s+")
 
 #: the largest share of a chunk's size limit a repeated table header may take
 HEADER_SHARE = 1 / 3
+
+#: the parameter of every strategy but `tokens` that leaves tables of contents and indexes out
+SKIP_CONTENTS = Param("skip_contents", bool, True, "leave out the table of contents and the index (elements typed "
+                      "toc / index at parse; listed as skipped and drawn so); false chunks them as text")
 
 
 def repeat_table_header(doc: Document, chunk: Chunk, limit: int, unit: str) -> Chunk:

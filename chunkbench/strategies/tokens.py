@@ -284,8 +284,9 @@ STRATEGY = declare(
     ],
     doc="tiktoken windows (512/50), exact char offsets, page and bbox per chunk",
     spec="docs/specs/5-token-window-citations.md",
-    ruleset="tokens/2026-11-29",
+    ruleset="tokens/2026-12-01",
     check=_check,
     boundaries='cl100k windows of `chunk_size` (512) with `overlap` (50) tokens, computed in one linear pass; `text == doc.text[start_char:end_char]` exactly, never a broken character',
     fields='`tokens`, `overlap_tokens`, `page`, `pages`',
+    target_size=lambda p: (p["chunk_size"], "tokens"),
 )

@@ -32,3 +32,12 @@ def page_text_key(text: str, *, fold_digits: bool = False) -> str:
     folded and, with `fold_digits`, every run of digits alike (a header carrying its page number)."""
     key = " ".join(text.split()).casefold()
     return _DIGITS.sub("#", key) if fold_digits else key
+
+
+def stands_in(words: str, text: str) -> bool:
+    """Whether the words of `words` stand in `text` as words of their own, in order, whatever
+    the whitespace between them: a page number "7" in "…\n7\nis planned", not in "17" or "v7"."""
+    parts = words.split()
+    if not parts:
+        return False
+    return re.search(r"(?<!\S)" + r"\s+".join(map(re.escape, parts)) + r"(?!\S)", text) is not None

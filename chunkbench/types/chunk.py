@@ -16,26 +16,40 @@ from chunkbench.text.tokenizer import count_tokens
 from .document import Document, Element
 
 
-class Reason(str, Enum):
-    """Why a chunk starts where it does. Each code is declared once, here, with its meaning: the README
-    table, the chunks.json schema's enum and the reports are generated from this list
-    (`python -m chunkbench.ui.doctables`)."""
+class DocumentedCode(str, Enum):
+    """A set of codes, each declared once with a line of its meaning (`doc`): a code is its string
+    in the files that write it, and the tables that list them are generated from the declaration."""
 
     doc: str
 
-    def __new__(cls, value: str, doc: str) -> Reason:
+    def __new__(cls, value: str, doc: str) -> DocumentedCode:
         member = str.__new__(cls, value)
         member._value_ = value
         member.doc = doc
         return member
 
     @classmethod
-    def of(cls, code: str) -> Reason:
-        """The Reason of a code as chunks.json writes it; ValueError for an unknown code."""
+    def of(cls, code: str) -> Any:
+        """The member of a code as a file writes it; ValueError naming the known codes for another."""
         try:
-            return cls._value2member_map_[code]  # type: ignore[return-value]
+            return cls._value2member_map_[code]
         except KeyError:
-            raise ValueError(f"{code!r} is not a boundary reason code") from None
+            raise ValueError(f"{code!r} is not a {cls.kind()}; known: {', '.join(m.value for m in cls)}") from None
+
+    @classmethod
+    def kind(cls) -> str:
+        """What the codes are, for messages ("boundary reason code")."""
+        return "code"
+
+
+class Reason(DocumentedCode):
+    """Why a chunk starts where it does. Each code is declared once, here, with its meaning: the README
+    table, the chunks.json schema's enum and the reports are generated from this list
+    (`python -m chunkbench.ui.doctables`)."""
+
+    @classmethod
+    def kind(cls) -> str:
+        return "boundary reason code"
 
     DOCUMENT_START = "document_start", "first chunk of the document"
     PAGE_BREAK = "page_break", "the page changed"
@@ -45,6 +59,8 @@ class Reason(str, Enum):
     SIZE_LIMIT = "size_limit", "adding the next element would exceed the size limit"
     TABLE = "table", "a table starts (tables are chunks of their own)"
     AFTER_TABLE = "after_table", "the previous element was a table, which is a chunk of its own"
+    LEAD_IN = ("lead_in", "a sentence that introduces the table, list or display after it starts a chunk, with what "
+               "it introduces (the chunk before was full, or a page break or table boundary falls between them)")
     CLAUSE_CHANGE = "clause_change", "a new clause reference starts, or the clause numbering resets"
     LIST_LIMIT = "list_limit", "the list-item limit was reached; a long list is split at an item boundary"
     LIST_RUN = "list_run", "a run of list items begins"
@@ -305,6 +321,24 @@ def build_chunk(
         metadata=dict(doc.metadata),
         extra=dict(extra or {}),
     )
+
+
+def with_section_paths(doc: Document, chunks: Sequence[Chunk]) -> tuple[Chunk, ...]:
+    """`chunks`, each one without a section path given the headings above its start
+    (`Document.section_paths`) and, as its heading, the innermost of them: what every chunk carries
+    into chunks.json and the hand-offs, whichever chunker made it. Chunks with a path of their own
+    (a strategy's own heading rules) keep it."""
+    missing = [c for c in chunks if not c.section_path and c.start_char is not None]
+    if not missing:
+        return tuple(chunks)
+    paths = dict(zip((c.start_char for c in missing), doc.section_paths(c.start_char for c in missing)))
+    out = []
+    for c in chunks:
+        path = paths.get(c.start_char) if not c.section_path and c.start_char is not None else None
+        if path:
+            c = _frozen(Chunk, **{**c.__dict__, "section_path": path, "heading": c.heading or path[-1]})
+        out.append(c)
+    return tuple(out)
 
 
 # `_frozen` skips `__init__`: it must stay equivalent (no __post_init__, every field given)

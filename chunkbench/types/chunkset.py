@@ -7,7 +7,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -87,9 +87,10 @@ class ChunkSet:
         """Validate against the shipped JSON Schema and write chunks.json atomically."""
         write_chunks_json(self, path, chunked_at=chunked_at)
 
-    def to_debug_markdown(self, path: str | os.PathLike | None = None) -> str:
-        """chunk_debug.md: each chunk, its metadata, source elements and boundary reason."""
-        return debug_markdown(self, path)
+    def to_debug_markdown(self, path: str | os.PathLike | None = None, defects: Sequence[Mapping[str, Any]] = ()) -> str:
+        """chunk_debug.md: each chunk, its metadata, source elements, boundary reason and the defects
+        found in it (`cb.defects(chunks)`, as `Finding.to_dict()`s; the CLI lists them)."""
+        return debug_markdown(self, path, defects)
 
     def to_jsonl(self, path: str | os.PathLike) -> None:
         """One chunk dict per line, written atomically."""

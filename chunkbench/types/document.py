@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.text.headings import HeadingStack
+from chunkbench.text.leadins import ends_open, introduces
 from chunkbench.text.segment import one_line
 
 SEPARATOR = "\n\n"
@@ -39,12 +40,19 @@ class ElementType(str, Enum):
     FOOTER = "footer"
     PAGE_NUMBER = "page_number"
     FOOTNOTE = "footnote"
+    #: a table of contents and a back-of-book index (typed at parse: loaders.contents)
+    TOC = "toc"
+    INDEX = "index"
     OTHER = "other"
 
 
 ELEMENT_TYPES = tuple(t.value for t in ElementType)
 #: Page furniture that structure-aware strategies skip by default (kept in the Document).
 NOISE_TYPES = frozenset({"header", "footer", "page_number"})
+#: A table of contents and an index: strategies skip them unless told to keep them (`skip_contents`)
+CONTENTS_TYPES = frozenset({"toc", "index"})
+#: why a strategy left a table of contents or index out
+CONTENTS_SKIPPED = "a table of contents or index (skip_contents=false keeps it)"
 
 BBoxTuple = tuple[float, float, float, float]
 
@@ -192,15 +200,40 @@ def is_noise(element: Element) -> bool:
     return element.type in NOISE_TYPES or element.raw_type == "discarded"
 
 
-def table_titles(content: Sequence[Element]) -> set[str]:
-    """Ids of the captions in `content` (elements in reading order) that title the table right
-    after them, empty elements and page furniture between them passed over (a strategy may keep a
-    header for its identifier): on the same page and, when both have boxes, above it. Strategies
-    keep such a caption with its table, as a heading with what it heads."""
+def lead_ins(content: Sequence[Element]) -> dict[str, Element]:
+    """The elements of `content` (in reading order) that open the element right after them, by id,
+    with that element: strategies keep the two together as a heading is kept with what it heads, and
+    the defect detectors count where they are apart. Empty elements and page furniture are passed over.
+
+    * a caption right above the table it titles (on the same page; above it when both have boxes);
+    * a paragraph (or list item) that introduces the table or list after it (`text.leadins.introduces`:
+      a colon, "the following", "as follows"), or a table, list or display of code or an equation
+      its sentence goes on in (`ends_open`: "… supply an explicit complex part. Thus");
+    * a display of code or an equation whose sentence goes on in the paragraph after it, in lower
+      case ("sqrt(-17)" | "will give NaN and a warning, but")."""
     content = [e for e in content if not e.is_empty and not is_noise(e)]
-    return {a.id for a, b in zip(content, content[1:])
-            if a.type == "caption" and not a.is_heading and b.type == "table" and a.page_idx == b.page_idx
-            and (a.bbox is None or b.bbox is None or a.bbox[1] < b.bbox[1])}
+    out: dict[str, Element] = {}
+    for a, b in zip(content, content[1:]):
+        if a.is_heading or b.is_heading:
+            continue
+        if a.type == "caption":
+            titles = b.type == "table" and a.page_idx == b.page_idx and (a.bbox is None or b.bbox is None
+                                                                        or a.bbox[1] < b.bbox[1])
+        elif a.type in _LEADING_TYPES:
+            titles = b.type in _INTRODUCED and (introduces(a.text) or a.type != "list" and ends_open(a.text))
+        elif a.type in _DISPLAYS:
+            titles = b.type == "paragraph" and b.text.lstrip()[:1].islower()
+        else:
+            titles = False
+        if titles:
+            out[a.id] = b
+    return out
+
+
+#: what may introduce the block after it, what it may introduce, and displays a sentence goes on in
+_LEADING_TYPES = frozenset({"paragraph", "other", "list"})
+_INTRODUCED = frozenset({"table", "list", "code", "equation"})
+_DISPLAYS = frozenset({"code", "equation"})
 
 
 @dataclass(frozen=True)
@@ -297,6 +330,20 @@ class Document:
             i = bisect.bisect_right(starts, offset) - 1 if offset is not None else -1
             out.append(paths[i] if i >= 0 else ())
         return out
+
+    @functools.cached_property
+    def body_heading_level(self) -> int | None:
+        """The shallowest heading level whose headings mostly head body text directly (the next
+        content after them is no heading): where the document's sections of text begin in its
+        outline ("3.4.1. Purpose" under "3.4. /bin" under "Chapter 3"); levels above it head only
+        other headings. None without headings of any level."""
+        content = [e for e in self.elements if e.text.strip() and not is_noise(e)]
+        heads: dict[int, list[bool]] = {}
+        for a, b in zip(content, content[1:]):
+            if a.heading_level is not None:
+                heads.setdefault(a.heading_level, []).append(not b.is_heading)
+        body = [level for level, follows in sorted(heads.items()) if 2 * sum(follows) > len(follows)]
+        return body[0] if body else (min(heads) if heads else None)
 
     @functools.cached_property
     def _sections(self) -> tuple[list[int], list[tuple[str, ...]]]:

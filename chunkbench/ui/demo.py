@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chunkbench.evaluate.defects import find_defects
 from chunkbench.evaluate.stats import TARGETS_TEXT
 from chunkbench.io.atomic import write_json, write_text
 from chunkbench.types.document import Document
@@ -93,7 +94,7 @@ def step_chunk(demo: Demo, run: DocRun) -> None:
             chunkset = chunk(run.doc, name)
             folder = run.out / name
             chunkset.to_json(folder / "chunks.json")
-            chunkset.to_debug_markdown(folder / "chunk_debug.md")
+            chunkset.to_debug_markdown(folder / "chunk_debug.md", [f.to_dict() for f in find_defects(chunkset)])
         except Exception as exc:  # noqa: BLE001 - one strategy failing must not hide the others
             demo.fail(run, f"strategy {name}", exc)
             run.rows.append({"document": run.pdf.stem, "strategy": name, "error": type(exc).__name__})

@@ -1,8 +1,9 @@
-"""The tables generated from the declarations: the README's strategy and reason-code tables and the
-reason enum of the chunks.json schema. Strategies and reason codes are declared once (the registry in
-`chunkbench.strategies`, the `Reason` enum); this writes everything that lists them.
+"""The tables generated from the declarations: the README's strategy and reason-code tables, the
+reason enum of the chunks.json schema and docs/defects.md's defect codes. Strategies, reason codes
+and defect codes are declared once (the registry in `chunkbench.strategies`, the `Reason` and
+`Defect` enums); this writes everything that lists them.
 
-    python -m chunkbench.ui.doctables          rewrite README.md and chunkbench/schema/chunks.schema.json
+    python -m chunkbench.ui.doctables          rewrite README.md, the schema and docs/defects.md
     python -m chunkbench.ui.doctables --check  exit 1, naming the files, when either is out of date
 """
 
@@ -20,6 +21,7 @@ from chunkbench.types.chunk import Reason
 
 PACKAGE = Path(__file__).resolve().parents[1]
 README = PACKAGE.parent / "README.md"
+DEFECTS = PACKAGE.parent / "docs" / "defects.md"
 SCHEMA = PACKAGE / "schema" / "chunks.schema.json"
 COMMAND = "python -m chunkbench.ui.doctables"
 
@@ -42,12 +44,23 @@ def reason_table() -> str:
     return "\n".join(["| code | meaning |", "|---|---|", *(f"| `{r.value}` | {_cell(r.doc)} |" for r in Reason)])
 
 
+def defect_table() -> str:
+    """code | meaning, one row per defect code (`evaluate.defects.Defect`), in its order."""
+    from chunkbench.evaluate.defects import Defect
+
+    return "\n".join(["| code | what a reviewer sees |", "|---|---|", *(f"| `{d.value}` | {_cell(d.doc)} |" for d in Defect)])
+
+
+def defects_text(current: str) -> str:
+    return _between(current, "defects", defect_table())
+
+
 def _between(text: str, name: str, body: str) -> str:
     """`text` with the block between the `name` markers replaced by `body`."""
     start, end = f"<!-- generated: {name} ({COMMAND}) -->", f"<!-- end generated: {name} -->"
     pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
     if not pattern.search(text):
-        raise ValueError(f"README.md has no '{start}' ... '{end}' block")
+        raise ValueError(f"no '{start}' ... '{end}' block")
     return pattern.sub(lambda _m: f"{start}\n{body}\n{end}", text)
 
 
@@ -73,7 +86,7 @@ def schema_text(current: str) -> str:
 def outdated() -> dict[Path, str]:
     """Each generated file whose text differs from what the declarations give, with that text."""
     out = {}
-    for path, make in ((README, readme_text), (SCHEMA, schema_text)):
+    for path, make in ((README, readme_text), (SCHEMA, schema_text), (DEFECTS, defects_text)):
         if path.exists():
             current = path.read_text("utf-8")
             wanted = make(current)

@@ -66,8 +66,12 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the registry as JSON")
     p.set_defaults(func=run_strategies)
 
-    p = sub.add_parser("stats", help="sizes, seed-2 quality targets, clause_ref rate, chunks by type and reason")
+    p = sub.add_parser("stats", help="sizes, seed-2 quality targets, clause_ref rate, chunks by type and reason, "
+                                      "defects per 100 chunks")
     p.add_argument("chunks_json", help="a chunks.json written by `chunkbench chunk`")
+    p.add_argument("--doc", default=None, metavar="INPUT",
+                   help="the document the chunks are of, for the defects (default: its source file beside the "
+                        "chunks.json, when its bytes are the ones chunked)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=run_stats)
 
@@ -117,6 +121,7 @@ def _meta_json(key: str, value: str) -> Any:
 
 
 def run_chunk(args) -> int:
+    from chunkbench.evaluate.defects import find_defects
     from chunkbench.io.outputs import check_outputs, write_output
     from chunkbench.strategies import chunk
 
@@ -142,7 +147,8 @@ def run_chunk(args) -> int:
     check_not_empty(chunkset, args)
     chunkset = chunkset.with_index_texts(indexing)
     wrote = []
-    writers = {"--output": chunkset.to_json, "--debug-md": chunkset.to_debug_markdown, "--jsonl": chunkset.to_jsonl}
+    writers = {"--output": chunkset.to_json, "--debug-md": lambda path: chunkset.to_debug_markdown(
+        path, [f.to_dict() for f in find_defects(chunkset)]), "--jsonl": chunkset.to_jsonl}
     for option, path in outputs.items():
         write_output(path, writers[option])
         wrote.append(path)
@@ -273,12 +279,36 @@ def run_strategies(args) -> int:
     return 0
 
 
+def _defects_of(data: dict, chunks_json: Path, doc_path: str | None) -> dict:
+    """The defects of a chunks.json's chunks per 100 (`evaluate.defects`), read against its document:
+    `--doc`, else its source file beside the chunks.json (that folder only) when its sha256 is the
+    doc_id; else a note saying how to give it."""
+    from chunkbench.evaluate.defects import DEFECT_DOCS, defect_counts, find_defects
+    from chunkbench.loaders import load
+    from chunkbench.types.chunkset import ChunkSet
+    from chunkbench.types.document import sha256_file
+
+    if doc_path is None:
+        beside = chunks_json.parent / Path(str(data.get("source", ""))).name
+        if not beside.is_file() or sha256_file(beside) != data["doc_id"]:
+            return {"note": f"defects need the document: pass --doc INPUT ({data.get('source')} is not beside "
+                            f"{chunks_json.name})"}
+        doc_path = str(beside)
+    doc = load(doc_path)
+    findings = find_defects(ChunkSet.from_dict(data, doc))
+    counts = defect_counts(findings, len(data["chunks"]))
+    return {"count": len(findings), "per_100": counts["defects_per_100"],
+            "by_code": {code: counts[f"defect_{code}"] for code in DEFECT_DOCS if counts[f"defect_{code}"]},
+            "document": Path(doc_path).name}
+
+
 def run_stats(args) -> int:
     from chunkbench.evaluate.stats import chunk_stats, format_stats
     from chunkbench.io.export import load_chunks_json
 
     data = load_chunks_json(Path(args.chunks_json))
     stats = chunk_stats(data)
+    stats["defects"] = _defects_of(data, Path(args.chunks_json), args.doc)
     if args.json:
         out = {"source": data["source"], "doc_id": data["doc_id"], "chunking": data["chunking"], **stats}
         json.dump(out, sys.stdout, ensure_ascii=False, indent=2)

@@ -43,6 +43,8 @@ ELEMENT_COLORS: dict[str, RGB] = {
     "footer": (130, 130, 130),
     "page_number": (130, 130, 130),
     "footnote": (100, 140, 60),
+    "toc": (110, 90, 150),
+    "index": (110, 90, 150),
     "other": (80, 80, 80),
 }
 
