@@ -62,7 +62,10 @@ def test_every_listed_metric_is_one_the_package_measures(tmp_path):
         record_for_chunk(conn, chunks, 2, "should_merge", reviewer="ana")
     values, _ = cb.metrics.measure(doc, chunks, questions=SAMPLE_PDFS / "contract_services_agreement.questions.json",
                                    labels=load_labels(doc, tmp_path / "ws.db"))
-    assert set(METRICS) <= set(values)
+    assert {m for m in METRICS if not m.startswith("proxy_")} <= set(values)
+    unlabelled, _ = cb.metrics.measure(doc, chunks)  # without questions: the document's own queries
+    assert {m for m in METRICS if m.startswith("proxy_")} <= set(unlabelled)
+    assert [m for m in unlabelled if m.startswith("proxy_") and not explain(m)] == ["proxy_method"]  # a name
     unexplained = [m for m in values if m.startswith("ret_") and not explain(m)]
     assert unexplained == ["ret_questions"]  # a count, self-explanatory
 

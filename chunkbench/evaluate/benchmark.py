@@ -25,6 +25,7 @@ from typing import Any
 from chunkbench.errors import InputError, UsageError
 from chunkbench.types.document import Document
 
+from .calibration import caveat
 from .intervals import PairedBootstrap, excludes_zero
 from .margin import RecallMargin, difference_se
 from .retrieval import (
@@ -121,6 +122,8 @@ class Case:
     doc: Document
     questions_path: Path
     resolved: tuple[Resolved, ...]
+    #: the questions are the document's own (evaluate.proxy), made for want of a questions file
+    proxy: bool = False
 
     @property
     def name(self) -> str:
@@ -129,7 +132,7 @@ class Case:
 
     def keeping(self, positions: Iterable[int]) -> Case:
         """The same document with only the questions at `positions` (a held-out split's side)."""
-        return Case(self.doc, self.questions_path, tuple(self.resolved[i] for i in positions))
+        return Case(self.doc, self.questions_path, tuple(self.resolved[i] for i in positions), self.proxy)
 
 
 #: the retrieval default as a Setting
@@ -169,12 +172,15 @@ def grid_settings(strategy: str, fixed: Mapping[str, Any], grid: Mapping[str, Se
 
 
 def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike | None = None,
-               questions_dir: str | os.PathLike | Sequence[str | os.PathLike] | None = None) -> list[Case]:
+               questions_dir: str | os.PathLike | Sequence[str | os.PathLike] | None = None,
+               proxy: bool = False) -> list[Case]:
     """Each input (a folder: every file in it with questions) loaded with its questions resolved.
     `questions` names one file for a single input; `questions_dir` (one folder or several) is
     searched before the document's own folder (questions kept apart from documents that may not be
     copied): the `<stem>.questions.json` of every folder given that has one are pooled, each
-    question id once; only when none has one are the questions beside the document used."""
+    question id once; only when none has one are the questions beside the document used. With
+    `proxy`, an input without questions (a folder without any: each of its documents) asks its own
+    (evaluate.proxy's queries: `Case.proxy`); a document too short for them is an input error."""
     if questions is not None and Path(questions).suffix.lower() == ".csv":
         return _chroma_cases(inputs, Path(questions))
     dirs = [] if questions_dir is None else [questions_dir] if isinstance(questions_dir, (str, os.PathLike)) \
@@ -188,12 +194,17 @@ def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike
         if path.is_dir():
             found = [(f, qs) for f in sorted(path.iterdir()) if f.is_file() and not f.name.endswith(".questions.json")
                      and (qs := _questions_files(f, dirs, f.with_name(f"{f.stem}.questions.json")))]
+            if not found and proxy:
+                found = [(f, []) for f in sorted(path.iterdir()) if f.is_file() and f.suffix.lower() in DOCUMENT_SUFFIXES]
             if not found:
                 where = " or in --questions-dir" if dirs else ""
                 raise InputError(f"no document with a <stem>.questions.json beside it{where} in this folder", path)
             pairs.extend(found)
             continue
         qpaths = [Path(questions)] if questions else _questions_files(path, dirs, default_questions_path(path))
+        if not qpaths and proxy:
+            pairs.append((path, []))
+            continue
         if not qpaths:
             raise InputError(f"no questions file: expected {path.stem}.questions.json beside it (or --questions)",
                              path)
@@ -206,10 +217,28 @@ def find_cases(inputs: Iterable[str | os.PathLike], questions: str | os.PathLike
     cases = []
     for path, qpaths in pairs:
         doc = load(path)
+        if not qpaths:
+            cases.append(_proxy_case(path, doc))
+            continue
         parts = [_case(path, doc, q, load_questions(q, doc)) for q in qpaths]
         _check_unique_ids(parts)
         cases.append(Case(doc, qpaths[0], tuple(r for part in parts for r in part.resolved)))
     return cases
+
+
+#: the documents a folder without questions is scored on in proxy mode (what loaders.load reads)
+DOCUMENT_SUFFIXES = (".pdf", ".md", ".markdown", ".txt")
+
+
+def _proxy_case(path: Path, doc: Document) -> Case:
+    """`doc` with the queries it makes of itself (evaluate.proxy), or an input error saying it is too short."""
+    from .proxy import TooShort, make_queries
+
+    try:
+        queries = make_queries(doc)
+    except TooShort as exc:
+        raise InputError(f"no questions file, and {str(exc).split(': ', 1)[-1]}", path) from None
+    return Case(doc, path, queries.resolved, proxy=True)
 
 
 def _questions_files(document: Path, dirs: Sequence[str | os.PathLike], beside: Path | None) -> list[Path]:
@@ -389,6 +418,8 @@ def compare_scored(scored: Sequence[tuple[dict[str, Any], list[dict]]], cases: S
     }
     if margin is not None:
         result["recall_margin"] = {"amount": margin.amount, "unit": margin.unit}
+    if any(c.proxy for c in cases):
+        result["proxy"] = [c.name for c in cases if c.proxy]
     result["health"] = corpus_health(result)
     return result
 
@@ -611,10 +642,22 @@ def summary_line(result: Mapping[str, Any]) -> str:
     sure = _interval_note(best.get("iou_gain_ci"), _signed)
     above = "" if margin is None else (
         f", above it{by}: {_points(margin.needed(best.get('recall_diff_se')))} needed")
-    return (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
+    asked = "questions" if not result.get("proxy") else f"queries, {len(result['proxy'])} of them the documents' own"
+    line = (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
             f"({_signed(best['iou_gain'])}{sure}), token recall {_pct(best['token_recall'])} vs "
             f"{_pct(base['token_recall'])}{above} ({_count(len(result['documents']), 'document')}, "
-            f"{best['questions']} questions, {result.get('retriever', 'bm25')} top {result['token_k']})")
+            f"{best['questions']} {asked}, {result.get('retriever', 'bm25')} top {result['token_k']})")
+    return line if not result.get("proxy") else f"{line}\n{caveat()}"
+
+
+def proxy_line(result: Mapping[str, Any]) -> str:
+    """What a comparison without questions files rests on, said before its table; "" with questions."""
+    names = result.get("proxy") or []
+    if not names:
+        return ""
+    return (f"No questions file for {_listed(names)}: scored on queries each document makes of itself (the most "
+            f"distinctive words of a passage, the passage as evidence: docs/proxy.md). A questions file of your "
+            f"own is the better judge (docs/proxy.md#write-a-questions-file).")
 
 
 def result_margin(result: Mapping[str, Any]) -> RecallMargin | None:
@@ -665,8 +708,9 @@ def format_report(result: Mapping[str, Any], per_document: bool = True) -> str:
     """The whole comparison as Markdown: the pooled table and its summary, the corpus-health
     warnings, and with several documents a table per document (`per_document`) or a line each."""
     chosen = ", the questions not held out" if "holdout" in result else ""  # the choice is made on them
+    said = f"{proxy_line(result)}\n\n" if result.get("proxy") else ""
     parts = [f"## {result.get('retriever', 'bm25')} top {result['token_k']}: all documents{chosen}\n\n"
-             f"{format_table(result)}\n\n{summary_line(result)}"]
+             f"{said}{format_table(result)}\n\n{summary_line(result)}"]
     if "holdout" in result:
         parts[0] += f"\n\n{holdout_line(result['holdout'])}"
     if result.get("health"):

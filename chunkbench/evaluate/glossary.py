@@ -44,6 +44,16 @@ METRICS: dict[str, str] = {
                                "of them that abut counts as found)",
     "ret_chunks_token_precision": "share of the top-5 chunks' tokens that are evidence",
     "ret_evidence_located": "share of the questions' evidence texts found in the document (the rest cannot be scored)",
+    "proxy_token_iou": "token IoU of the top-5 chunks on queries the document makes of itself (without a questions "
+                       "file: the most distinctive words of a three-sentence passage, the passage as evidence; "
+                       "evaluate.proxy, docs/proxy.md says how far it ranks settings as real questions do)",
+    "proxy_token_recall": "share of the passage's tokens in the top-5 chunks on the document's own queries",
+    "proxy_token_precision": "share of the top-5 chunks' tokens that are the passage, on the document's own queries",
+    "proxy_recall_at_5": "share of the document's own queries whose passage is in one of the 5 best-ranked chunks",
+    "proxy_mrr": "mean reciprocal rank of the first chunk holding the passage, on the document's own queries",
+    "proxy_queries": "queries the document made of itself (0: too short for them; proxy_note says so)",
+    "proxy_baseline_token_recall": "the 200-character splitter's proxy token recall on the same queries: the floor "
+                                   "a label-free best keeps, as a question-picked best keeps the splitter's recall",
 }
 
 #: columns of a sweep's results beside the metrics of its points
@@ -73,6 +83,8 @@ _MEASURES = {
     "units": "units ranked",
 }
 _RETRIEVAL = re.compile(r"ret_(chunks|elements|baseline)_(\w+)")
+#: the label-free measures (evaluate.proxy) of the chunks, and of the splitter on the same queries
+_PROXY = re.compile(r"proxy_(baseline_)?(\w+)")
 
 
 def explain(metric: str) -> str:
@@ -84,6 +96,10 @@ def explain(metric: str) -> str:
     match = _RETRIEVAL.fullmatch(metric)
     if match and match.group(2) in _MEASURES:
         return f"{_MEASURES[match.group(2)]}; units: {_SYSTEMS[match.group(1)]}"
+    match = _PROXY.fullmatch(metric)
+    if match and match.group(2) in _MEASURES:
+        units = _SYSTEMS["baseline"].split(", at")[0] + " at 200 characters" if match.group(1) else "the chunks"
+        return f"{_MEASURES[match.group(2)]}, on queries the document makes of itself (docs/proxy.md); units: {units}"
     return ""
 
 

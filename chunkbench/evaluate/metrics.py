@@ -328,11 +328,11 @@ def all_metrics(doc: Document, chunkset: ChunkSet, questions=None, labels=None) 
 
 
 def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25",
-            labels=None, indexing: Indexing = OWN_TEXT) -> tuple[dict, dict]:
+            labels=None, indexing: Indexing = OWN_TEXT, proxy: bool = True) -> tuple[dict, dict]:
     """`all_metrics` plus details for metrics.json: size histograms, per-question retrieval
     (ranked with `retriever`: bm25, or dense with the optional extra; each chunk indexed as
-    `indexing` says: by default its own text alone) and what the reviewer
-    agreement rests on."""
+    `indexing` says: by default its own text alone), without questions the label-free `proxy_*`
+    scores (evaluate.proxy; `proxy=False`: not), and what the reviewer agreement rests on."""
     from .defects import defect_metrics  # defects reads this module's sentence rules
 
     flat = {
@@ -355,6 +355,12 @@ def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = 
                                                            indexing=indexing)
         flat.update(scores)
         details["retrieval"] = per_question
+    elif proxy:
+        from .proxy import proxy_metrics
+
+        scores, more = proxy_metrics(doc, chunkset, indexing, retriever)
+        flat.update(scores)
+        details.update(more)
     if labels is not None and labels.labels:
         from .labels import boundary_scores, reproduced
 

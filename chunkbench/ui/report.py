@@ -182,10 +182,11 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
                 f"{render_text_view(doc, chunk_list)}</section>")
         return write_text(out / "index.html", html_page(title, head, body))
     page_list = list(pages) if pages is not None else [p.index + 1 for p in doc.pages]
+    layers = tuple(show or DEFAULT_SHOW) + (("elements",) if elements_of is not None else ())
+    findings = _findings(chunks) if "defects" in layers else []
     sections = []
     for page in page_list:
-        layers = tuple(show or DEFAULT_SHOW) + (("elements",) if elements_of is not None else ())
-        img = render_page(doc, chunks, page=page, dpi=dpi, show=layers, elements_of=elements_of)
+        img = render_page(doc, chunks, page=page, dpi=dpi, show=layers, elements_of=elements_of, defects=findings)
         name = f"page-{page:03d}.png"
         img.save(out / name)
         on_page = chunks_on_page(chunk_list, page)
@@ -199,8 +200,27 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
     nav = "".join(f'<a href="#page-{p}">{p}</a>' for p in page_list)
     head = f"<h1>{_esc(title)}</h1>{summary}<nav class=\"meta\">pages: {nav}</nav>"
     body = (f'<section style="padding:8px 20px"><details><summary>reason codes</summary>'
-            f"{reasons_table(chunk_list)}</details></section>" + "".join(sections))
+            f"{reasons_table(chunk_list)}</details>{defects_table(findings)}</section>" + "".join(sections))
     return write_text(out / "index.html", html_page(title, head, body))
+
+
+def _findings(chunks) -> list:
+    """The defects of a ChunkSet (evaluate.defects), found once for every page drawn; none for bare chunks."""
+    if getattr(chunks, "doc", None) is None:
+        return []
+    from chunkbench.evaluate.defects import find_defects
+
+    return find_defects(chunks)
+
+
+def defects_table(findings) -> str:
+    """The defects drawn on the pages, one row each (code, chunks, place, what is wrong), folded."""
+    if not findings:
+        return ""
+    rows = "".join(f"<tr><td><code>{_esc(f.code.value)}</code></td><td>{_esc(', '.join(f'#{i}' for i in f.chunks))}"
+                   f"</td><td>{_esc(f.place)}</td><td>{_esc(f.detail)}</td></tr>" for f in findings)
+    return (f"<details><summary>{len(findings)} defects (boxed in red on the pages; docs/defects.md)</summary>"
+            f"<table><tr><th>defect</th><th>chunks</th><th>where</th><th>what</th></tr>{rows}</table></details>")
 
 
 # --- the boundary diff report ---------------------------------------------------------------------

@@ -38,6 +38,29 @@ def _wide(table_html: str) -> str:
     return f"<div class='wide'>{table_html}</div>"
 
 
+def _without_questions_html(proxy: bool) -> str:
+    """What a best chosen without questions rests on, and how to write a questions file (worked example)."""
+    import html
+
+    from chunkbench.evaluate.calibration import caveat
+
+    said = (caveat() if proxy else
+            "chosen by the size targets alone: the document is too short for queries of its own")
+    return (
+        "<h2>Chosen without questions</h2>"
+        f"<p class='note'>{html.escape(said)}.</p>"
+        "<p>A questions file about your own document is the better judge. Put <code>&lt;stem&gt;.questions.json</code> "
+        "beside the PDF (or pass <code>--questions FILE</code>): a JSON list, one object per question, with the "
+        "question as a user would ask it and the words of the document that answer it, copied exactly (and the "
+        "1-based page, if you like). Twenty questions spread over the document already rank settings; ask about "
+        "tables and lists too, and write the question in your users' words, not the document's. From "
+        "<code>sample_pdfs/technical_manual.questions.json</code>:</p>"
+        "<pre>[\n  {\"id\": \"man-01\",\n   \"question\": \"What baud rate does the TX-200 console use?\",\n"
+        "   \"evidence_page\": 2,\n   \"evidence_text\": \"open it at 115200 baud with any terminal program\"}\n]</pre>"
+        "<p>Then run the same sweep again: the best point is chosen on real questions (docs/proxy.md).</p>"
+    )
+
+
 def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | None = None) -> str:
     """A self-contained HTML page: counts, best setting per input, plots, failures, all results."""
     import html
@@ -62,6 +85,9 @@ def summary_html(df, grid_keys: Sequence[str] = ("strategy",), rank_by: str | No
                          f"the recall floor, {html.escape(df.attrs['recall_floor'])} (recall_floor below).</p>")
         parts += [_wide(best.to_html(index=False, escape=True, na_rep="")),
                   _legend([*best.columns, *best.get("objective", [])])]  # the ranking metric is a value there
+        unlabelled = [str(o) for o in best.get("objective", []) if not str(o).startswith("ret_")]
+        if unlabelled:
+            parts.append(_without_questions_html(any(o.startswith("proxy_") for o in unlabelled)))
         held = df.attrs.get("holdout")
         if held:
             from chunkbench.evaluate.benchmark import holdout_line

@@ -24,6 +24,10 @@ FLOOR_HELP = ("'splitter' (default: the token recall of LangChain's RecursiveCha
 
 #: the objectives the floor guards: measures that grow as chunks shrink, whatever they miss
 GUARDED = ("ret_chunks_token_iou", "ret_chunks_token_precision")
+#: the label-free objectives (evaluate.proxy), each guarded the same way on the document's own
+#: queries: (its recall column, the column with the 200-character splitter's recall on those queries)
+PROXY_GUARDED = {"proxy_token_iou": ("proxy_token_recall", "proxy_baseline_token_recall"),
+                 "proxy_token_precision": ("proxy_token_recall", "proxy_baseline_token_recall")}
 
 
 @dataclass(frozen=True)
@@ -108,11 +112,17 @@ def floor_values(floor: RecallFloor | None, cases: Mapping[str, Case | None], re
 
 def guarded(group, objective: str, recall: str = "ret_chunks_token_recall"):
     """(the rows of one input's points that may be its best, a note). Every row when the objective
-    is not GUARDED or there is no floor; else those at or above the floor, or, when none reaches it,
+    is not GUARDED (nor PROXY_GUARDED: then by the proxy's recall and the splitter's on the same
+    queries) or there is no floor; else those at or above the floor, or, when none reaches it,
     the rows with the highest recall, and a note saying so."""
-    if objective not in GUARDED or "recall_floor" not in group.columns or recall not in group.columns:
+    floor_column = "recall_floor"
+    if objective in PROXY_GUARDED:
+        recall, floor_column = PROXY_GUARDED[objective]
+    elif objective not in GUARDED:
         return group, ""
-    floor = group["recall_floor"].dropna()
+    if floor_column not in group.columns or recall not in group.columns:
+        return group, ""
+    floor = group[floor_column].dropna()
     if floor.empty:
         return group, ""
     level = float(floor.iloc[0])

@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-#: the default objective of "best setting per input", in order of preference
-OBJECTIVES = ("ret_chunks_token_iou", "ret_chunks_mrr", "targets_passed")
+#: the default objective of "best setting per input", in order of preference: real questions' token
+#: IoU, then without questions the label-free proxy's (evaluate.proxy), then the size targets
+OBJECTIVES = ("ret_chunks_token_iou", "ret_chunks_mrr", "proxy_token_iou", "targets_passed")
 
 
 #: exit code of the CLI when every point failed with this error type
@@ -49,7 +50,7 @@ def best_settings(df, objective: str | None = None):
     only; `note` says when no point reached it."""
     import pandas as pd
 
-    from .floor import GUARDED, guarded
+    from .floor import GUARDED, PROXY_GUARDED, guarded
 
     ok = df[df["status"] == "ok"] if "status" in df.columns else df
     rows = []
@@ -67,8 +68,16 @@ def best_settings(df, objective: str | None = None):
         if metric in GUARDED and "recall_floor" in group.columns and group["recall_floor"].notna().any():
             best.update({"ret_chunks_token_recall": row.get("ret_chunks_token_recall"), "recall_floor": row.get("recall_floor"),
                          "note": note})
+        if metric in PROXY_GUARDED:
+            recall, floor = PROXY_GUARDED[metric]
+            best.update({"proxy_token_recall": row.get(recall), "proxy_floor": row.get(floor), "note": note})
         rows.append(best)
     return pd.DataFrame(rows)
+
+
+#: said under a best chosen by the size targets alone (no questions, no proxy score)
+TARGETS_ONLY = ("chosen by the size targets alone (no questions file, and no proxy score: the document is too short "
+                "for its own queries): a size check, not a retrieval result")
 
 
 def row_setting(row):
@@ -88,17 +97,26 @@ def best_lines(df) -> list[str]:
     import pandas as pd
 
     from chunkbench.evaluate.benchmark import holdout_line
+    from chunkbench.evaluate.calibration import caveat
 
     lines = []
     for _, best in best_settings(df, df.attrs.get("rank_by")).iterrows():
         name = row_setting(best).name  # "recursive chunk_size=200"
-        value = f"{best['value']:.1%}" if str(best["objective"]).startswith("ret_chunks_token") else f"{best['value']:g}"
+        value = f"{best['value']:.1%}" if str(best["objective"]).startswith(("ret_chunks_token", "proxy_token")) \
+            else f"{best['value']:g}"
         line = f"best for {best['document']}: {name}: {best['objective']} {value}"
         if "recall_floor" in best and not pd.isna(best["recall_floor"]):
             line += f" at token recall {best['ret_chunks_token_recall']:.1%} (floor {best['recall_floor']:.1%}"
             line += f": {df.attrs['recall_floor']})" if df.attrs.get("recall_floor") else ")"
             if isinstance(best["note"], str) and best["note"]:
                 line += f"; {best['note']}"
+        if str(best["objective"]).startswith("proxy_"):
+            line += f" at proxy token recall {best['proxy_token_recall']:.1%} (the splitter's: {best['proxy_floor']:.1%})"
+            if isinstance(best["note"], str) and best["note"]:
+                line += f"; {best['note']}"
+            line += f"\n  {caveat()}"
+        elif best["objective"] == "targets_passed":
+            line += f"\n  {TARGETS_ONLY}"
         lines.append(line)
         if best["document"] in (df.attrs.get("holdout") or {}):
             lines.append(f"  {holdout_line(df.attrs['holdout'][best['document']])}")
@@ -135,7 +153,8 @@ def grid_columns(df) -> list[str]:
     """Document, strategy, swept parameters, status and the key metrics: the columns shown."""
     wanted = ["document", "strategy", *_grid_keys(df), "status", "chunks", "chars_median", "mid_sentence_share",
               "dependent_start_share", "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr",
-              "ret_baseline_mrr", "ret_chunks_token_iou", "ret_chunks_token_recall", "rev_boundary_f1", "rev_labels"]
+              "ret_baseline_mrr", "ret_chunks_token_iou", "ret_chunks_token_recall", "proxy_token_iou", "proxy_token_recall",
+              "defects_per_100", "rev_boundary_f1", "rev_labels"]
     return [c for c in dict.fromkeys(wanted) if c in df.columns]
 
 
@@ -156,6 +175,8 @@ def format_results(df) -> str:
     table = df[columns].to_string(index=False, na_rep="-")
     if "ret_chunks_token_iou" in columns:
         table += f"\nret_chunks_token_iou: {explain('ret_chunks_token_iou')}."
+    if "proxy_token_iou" in columns:
+        table += f"\nproxy_token_iou: {explain('proxy_token_iou')}."
     for name, rests_on in (df.attrs.get("labels") or {}).items():
         table += f"\nrev_boundary_f1 of {name} rests on {rests_on} from reviewers' verdicts."
     return table

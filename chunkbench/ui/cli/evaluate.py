@@ -25,7 +25,9 @@ def register(subparsers) -> None:
             "question are scored by token-range precision, recall and IoU against the reference spans, plus "
             "recall@k and MRR, pooled over all questions. Without --strategy/--grid a default set of settings "
             "is compared. The best setting is the highest IoU at a token recall no lower than the baseline's "
-            "(higher by --recall-margin, if given)."
+            "(higher by --recall-margin, if given). An INPUT without a questions file is scored on queries it "
+            "makes of itself (the distinctive words of a passage, the passage as evidence), said plainly in "
+            "the report with how far such picks can be trusted (docs/proxy.md)."
         ),
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="documents or folders (.txt, .md, .pdf, ...)")
@@ -121,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
                 if explicit else default_settings())
     if args.workers is not None or args.dask is not None:
         _parse_first(args)
-    cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir)
+    # an input without a questions file asks its own (evaluate.proxy), and the report says so
+    cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir, proxy=args.questions is None)
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     base = baseline(args.baseline_size, args.baseline_overlap, args.baseline_separators, args.baseline_unit,
                     args.baseline_index_context, args.baseline_index_alone, args.baseline_index_windows,

@@ -15,8 +15,8 @@ def register(sub) -> None:
     p.add_argument("--pages", default=None, help="pages to render, e.g. 1-5 or 2,4,7-9 (default: all)")
     p.add_argument("--dpi", type=float, default=100, help="resolution of the page images (default 100)")
     p.add_argument("--show", default=None,
-                   help="overlay layers, comma-separated: chunks,reasons,overlap,noise,elements "
-                        "(default chunks,reasons,overlap,noise)")
+                   help="overlay layers, comma-separated: chunks,reasons,overlap,noise,defects,elements "
+                        "(default chunks,reasons,overlap,noise,defects: leave defects out to hide the red boxes)")
     p.add_argument("--elements-of", default=None, metavar="INPUT",
                    help="another parse of the same PDF (e.g. a MinerU output folder) drawn dashed over the "
                         "parser's own elements, to compare parsers")

@@ -126,6 +126,11 @@ class Explorer:
         self.image: PageImage | None = None  # the PageImage on screen (None without a PDF)
         self.has_pdf = bool(doc.pdf_path) and bool(doc.pages)
         self.error: str | None = None
+        #: the overlay layers drawn (render.DEFAULT_SHOW: defects among them; `show_defects` switches them)
+        from chunkbench.ui.render import DEFAULT_SHOW
+
+        self.layers: tuple[str, ...] = tuple(DEFAULT_SHOW)
+        self._defects: tuple[Any, list] = (None, [])
         self._build(image_width)
         self._show_strategy()
 
@@ -297,6 +302,25 @@ class Explorer:
             self.page_w.value = self.page
             self.list_w.value = self.selected
 
+    def _defects_of(self, cs) -> list:
+        """The defects of the chunks shown (evaluate.defects), found once per chunking, not per page;
+        none while the defects layer is off."""
+        if "defects" not in self.layers:
+            return []
+        if self._defects[0] is not cs:
+            from chunkbench.evaluate.defects import find_defects
+
+            self._defects = (cs, find_defects(cs))
+        return self._defects[1]
+
+    @_locked
+    def show_defects(self, on: bool = True) -> None:
+        """Draw the defects layer (red boxes with their codes: evaluate.defects) or not, and redraw."""
+        self.layers = tuple(x for x in self.layers if x != "defects") + (("defects",) if on else ())
+        if self.defects_w.value != on:
+            self.defects_w.value = on
+        self._render()
+
     def _render(self) -> None:
         from chunkbench.ui.render import render_page, render_text_view
         from chunkbench.ui.render.overlay import mark_places
@@ -305,7 +329,7 @@ class Explorer:
         if self.has_pdf:
             try:
                 self.image = render_page(self.doc, cs, page=self.page, dpi=self.dpi, selected=self.selected,
-                                         label_size=LABEL_SIZE)
+                                         label_size=LABEL_SIZE, show=self.layers, defects=self._defects_of(cs))
                 mark_places(self.image, self.doc, self.state.conflict_places, LABEL_SIZE)
                 self.image_w.value = self.image.png()
                 # as wide as its column, never wider than its pixels: labels show at >= 11 CSS px
@@ -410,7 +434,10 @@ class Explorer:
                 self._events.on_dom_event(self._on_image_event)
             except ImportError:  # clicking regions needs ipyevents; the list still selects
                 self._events = None
-        nav = w.HBox([self.prev_w, self.page_w, self.pages_label, self.next_w])
+        self.defects_w = w.Checkbox(value=True, description="defects", indent=False, layout=w.Layout(width="90px"),
+                                    tooltip="box what a reviewer would object to in red, with its code")
+        self.defects_w.observe(lambda change: self.show_defects(change["new"]), names="value")
+        nav = w.HBox([self.prev_w, self.page_w, self.pages_label, self.next_w, self.defects_w])
         # the page takes the room (issue 20.4: at 560 px its labels showed at 6 px): it asks for
         # `image_width` px and the chunk list beside it for 360 px; when the row has less than
         # both, the list goes below the page rather than the page shrinking

@@ -54,8 +54,9 @@ def _band(img, y0: int, y1: int, top: int, dx: int = 0) -> CropBand:
 
 
 def boundary_crop(chunkset: ChunkSet, index: int, dpi: int = 110,
-                  marks: Sequence[tuple[int, str]] = ()) -> BoundaryCrop | None:
-    """The page where chunk `index` starts, overlay drawn with that chunk selected and `marks`
+                  marks: Sequence[tuple[int, str]] = (), defects: Sequence | None = None) -> BoundaryCrop | None:
+    """The page where chunk `index` starts, overlay drawn with that chunk selected, its defects
+    boxed (`defects`: the chunking's findings when the caller has them) and `marks`
     (canonical offset, label: reviewers' conflicts) marked, cropped to a band around the boundary
     (the end of the previous chunk above, the new chunk below). When the previous chunk ends on an
     earlier page, the bottom of that page is stacked above the top of this one, with a strip
@@ -70,7 +71,7 @@ def boundary_crop(chunkset: ChunkSet, index: int, dpi: int = 110,
     doc = chunkset.doc
     if c.page_start is None or not doc.pdf_path:
         return None
-    img = render_page(doc, chunkset, page=c.page_start, dpi=dpi, selected=index)
+    img = render_page(doc, chunkset, page=c.page_start, dpi=dpi, selected=index, defects=defects)
     mark_places(img, doc, marks)
     pixels = img.to_array()
     height, width = pixels.shape[:2]
@@ -83,7 +84,7 @@ def boundary_crop(chunkset: ChunkSet, index: int, dpi: int = 110,
         shown = pixels[top:top + band]
         return BoundaryCrop(png_bytes(shown), (_band(img, 0, shown.shape[0], top),))
     half = band // 2
-    pimg = render_page(doc, chunkset, page=prev.page_end, dpi=dpi, selected=index)
+    pimg = render_page(doc, chunkset, page=prev.page_end, dpi=dpi, selected=index, defects=defects)
     mark_places(pimg, doc, marks)
     ppil = Image.fromarray(pimg.to_array())
     bottoms = [r.y1 for r in pimg.regions if r.chunk_index == prev.index and r.kind == "chunk"]

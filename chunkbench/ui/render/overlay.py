@@ -10,6 +10,8 @@ Layers, bottom to top (each switched on by a name in `show`):
 * `overlap` – text two neighbouring chunks share (`[start_char, previous.end_char)`) hatched.
 * `reasons` – where a chunk starts, a bar in its colour and its reason code next to the number;
   chunks continuing from / onto another page are marked "from p.N" / "p.N".
+* `defects` – what a reviewer would object to (evaluate.defects: a lead-in apart from its table, a
+  footnote inside a table piece, a cut mid-sentence, …): a red box at the place with its code.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chunkbench.errors import UsageError
 from chunkbench.types.chunk import BBox, Chunk
 from chunkbench.types.document import Document
 
 from .image import PageImage, Region
+
+if TYPE_CHECKING:
+    from chunkbench.evaluate.defects import Finding
 from .palette import (
     CHUNK_PALETTE,
     ELEMENT_COLORS,
@@ -37,8 +43,8 @@ from .palette import (
 from .pdfpages import page_size, pdf_path_of
 from .regions import chunk_regions, position_box, span_regions
 
-LAYERS = ("chunks", "elements", "reasons", "overlap", "noise")
-DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise")
+LAYERS = ("chunks", "elements", "reasons", "overlap", "noise", "defects")
+DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise", "defects")
 #: label font size in points (chunk labels sit in gutters beside the page, so they can be this big)
 LABEL_SIZE = 9.0
 #: widest gutter (points) beside the page for chunk labels; longer labels are shortened with "…"
@@ -69,12 +75,13 @@ def chunks_on_page(chunks, page: int) -> list[Chunk]:
 
 def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, show: Iterable[str] = DEFAULT_SHOW,
                 *, selected: int | None = None, elements_of: Document | None = None,
-                label_size: float = LABEL_SIZE) -> PageImage:
+                label_size: float = LABEL_SIZE, defects: Iterable[Finding] | None = None) -> PageImage:
     """Render 1-based `page` of `doc`'s PDF at `dpi` with the `show` layers of `chunks` (a ChunkSet,
     a sequence of Chunks, or None for the bare page / raw elements). `selected` emphasises one
     chunk (by index); `elements_of` adds another parse of the same PDF as a dashed element layer;
     `label_size` is the gutter labels' font size in points (a view that shows the page smaller than
-    its pixels asks for bigger ones).
+    its pixels asks for bigger ones); `defects`, the findings of `chunks` (evaluate.defects) when
+    the caller has them (a report of many pages finds them once), else found here.
 
     Raises InputError when the document has no PDF (use `render_text_view` then)."""
     layers = check_show(show)
@@ -109,9 +116,37 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
             _draw_chunk(img, c, regions[c.index], emphasis=c.index == selected)
     if "overlap" in layers:
         _draw_overlaps(img, doc, all_chunks, on_page, page)
+    if "defects" in layers:
+        found = defects if defects is not None else _findings(chunks)
+        _draw_defects(img, [f for f in found if f.page == page and f.box is not None], label_size)
     for label in labels:
         _draw_label(img, label, left, width)
     return img
+
+
+def _findings(chunks) -> list[Finding]:
+    """The defects of a ChunkSet (none for a bare list of chunks: the detectors read the document)."""
+    if getattr(chunks, "doc", None) is None:
+        return []
+    from chunkbench.evaluate.defects import find_defects
+
+    return find_defects(chunks)
+
+
+#: the colour of the defects layer: not one of the chunk colours
+DEFECT_COLOR = (200, 30, 30)
+
+
+def _draw_defects(img: PageImage, findings: list[Finding], label_size: float) -> None:
+    """Each finding's place boxed in red with its code above it (below it at the page top)."""
+    for f in findings:
+        assert f.box is not None
+        x0, y0, x1, y1 = f.box
+        img.draw_rect((x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5), stroke=DEFECT_COLOR, width=2)
+        size = label_size * 0.85
+        top = y0 - size * 1.5 - 2
+        img.draw_text(f.code.value, (x0, top if top >= 0 else y1 + 2), color=(255, 255, 255), size=size,
+                      background=DEFECT_COLOR)
 
 
 def _draw_chunk(img: PageImage, c: Chunk, boxes: list[BBox], emphasis: bool) -> None:

@@ -28,7 +28,7 @@ from .cards import data_url, head, info_html, pages_label, png_width, short_hash
 from .clicks import ClickableImage, WordText, words_html
 from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
 from .offline import OfflineHTML
-from .session import ANY_REASON, FILTERS, ReviewSession
+from .session import ANY_REASON, FILTERS, ORDERS, ReviewSession
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
 
 
@@ -160,6 +160,13 @@ class ReviewApp:
             self.reason_w.value = reason
         self._show()
 
+    def set_order(self, order: str = ORDERS[0]) -> None:
+        """Show the boundaries in the document's order or worst first (see `ReviewSession.set_order`)."""
+        self.session.set_order(order)
+        if self.order_w.value != order:
+            self.order_w.value = order
+        self._show()
+
     def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
         """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
         return self.session.verdicts(all_reviewers)
@@ -190,6 +197,9 @@ class ReviewApp:
         self.reason_w = pn.widgets.Select(options=[ANY_REASON, *reasons], value=ANY_REASON, width=200)
         self.filter_w.param.watch(lambda e: self.set_filter(e.new, self.session.reason), "value")
         self.reason_w.param.watch(lambda e: self.set_filter(self.session.filter, e.new), "value")
+        self.order_w = pn.widgets.Select(options=list(ORDERS), value=ORDERS[0], width=130,
+                                         description="the document's order, or the chunks with the most defects first")
+        self.order_w.param.watch(lambda e: self.set_order(e.new), "value")
         self.position = OfflineHTML("", css_classes=["cb-position"])
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
         # the page crop takes the app's width (issue 20.4: at 640 px its labels showed at 8 px)
@@ -250,7 +260,7 @@ class ReviewApp:
         self.layout = pn.Column(
             self.title,
             self.provisional_note,
-            pn.Row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w),
+            pn.Row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w, self.order_w),
             self.position,
             self.info,
             pn.Row(*self.buttons.values()),
@@ -349,7 +359,8 @@ class ReviewApp:
             key = (i, tuple(ch.start_char for ch in self.chunkset.chunks), marks)
             try:
                 if key not in self._images:
-                    self._images[key] = boundary_crop(self.chunkset, i, self.dpi, marks)
+                    found = list(dict.fromkeys(f for fs in self.session.defects.values() for f in fs))
+                    self._images[key] = boundary_crop(self.chunkset, i, self.dpi, marks, found)
                 self._crop = self._images[key]
                 note = "" if self._crop is not None else "<i>No page image: this chunk has no page.</i>"
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed: review the text
@@ -418,7 +429,8 @@ class ReviewApp:
         self.pick_note.object = f'<div class="cb-pick">Picked <b>«{word}»</b> ({where}).</div>'
 
     def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
-        return info_html(c, mine, self.session.others(key), self.session.earlier.get(key) or ())
+        return info_html(c, mine, self.session.others(key), self.session.earlier.get(key) or (),
+                         self.session.defects.get(c.index, ()))
 
     # ---------------------------------------------------------------- display
     def servable(self):

@@ -32,9 +32,11 @@ def png_width(png: bytes) -> int:
     return int.from_bytes(png[16:20], "big") if png[12:16] == b"IHDR" else 0
 
 
-def info_html(c: Chunk, mine: Verdict | None, others: Iterable[Verdict], earlier: Iterable[Verdict]) -> str:
-    """Why the chunk starts here, its type and size, the reviewer's verdict, the other reviewers'
-    verdicts, and the verdicts of earlier runs whose boundary is unchanged."""
+def info_html(c: Chunk, mine: Verdict | None, others: Iterable[Verdict], earlier: Iterable[Verdict],
+              defects: Iterable = ()) -> str:
+    """Why the chunk starts here, its type and size, the defects found in it (evaluate.defects), the
+    reviewer's verdict, the other reviewers' verdicts, and the verdicts of earlier runs whose
+    boundary is unchanged."""
     e = html.escape
     rows = [
         f'<div class="cb-reason" style="font-size:15px;margin-bottom:4px">Starts here because '
@@ -43,6 +45,10 @@ def info_html(c: Chunk, mine: Verdict | None, others: Iterable[Verdict], earlier
         f'<div>type <b>{e(c.type)}</b> · {c.char_len} chars · {c.tokens_est} tokens'
         + (f' · section {e(" › ".join(c.section_path))}' if c.section_path else "") + "</div>",
     ]
+    defects = list(defects)
+    if defects:
+        rows.append('<div class="cb-defects" style="color:#b01e1e">Defects: ' + "; ".join(
+            f"<b>{e(f.code.value)}</b> {e(f.detail)}" for f in defects) + "</div>")
     if mine is not None:
         rows.append(f'<div class="cb-verdict">Your verdict: <b>{e(VERDICT_LABELS[mine.verdict])}</b>'
                     + (f' — “{e(mine.comment)}”' if mine.comment else "") + "</div>")

@@ -18,6 +18,9 @@ from .verdicts import Verdict
 
 FILTERS = ("all", "unreviewed", "flagged")
 ANY_REASON = "any reason"
+#: the order boundaries are shown in: the document's, or the chunks with the most defects
+#: (evaluate.defects) first, reading order among equals
+ORDERS = ("document", "worst first")
 
 
 class ReviewSession:
@@ -38,6 +41,7 @@ class ReviewSession:
         self._apply()
         self.filter = "all"
         self.reason = ANY_REASON
+        self.order = ORDERS[0]
         self.mine: dict[str, Verdict] = {}
         self.everyone: dict[str, list[Verdict]] = {}
         self.earlier: dict[str, list[Verdict]] = {}
@@ -56,6 +60,30 @@ class ReviewSession:
         else:
             self.chunkset, self.edit_messages, self.conflict_places = self.base, [], []
         self.keys = [boundary_key(c) for c in self.chunkset.chunks]
+        self._defects: dict[int, list] | None = None  # found when first asked, for these chunks
+
+    @property
+    def defects(self) -> dict[int, list]:
+        """Chunk index → the defects (evaluate.defects Findings) that concern it."""
+        if self._defects is None:
+            from chunkbench.evaluate.defects import find_defects
+
+            by_chunk: dict[int, list] = {}
+            for f in find_defects(self.chunkset):
+                for i in dict.fromkeys(f.chunks):
+                    by_chunk.setdefault(i, []).append(f)
+            self._defects = by_chunk
+        return self._defects
+
+    def set_order(self, order: str = ORDERS[0]) -> None:
+        """Show the boundaries in the document's order or worst first (most defects): worst first
+        goes to the worst one; back in the document's order, the place is kept when it is shown."""
+        if order not in ORDERS:
+            raise ValueError(f"order must be one of {', '.join(ORDERS)}")
+        self.order = order
+        shown = self.visible()
+        if shown and (order != ORDERS[0] or self.current not in shown):
+            self.current = shown[0]
 
     def edit(self, kind: str, *, word: int = 0, at: int | None = None, comment: str = "") -> None:
         """Record a boundary edit of the current chunk as this reviewer (merge it into the chunk
@@ -136,7 +164,7 @@ class ReviewSession:
 
     # ---------------------------------------------------------------- what is shown
     def visible(self) -> list[int]:
-        """Chunk indices whose boundary passes the current filters."""
+        """Chunk indices whose boundary passes the current filters, in the current order."""
         out = []
         for i, (c, k) in enumerate(zip(self.chunkset.chunks, self.keys)):
             if self.reason != ANY_REASON and c.boundary.reason.value != self.reason:
@@ -146,11 +174,19 @@ class ReviewSession:
             if self.filter == "flagged" and not any(v.flagged for v in self.everyone.get(k, ())):
                 continue
             out.append(i)
+        if self.order == "worst first":
+            counts = {i: len(fs) for i, fs in self.defects.items()}
+            out.sort(key=lambda i: -counts.get(i, 0))  # stable: reading order among equals
         return out
 
     def neighbour(self, step: int) -> int | None:
         """The next (+1) or previous (-1) shown boundary, or None at the end."""
         shown = self.visible()
+        if self.order != ORDERS[0]:
+            if self.current not in shown:
+                return shown[0] if shown and step > 0 else None
+            at = shown.index(self.current) + step
+            return shown[at] if 0 <= at < len(shown) else None
         if step > 0:
             later = [i for i in shown if i > self.current]
             return later[0] if later else None
