@@ -173,7 +173,9 @@ def test_cli_writes_the_table_and_json_deterministically(tmp_path, capsys):
     assert one.read_bytes() == two.read_bytes()
     data = json.loads(one.read_text())
     assert [r["setting"] for r in data["rows"]][1:] == ["recursive chunk_size=100", "recursive chunk_size=150"]
-    assert (tmp_path / "o1" / "evaluation.md").read_text().startswith("## bm25 top 2: all documents\n\n| setting |")
+    assert (tmp_path / "o1" / "evaluation.md").read_text().startswith(
+        "## bm25 top 2: all documents\n\nProtocol: each question searched in its own document's units (exact search)."
+        "\n\n| setting |")
     assert main([*args, "--json"]) == 0 and json.loads(capsys.readouterr().out)["token_k"] == 2
     assert data["rows"][0]["setting"].endswith("separators=sentences")  # the sentence splitter by default
     assert main([*args, "--json", "--baseline-separators", "langchain"]) == 0

@@ -194,7 +194,7 @@ def test_holdout_scores_the_points_on_the_rest_and_checks_each_best_as_evaluate_
     df = pd.read_csv(tmp_path / "s" / "results.csv")
     assert set(df["ret_questions"]) == {19}
     floor = df["recall_floor"].iloc[0]
-    assert best_line.split(" vs ")[2].startswith(f"{floor:.1%} (")  # the floor is evaluate's baseline recall
+    assert best_line.split(" vs ")[2].startswith((f"{floor:.1%} (", f"{floor:.1%};"))  # the floor: evaluate's baseline recall
     metrics = json.loads(next((tmp_path / "s" / "points").glob("*/*/metrics.json")).read_text())
     assert metrics["details"]["holdout"] == {"fraction": 0.4, "held_out": 13, "scored": 19}
     page = (tmp_path / "s" / "summary.html").read_text()

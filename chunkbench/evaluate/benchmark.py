@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +156,26 @@ def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFA
                 INDEX_HEADINGS: index_headings}
     params.update({k: v for k, v in indexing.items() if v})
     return Setting(None, params)
+
+
+def equally_indexed(settings: Sequence[Setting], base: Setting) -> list[Setting]:
+    """`settings` with, after each one that uses index parameters, the baseline splitter (at its
+    size) given the same index parameters, once: a gain that comes from the index recipe, not the
+    cut, shows beside it (the splitter's pieces indexed alike do about as well: docs/evaluation.md)."""
+    out: list[Setting] = []
+    seen = {s.name for s in settings} | {base.name}
+    for s in settings:
+        out.append(s)
+        if s.strategy is None or s.indexing.own_text_only:
+            continue
+        p = base.strategy_params
+        alike = baseline(int(p.get("chunk_size", BASELINE_SIZE)), int(p.get("chunk_overlap", 0)),
+                         str(p.get("separators", DEFAULT_SEPARATORS)), str(p.get("unit", "chars")),
+                         s.indexing.context, s.indexing.alone, s.indexing.windows, s.indexing.headings)
+        if alike.name not in seen:
+            seen.add(alike.name)
+            out.append(alike)
+    return out
 
 
 def default_settings() -> list[Setting]:
@@ -313,6 +333,12 @@ def units_for(setting: Setting, doc: Document) -> list[Unit]:
     return indexed_units(units, setting.indexing, doc)
 
 
+#: how each question was searched, as a report says it (compare_settings' `protocol`)
+PROTOCOLS = {"own": "each question searched in its own document's units (exact search)",
+             "pooled": "each question searched in the units of every document at once, as Chroma's benchmark "
+                       "does (exact search)"}
+
+
 #: the measures whose differences from the baseline get bootstrap intervals, per question
 PAIRED = ("token_iou", "token_recall")
 
@@ -325,28 +351,31 @@ def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_
 
 
 def score_questions(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str,
-                    units_cache: dict | None, rankers: dict | None = None) -> tuple[dict[str, Any], list[dict]]:
+                    units_cache: dict | None, rankers: dict | None = None,
+                    pooled: bool = False) -> tuple[dict[str, Any], list[dict]]:
     """The row of score_setting and every question's scores (with `case`, its case's index).
 
-    `units_cache` (keyed by setting and document) lets a second retriever rank the same units
-    without cutting every document again; `rankers` (keyed by those and the retriever) lets other
-    questions of the same documents be ranked without indexing them again (a dense index embeds
-    every unit)."""
-    questions: list[dict] = []
-    documents = []
-    for n, case in enumerate(cases):
+    Each question is searched in its own document's units, or with `pooled` in the units of every
+    document at once (Chroma's protocol: a unit of another document is retrieved length that holds
+    no evidence). Both searches are exact and deterministic (BM25 scores every unit; dense, every
+    embedding). `units_cache` (keyed by setting and document) lets a second retriever rank the same
+    units without cutting every document again; `rankers` (keyed by those and the retriever) lets
+    other questions of the same documents be ranked without indexing them again (a dense index
+    embeds every unit)."""
+    per_case = []
+    for case in cases:
         key = (setting.name, case.doc.source)
         units = units_cache.get(key) if units_cache is not None else None
         if units is None:
             units = units_for(setting, case.doc)
             if units_cache is not None:
                 units_cache[key] = units
-        ranker = rankers.get((*key, retriever)) if rankers is not None else None
-        if ranker is None:
-            ranker = unit_ranker(retriever, units)
-            if rankers is not None:
-                rankers[(*key, retriever)] = ranker
-        rows = evaluate(units, case.resolved, KS, token_k, retriever, text=case.doc.text, ranker=ranker)[1]
+        per_case.append(units)
+    rows_of = _pooled_rows(setting, cases, per_case, token_k, retriever, rankers) if pooled and len(cases) > 1 else [
+        _own_rows(setting, case, units, token_k, retriever, rankers) for case, units in zip(cases, per_case)]
+    questions: list[dict] = []
+    documents = []
+    for n, (case, units, rows) in enumerate(zip(cases, per_case, rows_of)):
         questions.extend({**row, "case": n} for row in rows)
         documents.append({"source": case.name, **pooled_measures(rows, len(units), sum(len(u.text) for u in units))})
     out: dict[str, Any] = {"setting": setting.name, "strategy": setting.strategy or BASELINE,
@@ -355,6 +384,53 @@ def score_questions(setting: Setting, cases: Sequence[Case], token_k: int, retri
                                        sum(d["units"] * d["mean_chars"] for d in documents)),
                            "documents": documents}
     return out, questions
+
+
+def _own_rows(setting: Setting, case: Case, units: Sequence[Unit], token_k: int, retriever: str,
+              rankers: dict | None) -> list[dict]:
+    """Each question of `case` searched in its own document's units."""
+    key = (setting.name, case.doc.source, retriever)
+    ranker = rankers.get(key) if rankers is not None else None
+    if ranker is None:
+        ranker = unit_ranker(retriever, units)
+        if rankers is not None:
+            rankers[key] = ranker
+    return evaluate(units, case.resolved, KS, token_k, retriever, text=case.doc.text, ranker=ranker)[1]
+
+
+#: a page number far above any document's: page n of the k-th pooled document becomes k * this + n
+_POOLED_PAGES = 1_000_000
+
+
+def _pooled_rows(setting: Setting, cases: Sequence[Case], per_case: Sequence[Sequence[Unit]], token_k: int,
+                 retriever: str, rankers: dict | None) -> list[list[dict]]:
+    """Every question searched in the units of all documents at once: the documents' texts laid end
+    to end (a blank line between), each unit's range, pages and evidence moved to its document's place,
+    so a unit of another document can be retrieved but never holds the evidence. Rows per case."""
+    offsets, at = [], 0
+    for case in cases:
+        offsets.append(at)
+        at += len(case.doc.text) + 2
+    joined = "\n\n".join(case.doc.text for case in cases)
+
+    def moved(u: Unit, n: int) -> Unit:
+        shift = offsets[n]
+        return replace(u, start=None if u.start is None else u.start + shift, end=None if u.end is None else u.end + shift,
+                       pages=frozenset(p + n * _POOLED_PAGES for p in u.pages))
+
+    units = [moved(u, n) for n, us in enumerate(per_case) for u in us]
+    key = (setting.name, "pooled:" + "|".join(c.doc.source for c in cases), retriever)
+    ranker = rankers.get(key) if rankers is not None else None
+    if ranker is None:
+        ranker = unit_ranker(retriever, units)
+        if rankers is not None:
+            rankers[key] = ranker
+    out = []
+    for n, case in enumerate(cases):
+        resolved = [replace(r, spans=tuple((a + offsets[n], b + offsets[n]) for a, b in r.spans),
+                            pages=frozenset(p + n * _POOLED_PAGES for p in r.pages)) for r in case.resolved]
+        out.append(evaluate(units, resolved, KS, token_k, retriever, text=joined, ranker=ranker)[1])
+    return out
 
 
 def pooled_measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float) -> dict[str, Any]:
@@ -371,7 +447,7 @@ def pooled_measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float)
 def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
             token_k: int = TOKEN_K, retriever: str = "bm25", units_cache: dict | None = None,
             rankers: dict | None = None, margin: RecallMargin | None = None,
-            questions_out: dict | None = None) -> dict[str, Any]:
+            questions_out: dict | None = None, pooled: bool = False) -> dict[str, Any]:
     """Score the baseline and every setting; mark each against the baseline, overall and per
     document, and name the best.
 
@@ -382,18 +458,22 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
     baseline (None if none: then no setting wins, and the summary says so).
     `health` lists what makes the corpus unable to tell settings apart. `units_cache` and `rankers`
     (dicts the caller keeps) share cut documents and built indexes with other calls (score_questions);
-    `questions_out` receives each setting's per-question rows by its name (misses_of can reuse them)."""
+    `questions_out` receives each setting's per-question rows by its name (misses_of can reuse them);
+    `pooled`: each question searched in every document's units at once (score_questions), said in
+    the result's `protocol`."""
     from chunkbench.io.progress import progress
 
     base = base or baseline()
     scored = []
     with progress(len(settings) + 1, "evaluate", "setting", enabled=None if len(settings) > 1 else False) as bar:
         for setting in (base, *settings):
-            scored.append(score_questions(setting, cases, token_k, retriever, units_cache, rankers))
+            scored.append(score_questions(setting, cases, token_k, retriever, units_cache, rankers, pooled))
             bar.update(1)
     if questions_out is not None:
         questions_out.update((s.name, questions) for s, (_, questions) in zip((base, *settings), scored))
-    return compare_scored(scored, cases, token_k, retriever, margin)
+    result = compare_scored(scored, cases, token_k, retriever, margin)
+    result["protocol"] = PROTOCOLS["pooled" if pooled and len(cases) > 1 else "own"]
+    return result
 
 
 def compare_scored(scored: Sequence[tuple[dict[str, Any], list[dict]]], cases: Sequence[Case], token_k: int,
@@ -483,13 +563,14 @@ def candidates(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 def compare_retrievers(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
                        token_k: int = TOKEN_K, retrievers: Sequence[str] = ("bm25",),
                        units_cache: dict | None = None, margin: RecallMargin | None = None,
-                       questions_out: dict | None = None) -> list[dict[str, Any]]:
+                       questions_out: dict | None = None, pooled: bool = False) -> list[dict[str, Any]]:
     """compare_settings once per retriever, every document cut once per setting (`units_cache`,
     when given, keeps the cut documents for the caller's later calls; `questions_out`, each
     setting's per-question rows by retriever, then setting name)."""
     cache: dict = {} if units_cache is None else units_cache
     return [compare_settings(cases, settings, base, token_k, r, cache, margin=margin,
-                             questions_out=questions_out.setdefault(r, {}) if questions_out is not None else None)
+                             questions_out=questions_out.setdefault(r, {}) if questions_out is not None else None,
+                             pooled=pooled)
             for r in retrievers]
 
 
@@ -642,12 +723,25 @@ def summary_line(result: Mapping[str, Any]) -> str:
     sure = _interval_note(best.get("iou_gain_ci"), _signed)
     above = "" if margin is None else (
         f", above it{by}: {_points(margin.needed(best.get('recall_diff_se')))} needed")
+    alike = _indexed_alike(best, base, rows)
+    if alike is not None:
+        above += (f"; the splitter indexed alike (the recipe without the cut): IoU {_pct(alike['token_iou'])} at "
+                  f"recall {_pct(alike['token_recall'])}, so the cut adds {_signed(_gain(best['token_iou'], alike['token_iou']))}")
     asked = "questions" if not result.get("proxy") else f"queries, {len(result['proxy'])} of them the documents' own"
     line = (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
             f"({_signed(best['iou_gain'])}{sure}), token recall {_pct(best['token_recall'])} vs "
             f"{_pct(base['token_recall'])}{above} ({_count(len(result['documents']), 'document')}, "
             f"{best['questions']} {asked}, {result.get('retriever', 'bm25')} top {result['token_k']})")
     return line if not result.get("proxy") else f"{line}\n{caveat()}"
+
+
+def _indexed_alike(row: Mapping[str, Any], base: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]]):
+    """The row of the baseline splitter indexed as `row` is (equally_indexed), when it was scored."""
+    if row.get("strategy") in (None, BASELINE):
+        return None
+    setting = Setting(row["strategy"], row.get("params") or {})
+    pair = equally_indexed([setting], Setting(None, base.get("params") or {}))
+    return rows.get(pair[1].name) if len(pair) == 2 else None
 
 
 def proxy_line(result: Mapping[str, Any]) -> str:
@@ -709,6 +803,8 @@ def format_report(result: Mapping[str, Any], per_document: bool = True) -> str:
     warnings, and with several documents a table per document (`per_document`) or a line each."""
     chosen = ", the questions not held out" if "holdout" in result else ""  # the choice is made on them
     said = f"{proxy_line(result)}\n\n" if result.get("proxy") else ""
+    if result.get("protocol"):
+        said += f"Protocol: {result['protocol']}.\n\n"
     parts = [f"## {result.get('retriever', 'bm25')} top {result['token_k']}: all documents{chosen}\n\n"
              f"{said}{format_table(result)}\n\n{summary_line(result)}"]
     if "holdout" in result:

@@ -18,7 +18,9 @@ INSTALL_HINT = "pip install 'chunkbench[rag]'"
 SECTION_SEPARATOR = " > "
 #: metadata LlamaIndex should not embed or show the LLM (positions and ids, not meaning)
 NOT_FOR_EMBEDDING = ("chunk_id", "doc_id", "bbox", "start_char", "end_char", "reason", "reason_detail",
-                     "params_hash", "tokens_est", "index", "parent_id", "strategy")
+                     "params_hash", "tokens_est", "index", "parent_id", "strategy",
+                     # the retrieval recipe's texts: what to rank by (io.retrievers), never the node's text
+                     "index_text", "index_texts")
 
 
 class MissingExtraError(ImportError):

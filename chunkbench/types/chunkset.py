@@ -50,6 +50,17 @@ class ChunkSet:
     def params_hash(self) -> str:
         return params_hash(self.params)
 
+    @property
+    def retrieval_recipe(self) -> str | None:
+        """One line on what to embed and what to return when the chunks carry index texts
+        (`with_index_texts`), else None: chunks.json's `chunking.retrieval`."""
+        kinds = {k for c in self.chunks for k in (INDEX_TEXT, INDEX_TEXTS) if k in (c.extra or {})}
+        if not kinds:
+            return None
+        what = "each chunk's index_text" if kinds == {INDEX_TEXT} else "each of a chunk's index_texts (rank it by the best)"
+        return (f"embed {what}, return the chunk's text: ChunkSet.to_langchain_retriever / .to_llama_index_retriever "
+                "do so (docs/export-and-cli.md#retrieval-hand-off)")
+
     def header(self, chunked_at: str | None = None) -> dict:
         """The chunks.json envelope without the chunks."""
         return {
@@ -63,6 +74,7 @@ class ChunkSet:
                 "params": jsonable_params(self.params),
                 "params_hash": self.params_hash,
                 "parser": {"name": self.doc.parser.name, "version": self.doc.parser.version},
+                **({"retrieval": recipe} if (recipe := self.retrieval_recipe) else {}),
             },
             #: why chunks may be missing (pages without a text layer, garbled fonts): the loader's words
             "warnings": list(self.doc.warnings),
@@ -103,6 +115,18 @@ class ChunkSet:
     def to_llama_index(self, *, flat: bool = True) -> list:
         """LlamaIndex `TextNode`s with char offsets and PREVIOUS/NEXT links (extra `rag`)."""
         return to_llama_index(self, flat=flat)
+
+    def to_langchain_retriever(self, embeddings, *, k: int = 5, vectorstore=None):
+        """A LangChain retriever ranking the chunks by their index texts, returning the chunks (io.retrievers)."""
+        from chunkbench.io.retrievers import to_langchain_retriever
+
+        return to_langchain_retriever(self, embeddings, k=k, vectorstore=vectorstore)
+
+    def to_llama_index_retriever(self, embed_model, *, k: int = 5):
+        """A LlamaIndex retriever ranking the chunks by their index texts, returning the chunks (io.retrievers)."""
+        from chunkbench.io.retrievers import to_llama_index_retriever
+
+        return to_llama_index_retriever(self, embed_model, k=k)
 
     def with_index_texts(self, indexing: Indexing) -> ChunkSet:
         """The same chunks with what to index each by when the index returns the chunk alone

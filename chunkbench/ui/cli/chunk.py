@@ -165,6 +165,8 @@ def run_chunk(args) -> int:
         )
         for path in wrote:
             print(f"  wrote {path}")
+        if chunkset.retrieval_recipe:
+            print(f"  retrieval: {chunkset.retrieval_recipe}")
     else:
         print(format_chunk_table(chunkset))
     return 0

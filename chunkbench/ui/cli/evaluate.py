@@ -45,6 +45,9 @@ def register(subparsers) -> None:
                    help="folder searched first for <stem>.questions.json of each document (an INPUT file, or a "
                         "file of an INPUT folder); repeat it to pool the questions of several folders (e.g. two "
                         "question sets; each question id once)")
+    p.add_argument("--pooled", action="store_true",
+                   help="search each question in the chunks of every input at once, as Chroma's benchmark does "
+                        "(default: in its own document's); both searches are exact; the report says which")
     p.add_argument("--baseline-size", type=int, default=200, metavar="N",
                    help="chunk size of the RecursiveCharacterTextSplitter baseline (default 200), in "
                         "--baseline-unit")
@@ -103,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
         baseline,
         compare_retrievers,
         default_settings,
+        equally_indexed,
         find_cases,
         format_report,
         grid_settings,
@@ -129,12 +133,19 @@ def run(args: argparse.Namespace) -> int:
     base = baseline(args.baseline_size, args.baseline_overlap, args.baseline_separators, args.baseline_unit,
                     args.baseline_index_context, args.baseline_index_alone, args.baseline_index_windows,
                     args.baseline_index_headings)
+    settings = equally_indexed(settings, base)  # an indexed setting beside the splitter indexed alike
     scored: dict = {}  # per retriever and setting, every question's row: the misses report reuses them
+    if args.pooled and args.holdout is not None:
+        raise UsageError("--pooled does not go with --holdout yet: search each question in its own document to "
+                         "check the best on held-out questions")
     if args.holdout is None:
-        results = compare_retrievers(cases, settings, base, args.top_k, retrievers, margin=margin, questions_out=scored)
+        results = compare_retrievers(cases, settings, base, args.top_k, retrievers, margin=margin, questions_out=scored,
+                                     pooled=args.pooled)
     else:
         results = _with_holdout(cases, settings, base, args.top_k, retrievers, args.holdout, margin)
     missed = (_write_misses(args, cases, settings, results[0], scored.get(results[0]["retriever"], {}))
+              if args.output and args.misses != "none" and not args.pooled else
+              "misses: not drawn for a pooled search (each question's misses are drawn in its own document)"
               if args.output and args.misses != "none" else "")
     data = results[0] if len(results) == 1 else {"results": results}
     if args.output:

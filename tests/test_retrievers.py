@@ -1,0 +1,98 @@
+"""The retrieval recipe through the real LangChain and LlamaIndex objects (issue 63): a user who
+hands the retrieval default's chunks over gets the figure `evaluate` measures."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+from conftest import ROOT
+
+from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT, Setting, find_cases, score_setting
+from chunkbench.evaluate.retrieval.scoring import token_scores
+from chunkbench.io.export import load_chunks_json
+from chunkbench.io.retrievers import (
+    first_distinct,
+    index_texts,
+    langchain_minilm,
+    llama_index_minilm,
+    to_langchain_retriever,
+    to_llama_index_retriever,
+)
+from chunkbench.strategies import chunk
+
+CORPUS = ROOT / "tests" / "data" / "retrieval"
+
+
+@pytest.fixture(scope="module")
+def case():
+    return find_cases([CORPUS / "us_constitution.txt"])[0]
+
+
+def _recipe_chunks(case, setting=RETRIEVAL_DEFAULT):
+    return chunk(case.doc, setting.strategy, **setting.strategy_params).with_index_texts(setting.indexing)
+
+
+def _scores(case, ranges_of) -> tuple[float, float]:
+    """Mean token IoU and recall over the case's questions of the ranges a retriever returns."""
+    ious, recalls = [], []
+    for r in case.resolved:
+        _, recall, iou = token_scores(ranges_of(r.question.question), r.spans, case.doc.text)
+        ious.append(iou)
+        recalls.append(recall)
+    return statistics.mean(ious), statistics.mean(recalls)
+
+
+def test_the_retrieval_default_through_langchain_and_llama_index_gives_evaluates_figure(case):
+    """MiniLM in each framework's embedding interface, an exact in-memory index: within 0.5 point
+    of `evaluate`'s token IoU and recall (dense top 5), and far above the chunks embedded as-is."""
+    ref = score_setting(RETRIEVAL_DEFAULT, [case], retriever="dense")
+    chunks = _recipe_chunks(case)
+    lc = to_langchain_retriever(chunks, langchain_minilm(), k=5)
+    lc_iou, lc_recall = _scores(case, lambda q: [(d.metadata["start_char"], d.metadata["end_char"]) for d in lc.invoke(q)])
+    li = to_llama_index_retriever(chunks, llama_index_minilm(), k=5)
+    li_iou, li_recall = _scores(case, lambda q: [(n.node.start_char_idx, n.node.end_char_idx) for n in li.retrieve(q)])
+    for iou, recall in ((lc_iou, lc_recall), (li_iou, li_recall)):
+        assert abs(iou - ref["token_iou"]) <= 0.005 and abs(recall - ref["token_recall"]) <= 0.005
+    # the same chunks handed over as plain documents (each embedded as its own text): what the recipe buys
+    plain = score_setting(Setting(RETRIEVAL_DEFAULT.strategy, RETRIEVAL_DEFAULT.strategy_params), [case], retriever="dense")
+    assert ref["token_recall"] > plain["token_recall"]
+
+
+def test_every_chunk_comes_back_once_with_its_text_and_the_index_text_is_never_shown(case):
+    from dataclasses import replace
+
+    from llama_index.core.schema import MetadataMode
+
+    setting = Setting("recursive", {"chunk_size": 300, "index_context": 1, "index_alone": True})
+    chunks = _recipe_chunks(case, setting)
+    chunks = replace(chunks, chunks=chunks.chunks[:24])  # Article I: enough to rank, quick to embed
+    assert all(len(index_texts(c)) == 2 for c in chunks)  # alone and with its neighbours
+    lc = to_langchain_retriever(chunks, langchain_minilm(), k=4)
+    docs = lc.invoke("who may vote for the senators of a state")
+    assert len(docs) == 4 and len({d.id for d in docs}) == 4
+    assert [d.page_content for d in docs] == [next(c.text for c in chunks if c.chunk_id == d.id) for d in docs]
+    nodes = to_llama_index_retriever(chunks, llama_index_minilm(), k=4).retrieve("who may vote for the senators")
+    assert len({n.node.node_id for n in nodes}) == 4
+    for n in nodes:
+        for mode in (MetadataMode.EMBED, MetadataMode.LLM):
+            shown = n.node.get_content(metadata_mode=mode)
+            assert "index_text" not in shown and n.node.text in shown
+    assert [n.score for n in nodes] == sorted((n.score for n in nodes), reverse=True)
+
+
+def test_first_distinct_keeps_each_chunk_at_its_best_rank():
+    assert first_distinct(["a", "b", "a", "c", "b", "d"], 3) == ["a", "b", "c"]
+    assert first_distinct(["a", "a"], 5) == ["a"]
+
+
+def test_chunks_json_says_what_to_embed_and_what_to_return(case, tmp_path):
+    recipe = _recipe_chunks(case)
+    recipe.to_json(tmp_path / "r.json")
+    line = load_chunks_json(tmp_path / "r.json")["chunking"]["retrieval"]
+    assert line.startswith("embed each chunk's index_text, return the chunk's text")
+    alone = _recipe_chunks(case, Setting("recursive", {"chunk_size": 300, "index_context": 1, "index_alone": True}))
+    assert "index_texts (rank it by the best)" in alone.retrieval_recipe
+    plain = chunk(case.doc, "recursive")
+    plain.to_json(tmp_path / "p.json")
+    assert "retrieval" not in load_chunks_json(tmp_path / "p.json")["chunking"] and plain.retrieval_recipe is None
