@@ -1,6 +1,6 @@
 """chunkbench: inspect, tune and review how documents are cut into chunks for retrieval.
 
-The public API, in one place: `cb.load`, `cb.chunk`, `cb.inspect` (another chunker's chunks), the data model (`Document`, `Chunk`, `ChunkSet`,
+The public API, in one place: `cb.load`, `cb.chunk`, `cb.load_chunks` (a chunks.json back), `cb.inspect` (another chunker's chunks), the data model (`Document`, `Chunk`, `ChunkSet`,
 ...), the errors, and, imported on first use, the heavier pieces (`cb.render_page`, `cb.explore`,
 `cb.review`, `cb.diff`, `cb.store`, `cb.metrics`, `cb.sweep`, `cb.defects`). `dir(cb)` and tab completion list
 exactly `__all__`; the subpackages (`types`, `loaders`, `strategies`, `evaluate`, `ui`, ...) are the
@@ -10,6 +10,7 @@ implementation's rooms, described in docs/architecture.md.
 from .errors import ChunkbenchError, ExternalToolError, InputError, ParamError, UsageError
 from .foreign import inspect
 from .loaders import load
+from .loaders.chunks_file import load_chunks
 from .strategies import all_strategies, get_strategy
 from .strategies import chunk as _chunk
 from .types.chunk import BBox, Boundary, Chunk, Reason
@@ -34,7 +35,7 @@ _LAZY = {
 
 __all__ = [
     # loading, chunking, the registry, other chunkers' chunks
-    "load", "chunk", "all_strategies", "get_strategy", "inspect",
+    "load", "chunk", "load_chunks", "all_strategies", "get_strategy", "inspect",
     # the data model
     "Document", "Element", "Page", "ParserInfo", "Chunk", "BBox", "Boundary", "Reason", "ChunkSet",
     # errors (each carries its exit code), and the warning of an edit not applied

@@ -43,7 +43,27 @@ def _scores(case, ranges_of) -> tuple[float, float]:
     return statistics.mean(ious), statistics.mean(recalls)
 
 
-def test_the_retrieval_default_through_langchain_and_llama_index_gives_evaluates_figure(case):
+@pytest.fixture
+def embed_once(monkeypatch):
+    """MiniLM embedding each distinct text once in this test: `evaluate`, LangChain and LlamaIndex
+    embed the same index texts, each through its own interface (the same vectors; a third of the time)."""
+    import numpy as np
+
+    from chunkbench.text.minilm import dense_model
+
+    model = dense_model()
+    encode, seen = model.encode, {}
+
+    def cached(texts, batch_size=64):
+        todo = [t for t in dict.fromkeys(texts) if t not in seen]
+        if todo:
+            seen.update(zip(todo, encode(todo, batch_size)))
+        return np.stack([seen[t] for t in texts]) if texts else encode(texts, batch_size)
+
+    monkeypatch.setattr(model, "encode", cached)
+
+
+def test_the_retrieval_default_through_langchain_and_llama_index_gives_evaluates_figure(case, embed_once):
     """MiniLM in each framework's embedding interface, an exact in-memory index: within 0.5 point
     of `evaluate`'s token IoU and recall (dense top 5), and far above the chunks embedded as-is."""
     ref = score_setting(RETRIEVAL_DEFAULT, [case], retriever="dense")

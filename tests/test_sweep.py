@@ -508,3 +508,15 @@ def test_the_retrieval_check_can_rank_with_dense_embeddings(tmp_path, monkeypatc
         assert not (tmp_path / "missing").exists()
     finally:
         retrieval.dense_model.cache_clear()
+
+
+def test_a_sweep_with_a_missing_input_writes_nothing_and_names_it(tmp_path, capsys):
+    """Issue 58: the inputs are checked before anything is written (no results of failed points)."""
+    from chunkbench.ui.cli import main
+
+    out = tmp_path / "sweep"
+    code = main(["sweep", str(tmp_path / "nope.pdf"), str(PDF), "--strategy", "recursive", "--grid",
+                 "chunk_size=100,200", "--notebooks", "none", "-o", str(out)])
+    assert code == 3 and not out.exists()
+    err = capsys.readouterr().err
+    assert "nope.pdf: no such file or folder; nothing was written" in err and "Traceback" not in err

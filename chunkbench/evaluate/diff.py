@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunkbench.errors import UsageError
-from chunkbench.strategies import chunk
+from chunkbench.strategies import DEFAULT_STRATEGY, chunk
 from chunkbench.types.chunk import Chunk, boundary_key
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
@@ -53,7 +53,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
                 raise UsageError(f"bad configuration {spec!r}: expected key=value pieces "
                                  "like strategy=tokens,chunk_size=512")
             params[last] += "," + piece.strip()
-    strategy = params.pop("strategy", "elements")
+    strategy = params.pop("strategy", DEFAULT_STRATEGY)
     return strategy, params
 
 
@@ -68,7 +68,7 @@ def as_chunkset(doc: Document, value: Any) -> ChunkSet:
         return chunk(doc, strategy, **params)
     if isinstance(value, Mapping):
         params = dict(value)
-        return chunk(doc, params.pop("strategy", "elements"), **params)
+        return chunk(doc, params.pop("strategy", DEFAULT_STRATEGY), **params)
     raise UsageError(f"expected a ChunkSet or a spec like 'strategy=tokens,chunk_size=512', got {type(value).__name__}")
 
 

@@ -16,7 +16,9 @@ from chunkbench.types.chunk import Chunk, ChunkedDocument
 
 INSTALL_HINT = "pip install 'chunkbench[rag]'"
 SECTION_SEPARATOR = " > "
-#: metadata LlamaIndex should not embed or show the LLM (positions and ids, not meaning)
+#: the only metadata LlamaIndex embeds with a chunk's text: where it sits in the document's outline
+EMBEDDED_METADATA = ("section_path",)
+#: metadata LlamaIndex should not show the LLM (positions and ids, not meaning)
 NOT_FOR_EMBEDDING = ("chunk_id", "doc_id", "bbox", "start_char", "end_char", "reason", "reason_detail",
                      "params_hash", "tokens_est", "index", "parent_id", "strategy",
                      # the retrieval recipe's texts: what to rank by (io.retrievers), never the node's text
@@ -81,7 +83,9 @@ def to_langchain(chunks: ChunkedDocument, *, flat: bool = True) -> list:
 
 
 def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True) -> list:
-    """One LlamaIndex `TextNode` per chunk, id = chunk_id, with start/end char indices.
+    """One LlamaIndex `TextNode` per chunk, id = chunk_id, with start/end char indices. What is
+    embedded is the text and the section path (EMBEDDED_METADATA); the model also sees the
+    metadata that says what the chunk is (type, pages, …), not positions and ids (NOT_FOR_EMBEDDING).
 
     Relationships: SOURCE → the document (doc_id); PREVIOUS/NEXT link consecutive chunks in
     reading order, as LlamaIndex's own node parsers do; when both chunks are sub-chunks of one
@@ -94,9 +98,10 @@ def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True) -> list:
     for c in chunks.chunks:
         meta = chunk_metadata(chunks, c, flat=flat)
         hidden = [k for k in NOT_FOR_EMBEDDING if k in meta]
+        not_embedded = [k for k in meta if k not in EMBEDDED_METADATA]
         nodes.append(schema.TextNode(
             id_=c.chunk_id, text=c.text, metadata=meta, start_char_idx=c.start_char, end_char_idx=c.end_char,
-            excluded_embed_metadata_keys=hidden, excluded_llm_metadata_keys=hidden,
+            excluded_embed_metadata_keys=not_embedded, excluded_llm_metadata_keys=hidden,
             relationships={rel.SOURCE: info(node_id=chunks.doc.doc_id, metadata={"source": chunks.doc.source})},
         ))
     for (a, node_a), (b, node_b) in zip(zip(chunks.chunks, nodes), zip(chunks.chunks[1:], nodes[1:])):

@@ -18,6 +18,9 @@ from . import contract, elements, headers, recursive, sections, semantic, senten
 from .base import Strategy, paused_gc
 from .spans import repeat_table_header
 
+#: the strategy a command, the explorer or a sweep uses when none is named
+DEFAULT_STRATEGY = "elements"
+
 REGISTRY: dict[str, Strategy] = {
     s.name: s
     for s in (elements.STRATEGY, contract.STRATEGY, headers.STRATEGY, sections.STRATEGY, tokens.STRATEGY,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from chunkbench.errors import InputError, UsageError
+from chunkbench.strategies import DEFAULT_STRATEGY
 
 if TYPE_CHECKING:
     from chunkbench.evaluate.labels import Labels
@@ -61,7 +62,7 @@ def slug(value: Any) -> str:
 
 
 def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[Any]], out_dir: str | os.PathLike,
-                *, strategy: str = "elements", fixed: Mapping[str, Any] | None = None,
+                *, strategy: str = DEFAULT_STRATEGY, fixed: Mapping[str, Any] | None = None,
                 questions: str | os.PathLike | None = "auto", retriever: str = "bm25",
                 holdout: float | None = None) -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import ChunkbenchError, UsageError
+from chunkbench.strategies import DEFAULT_STRATEGY
 
 from .edit_changes import edit_changes, write_edit_changes
 from .floor import floor_values, input_cases, parse_recall_floor, with_floor
@@ -31,7 +32,7 @@ POOL_STARTUP_SECONDS = 3.0
 
 
 def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[Any]], out_dir: str | os.PathLike,
-              *, strategy: str = "elements", fixed: Mapping[str, Any] | None = None,
+              *, strategy: str = DEFAULT_STRATEGY, fixed: Mapping[str, Any] | None = None,
               questions: str | os.PathLike | None = "auto", jobs: int | None = None, dask: str | None = None,
               progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600,
               notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25",

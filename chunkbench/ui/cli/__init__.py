@@ -14,6 +14,7 @@ import sys
 import traceback
 
 from chunkbench.errors import ChunkbenchError, UsageError
+from chunkbench.strategies import DEFAULT_STRATEGY
 from chunkbench.text.terminal import terminal_safe
 
 
@@ -130,7 +131,7 @@ def _silence_stdout() -> None:
 
 def add_set_option(parser: argparse.ArgumentParser) -> None:
     """`--strategy NAME --set KEY=VALUE ...` shared by chunk, render, review, store, sweep."""
-    parser.add_argument("--strategy", default="elements", help="strategy name (see `chunkbench strategies`)")
+    parser.add_argument("--strategy", default=DEFAULT_STRATEGY, help="strategy name (see `chunkbench strategies`)")
     parser.add_argument(
         "--set", dest="params", action="append", default=[], metavar="KEY=VALUE",
         help="strategy parameter, repeatable",

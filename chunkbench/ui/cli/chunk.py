@@ -20,7 +20,7 @@ def register(sub) -> None:
     p = sub.add_parser("chunk", help="chunk INPUT with a strategy; write chunks.json and chunk_debug.md")
     add_input_options(p)
     add_set_option(p)
-    p.set_defaults(strategy=None)  # "elements", unless --for-retrieval picks the retrieval default
+    p.set_defaults(strategy=None)  # DEFAULT_STRATEGY, unless --for-retrieval picks the retrieval default
     p.add_argument("--index-context", type=int, default=None, metavar="N",
                    help="give every chunk an index_text: its text (twice) with the N chunks before and after it, "
                         "what to index it by when the index returns the chunk alone (see docs/evaluation.md)")
@@ -173,7 +173,7 @@ def run_chunk(args) -> int:
 
 
 def _choose_setting(args, params: dict[str, Any]) -> Indexing:
-    """Resolve --strategy (default "elements") and --for-retrieval into args.strategy and `params`
+    """Resolve --strategy (default DEFAULT_STRATEGY) and --for-retrieval into args.strategy and `params`
     (in place); how the chunks are to be indexed (--index-context, --index-alone, --index-windows,
     --index-headings, over the retrieval default's)."""
     from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
@@ -182,7 +182,9 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
         if value is not None and value < 0:
             raise UsageError(f"{flag} must be 0 or more, got {value}")
     if not args.for_retrieval:
-        args.strategy = args.strategy or "elements"
+        from chunkbench.strategies import DEFAULT_STRATEGY
+
+        args.strategy = args.strategy or DEFAULT_STRATEGY
         default = Indexing()
     elif args.strategy is not None or params or args.chunks:
         raise UsageError("--for-retrieval chooses the strategy and its parameters: give it without --strategy, "
@@ -287,12 +289,12 @@ def _defects_of(data: dict, chunks_json: Path, doc_path: str | None) -> dict:
     doc_id; else a note saying how to give it."""
     from chunkbench.evaluate.defects import DEFECT_DOCS, defect_counts, find_defects
     from chunkbench.loaders import load
+    from chunkbench.loaders.chunks_file import source_beside
     from chunkbench.types.chunkset import ChunkSet
-    from chunkbench.types.document import sha256_file
 
     if doc_path is None:
-        beside = chunks_json.parent / Path(str(data.get("source", ""))).name
-        if not beside.is_file() or sha256_file(beside) != data["doc_id"]:
+        beside = source_beside(data, chunks_json)
+        if beside is None:
             return {"note": f"defects need the document: pass --doc INPUT ({data.get('source')} is not beside "
                             f"{chunks_json.name})"}
         doc_path = str(beside)

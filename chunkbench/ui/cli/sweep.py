@@ -78,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
     from chunkbench.loaders.corpus import expand_corpus_items
 
     args.inputs = expand_corpus_items(args.inputs)
+    missing = [p for p in args.inputs if not os.path.exists(p)]
+    if missing:  # before anything is written: a sweep of nothing leaves no results behind
+        from chunkbench.errors import InputError
+
+        more = f" (and {len(missing) - 1} more inputs)" if len(missing) > 1 else ""
+        raise InputError(f"no such file or folder{more}; nothing was written", missing[0])
     check_outputs({}, inputs=args.inputs, folders={"--output": args.output})
     grid = parse_grid(args.grid)
     fixed = parse_sets(args.params)

@@ -10,7 +10,7 @@ import os
 from collections import OrderedDict
 from typing import Any
 
-from chunkbench.strategies import chunk, get_strategy
+from chunkbench.strategies import DEFAULT_STRATEGY, chunk, get_strategy
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
@@ -27,7 +27,7 @@ def on_page(c: Chunk, n: int) -> bool:
 class ExplorerState:
     """The explorer's model: every change goes through here, so it is checked before anything moves."""
 
-    def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
+    def __init__(self, doc: Document, strategy: str = DEFAULT_STRATEGY, params: dict | None = None, *,
                  workspace: str | os.PathLike | None = None, reviewer: str = "", apply_edits: bool = True,
                  page_count: int | None = None):
         self.doc = doc

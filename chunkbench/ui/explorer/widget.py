@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from chunkbench import loaders
 from chunkbench.errors import ChunkbenchError
-from chunkbench.strategies import get_strategy, strategy_names
+from chunkbench.strategies import DEFAULT_STRATEGY, get_strategy, strategy_names
 from chunkbench.strategies.base import Param
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
@@ -112,7 +112,7 @@ class Explorer:
     """The explorer's widgets for one Document, over an `ExplorerState` (see the module docstring).
     Each API call changes the state, then redraws what depends on it."""
 
-    def __init__(self, doc: Document, strategy: str = "elements", params: dict | None = None, *,
+    def __init__(self, doc: Document, strategy: str = DEFAULT_STRATEGY, params: dict | None = None, *,
                  dpi: int = 90, image_width: int = 900, workspace=None, reviewer: str = "",
                  page_count: int | None = None):
         self._lock = threading.RLock()
@@ -462,7 +462,7 @@ class Explorer:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def explore(doc_or_path: Document | str, strategy: str = "elements", *, dpi: int = 90, workspace=None,
+def explore(doc_or_path: Document | str, strategy: str = DEFAULT_STRATEGY, *, dpi: int = 90, workspace=None,
             reviewer: str = "", progressive: bool = True, **params: Any) -> Explorer:
     """Open the linked explorer on a Document or any loadable path (parsed once, then cached);
     reviewers' boundary edits stored in `workspace` are applied, and new ones are `reviewer`'s.

@@ -20,7 +20,7 @@ from .verdicts import VERDICT_LABELS, VERDICTS, Verdict  # noqa: F401
 def _chunkset(doc_or_path: Any, strategy: str | None, params: dict):
     """A ChunkSet from a ChunkSet, a Document or any loadable path (parsed once, cached)."""
     from chunkbench.loaders import load
-    from chunkbench.strategies import chunk
+    from chunkbench.strategies import DEFAULT_STRATEGY, chunk
     from chunkbench.types.chunkset import ChunkSet
     from chunkbench.types.document import Document
 
@@ -29,7 +29,7 @@ def _chunkset(doc_or_path: Any, strategy: str | None, params: dict):
             return chunk(doc_or_path.doc, doc_or_path.strategy if strategy is None else strategy, **params)
         return doc_or_path
     doc = doc_or_path if isinstance(doc_or_path, Document) else load(doc_or_path)
-    return chunk(doc, strategy or "elements", **params)
+    return chunk(doc, strategy or DEFAULT_STRATEGY, **params)
 
 
 def review(
