@@ -14,7 +14,7 @@ PACKAGE = ROOT / "chunkbench"
 #: bottom to top: a module may import its own floor and the floors below it, never one above.
 #: A room is a folder of chunkbench/ (or one of the two root modules every floor may read).
 FLOORS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "version", "text"}),  # vocabulary: exceptions, the version, string and span helpers
+    frozenset({"errors", "version", "runtime", "text"}),  # vocabulary: exceptions, the version, the gc pause, string and span helpers
     frozenset({"types", "io"}),                # the data model and its serialised forms (chunks.json, hand-off)
     frozenset({"loaders"}),                    # inputs into Documents (with the parse cache, MinerU runner)
     frozenset({"strategies", "foreign"}),      # the strategies, their registry and chunk(); other chunkers' chunks located

@@ -32,6 +32,7 @@ from chunkbench.text.segment import skip_space
 if TYPE_CHECKING:
     from chunkbench.types.chunkset import ChunkSet
     from chunkbench.types.document import Document
+    from chunkbench.types.review import Edit, Verdict
 
 #: what each verdict says of its place: a boundary belongs there (True) or not (False)
 KEEPS: Mapping[str, bool] = {"ok": True, "wrong_type": True, "should_merge": False, "should_split_elsewhere": False}
@@ -101,10 +102,9 @@ def parse_key(key: str) -> tuple[str, int] | None:
     return element_id, int(start)
 
 
-def labels_from_verdicts(doc: Document, verdicts: Iterable[Any], edits: Iterable[tuple[str, Any]] = ()) -> Labels:
-    """The document's labelled boundaries from verdicts (objects with `boundary_key` and `verdict`,
-    e.g. reviews.verdicts.Verdict) on any chunking of it, and from reviewers' edits ((strategy,
-    strategies.edits.Edit) pairs): one vote per verdict and per place an edit cuts or uncuts, the
+def labels_from_verdicts(doc: Document, verdicts: Iterable[Verdict], edits: Iterable[tuple[str, Edit]] = ()) -> Labels:
+    """The document's labelled boundaries from verdicts (types.review.Verdict) on any chunking of it, and from reviewers' edits ((strategy,
+    types.review.Edit) pairs): one vote per verdict and per place an edit cuts or uncuts, the
     majority wins."""
     votes: dict[tuple[str, int], Counter] = {}
     stale = 0
@@ -143,7 +143,7 @@ def labels_from_verdicts(doc: Document, verdicts: Iterable[Any], edits: Iterable
     return Labels(doc.doc_id, tuple(labels), tied, stale, tuple(targets))
 
 
-def edit_target(doc: Document, strategy: str, edit: Any) -> EditTarget | None:
+def edit_target(doc: Document, strategy: str, edit: Edit) -> EditTarget | None:
     """The cuts a reviewer's edit removes and adds in `doc`; None when its text is gone."""
     from chunkbench.strategies.edits import resolve, word_start
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from chunkbench.errors import InputError
-from chunkbench.strategies.base import paused_gc
+from chunkbench.runtime import paused_gc
 from chunkbench.text.words import stands_in
 from chunkbench.types.chunk import Boundary, build_chunk, document_key, with_section_paths
 from chunkbench.types.chunkset import ChunkSet

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from chunkbench.errors import ParamError
+from chunkbench.runtime import paused_gc
 from chunkbench.types.chunk import with_section_paths
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 
 from . import contract, elements, headers, recursive, sections, semantic, sentences, tokens
-from .base import Strategy, paused_gc
+from .base import Strategy
 from .spans import repeat_table_header
 
 #: the strategy a command, the explorer or a sweep uses when none is named

@@ -9,29 +9,13 @@ once, as `Param`s with their defaults, in a `Strategy` made by `declare` at the 
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from chunkbench.errors import ParamError
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.document import Document
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector off for the block. Chunking and locating allocate many small
-    objects and no reference cycles; the collector's passes over them (each longer as more objects
-    live) made the work grow faster than the input (16x input, up to 21x time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True)
