@@ -83,6 +83,7 @@ def step_parse(demo: Demo, run: DocRun) -> None:
 
 def step_chunk(demo: Demo, run: DocRun) -> None:
     """Chunk with every registered strategy (default params): chunks.json + chunk_debug.md each."""
+    from chunkbench.evaluate.defects import defect_counts
     from chunkbench.evaluate.stats import quality_targets, size_summary
     from chunkbench.strategies import all_strategies, chunk
 
@@ -94,7 +95,8 @@ def step_chunk(demo: Demo, run: DocRun) -> None:
             chunkset = chunk(run.doc, name)
             folder = run.out / name
             chunkset.to_json(folder / "chunks.json")
-            chunkset.to_debug_markdown(folder / "chunk_debug.md", [f.to_dict() for f in find_defects(chunkset)])
+            findings = find_defects(chunkset)
+            chunkset.to_debug_markdown(folder / "chunk_debug.md", [f.to_dict() for f in findings])
         except Exception as exc:  # noqa: BLE001 - one strategy failing must not hide the others
             demo.fail(run, f"strategy {name}", exc)
             run.rows.append({"document": run.pdf.stem, "strategy": name, "error": type(exc).__name__})
@@ -106,6 +108,7 @@ def step_chunk(demo: Demo, run: DocRun) -> None:
             "document": run.pdf.stem, "strategy": name, "chunks": size.count,
             "median_chars": size.chars.median, "p95_chars": size.chars.p95,
             "targets_passed": sum(t.passed for t in targets), "targets_total": len(targets),
+            "defects_per_100": defect_counts(findings, len(chunkset))["defects_per_100"],
         })
 
 
@@ -216,7 +219,7 @@ def index_html(demo: Demo) -> str:
             report = f"{run.pdf.stem}/{name}/report/index.html"
             thumb = f"{run.pdf.stem}/{name}/report/page-001.png"
             if "error" in r:
-                lines.append(f"<tr><td><b>{html.escape(name)}</b></td><td colspan=6 class=err>failed: "
+                lines.append(f"<tr><td><b>{html.escape(name)}</b></td><td colspan=7 class=err>failed: "
                              f"{html.escape(r['error'])}</td></tr>")
                 continue
             star = " ✓ best" if r["targets_passed"] == best and best else ""
@@ -226,11 +229,13 @@ def index_html(demo: Demo) -> str:
                 f"<tr><td><a href=\"{html.escape(report)}\"><b>{html.escape(name)}</b></a><div class=about>{about}</div></td>"
                 f"<td class=n>{r['chunks']}</td><td class=n>{fmt_num(r['median_chars'])}</td>"
                 f"<td class=n>{fmt_num(r['p95_chars'])}</td>"
-                f"<td class=n>{r['targets_passed']}/{r['targets_total']}{star}</td><td>{picture}</td></tr>"
+                f"<td class=n>{r['targets_passed']}/{r['targets_total']}{star}</td>"
+                f"<td class=n>{fmt_num(r['defects_per_100'])}</td><td>{picture}</td></tr>"
             )
         sections.append(
             f"<h2>{html.escape(run.pdf.name)}</h2><table><tr><th>strategy (opens its overlay report)</th>"
-            "<th>chunks</th><th>median chars</th><th>p95 chars</th><th>targets met</th><th>page 1</th></tr>"
+            "<th>chunks</th><th>median chars</th><th>p95 chars</th><th>targets met</th><th>defects per 100 chunks</th>"
+            "<th>page 1</th></tr>"
             + "".join(lines) + "</table>"
         )
     sweep = ('<h2>Sweep</h2><p><a href="sweep/summary.html">Sweep summary</a>: the best strategy per document by '
@@ -249,7 +254,9 @@ def index_html(demo: Demo) -> str:
         f"<p class=legend><b>Targets met</b> counts four checks of a chunk set: the median chunk is {lo}–{hi} "
         f"characters; 95% of chunks are under {P95_CHARS_LIMIT:,}; every chunk knows its pages; every chunk knows its "
         "source elements. <b>✓ best</b> marks the strategies that meet the most for that document. They say "
-        "whether chunks are usable for retrieval, not which retrieves best: the sweep measures that.</p>"
+        "whether chunks are usable for retrieval, not which retrieves best: the sweep measures that. "
+        "<b>Defects per 100 chunks</b> counts what a reviewer would object to (a lead-in apart from its table, a "
+        "cut mid-sentence, a footnote inside a table piece, …), boxed in red in each report (docs/defects.md).</p>"
         + "".join(sections) + sweep
     )
 
