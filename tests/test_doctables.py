@@ -1,4 +1,4 @@
-"""Issue 23: strategies and reason codes are declared once; the README tables and the schema's enum
+"""Issue 23: strategies and reason codes are declared once; the guide's tables (docs/guide.md) and the schema's enum
 are generated from the declarations and must be current."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def test_generated_files_are_current():
 
 
 def test_the_tables_follow_the_declarations():
-    readme = doctables.README.read_text("utf-8")
+    readme = doctables.GUIDE.read_text("utf-8")
     for s in all_strategies(peers=False, slow=True):  # peers depend on what is installed: named in prose
         assert f"| `{s.name}` | [" in readme and s.boundaries and s.fields, s.name
     for r in Reason:
@@ -26,9 +26,9 @@ def test_the_tables_follow_the_declarations():
 
 
 def test_check_mode_names_a_stale_file(tmp_path, monkeypatch, capsys):
-    readme = tmp_path / "README.md"
-    readme.write_text(doctables.README.read_text("utf-8").replace("| `tokens` |", "| `tokenz` |"), "utf-8")
-    monkeypatch.setattr(doctables, "README", readme)
+    readme = tmp_path / "guide.md"
+    readme.write_text(doctables.GUIDE.read_text("utf-8").replace("| `tokens` |", "| `tokenz` |"), "utf-8")
+    monkeypatch.setattr(doctables, "GUIDE", readme)
     assert doctables.main(["--check"]) == 1
     assert str(readme) in capsys.readouterr().err
     assert doctables.main([]) == 0 and doctables.main(["--check"]) == 0

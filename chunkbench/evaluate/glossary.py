@@ -1,5 +1,5 @@
 """What each metric means, in one sentence a newcomer can read: shown beside the metrics (sweep
-summary, evaluate, notebooks) and generated into the README's metrics table.
+summary, evaluate, notebooks) and generated into docs/guide.md's metrics table.
 
 Retrieval metrics are named `ret_<system>_<measure>`; their meaning is the system's and the
 measure's, composed, so every combination is explained without listing it."""
@@ -11,7 +11,7 @@ import re
 from chunkbench.evaluate.defects import DEFECT_DOCS
 from chunkbench.evaluate.stats import TARGETS_TEXT
 
-#: the main metrics, in the order the README lists them
+#: the main metrics, in the order docs/guide.md lists them
 METRICS: dict[str, str] = {
     "chunks": "number of chunks",
     "chars_median": "median chunk length in characters (chars_min/p95/max/mean likewise; tokens_* in cl100k tokens)",

@@ -150,7 +150,7 @@ class Strategy:
     check: Callable[[dict], None] | None = None
     #: what start_char/end_char mean for the chunk text: a key of OFFSET_RULES
     offsets: str = "slice"
-    #: what decides a boundary, and the chunk fields the strategy adds (Markdown; the README's
+    #: what decides a boundary, and the chunk fields the strategy adds (Markdown; docs/guide.md's
     #: strategy table is generated from these, `python -m chunkbench.ui.doctables`)
     boundaries: str = ""
     fields: str = ""

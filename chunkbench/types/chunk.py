@@ -43,7 +43,7 @@ class DocumentedCode(str, Enum):
 
 
 class Reason(DocumentedCode):
-    """Why a chunk starts where it does. Each code is declared once, here, with its meaning: the README
+    """Why a chunk starts where it does. Each code is declared once, here, with its meaning: docs/guide.md
     table, the chunks.json schema's enum and the reports are generated from this list
     (`python -m chunkbench.ui.doctables`)."""
 

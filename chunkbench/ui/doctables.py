@@ -1,9 +1,9 @@
-"""The tables generated from the declarations: the README's strategy and reason-code tables, the
+"""The tables generated from the declarations: the guide's (docs/guide.md) strategy and reason-code tables, the
 reason enum of the chunks.json schema and docs/defects.md's defect codes. Strategies, reason codes
 and defect codes are declared once (the registry in `chunkbench.strategies`, the `Reason` and
 `Defect` enums); this writes everything that lists them.
 
-    python -m chunkbench.ui.doctables          rewrite README.md, the schema and docs/defects.md
+    python -m chunkbench.ui.doctables          rewrite docs/guide.md, the schema and docs/defects.md
     python -m chunkbench.ui.doctables --check  exit 1, naming the files, when either is out of date
 """
 
@@ -20,7 +20,8 @@ from chunkbench.strategies import all_strategies
 from chunkbench.types.chunk import Reason
 
 PACKAGE = Path(__file__).resolve().parents[1]
-README = PACKAGE.parent / "README.md"
+#: the page with the strategy, reason-code and metric tables (the README links to it)
+GUIDE = PACKAGE.parent / "docs" / "guide.md"
 DEFECTS = PACKAGE.parent / "docs" / "defects.md"
 SCHEMA = PACKAGE / "schema" / "chunks.schema.json"
 COMMAND = "python -m chunkbench.ui.doctables"
@@ -34,7 +35,7 @@ def strategy_table() -> str:
     """name | spec | what decides a boundary | fields it adds | offsets rule, one row per strategy."""
     rows = ["| name | spec | what decides a boundary | fields it adds | offsets |", "|---|---|---|---|---|"]
     for s in all_strategies(peers=False, slow=True):
-        spec = f"[{s.spec.removeprefix('docs/')}]({s.spec})"
+        spec = f"[{s.spec.removeprefix('docs/')}]({s.spec.removeprefix('docs/')})"  # linked from docs/guide.md
         rows.append(f"| `{s.name}` | {spec} | {_cell(s.boundaries or s.doc)} | {_cell(s.fields) or '–'} | `{s.offsets}` |")
     return "\n".join(rows)
 
@@ -71,7 +72,7 @@ def metric_table() -> str:
     return "\n".join(["| metric | meaning |", "|---|---|", *(f"| `{m}` | {_cell(d)} |" for m, d in METRICS.items())])
 
 
-def readme_text(current: str) -> str:
+def guide_text(current: str) -> str:
     text = _between(_between(current, "strategies", strategy_table()), "reasons", reason_table())
     return _between(text, "metrics", metric_table())
 
@@ -86,7 +87,7 @@ def schema_text(current: str) -> str:
 def outdated() -> dict[Path, str]:
     """Each generated file whose text differs from what the declarations give, with that text."""
     out = {}
-    for path, make in ((README, readme_text), (SCHEMA, schema_text), (DEFECTS, defects_text)):
+    for path, make in ((GUIDE, guide_text), (SCHEMA, schema_text), (DEFECTS, defects_text)):
         if path.exists():
             current = path.read_text("utf-8")
             wanted = make(current)
