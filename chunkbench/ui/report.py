@@ -163,6 +163,7 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
     `pages`: 1-based pages (default all); `elements_of`: a second parse of the same PDF drawn as
     a dashed element layer (adds `elements` to `show`). Documents without a PDF get the text view."""
     from .render import DEFAULT_SHOW, chunks_on_page, render_page, render_text_view
+    from .render.overlay import chunkset_defects
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -183,7 +184,7 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
         return write_text(out / "index.html", html_page(title, head, body))
     page_list = list(pages) if pages is not None else [p.index + 1 for p in doc.pages]
     layers = tuple(show or DEFAULT_SHOW) + (("elements",) if elements_of is not None else ())
-    findings = _findings(chunks) if "defects" in layers else []
+    findings = chunkset_defects(chunks) if "defects" in layers else []
     sections = []
     for page in page_list:
         img = render_page(doc, chunks, page=page, dpi=dpi, show=layers, elements_of=elements_of, defects=findings)
@@ -202,15 +203,6 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
     body = (f'<section style="padding:8px 20px"><details><summary>reason codes</summary>'
             f"{reasons_table(chunk_list)}</details>{defects_table(findings)}</section>" + "".join(sections))
     return write_text(out / "index.html", html_page(title, head, body))
-
-
-def _findings(chunks) -> list:
-    """The defects of a ChunkSet (evaluate.defects), found once for every page drawn; none for bare chunks."""
-    if getattr(chunks, "doc", None) is None:
-        return []
-    from chunkbench.evaluate.defects import find_defects
-
-    return find_defects(chunks)
 
 
 def defects_table(findings) -> str:

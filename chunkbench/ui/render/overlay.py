@@ -117,14 +117,14 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
     if "overlap" in layers:
         _draw_overlaps(img, doc, all_chunks, on_page, page)
     if "defects" in layers:
-        found = defects if defects is not None else _findings(chunks)
+        found = defects if defects is not None else chunkset_defects(chunks)
         _draw_defects(img, [f for f in found if f.page == page and f.box is not None], label_size)
     for label in labels:
         _draw_label(img, label, left, width)
     return img
 
 
-def _findings(chunks) -> list[Finding]:
+def chunkset_defects(chunks) -> list[Finding]:
     """The defects of a ChunkSet (none for a bare list of chunks: the detectors read the document)."""
     if getattr(chunks, "doc", None) is None:
         return []

@@ -359,8 +359,7 @@ class ReviewApp:
             key = (i, tuple(ch.start_char for ch in self.chunkset.chunks), marks)
             try:
                 if key not in self._images:
-                    found = list(dict.fromkeys(f for fs in self.session.defects.values() for f in fs))
-                    self._images[key] = boundary_crop(self.chunkset, i, self.dpi, marks, found)
+                    self._images[key] = boundary_crop(self.chunkset, i, self.dpi, marks, self.session.findings)
                 self._crop = self._images[key]
                 note = "" if self._crop is not None else "<i>No page image: this chunk has no page.</i>"
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed: review the text

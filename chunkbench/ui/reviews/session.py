@@ -60,20 +60,25 @@ class ReviewSession:
         else:
             self.chunkset, self.edit_messages, self.conflict_places = self.base, [], []
         self.keys = [boundary_key(c) for c in self.chunkset.chunks]
-        self._defects: dict[int, list] | None = None  # found when first asked, for these chunks
+        self._findings: list | None = None  # the defects, found when first asked, for these chunks
+
+    @property
+    def findings(self) -> list:
+        """The defects of the chunks shown (evaluate.defects Findings), found once per chunking."""
+        if self._findings is None:
+            from chunkbench.evaluate.defects import find_defects
+
+            self._findings = find_defects(self.chunkset)
+        return self._findings
 
     @property
     def defects(self) -> dict[int, list]:
-        """Chunk index → the defects (evaluate.defects Findings) that concern it."""
-        if self._defects is None:
-            from chunkbench.evaluate.defects import find_defects
-
-            by_chunk: dict[int, list] = {}
-            for f in find_defects(self.chunkset):
-                for i in dict.fromkeys(f.chunks):
-                    by_chunk.setdefault(i, []).append(f)
-            self._defects = by_chunk
-        return self._defects
+        """Chunk index → the defects that concern it (of `findings`)."""
+        by_chunk: dict[int, list] = {}
+        for f in self.findings:
+            for i in dict.fromkeys(f.chunks):
+                by_chunk.setdefault(i, []).append(f)
+        return by_chunk
 
     def set_order(self, order: str = ORDERS[0]) -> None:
         """Show the boundaries in the document's order or worst first (most defects): worst first
