@@ -141,7 +141,7 @@ def _sweep(rows: list[Row], notes: list[str]) -> None:
     >= 0.8x the loop's speed. End to end (results table, summary.html plots) and with the best
     point's notebook are reported beside it."""
     import chunkbench
-    from chunkbench.evaluate.sweep import make_points, measure_point, run_sweep
+    from chunkbench.app.sweep import make_points, measure_point, run_sweep
     from chunkbench.ui.sweep_summary import write_summary
 
     os.makedirs(BENCH_DIR, exist_ok=True)

@@ -38,8 +38,8 @@ import os
 import time
 from collections.abc import Sequence
 
+from chunkbench.app.defaults import RETRIEVAL_DEFAULT
 from chunkbench.evaluate.benchmark import (
-    RETRIEVAL_DEFAULT,
     Case,
     Setting,
     baseline,

@@ -4,15 +4,15 @@ The public API, in one place: `cb.load`, `cb.chunk`, `cb.load_chunks` (a chunks.
 ...), the errors, and, imported on first use, the heavier pieces (`cb.render_page`, `cb.explore`,
 `cb.review`, `cb.diff`, `cb.store`, `cb.metrics`, `cb.sweep`, `cb.defects`). `dir(cb)` and tab completion list
 exactly `__all__`; the subpackages (`types`, `loaders`, `strategies`, `evaluate`, `ui`, ...) are the
-implementation's rooms, described in docs/architecture.md.
+implementation's rooms, described in docs/architecture.md; `cb.chunk` is chunkbench.app.chunking's.
 """
 
+from .app.chunking import EditWarning, chunk
 from .errors import ChunkbenchError, ExternalToolError, InputError, ParamError, UsageError
 from .foreign import inspect
 from .loaders import load
 from .loaders.chunks_file import load_chunks
 from .strategies import all_strategies, get_strategy
-from .strategies import chunk as _chunk
 from .types.chunk import BBox, Boundary, Chunk, Reason
 from .types.chunkset import ChunkSet
 from .types.document import Document, Element, Page, ParserInfo
@@ -27,9 +27,9 @@ _LAZY = {
     "diff": ("chunkbench.evaluate.diff", "diff"),
     "render_diff": ("chunkbench.ui.render.diffpages", "render_diff"),
     "review": ("chunkbench.ui.reviews", "review"),
-    "store": ("chunkbench.store", None),
+    "store": ("chunkbench.app.runs", None),
     "metrics": ("chunkbench.evaluate.metrics", None),
-    "sweep": ("chunkbench.evaluate.sweep", None),
+    "sweep": ("chunkbench.app.sweep", None),
     "defects": ("chunkbench.evaluate.defects", "find_defects"),
 }
 
@@ -44,38 +44,6 @@ __all__ = [
     "render_page", "PageImage", "explore", "diff", "render_diff", "review", "store", "metrics", "sweep",
     "defects", "__version__",
 ]
-
-
-class EditWarning(UserWarning):
-    """A reviewer's edit that `chunk(..., edits="apply")` could not apply (its text is gone, these
-    parameters make no boundary there, or reviewers disagree about the place)."""
-
-
-def chunk(doc: Document, strategy: str, *, edits=None, workspace=None, reviewer: str | None = None,
-          **params) -> ChunkSet:
-    """Chunk `doc` with the named strategy; unknown names or bad values raise ParamError.
-
-    `edits="apply"` applies the reviewers' boundary edits stored in the workspace (`workspace`,
-    default $CHUNKBENCH_WORKSPACE or ./.chunkbench/workspace.db) for this document and strategy,
-    everyone's or `reviewer`'s; a list of `strategies.edits.Edit` applies those. Each edit that
-    cannot be applied is an EditWarning, never dropped silently."""
-    if edits is None or edits == "none":
-        return _chunk(doc, strategy, **params)
-    import warnings
-
-    from .strategies.edits import apply_edits
-
-    if edits == "apply":
-        from .store.edits import chunk_with_edits
-
-        outcome = chunk_with_edits(doc, strategy, workspace=workspace, reviewer=reviewer, **params)
-    elif isinstance(edits, str):
-        raise UsageError(f"edits must be 'apply', 'none' or a list of edits, got {edits!r}")
-    else:
-        outcome = apply_edits(_chunk(doc, strategy, **params), edits)
-    for message in outcome.messages():
-        warnings.warn(message, EditWarning, stacklevel=2)
-    return outcome.chunkset
 
 
 def __getattr__(name: str):

@@ -112,10 +112,11 @@ def check_common_invariants(doc, chunkset, params: dict | None = None) -> None:
     """What docs/contracts.md promises of every chunk, whatever the strategy, and the offsets rule
     the strategy states (issue 13.5)."""
     from chunkbench.strategies import get_strategy
-    from chunkbench.strategies.base import offsets_violation
+    from chunkbench.strategies.base import OFFSET_RULES, offsets_violations
 
     rule = get_strategy(chunkset.strategy).offsets
-    assert [c.index for c in chunkset if offsets_violation(doc, c, rule, chunkset.skipped)] == [], rule
+    broken = offsets_violations(doc, chunkset.chunks, rule, chunkset.skipped)
+    assert broken == [], f"{chunkset.strategy} states offsets rule {rule!r}: {OFFSET_RULES[rule]}; broken: {broken[:3]}"
     order = {e.id: i for i, e in enumerate(doc.elements)}
     seen: set[str] = set()
     ids = [c.chunk_id for c in chunkset.chunks]
@@ -156,12 +157,13 @@ def check_titles_kept(doc, chunkset) -> None:
     (peers) aside). Like a heading, it may stand alone,
     or with the headings and lead-ins before it, when what follows does not fit beside them."""
     content = [e for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in chunkset.skipped]
+    content_ids = {e.id for e in content}
     titles = lead_ins(content)
+    last_holding = {b: c for c in chunkset.chunks for b in c.source_blocks}  # the last chunk holding each block
     for title in titles:
-        holding = [c for c in chunkset.chunks if title in c.source_blocks]
-        if not holding:
+        last = last_holding.get(title)
+        if last is None:
             continue
-        last = holding[-1]
-        blocks = [b for b in last.source_blocks if b in {e.id for e in content}]
+        blocks = [b for b in last.source_blocks if b in content_ids]
         if blocks[-1] == title and any(not doc.element(b).is_heading and b not in titles for b in blocks[:-1]):
             raise AssertionError(f"chunk {last.index} ends with the lead-in {title} of what follows it")

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import chunkbench as cb
+from chunkbench.app.chunking import add_edit
+from chunkbench.db.edits import edits_of
 from chunkbench.errors import UsageError
-from chunkbench.store.edits import add, edits_of
 from chunkbench.strategies.edits import make_edit_at, resolve
 from chunkbench.ui.render.crops import boundary_crop
 from chunkbench.ui.render.overlay import MARK_COLOR
@@ -181,10 +182,10 @@ def test_conflicts_are_marked_on_the_page(contract, tmp_path):
     doc, cs = contract
     ws = tmp_path / "ws.db"
     place = cs.chunks[5].start_char
-    add(cs, "merge", 5, reviewer="ana", workspace=ws)
+    add_edit(cs, "merge", 5, reviewer="ana", workspace=ws)
     merged = cb.chunk(doc, "elements", edits="apply", workspace=ws)
     holder = next(c.index for c in merged if c.start_char < place < c.end_char)
-    add(merged, "split", holder, at=place, reviewer="ben", workspace=ws)
+    add_edit(merged, "split", holder, at=place, reviewer="ben", workspace=ws)
     app = ReviewApp(cs, reviewer="cy", workspace=ws)
     assert app.session.conflict_places and app.session.conflict_places[0][0] == place
     assert "ana: merge" in app.session.conflict_places[0][1] and "ben: split" in app.session.conflict_places[0][1]

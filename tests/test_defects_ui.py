@@ -52,7 +52,7 @@ def test_the_report_lists_the_defects_it_draws(windows, tmp_path):
 
 
 def test_the_review_queue_goes_worst_first_and_back_to_the_documents_order(windows, tmp_path):
-    from chunkbench.ui.reviews.session import ReviewSession
+    from chunkbench.app.review import ReviewSession
 
     session = ReviewSession(windows, reviewer="ann", workspace=tmp_path / "ws")
     counts = {i: len(fs) for i, fs in session.defects.items()}

@@ -52,7 +52,7 @@ def test_index_in_a_browser(demo_out):
 
 
 def test_every_listed_metric_is_one_the_package_measures(tmp_path):
-    from chunkbench.store.workspace import open_workspace
+    from chunkbench.db.workspace import open_workspace
     from chunkbench.ui.reviews.verdicts import load_labels, record_for_chunk
 
     doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")

@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkbench as cb
-from chunkbench.store.edits import add, edits_of
+from chunkbench.app.chunking import add_edit
+from chunkbench.db.edits import edits_of
 from chunkbench.strategies.edits import Anchor, Edit, anchor_at, apply_edits, make_edit, resolve, span_text
 from chunkbench.ui.cli import main
 from tests.conftest import SAMPLE_PDFS
@@ -45,9 +46,9 @@ def test_merge_split_and_move_change_exactly_their_boundary(contract, tmp_path):
     doc, cs = contract
     ws = tmp_path / "ws.db"
     merged_at = cs.chunks[3].start_char
-    split = add(cs, "split", 5, word=12, reviewer="ben", comment="two topics", workspace=ws)
-    add(cs, "merge", 3, reviewer="ana", workspace=ws)
-    add(cs, "move", 8, word=-4, reviewer="ana", workspace=ws)
+    split = add_edit(cs, "split", 5, word=12, reviewer="ben", comment="two topics", workspace=ws)
+    add_edit(cs, "merge", 3, reviewer="ana", workspace=ws)
+    add_edit(cs, "move", 8, word=-4, reviewer="ana", workspace=ws)
     edited = cb.chunk(doc, "elements", edits="apply", workspace=ws)
     before, after = _starts(cs), _starts(edited)
     split_at = resolve(doc, split.at)
@@ -105,11 +106,11 @@ def test_an_edit_whose_text_is_gone_or_has_no_boundary_is_reported(contract):
 def test_reviewers_who_disagree_are_shown_not_settled_by_the_last(contract, tmp_path):
     doc, cs = contract
     ws = tmp_path / "ws.db"
-    add(cs, "merge", 3, reviewer="ana", workspace=ws)
+    add_edit(cs, "merge", 3, reviewer="ana", workspace=ws)
     # ben wants a cut exactly where ana removes one: moving the next boundary back onto it
     place = anchor_at(doc, cs.chunks[3].start_char)
-    from chunkbench.store.edits import record
-    from chunkbench.store.workspace import open_workspace
+    from chunkbench.db.edits import record
+    from chunkbench.db.workspace import open_workspace
 
     with open_workspace(ws) as conn:
         record(conn, doc.doc_id, "elements", Edit("split", place, None, "ben"))

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
+from chunkbench.app.defaults import default_settings
 from chunkbench.errors import InputError, UsageError
 from chunkbench.evaluate.benchmark import (
     BASELINE,
     Setting,
     baseline,
     compare_settings,
-    default_settings,
     find_cases,
     format_table,
     grid_settings,

@@ -210,7 +210,7 @@ def test_the_state_runs_without_any_widget(contract):
     import subprocess
     import sys
 
-    probe = ("import sys, chunkbench.ui.explorer.state as s; "
+    probe = ("import sys, chunkbench.app.explore as s; "
              "print(sorted(m for m in ('ipywidgets', 'ipyevents', 'panel', 'IPython') if m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip() == "[]"
 
@@ -254,7 +254,7 @@ def test_a_typed_value_sets_a_numeric_parameter_exactly():
 def test_the_selected_chunk_is_merged_moved_and_split_by_buttons_and_keys(tmp_path):
     """Issue 20.1 in the explorer: the edit buttons and the keys over the page (m, [, ], s) store an
     edit of the selected chunk and show the chunks with the stored edits applied."""
-    from chunkbench.store.edits import edits_of
+    from chunkbench.db.edits import edits_of
     from chunkbench.ui.explorer.widget import Explorer
 
     doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 import chunkbench as cb
@@ -250,3 +252,25 @@ def test_chunkset_from_dict_inverts_to_dict_on_real_chunks(strategy):
     other = cb.load(sorted(SAMPLE_PDFS.glob("*.pdf"))[-1])
     with pytest.raises(cb.UsageError, match="these chunks belong to"):
         ChunkSet.from_dict(data, other)
+
+
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.text(max_size=3),
+                            lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+                            max_leaves=4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_the_fast_schema_check_and_jsonschema_agree(data):
+    """chunks.json is checked by the schema compiled with fastjsonschema and listed by jsonschema
+    only when that fails: the two must agree on every document, valid or broken, down to any field."""
+    d = valid_dict()
+    target = data.draw(st.sampled_from(["top", "chunking", "chunk", "boundary"]))
+    node = {"top": d, "chunking": d["chunking"], "chunk": d["chunks"][0], "boundary": d["chunks"][0]["boundary"]}[target]
+    key = data.draw(st.sampled_from([*node, "extra"]))
+    if data.draw(st.booleans()) and key in node:
+        del node[key]
+    else:
+        node[key] = data.draw(_JSON_VALUES)
+    listed = sorted(export._validator().iter_errors(d), key=str)
+    assert export._schema_valid(d) == (listed == []), listed[:1]

@@ -273,7 +273,7 @@ def test_chunks_get_every_text_to_index_them_by_with_index_alone_or_windows(tmp_
 
 
 def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
-    from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
+    from chunkbench.app.defaults import RETRIEVAL_DEFAULT
     from chunkbench.io.export import load_chunks_json
     from chunkbench.loaders import load
     from chunkbench.strategies import chunk
@@ -303,7 +303,7 @@ def test_a_sweep_ranks_each_point_with_its_index_context_as_evaluate_does(tmp_pa
     """`--grid index_context=0,1` in `chunkbench sweep`: the same chunks, ranked with their
     neighbours; its numbers are evaluate's for the same setting, and its chunks.json carries
     each chunk's index_text."""
-    from chunkbench.evaluate import sweep
+    from chunkbench.app import sweep
 
     cases = _answer_after_its_subject(tmp_path)
     fixed = {"max_chars": 80, "min_chars": 0, "join_dependent": False}
@@ -325,7 +325,7 @@ def test_a_sweep_ranks_each_point_with_its_index_context_as_evaluate_does(tmp_pa
 
 
 def test_a_sweep_takes_index_alone_and_index_windows_as_evaluate_does(tmp_path):
-    from chunkbench.evaluate import sweep
+    from chunkbench.app import sweep
 
     cases = _answer_after_its_subject(tmp_path)
     fixed = {"max_chars": 200, "min_chars": 0, "join_dependent": False, "index_context": 1}

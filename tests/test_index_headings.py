@@ -108,7 +108,7 @@ def test_evaluate_takes_index_headings_for_settings_and_the_baseline(capsys):
 
 
 def test_a_sweep_ranks_each_point_under_its_headings_as_evaluate_does(tmp_path):
-    from chunkbench.evaluate import sweep
+    from chunkbench.app import sweep
     from chunkbench.evaluate.benchmark import score_setting
 
     fixed = {"chunk_size": 300}

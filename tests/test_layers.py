@@ -15,11 +15,12 @@ PACKAGE = ROOT / "chunkbench"
 #: A room is a folder of chunkbench/ (or one of the two root modules every floor may read).
 FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"errors", "version", "runtime", "text"}),  # vocabulary: exceptions, the version, the gc pause, string and span helpers
-    frozenset({"types", "io"}),                # the data model and its serialised forms (chunks.json, hand-off)
+    frozenset({"types", "io"}),                # the data model (the reviewer's record too) and its serialised forms
+    frozenset({"db"}),                         # the workspace database: persistence only (runs, edits, verdicts)
     frozenset({"loaders"}),                    # inputs into Documents (with the parse cache, MinerU runner)
     frozenset({"strategies", "foreign"}),      # the strategies, their registry and chunk(); other chunkers' chunks located
-    frozenset({"evaluate"}),                   # metrics, stats, diff, retrieval, benchmark, sweeps
-    frozenset({"store"}),                      # the workspace database of saved runs
+    frozenset({"evaluate"}),                   # measures only: metrics, stats, defects, diff, retrieval, benchmark
+    frozenset({"app"}),                        # what a person does: chunk with edits, defaults, runs, labels, sweeps
     frozenset({"ui", "samples", "__main__"}),  # render, plots, report, explorer, review app, CLI, demo
 )
 #: libraries that draw or show: only the ui floor imports them, at any level

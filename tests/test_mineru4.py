@@ -491,7 +491,7 @@ def test_shapes_kit_writes_without_pdf_beside(outputs, tmp_path):
 
 def test_explorer_and_a_sweep_on_mineru_output(outputs, tmp_path):
     """MinerU's parse in the explorer (its boxes drawn on the PDF) and in a sweep over its zip."""
-    from chunkbench.evaluate import sweep
+    from chunkbench.app import sweep
     from chunkbench.ui.explorer import Explorer
 
     files = outputs[CONTRACT.stem]

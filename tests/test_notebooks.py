@@ -10,7 +10,7 @@ import os
 import pytest
 from conftest import ROOT, SAMPLE_PDFS
 
-from chunkbench.evaluate.sweep import execute_notebook
+from chunkbench.app.sweep import execute_notebook
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 #: a small sample every notebook can run on

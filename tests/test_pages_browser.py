@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import chunkbench as cb
-from chunkbench.evaluate import sweep
+from chunkbench.app import sweep
 from chunkbench.ui.render.overlay import LABEL_SIZE
 from chunkbench.ui.report import write_diff_report
 from chunkbench.ui.sweep_summary import write_summary

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from conftest import ROOT
 
+from chunkbench.app.defaults import RETRIEVAL_DEFAULT
 from chunkbench.evaluate.benchmark import (
     PROTOCOLS,
-    RETRIEVAL_DEFAULT,
     Setting,
     baseline,
     compare_settings,

@@ -11,7 +11,7 @@ from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkbench.evaluate import sweep
+from chunkbench.app import sweep
 from chunkbench.evaluate.benchmark import Setting, units_for
 from chunkbench.evaluate.calibration import CALIBRATION, caveat, kendall_tau, pick, regret
 from chunkbench.evaluate.proxy import (

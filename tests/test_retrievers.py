@@ -8,7 +8,8 @@ import statistics
 import pytest
 from conftest import ROOT
 
-from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT, Setting, find_cases, score_setting
+from chunkbench.app.defaults import RETRIEVAL_DEFAULT
+from chunkbench.evaluate.benchmark import Setting, find_cases, score_setting
 from chunkbench.evaluate.retrieval.scoring import token_scores
 from chunkbench.io.export import load_chunks_json
 from chunkbench.io.retrievers import (

@@ -16,8 +16,8 @@ import threading
 import pytest
 
 import chunkbench as cb
+from chunkbench.db.workspace import connect
 from chunkbench.errors import UsageError
-from chunkbench.store.workspace import connect
 from chunkbench.types.chunk import boundary_key
 from chunkbench.ui.reviews import verdicts as vs
 from tests.conftest import ROOT, free_port, make_doc
@@ -156,7 +156,7 @@ def test_two_threads_writing_at_once_lose_nothing(ws):
 _WRITER = """
 import sys
 from chunkbench.ui.reviews import verdicts as vs
-from chunkbench.store.workspace import connect
+from chunkbench.db.workspace import connect
 path, reviewer, n, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 conn = connect(path)
 sys.stdout.write("ready\\n"); sys.stdout.flush(); sys.stdin.readline()   # start together
@@ -222,11 +222,11 @@ def test_the_session_runs_without_panel(ws):
     import subprocess
     import sys
 
-    probe = ("import sys, chunkbench.ui.reviews.session; "
+    probe = ("import sys, chunkbench.app.review; "
              "print(sorted(m for m in ('panel', 'bokeh', 'ipywidgets') if m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip() == "[]"
 
-    from chunkbench.ui.reviews.session import ReviewSession
+    from chunkbench.app.review import ReviewSession
 
     cs = cb.chunk(_doc(), "elements", max_chunk_size=700)
     ann = ReviewSession(cs, reviewer="ann", workspace=ws)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import chunkbench as cb
-from chunkbench.store.workspace import connect
+from chunkbench.db.workspace import connect
 from chunkbench.ui.reviews import verdicts as vs
 from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, free_port
 
@@ -276,7 +276,7 @@ def test_the_page_has_the_room_labels_read_at_11_px_in_a_1280_px_window(browser,
 def test_a_reviewer_merges_moves_and_splits_in_the_browser(browser, serve, contract):
     """Issue 20.1: the edit buttons store an edit, the chunks shown change at once with reason
     reviewer_edit, and a second reviewer's app opens on the edited chunks."""
-    from chunkbench.store.edits import edits_of
+    from chunkbench.db.edits import edits_of
 
     url = serve(contract)
     m = len(contract)
@@ -311,7 +311,7 @@ def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browse
     the picked word" splits there; a shift-click on a word of the text below splits at once."""
     import re
 
-    from chunkbench.store.edits import edits_of
+    from chunkbench.db.edits import edits_of
     from chunkbench.strategies.edits import resolve
     from chunkbench.ui.render.crops import boundary_crop
     from chunkbench.ui.render.regions import position_box

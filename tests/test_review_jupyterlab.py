@@ -219,7 +219,7 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
             shows = page.locator(".cb-explorer").first.inner_text()[-2000:]
             raise AssertionError(f"the shift-click on {doc.text[word:word + 20]!r} (page {page_no}, pixels "
                                  f"{(x0, y0, x1, y1)}, shown {shown} of {natural}) split nothing: {shows!r}") from None
-        from chunkbench.store.edits import edits_of
+        from chunkbench.db.edits import edits_of
         from chunkbench.strategies.edits import resolve
 
         stored = edits_of(doc, "elements", tmp_path / ".chunkbench" / "workspace.db")

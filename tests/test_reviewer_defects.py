@@ -12,7 +12,7 @@ import pytest
 from conftest import public_pdf
 
 import chunkbench as cb
-from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
+from chunkbench.app.defaults import RETRIEVAL_DEFAULT
 from chunkbench.evaluate.defects import Defect, find_defects
 from chunkbench.types.chunk import Reason
 from chunkbench.types.document import CONTENTS_SKIPPED

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import chunkbench as cb
-from chunkbench.evaluate import metrics, sweep
+from chunkbench import metrics, sweep
+from chunkbench.db.workspace import open_workspace
 from chunkbench.evaluate.labels import KEEPS, Labels, boundaries, boundary_scores, labels_from_verdicts
-from chunkbench.store.workspace import open_workspace
 from chunkbench.types.chunk import boundary_key
 from chunkbench.ui.cli import main
 from chunkbench.ui.reviews.verdicts import load_labels, record, record_for_chunk
@@ -89,7 +89,7 @@ def test_a_sweep_ranks_by_reviewer_agreement_and_says_what_it_rests_on(reviewed,
     doc, fine, db, verdicts, tied = reviewed
     grid = {"chunk_size": [300, 1200]}
     df = sweep.run_sweep([PDF], grid, tmp_path / "s", strategy="recursive", jobs=1, progress=False,
-                         notebooks="none", rank_by="rev_boundary_f1", labels=lambda d: load_labels(d, db))
+                         notebooks="none", rank_by="rev_boundary_f1", labels=db)
     by_size = {int(r["chunk_size"]): r for _, r in df.iterrows()}
     assert by_size[1200]["rev_boundary_f1"] > by_size[300]["rev_boundary_f1"]
     best = sweep.best_settings(df, "rev_boundary_f1")
@@ -134,7 +134,7 @@ def test_edits_are_labels_and_a_sweep_names_the_smallest_change_reproducing_each
     which grid change from the setting it was made on reproduces it, or that none does."""
     import pandas as pd
 
-    from chunkbench.store.edits import add
+    from chunkbench.app.chunking import add_edit as add
 
     doc = cb.load(PDF)
     fine = cb.chunk(doc, "recursive", chunk_size=300)

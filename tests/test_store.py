@@ -17,10 +17,10 @@ from conftest import ROOT, make_doc
 
 import chunkbench as cb
 from chunkbench import store
+from chunkbench.db import workspace
+from chunkbench.db.workspace import SCHEMA_VERSION, connect, workspace_path
 from chunkbench.errors import InputError, UsageError
 from chunkbench.io.atomic import write_json
-from chunkbench.store import workspace
-from chunkbench.store.workspace import SCHEMA_VERSION, connect, workspace_path
 from chunkbench.types.chunk import boundary_key
 
 V1_FIXTURE = Path(__file__).parent / "data" / "workspace_v1.db"
@@ -434,7 +434,7 @@ def test_workspace_under_a_file_is_an_input_error(tmp_path):
 def test_opening_retries_a_locked_database_within_the_busy_timeout(tmp_path, monkeypatch):
     """SQLite may answer "database is locked" at once while another process creates the workspace;
     the idempotent setup is tried again (seen once under load in test_parallel_writers_on_a_fresh_database)."""
-    from chunkbench.store import workspace
+    from chunkbench.db import workspace
 
     real, calls = workspace._prepare, []
 

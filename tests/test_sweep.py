@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from conftest import SAMPLE_PDFS
 
+from chunkbench.app import sweep
 from chunkbench.errors import UsageError
-from chunkbench.evaluate import sweep
 from chunkbench.ui import demo, plots
 from chunkbench.ui.cli import main
 from chunkbench.ui.sweep_summary import write_summary
@@ -111,7 +111,7 @@ def test_best_by_iou_keeps_the_recall_floor_by_hand():
 
 
 def test_parse_recall_floor():
-    from chunkbench.evaluate.sweep.floor import RecallFloor, parse_recall_floor
+    from chunkbench.app.sweep.floor import RecallFloor, parse_recall_floor
 
     assert parse_recall_floor("splitter") == RecallFloor(splitter_chars=200)
     assert parse_recall_floor("Splitter:400") == RecallFloor(splitter_chars=400)

@@ -1,4 +1,5 @@
 """Measuring chunkings: chunk statistics and quality targets (`stats`), document-aware metrics
-(`metrics`), the boundary diff of two chunkings (`diff`), retrieval checks (`retrieval/`), the
-benchmark of settings against a baseline splitter (`benchmark`, `chunkbench evaluate`) and parameter
-sweeps (`sweep/`). No drawing: figures live in `chunkbench.ui`."""
+(`metrics`), the defects a reviewer sees (`defects`), the boundary diff of two chunkings (`diff`),
+retrieval checks (`retrieval/`) and the benchmark of settings against a baseline splitter
+(`benchmark`, `chunkbench evaluate`). Measures only: sweeps, which run these over grids, are in
+chunkbench.app.sweep; figures in chunkbench.ui."""

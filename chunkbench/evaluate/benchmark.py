@@ -61,33 +61,6 @@ BASELINE = "langchain-recursive"
 BASELINE_SIZE = 200
 #: measures reported per setting, in table order
 MEASURES = ("recall@1", "recall@5", "mrr", "token_precision", "token_recall", "token_iou")
-#: the setting named the default for retrieval (issue 19.5): on the public-domain corpus it has
-#: more token IoU than the 200-character sentence splitter at no less token recall, with BM25 and
-#: dense retrieval (docs/evaluation.md); `chunkbench chunk --for-retrieval` chunks with it
-RETRIEVAL_DEFAULT_STRATEGY = "recursive"
-RETRIEVAL_DEFAULT_PARAMS: Mapping[str, Any] = {"chunk_size": 150, INDEX_CONTEXT: 1}
-#: settings compared when none are given: the retrieval default, then each strategy at a few sizes
-#: around the baseline's
-DEFAULT_SETTINGS: tuple[tuple[str, Mapping[str, Any]], ...] = (
-    (RETRIEVAL_DEFAULT_STRATEGY, RETRIEVAL_DEFAULT_PARAMS),
-    ("recursive", {"chunk_size": 150}),
-    ("recursive", {"chunk_size": 200}),
-    ("recursive", {"chunk_size": 300}),
-    ("recursive", {"chunk_size": 500}),
-    ("recursive", {"chunk_size": 1000}),
-    ("tokens", {"chunk_size": 50, "overlap": 0}),
-    ("tokens", {"chunk_size": 100, "overlap": 0}),
-    ("tokens", {"chunk_size": 200, "overlap": 0}),
-    ("sentences", {}),
-    ("sentences", {"min_chars": 60}),
-    ("sentences", {"join_dependent": False}),
-    ("elements", {}),
-    ("headers", {}),
-    ("sections", {}),
-    ("contract", {}),
-)
-
-
 @dataclass(frozen=True)
 class Setting:
     """One system to evaluate: a strategy with parameters, or the baseline splitter (strategy None)."""
@@ -135,10 +108,6 @@ class Case:
         return Case(self.doc, self.questions_path, tuple(self.resolved[i] for i in positions), self.proxy)
 
 
-#: the retrieval default as a Setting
-RETRIEVAL_DEFAULT = Setting(RETRIEVAL_DEFAULT_STRATEGY, RETRIEVAL_DEFAULT_PARAMS)
-
-
 def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFAULT_SEPARATORS,
              unit: str = "chars", index_context: int = 0, index_alone: bool = False,
              index_windows: int = 0, index_headings: bool = False) -> Setting:
@@ -177,10 +146,6 @@ def equally_indexed(settings: Sequence[Setting], base: Setting) -> list[Setting]
             out.append(alike)
     return out
 
-
-def default_settings() -> list[Setting]:
-    """The settings of DEFAULT_SETTINGS."""
-    return [Setting(s, dict(p)) for s, p in DEFAULT_SETTINGS]
 
 
 def grid_settings(strategy: str, fixed: Mapping[str, Any], grid: Mapping[str, Sequence[Any]]) -> list[Setting]:

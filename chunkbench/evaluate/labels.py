@@ -11,7 +11,7 @@ re-parse) is stale: counted, not used.
 Reviewers' boundary edits (strategies.edits) are votes too: a merge says "no cut here", a split
 "a cut here", a move both. Each edit is also kept as an `EditTarget`, so a sweep can say which of
 its settings reproduce it (`reproduced`) and which is the smallest change from the setting it was
-made on (evaluate.sweep.edit_changes).
+made on (app.sweep.edit_changes).
 
 A chunking's boundaries are its chunks' starts (after the first; past an overlap the cut is where
 the new text begins), moved past whitespace like the labels. Against the labels:

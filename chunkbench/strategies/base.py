@@ -9,6 +9,7 @@ once, as `Param`s with their defaults, in a `Strategy` made by `declare` at the 
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,6 +116,25 @@ OFFSET_RULES = {
 
 def offsets_violation(doc: Document, chunk: Chunk, rule: str, skipped: Iterable[str] = ()) -> str | None:
     """Why `chunk` breaks the offsets `rule` (a key of OFFSET_RULES), or None when it keeps it."""
+    return _violation(doc, chunk, rule, _skipped_spans(doc, skipped) if rule == "slice_without_skipped" else [])
+
+
+def offsets_violations(doc: Document, chunks: Sequence[Chunk], rule: str, skipped: Iterable[str] = ()
+                       ) -> list[tuple[int, str]]:
+    """(index, why) of every chunk that breaks the offsets `rule`; linear in the chunks and the
+    skipped elements (the skipped spans are found once, not once per chunk)."""
+    spans = _skipped_spans(doc, skipped) if rule == "slice_without_skipped" else []
+    return [(c.index, why) for c in chunks if (why := _violation(doc, c, rule, spans))]
+
+
+def _skipped_spans(doc: Document, skipped: Iterable[str]) -> list[tuple[int, int]]:
+    """The canonical [start, end) of the skipped elements that have one, in document order."""
+    ids = set(skipped)
+    return sorted((e.char_start, e.char_end) for e in doc.elements
+                  if e.id in ids and e.char_start is not None and e.char_end is not None)
+
+
+def _violation(doc: Document, chunk: Chunk, rule: str, skipped_spans: list[tuple[int, int]]) -> str | None:
     if chunk.start_char is None or chunk.end_char is None:
         return "no offsets"
     span = doc.text[chunk.start_char:chunk.end_char]
@@ -124,12 +144,16 @@ def offsets_violation(doc: Document, chunk: Chunk, rule: str, skipped: Iterable[
     if rule == "slice_without_skipped":
         if chunk.type == "table":
             return None
-        ids = set(skipped)
-        for e in sorted((e for e in doc.elements if e.id in ids and e.char_start is not None and e.char_end is not None
-                         and chunk.start_char <= e.char_start and e.char_end <= chunk.end_char),
-                        key=lambda e: -e.char_start):
-            span = span[: e.char_start - chunk.start_char] + span[e.char_end - chunk.start_char:]
-        same = "".join(text.split()) == "".join(span.split())
+        first = bisect.bisect_left(skipped_spans, (chunk.start_char, -1))
+        kept, at = [], chunk.start_char
+        for start, end in skipped_spans[first:]:
+            if start >= chunk.end_char:
+                break
+            if end <= chunk.end_char and start >= at:
+                kept.append(doc.text[at:start])
+                at = end
+        kept.append(doc.text[at:chunk.end_char])
+        same = "".join(text.split()) == "".join("".join(kept).split())
         return None if same else "text is not the canonical span less the skipped elements"
     if rule == "rewritten":
         return None if chunk.start_char < chunk.end_char <= len(doc.text) else "empty or out-of-range span"

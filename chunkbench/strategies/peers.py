@@ -125,6 +125,10 @@ def _docling_skips(doc: Document, chunks: Sequence[Chunk]) -> dict[str, str]:
     return out
 
 
+#: texts whose MiniLM vectors chonkie's SemanticChunker keeps between runs (about 150 MB at most)
+EMBEDDINGS_KEPT = 100_000
+
+
 @functools.lru_cache(maxsize=1)
 def minilm_embeddings() -> Any:
     """chonkie's embeddings interface over chunkbench's numpy all-MiniLM-L6-v2 (offline, no torch);
@@ -135,13 +139,20 @@ def minilm_embeddings() -> Any:
     from chunkbench.text.minilm import dense_model
 
     model = dense_model()
+    known: dict[str, np.ndarray] = {}  # text -> vector: a re-chunk with another threshold embeds nothing again
 
     class MiniLMEmbeddings(BaseEmbeddings):
         def embed(self, text: str) -> np.ndarray:
-            return model.encode([text])[0]
+            return self.embed_batch([text])[0]
 
         def embed_batch(self, texts: list[str]) -> list[np.ndarray]:
-            return list(model.encode(texts)) if texts else []
+            new = [t for t in dict.fromkeys(texts) if t not in known]
+            if len(known) + len(new) > EMBEDDINGS_KEPT:
+                known.clear()
+                new = list(dict.fromkeys(texts))
+            if new:
+                known.update(zip(new, model.encode(new)))
+            return [known[t] for t in texts]
 
         @property
         def dimension(self) -> int:

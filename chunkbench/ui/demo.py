@@ -176,7 +176,7 @@ def demo_sweep(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike,
                grid: Mapping[str, Sequence[Any]] = DEMO_GRID, jobs: int | None = None):
     """Run a small sweep, write its summary.html, print its results table and where the files and
     plots are; return the DataFrame."""
-    from chunkbench.evaluate.sweep import best_lines, exit_status, format_results, run_sweep
+    from chunkbench.app.sweep import best_lines, exit_status, format_results, run_sweep
     from chunkbench.ui.sweep_summary import write_summary
 
     df = run_sweep(inputs, grid, out_dir, jobs=jobs)

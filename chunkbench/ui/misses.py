@@ -13,9 +13,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from chunkbench.app.sweep.grid import slug
 from chunkbench.errors import ChunkbenchError
 from chunkbench.evaluate.misses import NOT_SPLIT, Miss, cause_table, find_misses, judged, resolve_questions
-from chunkbench.evaluate.sweep.grid import slug
 from chunkbench.io.atomic import write_bytes, write_text
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import REASON_DOCS

@@ -8,9 +8,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from chunkbench.app.sweep.results import grid_columns, grid_rows, pareto_front, swept_keys
 from chunkbench.evaluate import stats
 from chunkbench.evaluate.metrics import size_histogram
-from chunkbench.evaluate.sweep.results import grid_columns, grid_rows, pareto_front, swept_keys
 from chunkbench.types.chunkset import ChunkSet
 
 from .svgcharts import Panel, Series, panels_html

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from chunkbench.evaluate.sweep.results import best_settings
+from chunkbench.app.sweep.results import best_settings
 from chunkbench.io.atomic import write_text
 
 from .plots import metric_by_strategy_html, metric_vs_param_html, pareto_html, retrieval_systems_html

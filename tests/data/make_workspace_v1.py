@@ -1,7 +1,7 @@
 """Write tests/data/workspace_v1.db: a workspace database at schema version 1, for migration tests.
 
 Version 1 has documents, runs, chunks and verdicts but no amendment columns and no full-text
-index; `chunkbench.store.workspace.connect` must migrate it to the current version without losing rows.
+index; `chunkbench.db.workspace.connect` must migrate it to the current version without losing rows.
 Run from the repository root: `.venv/bin/python tests/data/make_workspace_v1.py`.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from chunkbench.store.workspace import MIGRATIONS  # noqa: E402
+from chunkbench.db.workspace import MIGRATIONS  # noqa: E402
 from chunkbench.types.chunk import Boundary, Reason, boundary_key, build_chunk  # noqa: E402
 from chunkbench.types.document import Document, Element, Page, ParserInfo, with_offsets  # noqa: E402
 

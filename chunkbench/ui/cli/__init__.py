@@ -14,7 +14,7 @@ import sys
 import traceback
 
 from chunkbench.errors import ChunkbenchError, UsageError
-from chunkbench.strategies import DEFAULT_STRATEGY
+from chunkbench.strategies import DEFAULT_STRATEGY  # written once there; app.defaults re-exports it
 from chunkbench.text.terminal import terminal_safe
 
 

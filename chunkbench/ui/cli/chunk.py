@@ -121,9 +121,9 @@ def _meta_json(key: str, value: str) -> Any:
 
 
 def run_chunk(args) -> int:
+    from chunkbench.app.chunking import chunk_with_edits
     from chunkbench.evaluate.defects import find_defects
     from chunkbench.io.outputs import check_outputs, write_output
-    from chunkbench.strategies import chunk
 
     outputs = check_outputs({"--output": args.output, "--debug-md": args.debug_md, "--jsonl": args.jsonl},
                             inputs=[args.input, args.pdf, args.chunks])
@@ -135,15 +135,12 @@ def run_chunk(args) -> int:
         doc = doc.with_metadata(**meta)
     if args.chunks:
         chunkset = inspect_chunks(doc, args)
-    elif args.apply_edits:
-        from chunkbench.store.edits import chunk_with_edits
-
-        outcome = chunk_with_edits(doc, args.strategy, workspace=args.workspace, reviewer=args.reviewer, **params)
+    else:
+        outcome = chunk_with_edits(doc, args.strategy, edits="apply" if args.apply_edits else None,
+                                   workspace=args.workspace, reviewer=args.reviewer, **params)
         for message in outcome.messages():
             print(f"chunkbench: warning: {terminal_safe(doc.source)}: {terminal_safe(message)}", file=sys.stderr)
         chunkset = outcome.chunkset
-    else:
-        chunkset = chunk(doc, args.strategy, **params)
     check_not_empty(chunkset, args)
     chunkset = chunkset.with_index_texts(indexing)
     wrote = []
@@ -176,13 +173,13 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
     """Resolve --strategy (default DEFAULT_STRATEGY) and --for-retrieval into args.strategy and `params`
     (in place); how the chunks are to be indexed (--index-context, --index-alone, --index-windows,
     --index-headings, over the retrieval default's)."""
-    from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
+    from chunkbench.app.defaults import RETRIEVAL_DEFAULT
 
     for flag, value in (("--index-context", args.index_context), ("--index-windows", args.index_windows)):
         if value is not None and value < 0:
             raise UsageError(f"{flag} must be 0 or more, got {value}")
     if not args.for_retrieval:
-        from chunkbench.strategies import DEFAULT_STRATEGY
+        from chunkbench.app.defaults import DEFAULT_STRATEGY
 
         args.strategy = args.strategy or DEFAULT_STRATEGY
         default = Indexing()
@@ -271,7 +268,7 @@ def run_strategies(args) -> int:
             print(f"  slow: {s['slow']}")
         for p in s["params"]:
             print(_param_line(p))
-    from chunkbench.evaluate.benchmark import RETRIEVAL_DEFAULT
+    from chunkbench.app.defaults import RETRIEVAL_DEFAULT
     from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS
 
     print("\nevery strategy, in `chunkbench evaluate` and `chunkbench sweep`, also takes how its chunks are indexed "

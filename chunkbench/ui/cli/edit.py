@@ -45,9 +45,10 @@ def _pair(value: str, option: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from chunkbench.app.chunking import add_edit
+    from chunkbench.db import edits as stored
+    from chunkbench.db.workspace import open_workspace
     from chunkbench.errors import UsageError
-    from chunkbench.store import edits as store
-    from chunkbench.store.workspace import open_workspace
     from chunkbench.strategies import chunk
     from chunkbench.text.terminal import terminal_safe
 
@@ -55,11 +56,11 @@ def run(args: argparse.Namespace) -> int:
     if args.list or args.remove is not None:
         with open_workspace(args.workspace) as conn:
             if args.remove is not None:
-                if not store.remove(conn, args.remove):
+                if not stored.remove(conn, args.remove):
                     raise UsageError(f"there is no edit {args.remove}")
                 print(f"removed edit {args.remove}")
                 return 0
-            for e in store.query(conn, doc.doc_id, args.strategy, args.reviewer or None):
+            for e in stored.query(conn, doc.doc_id, args.strategy, args.reviewer or None):
                 where = terminal_safe((e.at.before[-20:] + "|" + e.at.after[:20]).replace("\n", " "))
                 to = f" -> {terminal_safe(e.to.after[:20])!r}" if e.to else ""
                 print(f"{e.id}\t{e.kind}\t{terminal_safe(e.reviewer or '(anonymous)')}\t{e.created_at[:19]}\t"
@@ -72,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
         kind, (index, word) = "split", _pair(args.split, "--split")
     else:
         kind, (index, word) = "move", _pair(args.move, "--move")
-    edit = store.add(chunkset, kind, index, word=word, reviewer=args.reviewer, comment=args.comment,
-                     workspace=args.workspace)
+    edit = add_edit(chunkset, kind, index, word=word, reviewer=args.reviewer, comment=args.comment,
+                    workspace=args.workspace)
     print(f"edit {edit.id}: {kind} of chunk {index} by {terminal_safe(edit.reviewer or '(anonymous)')} "
           f"({len(chunkset)} chunks with {chunkset.strategy}); `chunkbench chunk --apply-edits` applies it",
           file=sys.stdout)

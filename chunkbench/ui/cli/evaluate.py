@@ -101,18 +101,18 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from chunkbench.app.defaults import default_settings
+    from chunkbench.app.sweep import parse_grid
     from chunkbench.errors import UsageError
     from chunkbench.evaluate.benchmark import (
         baseline,
         compare_retrievers,
-        default_settings,
         equally_indexed,
         find_cases,
         format_report,
         grid_settings,
     )
     from chunkbench.evaluate.margin import RecallMargin
-    from chunkbench.evaluate.sweep import parse_grid
     from chunkbench.io.atomic import dumps_json, write_json, write_text
     from chunkbench.io.outputs import check_outputs
 

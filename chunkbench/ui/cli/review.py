@@ -93,8 +93,8 @@ def _serve_progressively(args, params: dict) -> int:
 
 
 def _export(cs, args) -> int:
+    from chunkbench.db.workspace import open_workspace
     from chunkbench.io.outputs import check_outputs, write_output
-    from chunkbench.store.workspace import open_workspace
     from chunkbench.ui.reviews import verdicts as vstore
 
     target = check_outputs({"--export": args.export}, inputs=[args.input, args.pdf, args.workspace])["--export"]

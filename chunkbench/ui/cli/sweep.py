@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from chunkbench.evaluate.sweep.floor import FLOOR_HELP
+from chunkbench.app.sweep.floor import FLOOR_HELP
 
 from . import add_set_option, parse_sets
 
@@ -67,8 +67,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from chunkbench.app.sweep import best_lines, exit_status, format_results, parse_grid, run_sweep
     from chunkbench.errors import UsageError
-    from chunkbench.evaluate.sweep import best_lines, exit_status, format_results, parse_grid, run_sweep
 
     if args.cache_dir:
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
@@ -121,18 +121,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _labels(workspace: str):
-    """The Document → reviewer labels function of --workspace: "auto" reads the default workspace
-    when it exists, "none" nothing; a named file must exist."""
-    from functools import partial
-
+    """The workspace whose reviewers' labels a sweep scores, from --workspace: "auto" the default
+    workspace when it exists, "none" none; a named file must exist."""
+    from chunkbench.db.workspace import workspace_path
     from chunkbench.errors import UsageError
-    from chunkbench.store.workspace import workspace_path
-    from chunkbench.ui.reviews.verdicts import load_labels
 
     if workspace.lower() == "none":
         return None
     if workspace == "auto":
-        return partial(load_labels, workspace=workspace_path()) if workspace_path().is_file() else None
+        return workspace_path() if workspace_path().is_file() else None
     if not workspace_path(workspace).is_file():
         raise UsageError(f"no workspace database at {workspace}")
-    return partial(load_labels, workspace=workspace)
+    return workspace

@@ -3,7 +3,7 @@ chunks, page, selection; no widgets), `cards` (its HTML pieces and stylesheet), 
 ipywidgets view that drives the state and redraws). The view's names are imported on first use,
 so `ExplorerState` works where no widget library is installed."""
 
-from .state import CACHE_SIZE, ExplorerState
+from chunkbench.app.explore import CACHE_SIZE, ExplorerState
 
 _VIEW = ("SLIDER_SPAN", "Explorer", "chunk_at", "explore", "param_control")
 __all__ = ["CACHE_SIZE", "ExplorerState", *_VIEW]

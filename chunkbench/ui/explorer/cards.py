@@ -7,11 +7,10 @@ import html
 import json
 from typing import Any
 
+from chunkbench.app.explore import on_page
 from chunkbench.evaluate.stats import quality_targets, size_summary
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
-
-from .state import on_page
 
 #: the explorer's stylesheet, shown once in its widget
 STYLE = """<style>

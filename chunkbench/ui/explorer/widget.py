@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from chunkbench import loaders
+from chunkbench.app.explore import ExplorerState
 from chunkbench.errors import ChunkbenchError
 from chunkbench.strategies import DEFAULT_STRATEGY, get_strategy, strategy_names
 from chunkbench.strategies.base import Param
@@ -28,7 +29,6 @@ from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 
 from .cards import STYLE, chunk_label, detail_html, error_html, summary_html
-from .state import ExplorerState
 
 #: keys over the page that edit the selected chunk's boundary: (kind, words)
 EDIT_KEYS = {"m": ("merge", 0), "[": ("move", -1), "]": ("move", 1), "s": ("split", 0)}

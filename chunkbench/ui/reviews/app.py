@@ -18,6 +18,7 @@ from typing import Any
 
 import panel as pn
 
+from chunkbench.app.review import ANY_REASON, FILTERS, ORDERS, ReviewSession
 from chunkbench.errors import ChunkbenchError, UsageError
 from chunkbench.text.segment import skip_space
 from chunkbench.types.chunk import Chunk
@@ -28,7 +29,6 @@ from .cards import data_url, head, info_html, pages_label, png_width, short_hash
 from .clicks import ClickableImage, WordText, words_html
 from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
 from .offline import OfflineHTML
-from .session import ANY_REASON, FILTERS, ORDERS, ReviewSession
 from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
 
 

@@ -1,6 +1,6 @@
-"""Reviewers' boundary edits in the workspace, per document + strategy + reviewer, and chunking
-with them applied (`chunk_with_edits`, what `cb.chunk(..., edits="apply")` and `chunkbench chunk
---apply-edits` run). The edits themselves and how they apply: chunkbench.strategies.edits."""
+"""Reviewers' boundary edits in the workspace, per document + strategy + reviewer: record, query,
+remove. The edits themselves are types.review; how they apply, strategies.edits; chunking with
+them applied, app.chunking."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ import os
 import sqlite3
 from typing import Any
 
-from chunkbench.strategies import chunk
-from chunkbench.strategies.edits import Anchor, Edit, EditOutcome, apply_edits, make_edit, make_edit_at
-from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
+from chunkbench.types.review import Anchor, Edit
 
 from .workspace import open_workspace, workspace_path
 
@@ -71,19 +69,6 @@ def remove(conn: sqlite3.Connection, edit_id: int) -> bool:
     return cur.rowcount > 0
 
 
-def add(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, at: int | None = None, reviewer: str = "",
-        comment: str = "", workspace: str | os.PathLike | None = None) -> Edit:
-    """Record an edit of chunk `index` of `chunkset` in the workspace: by a word number
-    (strategies.edits.make_edit), or at canonical offset `at`, the word a reviewer clicked
-    (make_edit_at)."""
-    if at is None:
-        edit = make_edit(chunkset, kind, index, word=word, reviewer=reviewer, comment=comment)
-    else:
-        edit = make_edit_at(chunkset, kind, index, at, reviewer=reviewer, comment=comment)
-    with open_workspace(workspace) as conn:
-        return record(conn, chunkset.doc.doc_id, chunkset.strategy, edit)
-
-
 def edits_of(doc: Document, strategy: str, workspace: str | os.PathLike | None = None,
              reviewer: str | None = None) -> list[Edit]:
     """The stored edits of `doc` under `strategy` (none when the workspace does not exist)."""
@@ -91,16 +76,3 @@ def edits_of(doc: Document, strategy: str, workspace: str | os.PathLike | None =
         return []
     with open_workspace(workspace) as conn:
         return query(conn, doc.doc_id, strategy, reviewer)
-
-
-def with_edits(chunkset: ChunkSet, workspace: str | os.PathLike | None = None,
-               reviewer: str | None = None) -> EditOutcome:
-    """The strategy's `chunkset` with the stored edits of its document and strategy applied
-    (every reviewer's, or one's): the review app, the explorer and chunk_with_edits all read them so."""
-    return apply_edits(chunkset, edits_of(chunkset.doc, chunkset.strategy, workspace, reviewer))
-
-
-def chunk_with_edits(doc: Document, strategy: str, *, workspace: str | os.PathLike | None = None,
-                     reviewer: str | None = None, **params: Any) -> EditOutcome:
-    """Chunk `doc`, then apply the stored edits of `strategy` on it (every reviewer's, or one's)."""
-    return with_edits(chunk(doc, strategy, **params), workspace, reviewer)

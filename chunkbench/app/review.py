@@ -1,6 +1,6 @@
 """One reviewer's pass over the boundaries of one ChunkSet, without any widget: where they are, what
 the filters show, and the verdicts stored in the workspace (re-read on every step, so two reviewers
-at once see each other's progress). The Panel view (`app.ReviewApp`) drives this and redraws."""
+at once see each other's progress). The Panel view (`ui.reviews.app.ReviewApp`) drives this and redraws."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import contextlib
 import os
 from collections.abc import Iterator
 
+from chunkbench.db import verdicts as vstore
+from chunkbench.db.workspace import connect
 from chunkbench.errors import UsageError
-from chunkbench.store.workspace import connect
+from chunkbench.io.verdicts import to_dataframe
 from chunkbench.types.chunk import boundary_key
 from chunkbench.types.chunkset import ChunkSet
-
-from . import verdicts as vstore
-from .verdicts import Verdict
+from chunkbench.types.review import Verdict
 
 FILTERS = ("all", "unreviewed", "flagged")
 ANY_REASON = "any reason"
@@ -51,7 +51,7 @@ class ReviewSession:
 
     def _apply(self) -> None:
         """The chunks shown: the base with every reviewer's stored edits applied (unless off)."""
-        from chunkbench.store.edits import with_edits
+        from chunkbench.app.chunking import with_edits
 
         if self.apply_edits:
             outcome = with_edits(self.base, self.workspace)
@@ -95,10 +95,10 @@ class ReviewSession:
         before; split it before its `word`-th word or the word at canonical offset `at`; move its
         start by `word` words or to the word at `at`), apply the stored edits again and stay at
         the boundary the edit is about."""
-        from chunkbench.store.edits import add
+        from chunkbench.app.chunking import add_edit
         from chunkbench.strategies.edits import edited_index
 
-        edit = add(self.chunkset, kind, self.current, word=word, at=at, reviewer=self.reviewer, comment=comment,
+        edit = add_edit(self.chunkset, kind, self.current, word=word, at=at, reviewer=self.reviewer, comment=comment,
                    workspace=self.workspace)
         self._apply()
         focus = edited_index(self.chunkset, edit)
@@ -227,7 +227,7 @@ class ReviewSession:
 
     def dataframe(self, all_reviewers: bool = True):
         """`verdicts()` as a pandas DataFrame."""
-        return vstore.to_dataframe(self.verdicts(all_reviewers))
+        return to_dataframe(self.verdicts(all_reviewers))
 
     def earlier_dataframe(self):
         """Verdicts given under other parameters on boundaries this chunking kept, one row each."""

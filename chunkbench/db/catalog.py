@@ -1,12 +1,12 @@
-"""The workspace store (`cb.store`): chunking runs saved in the workspace database.
+"""Chunking runs saved in the workspace database: what `cb.store` (chunkbench.app.runs) keeps.
 
-- `save` / `runs` / `load` / `compare`: keep yesterday's runs and today's side by side.
+- `save` / `runs` / `load`: keep yesterday's runs and today's side by side.
 - Amendments (specs/4 phase 3): runs saved under a notice key form versions 0, 1, 2, …; only the
   chunks of a key's latest amendment have `is_latest_version` true, and `search`, `find_chunks`
   and `get_chunk` return latest-version chunks unless asked for all.
 - Rebuild on change (specs/3 §8.8): every run records a manifest (document, strategy, params,
-  ruleset, parser and chunkbench versions); `ensure` returns the stored run whose manifest matches
-  and re-chunks (and saves) when anything in it changed, naming what changed.
+  ruleset, parser and chunkbench versions); `stored_manifests` lists them for `app.runs.ensure`,
+  which re-chunks (and saves) when anything in one changed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunkbench.errors import InputError, UsageError
-from chunkbench.strategies import get_strategy
 from chunkbench.types.chunk import Chunk, boundary_key
 from chunkbench.types.chunkset import ChunkSet, jsonable_params, restore_params
 from chunkbench.types.document import Document
@@ -63,11 +62,12 @@ def document_content_key(doc: Document) -> str:
 def manifest(chunks: ChunkSet, doc_key: str | None = None) -> dict:
     """What a run was made from (specs/3 §8.8): if any of it changes, the chunks may change.
     `doc_key`: the document's `document_content_key` when already computed."""
-    return _manifest(chunks.doc, chunks.strategy, chunks.params, chunks.ruleset, doc_key)
+    return run_manifest(chunks.doc, chunks.strategy, chunks.params, chunks.ruleset, doc_key)
 
 
-def _manifest(doc: Document, strategy: str, params: Mapping[str, Any], ruleset: str,
-              doc_key: str | None = None) -> dict:
+def run_manifest(doc: Document, strategy: str, params: Mapping[str, Any], ruleset: str,
+                 doc_key: str | None = None) -> dict:
+    """The manifest a run of `doc` under this strategy, resolved params and ruleset records."""
     return {
         "doc_id": doc.doc_id,
         "document": doc_key or document_content_key(doc),
@@ -391,83 +391,8 @@ def find_chunks(*, notice_id: str | None = None, strategy: str | None = None, ru
                           "start_char", "end_char")
 
 
-# ---------------------------------------------------------------------------------------------
-# compare and ensure
-
-
-@dataclass(frozen=True)
-class BoundaryComparison:
-    """Boundaries (by `boundary_key`) only in run A, only in run B, and in both."""
-
-    run_a: str
-    run_b: str
-    only_a: tuple[str, ...]
-    only_b: tuple[str, ...]
-    common: tuple[str, ...]
-
-    def summary(self) -> str:
-        return (f"{self.run_a} vs {self.run_b}: {len(self.common)} shared boundaries, "
-                f"{len(self.only_a)} only in A, {len(self.only_b)} only in B")
-
-
-def compare(run_a: str, run_b: str, workspace: str | os.PathLike | None = None):
-    """Compare two saved runs: a `chunkbench.evaluate.diff` BoundaryDiff when both runs chunk the same
-    document; otherwise, e.g. two amendments, a BoundaryComparison
-    of their `boundary_key` sets."""
-    a, b = load(run_a, workspace), load(run_b, workspace)
-    if a.doc.doc_id == b.doc.doc_id:
-        from chunkbench.evaluate.diff import diff
-
-        return diff(a.doc, a, b)
-    keys_a = [boundary_key(c) for c in a.chunks]
-    keys_b = [boundary_key(c) for c in b.chunks]
-    set_a, set_b = set(keys_a), set(keys_b)
-    return BoundaryComparison(
-        run_a, run_b,
-        only_a=tuple(k for k in dict.fromkeys(keys_a) if k not in set_b),
-        only_b=tuple(k for k in dict.fromkeys(keys_b) if k not in set_a),
-        common=tuple(k for k in dict.fromkeys(keys_a) if k in set_b),
-    )
-
-
-@dataclass(frozen=True)
-class Ensured:
-    """What `ensure` did: the run (stored or new), whether it re-chunked, and why."""
-
-    run_id: str
-    chunks: ChunkSet
-    rebuilt: bool
-    #: manifest entries that differ from the document's most recent stored run (empty if reused)
-    changes: tuple[Change, ...]
-    reason: str
-
-
-def ensure(doc: Document, strategy: str, *, workspace: str | os.PathLike | None = None,
-           **params: Any) -> Ensured:
-    """The stored run of `doc` under this strategy and params if its manifest matches exactly;
-    otherwise chunk, save and return the new run, with the manifest keys that changed compared
-    with the document's most recent run (specs/3 §8.8 rebuild on configuration change)."""
-    strat = get_strategy(strategy)
-    resolved = strat.resolve(params)
-    want = _manifest(doc, strat.name, resolved, strat.ruleset)
+def stored_manifests(doc_id: str, workspace: str | os.PathLike | None = None) -> list[tuple[str, dict]]:
+    """(run_id, manifest) of every stored run of document `doc_id`, newest first."""
     with open_workspace(workspace) as conn:
-        candidates = conn.execute(
-            "SELECT run_id, manifest FROM runs WHERE doc_id = ? ORDER BY rowid DESC", (doc.doc_id,)
-        ).fetchall()
-        for row in candidates:
-            if json.loads(row["manifest"]) == want:
-                reason = f"manifest unchanged: reusing run {row['run_id']}"
-                log.info(reason)
-                return Ensured(row["run_id"], _load(conn, row["run_id"], workspace), False, (), reason)
-    if candidates:
-        changes = manifest_changes(json.loads(candidates[0]["manifest"]), want)
-        reason = f"re-chunked: changed since run {candidates[0]['run_id']}: " + "; ".join(map(str, changes))
-    else:
-        changes = ()
-        reason = f"chunked: no stored run of {doc.source}"
-    from chunkbench.strategies import chunk
-
-    chunks = chunk(doc, strat.name, **resolved)
-    run_id = save(chunks, workspace=workspace)
-    log.info("%s (new run %s)", reason, run_id)
-    return Ensured(run_id, chunks, True, changes, reason)
+        rows = conn.execute("SELECT run_id, manifest FROM runs WHERE doc_id = ? ORDER BY rowid DESC", (doc_id,)).fetchall()
+    return [(row["run_id"], json.loads(row["manifest"])) for row in rows]

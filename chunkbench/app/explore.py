@@ -1,6 +1,6 @@
 """What the explorer shows, without any widget: the Document, the strategy and its resolved
 parameters, the current ChunkSet (re-chunked settings kept in a small LRU), the page and the
-selected chunk. The widget view (`widget.Explorer`) drives this and redraws; tests and scripts can
+selected chunk. The widget view (`ui.explorer.widget.Explorer`) drives this and redraws; tests and scripts can
 drive it alone."""
 
 from __future__ import annotations
@@ -94,13 +94,13 @@ class ExplorerState:
         before; split it before its `word`-th word or the word at canonical offset `at`; move its
         start by `word` words or to the word at `at`), then show the chunks with the stored edits
         applied; the selection follows the edited place."""
+        from chunkbench.app.chunking import add_edit
         from chunkbench.errors import UsageError
-        from chunkbench.store.edits import add
         from chunkbench.strategies.edits import edited_index
 
         if self.selected is None:
             raise UsageError("select a chunk first (in the list or on the page)")
-        made = add(self.chunkset, kind, self.selected, word=word, at=at, reviewer=self.reviewer,
+        made = add_edit(self.chunkset, kind, self.selected, word=word, at=at, reviewer=self.reviewer,
                    workspace=self.workspace)
         cs = self._use(self.strategy, self.params)
         self.selected = edited_index(cs, made)
@@ -137,7 +137,7 @@ class ExplorerState:
         else:
             self._cache.move_to_end(key)
         if self.apply_edits:  # every reviewer's stored edits on top (none: the cached ChunkSet itself)
-            from chunkbench.store.edits import with_edits
+            from chunkbench.app.chunking import with_edits
 
             outcome = with_edits(cs, self.workspace)
             cs, self.edit_messages = outcome.chunkset, outcome.messages()

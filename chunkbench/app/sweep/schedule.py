@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
               questions: str | os.PathLike | None = "auto", jobs: int | None = None, dask: str | None = None,
               progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600,
               notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25",
-              labels: Callable[[Any], Any] | None = None, recall_floor: str | None = "splitter",
+              labels: str | os.PathLike | None = None, recall_floor: str | None = "splitter",
               holdout: float | None = None):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir` as
     results.csv and results.parquet; `chunkbench.ui.sweep_summary.write_summary(df, out_dir)` adds summary.html).
@@ -46,9 +46,9 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     `dask`: a scheduler address to run the points on an existing dask.distributed cluster instead.
     `notebooks`: one of NOTEBOOK_MODES; `rank_by`: the metric that picks each input's best point
     (default: the first of OBJECTIVES the input has); `retriever`: how the retrieval check ranks
-    (bm25, or dense with the optional extra: checked before any point runs); `labels`: a Document →
-    its reviewers' labelled boundaries (evaluate.labels.Labels; e.g. ui.reviews.verdicts.load_labels
-    over a workspace), scored per point as rev_boundary_*; `recall_floor`: the token recall the best
+    (bm25, or dense with the optional extra: checked before any point runs); `labels`: the workspace
+    whose reviewers' verdicts and edits label each input's boundaries (app.labels.load_labels),
+    scored per point as rev_boundary_*; `recall_floor`: the token recall the best
     point by token IoU must keep (floor.parse_recall_floor: "splitter", "splitter:N", a share, or
     None), recorded per input in the `recall_floor` column; `holdout`: the share of each input's
     questions the points are not scored on, on which each best point is then checked against the
@@ -122,12 +122,13 @@ def _with_error(point: Point, error: str) -> Point:
     return replace(point, error=error)
 
 
-def preparse(inputs: Sequence[str], labels: Callable[[Any], Any] | None = None, *, workers: int = 1,
+def preparse(inputs: Sequence[str], labels: str | os.PathLike | None = None, *, workers: int = 1,
              dask: str | None = None, progress: bool = False) -> tuple[dict[str, str], dict]:
     """Load each input once so the parse cache is warm; returns (input → error for those that
-    fail, input → `labels(document)`, see run_sweep). PDFs not in the cache are parsed first on
+    fail, input → its labelled boundaries from the workspace `labels`, see run_sweep). PDFs not in the cache are parsed first on
     the Dask cluster at `dask`, or on up to `workers` local processes when two or more need it
     (loaders.corpus.warm_cache)."""
+    from chunkbench.app.labels import load_labels
     from chunkbench.loaders import load
     from chunkbench.loaders.corpus import warm_cache
     from chunkbench.loaders.pdf import is_cached
@@ -144,7 +145,7 @@ def preparse(inputs: Sequence[str], labels: Callable[[Any], Any] | None = None, 
             failed[inp] = f"{type(exc).__name__}: {exc}"
             continue
         if labels is not None:
-            labelled[inp] = labels(doc)
+            labelled[inp] = load_labels(doc, labels)
     return failed, labelled
 
 
