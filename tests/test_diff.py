@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import SAMPLE_PDFS
-from test_render import hand_chunks
 
 import chunkbench as cb
 from chunkbench.errors import ParamError, UsageError
 from chunkbench.evaluate.diff import BoundaryDiff, diff, parse_spec
 from chunkbench.ui.cli import main
 from chunkbench.ui.render.diffpages import render_diff
+from tests.support.builders import hand_chunks
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 

@@ -24,7 +24,8 @@ from chunkbench.evaluate.benchmark import (
 )
 from chunkbench.evaluate.intervals import PairedBootstrap, excludes_zero
 from chunkbench.ui.cli import main
-from tests.test_evaluation import CORPUS, PARAGRAPHS, make_corpus
+from tests.conftest import dense_or_skip
+from tests.support.corpora import CORPUS, PARAGRAPHS, make_corpus
 
 #: the speech of Chroma's general benchmark and its 76 questions: its own questions_df.csv's rows for
 #: that corpus, verbatim (tests/data/chroma/SOURCES.md)
@@ -224,9 +225,8 @@ def test_health_warns_about_short_documents_and_indistinguishable_settings(tmp_p
 
 def test_bm25_and_dense_in_one_run_cut_each_document_once(tmp_path, monkeypatch, capsys):
     pytest.importorskip("tokenizers")
-    from tests.test_retrieval_dense import _dense_or_skip
 
-    _dense_or_skip()
+    dense_or_skip()
     import chunkbench.evaluate.benchmark as benchmark
 
     calls = []

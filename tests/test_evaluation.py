@@ -21,25 +21,8 @@ from chunkbench.evaluate.benchmark import (
     units_for,
 )
 from chunkbench.ui.cli import main
-from tests.conftest import ROOT, make_doc, shared_pdf
-
-PARAGRAPHS = [
-    "The lighthouse keeper lit the lamp at dusk every evening of the year. He trimmed the wick twice a night.",
-    "Supply boats came to the keeper from the mainland on the first Monday of each month, weather permitting.",
-    "In the winter of 1902 the fog horn failed and the keeper rang the bell by hand for three days.",
-]
-
-
-def make_corpus(folder, name="keeper", paragraphs=PARAGRAPHS, questions=None):
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{name}.txt").write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
-    questions = questions or [
-        {"id": "q1", "question": "When did the keeper light the lamp?", "evidence_text": paragraphs[0]},
-        {"id": "q2", "question": "How often did supply boats come to the keeper?", "evidence_text": paragraphs[1]},
-        {"id": "q3", "question": "What did the keeper do when the fog horn failed?", "evidence_text": paragraphs[2]},
-    ]
-    (folder / f"{name}.questions.json").write_text(json.dumps(questions), encoding="utf-8")
-    return folder
+from tests.conftest import make_doc, shared_pdf
+from tests.support.corpora import CORPUS, PARAGRAPHS, make_corpus
 
 
 def test_units_are_the_settings_chunks_or_the_baseline_pieces(tmp_path):
@@ -202,9 +185,6 @@ def test_cli_missing_input_and_file_as_output(tmp_path, capsys):
     blocker.write_text("x")
     assert main(["evaluate", str(corpus), "--strategy", "recursive", "-o", str(blocker)]) == 2
     assert blocker.read_text() == "x"
-
-
-CORPUS = ROOT / "tests" / "data" / "retrieval"
 
 
 def test_the_corpus_references_are_exact_spans_of_their_documents():

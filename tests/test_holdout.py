@@ -8,7 +8,7 @@ import json
 from chunkbench.evaluate.benchmark import Setting, baseline, compare_settings, find_cases
 from chunkbench.evaluate.holdout import check_best, split_cases
 from chunkbench.ui.cli import main
-from tests.test_evaluation import CORPUS, make_corpus
+from tests.support.corpora import CORPUS, make_corpus
 
 CONSTITUTION = CORPUS / "us_constitution.txt"
 SETTINGS = [Setting("recursive", {"chunk_size": 150, "index_context": 1}), Setting("recursive", {"chunk_size": 350})]

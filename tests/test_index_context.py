@@ -22,8 +22,7 @@ from chunkbench.evaluate.benchmark import (
 from chunkbench.evaluate.retrieval import evaluate
 from chunkbench.text.context import sentence_windows, with_neighbours
 from chunkbench.ui.cli import main
-from tests.test_evaluation import CORPUS
-from tests.test_public_corpus import PUBLIC
+from tests.support.corpora import CORPUS, PUBLIC
 
 
 def test_each_text_is_indexed_as_itself_twice_then_its_neighbours():

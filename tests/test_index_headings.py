@@ -12,7 +12,7 @@ from chunkbench.loaders import load
 from chunkbench.strategies import chunk
 from chunkbench.text.context import Indexing, with_headings
 from chunkbench.ui.cli import main
-from tests.test_evaluation import CORPUS
+from tests.support.corpora import CORPUS
 
 MANUAL = CORPUS / "sqlite_how_to_corrupt.md"
 

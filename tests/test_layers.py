@@ -142,5 +142,27 @@ def test_the_public_api_lists_itself():
     assert dir(cb) == sorted(cb.__all__)
     for name in cb.__all__:
         assert getattr(cb, name) is not None, name
-    rooms = {room for floor in FLOORS for room in floor} - {"store"}  # cb.store is the store package, on purpose
+    rooms = {room for floor in FLOORS for room in floor}  # cb.store is app.runs; the database is db/
     assert not rooms & set(cb.__all__)
+
+
+def test_no_test_module_imports_another():
+    """Tests share through conftest.py, tests/support/ and tests/element_streams.py, never by one
+    test module importing another (which runs the other's module code and ties their fates)."""
+    tests = ROOT / "tests"
+    found = []
+    for path in sorted(tests.glob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{path.name} imports {n}" for n in names if n.split(".")[-1].startswith("test_")]
+    assert found == []
+
+
+def test_no_issue_numbers_in_the_code():
+    """Comments and docstrings say what and why; which issue asked for it lives in the commits."""
+    import re
+
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in _modules()
+             for n, text in enumerate(path.read_text("utf-8").splitlines(), 1) if re.search(r"\b[Ii]ssue \d", text)]
+    assert found == []

@@ -16,6 +16,7 @@ from chunkbench.loaders import load_elements_json
 from chunkbench.loaders.markdown import load_markdown
 from chunkbench.loaders.textfile import read_source_text
 from tests.conftest import examples
+from tests.support.builders import assert_exact_offsets
 
 GUIDE = Path(__file__).parent / "data" / "markdown" / "deployment_guide.md"
 # read off the file by hand: (type, heading level) of each top-level block
@@ -45,16 +46,6 @@ def write(tmp_path: Path, text: str | bytes, name: str = "doc.md") -> Path:
     path = tmp_path / name
     path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
     return path
-
-
-def assert_exact_offsets(doc, source: str) -> None:
-    """Every element's text is its src span of the source; spans are ordered and disjoint."""
-    end = 0
-    for e in doc.elements:
-        a, b = e.attrs["src_start"], e.attrs["src_end"]
-        assert source[a:b] == e.text, e.id
-        assert end <= a <= b
-        end = b
 
 
 def test_top_level_blocks_in_order(guide):

@@ -22,6 +22,7 @@ from chunkbench.loaders.pdf import heading_levels, load_pdf, page_list
 from chunkbench.loaders.pdf_layout import code_text, flow_text, table_rows
 from chunkbench.loaders.settle import settle
 from chunkbench.types.document import Document, Element, is_noise, sha256_file
+from tests.support.builders import line
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"
 STAT_ABSTRACT = "table_us-stat-abstract-12s0324.pdf"
@@ -362,17 +363,6 @@ def test_owner_password_only_pdf_opens_without_password(fresh_cache, tmp_path):
 
 
 # --- the mapping rules, on small inputs ---------------------------------------------------------
-
-
-def line(*words, x=0.0, size=10.0, char=5.0, gap=3.0):
-    """A text line as pymupdf4llm gives it: spans (text, flags) laid out from `x`, `char` points
-    per character, `gap` points apart (pymupdf4llm drops whitespace-only spans)."""
-    spans = []
-    for word in words:
-        text, flags = word if isinstance(word, tuple) else (word, 0)
-        spans.append({"text": text, "flags": flags, "size": size, "bbox": [x, 0, x + char * len(text), size]})
-        x += char * len(text) + gap
-    return {"spans": spans}
 
 
 def test_flow_text_joins_lines_and_keeps_real_hyphens():

@@ -12,7 +12,7 @@ from chunkbench.loaders import detect_kind
 from chunkbench.loaders.plaintext import load_text
 from chunkbench.loaders.textfile import read_source_text
 from tests.conftest import examples
-from tests.test_loader_markdown import assert_exact_offsets
+from tests.support.builders import assert_exact_offsets
 
 WRAPPED = """CHAPTER I
 

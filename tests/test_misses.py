@@ -12,7 +12,7 @@ from chunkbench.evaluate.retrieval import Evidence, Question
 from chunkbench.ui.cli import main
 from chunkbench.ui.misses import MissesView
 from tests.conftest import CHROMIUM, chromium, make_doc, shared_pdf
-from tests.test_evaluation import CORPUS
+from tests.support.corpora import CORPUS
 
 SENTENCES = ["The pump must be primed before the first start.", "Open the vent screw until water runs out.",
              "Then close it firmly by hand."]

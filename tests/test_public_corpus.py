@@ -17,10 +17,7 @@ from chunkbench.loaders import load
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.ui.cli import main
 from tests.conftest import shared_pdf
-from tests.test_evaluation import CORPUS
-
-PUBLIC = ("us_constitution.txt", "fomc_minutes_2019_07.txt", "apollo13_air_to_ground.txt",
-          "factbook_iceland.txt", "sqlite_how_to_corrupt.md")
+from tests.support.corpora import CORPUS, PUBLIC
 
 
 def questions_of(name: str) -> list[dict]:
@@ -118,7 +115,6 @@ def test_the_public_corpus_table_has_a_block_per_splitter_size_and_a_line_per_do
     pairs = sum((b[0] or 0) >= 20 for b in per_block)
     cells = sum((g or 0) >= 20 for b in per_block for g in b[1:])
     assert f"| tuned | {pairs} of {len(BLOCKS)} | {cells} of {len(BLOCKS) * len(inputs())} |" in text
-
 
 
 def test_only_runs_the_blocks_whose_label_holds_the_text(tmp_path, capsys):

@@ -26,7 +26,7 @@ from chunkbench.evaluate.benchmark import (
 )
 from chunkbench.evaluate.margin import RecallMargin, difference_se
 from chunkbench.ui.cli import main
-from tests.test_evaluation import CORPUS
+from tests.support.corpora import CORPUS
 
 FACTBOOK = CORPUS / "factbook_iceland.txt"
 APOLLO = CORPUS / "apollo13_air_to_ground.txt"

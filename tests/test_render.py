@@ -11,10 +11,9 @@ from hypothesis import strategies as st
 
 import chunkbench as cb
 from chunkbench.errors import InputError, UsageError
-from chunkbench.types.chunk import Boundary, Reason, build_chunk
-from chunkbench.types.chunkset import ChunkSet
 from chunkbench.ui.render import PageImage, chunk_regions, position_box, render_page, render_text_view
 from chunkbench.ui.render.palette import CHUNK_PALETTE, FILL_ALPHA, chunk_color, luminance
+from tests.support.builders import hand_chunks
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -22,19 +21,6 @@ MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 @pytest.fixture(scope="module")
 def manual():
     return cb.load(MANUAL)
-
-
-def hand_chunks(doc, spans, strategy="hand"):
-    """A ChunkSet from (start_char, end_char) spans, built with build_chunk like a strategy would."""
-    chunks = []
-    for i, (a, b) in enumerate(spans):
-        els = [e for e in doc.elements if e.text and e.char_start < b and e.char_end > a]
-        reason = Reason.DOCUMENT_START if i == 0 else Reason.TOKEN_WINDOW
-        chunks.append(build_chunk(
-            doc, index=i, chunk_id=f"c{i}", type="paragraph", text=doc.text[a:b], elements=els,
-            boundary=Boundary(reason, f"span {a}-{b}"), start_char=a, end_char=b,
-        ))
-    return ChunkSet(doc=doc, strategy=strategy, params={}, chunks=tuple(chunks))
 
 
 def blended(color, alpha=FILL_ALPHA):

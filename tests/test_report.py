@@ -6,12 +6,12 @@ import re
 
 import pytest
 from conftest import SAMPLE_PDFS, make_doc
-from test_render import hand_chunks
 
 import chunkbench as cb
 from chunkbench.errors import UsageError
 from chunkbench.ui.cli import main
 from chunkbench.ui.report import parse_pages, write_report
+from tests.support.builders import hand_chunks
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 EVIL = ["<script>alert(1)</script>", '<img src=x onerror="alert(2)">']

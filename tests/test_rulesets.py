@@ -17,10 +17,10 @@ import os
 from pathlib import Path
 
 import pytest
-from test_strategies_all_inputs import VARIANTS
 
 import chunkbench
 from chunkbench.strategies import all_strategies, chunk
+from tests.support.strategy_checks import VARIANTS, variant_params
 
 DATA = Path(__file__).parent / "data"
 FINGERPRINTS = DATA / "rulesets" / "fingerprints.json"
@@ -35,7 +35,7 @@ def fingerprint(name: str) -> str:
     h = hashlib.sha256()
     for path in INPUTS:
         doc = chunkbench.load(path)
-        for params in ({}, VARIANTS["small"][name]):
+        for params in (variant_params(name, v) for v in VARIANTS):
             cs = chunk(doc, name, **params)
             payload = {"input": path.name, "params": params, "skipped": cs.skipped,
                        "chunks": [c.to_dict() for c in cs]}
@@ -48,7 +48,9 @@ def recorded() -> dict[str, str]:
 
 
 def test_every_own_strategy_has_a_small_setting():
-    assert {s.name for s in STRATEGIES} <= set(VARIANTS["small"])
+    missing = [s.name for s in STRATEGIES if not s.small]
+    assert missing == [], (f"declare {', '.join(missing)} with small={{...}}: parameters that make it split, overlap "
+                           "and merge often (docs/adding-a-strategy.md)")
 
 
 RECORD = "`CHUNKBENCH_RECORD_RULESETS=1 .venv/bin/python -m pytest tests/test_rulesets.py`"
@@ -62,7 +64,7 @@ def test_same_ruleset_same_chunks(strategy):
     assert fingerprint(strategy.name) == known[strategy.ruleset], (
         f"strategy {strategy.name!r} makes other chunks than ruleset {strategy.ruleset!r} made when it was "
         f"recorded: bump its ruleset (stored runs of the old one would be reused), then record it with {RECORD}. "
-        "(If the inputs or VARIANTS['small'] changed instead, delete fingerprints.json and record them all.)")
+        "(If the inputs or a strategy's `small` parameters changed instead, delete fingerprints.json and record them all.)")
 
 
 @pytest.mark.skipif(not os.environ.get("CHUNKBENCH_RECORD_RULESETS"), reason="records only when asked")

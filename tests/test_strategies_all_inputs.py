@@ -16,10 +16,6 @@ from pathlib import Path
 import pytest
 from conftest import MINERU_FIXTURES, ROOT, SAMPLE_PDFS, SHARED_PDFS, make_doc, shared_pdf
 from element_streams import check_common_invariants
-from test_strategy_contract import _expected_words as contract_words
-from test_strategy_headers import _check_coverage as headers_coverage
-from test_strategy_headers import _own as headers_own
-from test_strategy_sections import _check_coverage as sections_coverage
 
 import chunkbench
 from chunkbench.evaluate.stats import quality_targets
@@ -30,6 +26,13 @@ from chunkbench.strategies.elements import cut_level
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import SEPARATOR, is_noise, lead_ins
+from tests.support.strategy_checks import (
+    contract_words,
+    headers_coverage,
+    headers_own,
+    sections_coverage,
+    variant_params,
+)
 
 STRATEGIES = [s.name for s in all_strategies()]
 GNUPLOT = "long_gnuplot-5.4.pdf"
@@ -60,30 +63,10 @@ class Chunked:
     def get(self, strategy: str, variant: str = "default") -> ChunkSet:
         key = (strategy, variant)
         if key not in self._sets:
-            self._sets[key] = chunk(self.doc, strategy, **VARIANTS[variant].get(strategy, {}))
+            self._sets[key] = chunk(self.doc, strategy, **variant_params(strategy, variant))
         return self._sets[key]
 
 
-#: default parameters, and small sizes that make each strategy split, overlap and merge often (a strategy
-#: not listed runs its defaults under "small" too: every registered strategy is in the matrix)
-VARIANTS = {
-    "default": {},
-    "small": {
-        "elements": {"max_chunk_size": 300, "heading_level": 3, "table_boundary": False},
-        "headers": {"max_chunk_chars": 300, "min_chunk_chars": 50, "overlap_chars": 30, "include_parent_headers": False},
-        "sections": {"min_tokens": 60, "max_tokens": 100},
-        "tokens": {"chunk_size": 64, "overlap": 10},
-        "contract": {"max_chars": 400, "soft_min_chars": 150, "max_list_items": 4, "infer_headings": "always"},
-        "recursive": {"chunk_size": 150, "respect_headings": False, "overlap": 20},
-        "sentences": {"min_chars": 0, "max_chars": 120, "join_dependent": False},
-        "langchain:RecursiveCharacterTextSplitter": {"chunk_size": 300, "chunk_overlap": 30},
-        "langchain:TokenTextSplitter": {"chunk_size": 64, "chunk_overlap": 8},
-        "llamaindex:SentenceSplitter": {"chunk_size": 100, "chunk_overlap": 10},
-        "chonkie:RecursiveChunker": {"chunk_size": 300},
-        "chonkie:TokenChunker": {"chunk_size": 64, "chunk_overlap": 8},
-        "docling:HybridChunker": {"max_tokens": 64},
-    },
-}
 #: the small sizes on the 75-page 10-K take as long as all other inputs together and add no new case
 SMALL_SKIP = {"shared/financial_bestbuy-2023-10k.pdf"}
 
@@ -217,9 +200,9 @@ SANITY = {"tokens": check_tokens, "elements": check_elements, "headers": check_h
 
 
 def test_the_per_strategy_tables_name_registered_strategies():
-    """The matrix itself comes from the registry; these tables only add to it, so a renamed strategy
-    must not leave a check or a small-size variant behind."""
-    assert set(SANITY) <= set(STRATEGIES) and set(VARIANTS["small"]) <= set(STRATEGIES)
+    """The matrix itself comes from the registry; this table only adds to it, so a renamed strategy
+    must not leave a check behind (the small sizes are declared with each strategy)."""
+    assert set(SANITY) <= set(STRATEGIES)
 
 
 def check_spans(doc, cs: ChunkSet) -> None:

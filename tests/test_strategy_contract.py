@@ -18,6 +18,7 @@ from chunkbench.strategies.contract_rules import defined_term, heading_level, lo
 from chunkbench.text.clauses import clause_ref, within
 from chunkbench.text.segment import pipe_table
 from chunkbench.types.document import CONTENTS_SKIPPED, lead_ins
+from tests.support.strategy_checks import contract_words
 
 A = "The Supplier shall provide the Services with reasonable skill and care at all times. "
 
@@ -439,15 +440,6 @@ def test_bad_parameters_are_rejected():
 # --- properties ---------------------------------------------------------------------------------
 
 
-def _expected_words(doc, skipped):
-    parts = []
-    for e in doc.elements:
-        if e.id in skipped:
-            continue
-        parts.append(pipe_table(e.rows) if e.type == "table" and e.rows else normalize(e.text))
-    return " ".join(parts).split()
-
-
 @given(
     doc=element_documents(),
     max_chars=st.sampled_from([200, 600, 2000]),
@@ -465,7 +457,7 @@ def test_properties_on_random_element_streams(doc, max_chars, max_items, split):
     def letters(text: str) -> str:
         return "".join(text.split()).replace("-", "")
 
-    assert letters(" ".join(c.text for c in cs)) == letters(" ".join(_expected_words(doc, cs.skipped)))
+    assert letters(" ".join(c.text for c in cs)) == letters(" ".join(contract_words(doc, cs.skipped)))
     for c in cs:
         assert c.char_len <= max_chars or c.extra["oversize"], c
         if c.extra["oversize"]:
@@ -551,7 +543,7 @@ def test_properties_on_random_contracts(doc, max_chars, infer, ratio):
               "page_break_ratio": ratio, "max_list_items": 5}
     cs = chunk(doc, "contract", **params)
     check_common_invariants(doc, cs, params)
-    assert " ".join(c.text for c in cs).split() == _expected_words(doc, cs.skipped)
+    assert " ".join(c.text for c in cs).split() == contract_words(doc, cs.skipped)
     for c in cs:
         assert c.char_len <= max_chars or c.extra["oversize"]
         assert c.extra["list_items"] <= 5

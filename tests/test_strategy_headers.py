@@ -13,7 +13,7 @@ import chunkbench
 from chunkbench.errors import ParamError
 from chunkbench.loaders.textfile import read_source_text
 from chunkbench.strategies import chunk
-from chunkbench.types.document import is_noise
+from tests.support.strategy_checks import headers_coverage, headers_own
 
 GUIDE = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
 
@@ -24,11 +24,6 @@ def _h(text, level):
 
 def _p(text):
     return {"type": "paragraph", "text": text}
-
-
-def _own(c) -> str:
-    """The chunk's own content: its text without the overlap with the previous sibling."""
-    return c.text[c.extra["overlap_chars"]:]
 
 
 # --- the spec's _apply_overlap, verbatim, as the reference for the overlap semantics -------------
@@ -128,7 +123,7 @@ def test_large_section_splits_into_sub_chunks_overlapping_their_sibling_in_place
     assert sub1.start_char == sub0.end_char + len("\n\n") - 50 and sub1.source_blocks == ("e3", "e4")
     # no overlap between header-based chunks
     assert nxt.text == "Next\n\n" + "n" * 400 and nxt.extra["overlap_chars"] == 0
-    assert all(len(_own(c)) <= 2000 for c in cs)
+    assert all(len(headers_own(c)) <= 2000 for c in cs)
 
 
 def test_overlap_is_the_previous_siblings_text_in_place_even_when_a_sibling_is_shorter_than_it():
@@ -141,7 +136,7 @@ def test_overlap_is_the_previous_siblings_text_in_place_even_when_a_sibling_is_s
     assert [c.chunk_id.split("_chunk_")[1] for c in cs] == ["0_sub_0", "0_sub_1", "0_sub_2", "0_sub_3", "1"]
     for k, (c, own) in enumerate(zip(cs, plain)):
         assert c.text == doc.text[c.start_char:c.end_char], "a slice, never re-joined text"
-        assert _own(c) == own.text and c.end_char == own.end_char
+        assert headers_own(c) == own.text and c.end_char == own.end_char
         ov = c.extra["overlap_chars"]
         assert (ov == 0) if k in (0, 4) else (0 < ov <= 50)
         assert c.start_char == own.start_char - ov
@@ -228,10 +223,10 @@ def test_markdown_positions_are_offsets_in_the_original_file(params):
             pieces.append(source[max(s, a):min(e, b)])
         assert region.startswith(pieces[0]) and region.endswith(pieces[-1])
         if not c.extra["overlap_chars"]:
-            assert "\n\n".join(pieces) == _own(c)
+            assert "\n\n".join(pieces) == headers_own(c)
         else:  # the overlap starts at start_pos
             assert c.text.startswith(pieces[0][:10])
-        tail = _own(c)[-min(len(_own(c)), len(pieces[-1])):]
+        tail = headers_own(c)[-min(len(headers_own(c)), len(pieces[-1])):]
         assert region.endswith(tail)  # the own text ends at end_pos
     first = cs[0]
     assert source[first.extra["start_pos"]:].startswith("Deployment Guide\n\nThis guide")
@@ -272,7 +267,7 @@ def test_technical_manual_pdf():
     assert install.boundary.reason.value == "merged_small" and "2.1 Package contents" in install.text
     assert not any("Page 1 of 5" in c.text or "fictional sample manual" in c.text for c in cs)
     assert all(c.page_start and c.bbox and c.source_blocks for c in cs)
-    assert all(len(_own(c)) <= 2000 for c in cs)
+    assert all(len(headers_own(c)) <= 2000 for c in cs)
     assert all(c.extra["start_pos"] == c.start_char for c in cs)  # PDFs: canonical offsets
 
 
@@ -280,19 +275,12 @@ def test_shared_pdf_federal_register():
     doc = chunkbench.load(shared_pdf("req_federal-register-2020-17221.pdf"))
     cs = chunk(doc, "headers")
     check_common_invariants(doc, cs)
-    _check_coverage(doc, cs)
+    headers_coverage(doc, cs)
     assert len(cs) > 20
     assert {c.boundary.reason.value for c in cs} >= {"heading", "merged_small", "paragraph_split"}
-    assert all(len(_own(c)) <= 2000 for c in cs)
+    assert all(len(headers_own(c)) <= 2000 for c in cs)
     subs = [c for c in cs if "_sub_" in c.chunk_id and not c.chunk_id.endswith("_sub_0")]
     assert subs and all(0 < c.extra["overlap_chars"] <= 50 for c in subs)
-
-
-def _check_coverage(doc, cs):
-    """Every content character in exactly one chunk's own text, in order (whitespace aside)."""
-    own = "".join("".join(_own(c).split()) for c in cs)
-    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped)
-    assert own == content
 
 
 @given(element_documents(), st.sampled_from([(0, 60, 0), (100, 300, 30), (200, 2000, 50), (50, 120, 10)]),
@@ -302,9 +290,9 @@ def test_properties_on_random_element_streams(doc, sizes, parents):
     params = {"min_chunk_chars": mn, "max_chunk_chars": mx, "overlap_chars": ov, "include_parent_headers": parents}
     cs = chunk(doc, "headers", **params)
     check_common_invariants(doc, cs, params)
-    _check_coverage(doc, cs)
+    headers_coverage(doc, cs)
     for prev, c in zip([None, *cs.chunks], cs.chunks):
-        assert len(_own(c)) <= mx, "size limit (own text; prefix and overlap are declared)"
+        assert len(headers_own(c)) <= mx, "size limit (own text; prefix and overlap are declared)"
         assert (c.extra["header_prefix"] != "") <= parents
         sibling = (prev is not None and "_sub_" in c.chunk_id and "_sub_" in prev.chunk_id
                    and c.chunk_id.rsplit("_sub_", 1)[0] == prev.chunk_id.rsplit("_sub_", 1)[0])
@@ -317,7 +305,7 @@ def test_properties_on_random_element_streams(doc, sizes, parents):
             assert not doc.text[max(0, own_start - ov):own_start].strip(), "overlap where text precedes"
         else:
             assert c.extra["overlap_chars"] == 0, "overlap only between siblings"
-            head, tail = _own(c).split("\n\n")[0], _own(c).split("\n\n")[-1]  # skipped noise may sit between
+            head, tail = headers_own(c).split("\n\n")[0], headers_own(c).split("\n\n")[-1]  # skipped noise may sit between
             assert doc.text[c.start_char:].startswith(head) and doc.text[:c.end_char].endswith(tail)
         assert c.chunk_id.startswith(f"{cs.doc.doc_id[:16]}_chunk_")
 
@@ -354,9 +342,9 @@ def test_mineru_fixture():
     doc = chunkbench.load(mineru_fixture("naacl-long-107", "naacl-long-107_content_list.json"))
     cs = chunk(doc, "headers")
     check_common_invariants(doc, cs)
-    _check_coverage(doc, cs)
+    headers_coverage(doc, cs)
     assert {"heading", "paragraph_split"} <= {c.boundary.reason.value for c in cs}
-    assert all(c.page_start for c in cs) and all(len(_own(c)) <= 2000 for c in cs)  # (no bboxes: no page size)
+    assert all(c.page_start for c in cs) and all(len(headers_own(c)) <= 2000 for c in cs)  # (no bboxes: no page size)
 
 
 def test_fallback_split_of_a_paragraph_inside_an_element_does_not_repeat_its_neighbours():
@@ -364,7 +352,7 @@ def test_fallback_split_of_a_paragraph_inside_an_element_does_not_repeat_its_nei
     doc = make_doc([_p("First paragraph.\n\n" + long_para + "\n\nLast one.")])
     cs = chunk(doc, "headers", max_chunk_chars=120, min_chunk_chars=0, overlap_chars=0)
     assert cs[0].text == "First paragraph." and cs[-1].text.endswith("Last one.")
-    _check_coverage(doc, cs)
+    headers_coverage(doc, cs)
     assert all(c.start_char >= cs[0].end_char for c in cs[1:])
 
 

@@ -17,7 +17,7 @@ from chunkbench.strategies import chunk
 from chunkbench.strategies.sections import classify, file_is_relevant, heading_kind, is_text_table
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import document_key
-from chunkbench.types.document import is_noise
+from tests.support.strategy_checks import sections_coverage
 
 
 def _p(text, **kw):
@@ -245,7 +245,7 @@ def test_sample_rfp():
     doc = chunkbench.load(SAMPLE_PDFS / "rfp_it_services.pdf")
     cs = chunk(doc, "sections", notice_id="RC-OIT-2025-031")
     check_common_invariants(doc, cs)
-    _check_coverage(doc, cs)
+    sections_coverage(doc, cs)
     by_name: dict[str, list] = {}
     for c in cs:  # a chunk by its section's name and the names of the small sections merged into it
         for name in [c.extra["section_name"], *c.extra["merged_sections"]]:
@@ -277,19 +277,12 @@ def test_shared_pdf_federal_register():
     doc = chunkbench.load(shared_pdf("req_federal-register-2020-17221.pdf"))
     cs = chunk(doc, "sections")
     check_common_invariants(doc, cs)
-    _check_coverage(doc, cs)
+    sections_coverage(doc, cs)
     assert all(count_tokens(c.text) <= 600 for c in cs)
     names = {c.extra["section_name"] for c in cs}
     assert {"Comments Invited", "Proposed Design Changes"} <= names
     assert "paragraph_split" in {c.boundary.reason.value for c in cs}
     assert sum(c.extra["requirement_flag"] for c in cs) > 10
-
-
-def _check_coverage(doc, cs):
-    """Each chunked character in exactly one chunk, in reading order (whitespace aside)."""
-    got = "".join("".join(c.span_text.split()) for c in cs)
-    content = "".join("".join(e.text.split()) for e in doc.elements if not e.is_empty and not is_noise(e) and e.id not in cs.skipped)
-    assert got == content
 
 
 @given(element_documents(), st.sampled_from([(1, 12), (30, 60), (400, 600), (100, 150)]))
@@ -298,7 +291,7 @@ def test_properties_on_random_element_streams(doc, budget):
     params = {"min_tokens": mn, "max_tokens": mx, "notice_id": "", "amendment_number": 0}
     cs = chunk(doc, "sections", **params)
     check_common_invariants(doc, cs, params)
-    _check_coverage(doc, cs)
+    sections_coverage(doc, cs)
     stem = "test"
     for i, c in enumerate(cs):
         e = c.extra
@@ -330,7 +323,7 @@ def test_mineru_fixture():
     doc = chunkbench.load(mineru_fixture("naacl-long-122", "naacl-long-122_content_list.json"))
     cs = chunk(doc, "sections")
     check_common_invariants(doc, cs)
-    _check_coverage(doc, cs)
+    sections_coverage(doc, cs)
     assert any(c.extra["is_table"] and not c.extra["embed"] for c in cs)
     assert all(c.page_start and count_tokens(c.text) <= 600 for c in cs)
 

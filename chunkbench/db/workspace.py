@@ -100,7 +100,7 @@ MIGRATIONS: list[list[str]] = [
         END""",
         "INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')",
     ],
-    # 3: reviewers' boundary edits (issue 20.1), anchored to the text (store/edits.py)
+    # 3: reviewers' boundary edits, anchored to the text (db/edits.py)
     [
         """CREATE TABLE edits (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, strategy TEXT NOT NULL,
             reviewer TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL CHECK (kind IN ('merge','split','move')),

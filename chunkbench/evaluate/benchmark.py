@@ -501,7 +501,7 @@ def _mark(row: dict, base: Mapping[str, Any], boot: PairedBootstrap, values: Map
 
 def beats_baseline(row: Mapping[str, Any], by: float = 0.0) -> bool:
     """Whether a marked row (pooled, or one document's) wins against its baseline: token recall at
-    least the baseline's and more token IoU, by at least `by` as a relative gain (issue 19.5: 0.2)."""
+    least the baseline's and more token IoU, by at least `by` as a relative gain (e.g. 0.2)."""
     gain = row["iou_gain"] or 0.0
     return bool(row["recall_ok"]) and gain > 0 and gain >= by - 1e-9
 

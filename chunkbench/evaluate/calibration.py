@@ -1,4 +1,4 @@
-"""How far a label-free score can be trusted (issue 54): on documents with real questions, how
+"""How far a label-free score can be trusted: on documents with real questions, how
 well it ranks a grid of settings (Kendall's tau) and what its pick loses against the
 question-picked best (regret). docs/proxy.md publishes the table; benchmarks/proxy_calibration.py
 makes it; CALIBRATION holds its headline, printed with every label-free best."""

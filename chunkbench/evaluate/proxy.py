@@ -1,4 +1,4 @@
-"""A retrieval score without questions: the document asks its own (issue 54).
+"""A retrieval score without questions: the document asks its own.
 
 Two ways to make the queries, both deterministic for a seed, compared in docs/proxy.md (where
 `keywords` ranks settings as real questions do far better, so it is the default):

@@ -1,5 +1,5 @@
 """The retrieval recipe through LangChain and LlamaIndex: rank chunks by their index texts, return
-the chunks (issue 63).
+the chunks.
 
 The retrieval default (`chunkbench chunk --for-retrieval`) gives each chunk an `index_text` (its
 text twice with its neighbours'): what to embed. What a reader or a model should get is the chunk

@@ -231,7 +231,7 @@ def _element(element_id: str, node: SyntaxTreeNode, lines: SourceLines, line_off
 def _not_a_title(node: SyntaxTreeNode, text: str) -> str | None:
     """Why a setext heading is read as a paragraph, or None: CommonMark makes any paragraph above a
     `===`/`---` line a heading, but a figure caption or several lines of prose over a rule is not
-    a title, and as a heading it would head every chunk up to the next one (issue 11)."""
+    a title, and as a heading it would head every chunk up to the next one."""
     if node.markup.startswith("#"):
         return None
     if "\n" in text.strip():

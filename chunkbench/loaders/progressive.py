@@ -1,4 +1,4 @@
-"""A long PDF parsed with the page in view first, so a viewer shows it within seconds (issue 22.6).
+"""A long PDF parsed with the page in view first, so a viewer shows it within seconds.
 
 `load_progressively` parses the pages around `first_page` in the calling thread and returns them
 as a provisional Document; a background thread parses the rest (nearest pages first, on worker

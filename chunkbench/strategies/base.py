@@ -188,6 +188,10 @@ class Strategy:
     #: the chunk size its resolved parameters aim at, and its unit: what the `tiny` and `oversize`
     #: defects are judged against (a strategy's `size_limit`; a peer's size parameter)
     target_size: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None
+    #: parameters that make it split, overlap and merge often: the test matrix runs every strategy
+    #: with its defaults and with these (tests/test_strategies_all_inputs.py), and the ruleset
+    #: fingerprints are taken under both
+    small: Mapping[str, Any] = field(default_factory=dict)
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -221,10 +225,16 @@ def declare(
     slow: str = "",
     size_limit: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None,
     target_size: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None,
+    small: Mapping[str, Any] | None = None,
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
-    (its signature states no defaults: the `Param`s are the one place they are written)."""
+    (its signature states no defaults: the `Param`s are the one place they are written). `small`:
+    the parameters the tests run it with besides its defaults (every strategy but the slow ones
+    needs them: tests/test_rulesets.py)."""
     if offsets not in OFFSET_RULES:
         raise ValueError(f"strategy {name!r}: unknown offsets rule {offsets!r}")
+    unknown = sorted(set(small or {}) - {p.name for p in params})
+    if unknown:
+        raise ValueError(f"strategy {name!r}: `small` names no parameter {', '.join(unknown)}")
     return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow, size_limit,
-                    target_size or size_limit)
+                    target_size or size_limit, dict(small or {}))

@@ -267,7 +267,7 @@ class _Walker:
 
     @staticmethod
     def _title(u: Unit, o: _Open) -> None:
-        """A heading directly after headings joins them (no chunk of headings alone, issue 11): the
+        """A heading directly after headings joins them (no chunk of headings alone): the
         chunk takes its section path and, when it has one, its clause number."""
         o.boundary = Boundary(o.boundary.reason, f"{o.boundary.detail}, with heading {_quote(u.text)} right after it")
         o.path = u.path
@@ -376,6 +376,7 @@ def _chunk_type(o: _Open, body: Sequence[Unit], terms: Sequence[str]) -> str:
 STRATEGY = declare(
     contract,
     "contract",
+    small={"max_chars": 400, "soft_min_chars": 150, "max_list_items": 4, "infer_headings": "always"},
     params=PARAMS,
     doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
     spec="docs/specs/2-contract-chunking.md",

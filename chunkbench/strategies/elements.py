@@ -86,7 +86,7 @@ def chunk_elements(
             boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
         elif join_headings and current.titles_only(titles) and (
                 current.added_size(el) <= max_chunk_size or (split_oversize and _opens_pieces(current, el, max_chunk_size))):
-            boundary = None  # headings are not left alone in a chunk (issue 11): what follows joins them
+            boundary = None  # headings are not left alone in a chunk: what follows joins them
             current.section_path = list(stack.path)
         else:
             # lead-ins keep what they introduce with `join_headings`; without, a caption still opens its table's chunk
@@ -307,6 +307,7 @@ def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: 
 STRATEGY = declare(
     chunk_elements,
     "elements",
+    small={"max_chunk_size": 300, "heading_level": 3, "table_boundary": False},
     params=[
         SKIP_CONTENTS,
         Param("max_chunk_size", int, 2000, "hard limit on chunk characters (joined element texts)",

@@ -15,7 +15,7 @@
 4. Overlap only between sibling sub-chunks: sub-chunk N+1 starts up to `overlap_chars` characters
    earlier, inside sub-chunk N (moved forward to a word start when it falls mid-word; never before
    the section's start). The spec prepends the tail of N plus "\\n\\n" instead; here the chunk
-   text stays a slice of the document (issue 11), so the overlap is the same characters in place.
+   text stays a slice of the document, so the overlap is the same characters in place.
    Header-based chunks never overlap.
 5. `include_parent_headers` records the breadcrumb "A > B" + "\\n\\n" (the headers above the
    chunk's first line that its text does not already start with) in the field `header_prefix`;
@@ -323,6 +323,7 @@ class _Builder:
 STRATEGY = declare(
     chunk_headers,
     "headers",
+    small={"max_chunk_chars": 300, "min_chunk_chars": 50, "overlap_chars": 30, "include_parent_headers": False},
     params=[
         SKIP_CONTENTS,
         Param("min_chunk_chars", int, 200, "header chunks below this many characters are merged with the next",

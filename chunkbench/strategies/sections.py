@@ -445,6 +445,7 @@ class _Builder:
 STRATEGY = declare(
     chunk_sections,
     "sections",
+    small={"min_tokens": 60, "max_tokens": 100},
     params=[
         SKIP_CONTENTS,
         Param("min_tokens", int, 400, "split pieces are topped up towards this many tokens (cl100k)",

@@ -1,4 +1,4 @@
-"""Strategy `semantic`: neighbouring sentences grouped while their meaning stays close (issue 19.8).
+"""Strategy `semantic`: neighbouring sentences grouped while their meaning stays close.
 
 * The content (page furniture skipped) is cut into the units of `sentences`: headings, sentences,
   table pieces, and pieces of sentences longer than `max_chars`.

@@ -1,4 +1,4 @@
-"""Strategy `sentences`: one chunk per sentence, short sentences joined (issue 11).
+"""Strategy `sentences`: one chunk per sentence, short sentences joined.
 
 For retrieval scored on the text a question's answer sits in, a chunk that starts and ends where
 a sentence does wastes nothing: a character splitter's 200-character pieces cut sentences in two,
@@ -158,6 +158,7 @@ def _joins(group: list[Unit], unit: Unit, opens_paragraph: bool, minimum: int, m
 STRATEGY = declare(
     chunk_sentences,
     "sentences",
+    small={"min_chars": 0, "max_chars": 120, "join_dependent": False},
     params=[
         SKIP_CONTENTS,
         Param("min_chars", int, 20, "a sentence (or chunk) shorter than this is joined with its neighbour in the paragraph",

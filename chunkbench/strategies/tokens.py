@@ -277,6 +277,7 @@ def _chars_at(data: bytes, b_start: np.ndarray, b_end: np.ndarray) -> tuple[np.n
 STRATEGY = declare(
     chunk_tokens,
     "tokens",
+    small={"chunk_size": 64, "overlap": 10},
     params=[
         Param("chunk_size", int, 512, "tokens per window (cl100k)", min=1, max=100_000, ui_step=32),
         Param("overlap", int, 50, "tokens shared by consecutive windows (< chunk_size)", min=0, max=99_999,

@@ -1,7 +1,7 @@
 """Small charts as inline SVG that the browser draws: lines, grouped bars and scatter points in a
 panel with axes, ticks and a hover title on every mark. summary.html and the sweep notebook use
 them instead of matplotlib figures: a sweep's page is written in milliseconds rather than seconds
-(issue 22.4), and stays sharp at any zoom. Every text is escaped."""
+and stays sharp at any zoom. Every text is escaped."""
 
 from __future__ import annotations
 

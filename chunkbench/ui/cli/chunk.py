@@ -35,7 +35,7 @@ def register(sub) -> None:
                         "index_text alone, or in index_texts with the options above)")
     p.add_argument("--for-retrieval", action="store_true",
                    help="chunk with the retrieval default (the strategy, parameters and index context that won "
-                        "issue 19's public-domain retrieval benchmark: docs/evaluation.md); no --strategy or --set")
+                        "the public-domain retrieval benchmark: docs/evaluation.md); no --strategy or --set")
     p.add_argument(
         "--meta", action="append", default=[], metavar="KEY=VALUE",
         help="pass-through document metadata copied into every chunk, repeatable; "

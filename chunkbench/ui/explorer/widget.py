@@ -280,7 +280,7 @@ class Explorer:
         self._controls = {p.name: param_control(p, self.params[p.name]) for p in params}
         for name_, ctl in self._controls.items():
             ctl.observe(lambda e, n=name_: self._on_control(n, e["new"]), names="value")
-        #: the typed-value box beside each slider (issue 20.4)
+        #: the typed-value box beside each slider
         self._boxes = {p.name: number_box(p, ctl) for p in params
                        if isinstance(ctl := self._controls[p.name], (w.IntSlider, w.FloatSlider))}
         self.params_box.children = [w.HBox([ctl, self._boxes[n]]) if n in self._boxes else ctl
@@ -410,7 +410,7 @@ class Explorer:
         self.list_w.add_class("cb-chunk-list")
         self.list_w.observe(self._on_list, names="value")
         self.detail_w = w.HTML(layout=w.Layout(width="100%"))
-        # boundary edits of the selected chunk (issue 20.1), stored in the workspace
+        # boundary edits of the selected chunk, stored in the workspace
         buttons = {"merge into previous (m)": ("merge", 0), "← a word earlier ([)": ("move", -1),
                    "a word later (]) →": ("move", 1)}
         self.edit_buttons = []
@@ -438,7 +438,7 @@ class Explorer:
                                     tooltip="box what a reviewer would object to in red, with its code")
         self.defects_w.observe(lambda change: self.show_defects(change["new"]), names="value")
         nav = w.HBox([self.prev_w, self.page_w, self.pages_label, self.next_w, self.defects_w])
-        # the page takes the room (issue 20.4: at 560 px its labels showed at 6 px): it asks for
+        # the page takes the room (at 560 px its labels showed at 6 px): it asks for
         # `image_width` px and the chunk list beside it for 360 px; when the row has less than
         # both, the list goes below the page rather than the page shrinking
         left = w.VBox([nav, self.image_w] if self.has_pdf else [self.textview_w],

@@ -202,7 +202,7 @@ class ReviewApp:
         self.order_w.param.watch(lambda e: self.set_order(e.new), "value")
         self.position = OfflineHTML("", css_classes=["cb-position"])
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
-        # the page crop takes the app's width (issue 20.4: at 640 px its labels showed at 8 px)
+        # the page crop takes the app's width (at 640 px its labels showed at 8 px)
         # a click on a word of the page or of the text picks it (shift-click: split there at once)
         self.page_img = ClickableImage(self._on_image_click, sizing_mode="stretch_width", css_classes=["cb-page"])
         self.image = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-page-note"])
@@ -226,7 +226,7 @@ class ReviewApp:
         self.earlier_b = pn.widgets.Button(label="apply earlier verdict", width=180, visible=False,
                                            css_classes=["cb-apply-earlier"])
         self.earlier_b.on_click(_discard_event(self.apply_earlier))
-        # boundary edits (issue 20.1): stored in the workspace, applied to the chunks shown
+        # boundary edits: stored in the workspace, applied to the chunks shown
         self.merge_b = pn.widgets.Button(label="merge into previous", width=170, css_classes=["cb-merge"])
         self.earlier_word_b = pn.widgets.Button(label="← start a word earlier", width=180, css_classes=["cb-move-earlier"])
         self.later_word_b = pn.widgets.Button(label="start a word later →", width=170, css_classes=["cb-move-later"])
