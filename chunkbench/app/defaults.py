@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chunkbench.evaluate.benchmark import Setting
 from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT
+from chunkbench.evaluate.settings import Setting
 from chunkbench.strategies import DEFAULT_STRATEGY
 
 __all__ = ["DEFAULT_SETTINGS", "DEFAULT_STRATEGY", "RETRIEVAL_DEFAULT", "default_settings"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,44 +50,14 @@ from .retrieval.scoring import (
     INDEX_CONTEXT,
     INDEX_HEADINGS,
     INDEX_WINDOWS,
-    Indexing,
-    split_indexing,
     unit_ranker,
 )
+from .settings import BASELINE, Setting
 
-#: name of the baseline system in tables
-BASELINE = "langchain-recursive"
 #: the baseline's chunk size in characters (the 200-character splitter of the Chroma study)
 BASELINE_SIZE = 200
 #: measures reported per setting, in table order
 MEASURES = ("recall@1", "recall@5", "mrr", "token_precision", "token_recall", "token_iou")
-@dataclass(frozen=True)
-class Setting:
-    """One system to evaluate: a strategy with parameters, or the baseline splitter (strategy None)."""
-
-    strategy: str | None
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.indexing  # noqa: B018 (checked once made: a bad value is a usage error before any work)
-
-    @property
-    def indexing(self) -> Indexing:
-        """How each unit is indexed (INDEX_PARAMS: neighbours each side, also alone, also by pieces of its sentences)."""
-        return split_indexing(self.params, self.strategy or BASELINE)[0]
-
-    @property
-    def strategy_params(self) -> dict[str, Any]:
-        """The parameters the strategy (or the baseline splitter) is called with: all but the indexing ones."""
-        return split_indexing(self.params, self.strategy or BASELINE)[1]
-
-    @property
-    def name(self) -> str:
-        label = self.strategy or BASELINE
-        args = " ".join(f"{k}={v}" for k, v in sorted(self.params.items()))
-        return f"{label} {args}".strip()
-
-
 @dataclass(frozen=True)
 class Case:
     """A document with its questions resolved to character ranges of `doc.text`."""

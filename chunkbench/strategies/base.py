@@ -114,11 +114,6 @@ OFFSET_RULES = {
 }
 
 
-def offsets_violation(doc: Document, chunk: Chunk, rule: str, skipped: Iterable[str] = ()) -> str | None:
-    """Why `chunk` breaks the offsets `rule` (a key of OFFSET_RULES), or None when it keeps it."""
-    return _violation(doc, chunk, rule, _skipped_spans(doc, skipped) if rule == "slice_without_skipped" else [])
-
-
 def offsets_violations(doc: Document, chunks: Sequence[Chunk], rule: str, skipped: Iterable[str] = ()
                        ) -> list[tuple[int, str]]:
     """(index, why) of every chunk that breaks the offsets `rule`; linear in the chunks and the

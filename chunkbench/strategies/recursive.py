@@ -27,6 +27,7 @@ from .base import Param, StrategyResult, declare
 from .spans import (
     HARD,
     HEADING,
+    OPENING_REASONS,
     PARAGRAPH,
     ROW,
     SENTENCE,
@@ -43,14 +44,14 @@ from .spans import (
 
 #: upper bound of characters per cl100k token, so huge spans are never tokenized whole
 MAX_TOKEN_CHARS = 128
-#: why a chunk starts where it does, by the kind of unit it starts with
-_REASONS = {
-    HEADING: (Reason.HEADING, "a heading starts here"),
-    PARAGRAPH: (Reason.PARAGRAPH_SPLIT, "a paragraph starts here: the previous chunk was full"),
-    TABLE: (Reason.TABLE, "a table starts here: the previous chunk was full"),
-    ROW: (Reason.TABLE_ROW_SPLIT, "a table too big for one chunk continues at a row"),
-    SENTENCE: (Reason.SENTENCE_SPLIT, "a paragraph too big for one chunk continues at a sentence"),
-    HARD: (Reason.WORD_SPLIT, "a sentence too big for one chunk continues at a line break or space"),
+#: why a chunk starts where it does, in words, by the kind of unit it starts with (the code: spans.OPENING_REASONS)
+_WHY = {
+    HEADING: "a heading starts here",
+    PARAGRAPH: "a paragraph starts here: the previous chunk was full",
+    TABLE: "a table starts here: the previous chunk was full",
+    ROW: "a table too big for one chunk continues at a row",
+    SENTENCE: "a paragraph too big for one chunk continues at a sentence",
+    HARD: "a sentence too big for one chunk continues at a line break or space",
 }
 
 
@@ -93,8 +94,8 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
             elif piece[0].kind == TITLE:
                 boundary = ct.lead_in_boundary(piece[0].start, f"the previous chunk was full (chunks up to {chunk_size} {unit})")
             else:
-                reason, why = _REASONS[piece[0].kind]
-                boundary = Boundary(reason, f"{why} (chunks up to {chunk_size} {unit}){packer.why_moved(piece[0].start)}")
+                kind = piece[0].kind
+                boundary = Boundary(OPENING_REASONS[kind], f"{_WHY[kind]} (chunks up to {chunk_size} {unit}){packer.why_moved(piece[0].start)}")
             if lead < piece[0].start:
                 boundary = Boundary(boundary.reason, f"{boundary.detail}; starts {piece[0].start - lead} chars "
                                                      "earlier, overlapping the previous chunk")

@@ -29,6 +29,7 @@ from .base import Param, StrategyResult, declare
 from .spans import (
     HARD,
     HEADING,
+    OPENING_REASONS,
     PARAGRAPH,
     ROW,
     SENTENCE,
@@ -41,14 +42,14 @@ from .spans import (
     content_chunk,
 )
 
-#: why a chunk starts where it does, by the kind of its first unit
-_REASONS = {
-    HEADING: (Reason.HEADING, "a heading starts here"),
-    PARAGRAPH: (Reason.PARAGRAPH_SPLIT, "a new paragraph starts here"),
-    SENTENCE: (Reason.SENTENCE_SPLIT, "a new sentence starts here"),
-    TABLE: (Reason.TABLE, "a table starts here"),
-    ROW: (Reason.TABLE_ROW_SPLIT, "a table longer than the maximum continues at a row"),
-    HARD: (Reason.WORD_SPLIT, "a sentence longer than the maximum continues at a line break or space"),
+#: why a chunk starts where it does, in words, by the kind of its first unit (the code: spans.OPENING_REASONS)
+_WHY = {
+    HEADING: "a heading starts here",
+    PARAGRAPH: "a new paragraph starts here",
+    SENTENCE: "a new sentence starts here",
+    TABLE: "a table starts here",
+    ROW: "a table longer than the maximum continues at a row",
+    HARD: "a sentence longer than the maximum continues at a line break or space",
 }
 
 
@@ -83,8 +84,8 @@ def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_depen
         elif group[0].kind == TITLE:
             boundary = ct.lead_in_boundary(group[0].start, "tables are chunks of their own")
         else:
-            reason, why = _REASONS[group[0].kind]
-            boundary = Boundary(reason, f"{why} (sentences of at least {min_chars}, at most {max_chars} chars)")
+            kind = group[0].kind
+            boundary = Boundary(OPENING_REASONS[kind], f"{_WHY[kind]} (sentences of at least {min_chars}, at most {max_chars} chars)")
         chunks.append(content_chunk(doc, ct, n, group[0].start, group[-1].end, boundary,
                                     {"sentences": sum(u.kind in (PARAGRAPH, SENTENCE, TITLE) for u in group)}))
     return StrategyResult(chunks=chunks, skipped=skipped)

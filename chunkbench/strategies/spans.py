@@ -136,6 +136,11 @@ class ContentText:
         return [Unit(base + a, base + b, PARAGRAPH) for a, b in paragraph_spans(text)]
 
 
+#: the reason of a chunk that opens with a unit of this kind, when it opens there because the one
+#: before was full (`recursive`, `sentences`: each says why in its own words)
+OPENING_REASONS = {HEADING: Reason.HEADING, PARAGRAPH: Reason.PARAGRAPH_SPLIT, SENTENCE: Reason.SENTENCE_SPLIT,
+                   TABLE: Reason.TABLE, ROW: Reason.TABLE_ROW_SPLIT, HARD: Reason.WORD_SPLIT}
+
 #: why a later piece of a cut span starts where it does, by the kind of unit the Packer cut at
 PIECE_REASONS = {PARAGRAPH: Reason.PARAGRAPH_SPLIT, TABLE: Reason.PARAGRAPH_SPLIT, TITLE: Reason.TABLE, ROW: Reason.TABLE_ROW_SPLIT,
                  SENTENCE: Reason.SENTENCE_SPLIT, HARD: Reason.WORD_SPLIT}

@@ -173,14 +173,12 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
     """Resolve --strategy (default DEFAULT_STRATEGY) and --for-retrieval into args.strategy and `params`
     (in place); how the chunks are to be indexed (--index-context, --index-alone, --index-windows,
     --index-headings, over the retrieval default's)."""
-    from chunkbench.app.defaults import RETRIEVAL_DEFAULT
+    from chunkbench.app.defaults import DEFAULT_STRATEGY, RETRIEVAL_DEFAULT
 
     for flag, value in (("--index-context", args.index_context), ("--index-windows", args.index_windows)):
         if value is not None and value < 0:
             raise UsageError(f"{flag} must be 0 or more, got {value}")
     if not args.for_retrieval:
-        from chunkbench.app.defaults import DEFAULT_STRATEGY
-
         args.strategy = args.strategy or DEFAULT_STRATEGY
         default = Indexing()
     elif args.strategy is not None or params or args.chunks:
