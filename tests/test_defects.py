@@ -192,3 +192,16 @@ def test_stats_and_the_debug_markdown_list_the_defects(tmp_path, capsys):
     assert "defects need the document: pass --doc INPUT" in capsys.readouterr().out
     assert main(["stats", str(moved / "chunks.json"), "--doc", str(pdf)]) == 0
     assert "per 100 chunks" in capsys.readouterr().out
+
+
+def test_a_line_the_document_leaves_unstopped_before_a_heading_is_no_cut_mid_sentence():
+    """A title page's subtitle or a line before a section has no full stop in the document itself:
+    a chunk that ends with it, before a heading, was not cut mid-sentence; before prose it was."""
+    subtitle = "Installation and Configuration Manual for the field data logger firmware revision D"
+    for follower, counted in (({"type": "heading", "text": "1 Introduction", "text_level": 1}, False),
+                              (_p("the logger records readings every ten seconds."), True)):
+        doc = make_doc([_p(subtitle), follower, _p("The logger records readings every ten seconds.")])
+        cut = doc.text.index(subtitle) + len(subtitle)
+        cs = cb.inspect(doc, [doc.text[:cut], doc.text[cut:]])
+        assert is_mid_sentence(doc, cs[0]) is counted
+        assert ("mid_sentence" in {f.code.value for f in find_defects(cs)}) is counted

@@ -49,6 +49,9 @@ def test_the_report_lists_the_defects_it_draws(windows, tmp_path):
     assert f"{len(find_defects(windows))} defects (boxed in red" in page and "<code>mid_sentence</code>" in page
     bare = write_report(windows.doc, windows, tmp_path / "b", pages=[1], dpi=40, show=["chunks", "reasons"])
     assert "defects (boxed in red" not in bare.read_text()
+    from chunkbench.ui.report import defects_table
+
+    assert defects_table(find_defects(windows)[:1]).startswith("<details><summary>1 defect (boxed in red")
 
 
 def test_the_review_queue_goes_worst_first_and_back_to_the_documents_order(windows, tmp_path):

@@ -23,6 +23,7 @@ from chunkbench.text.notes import trailing_mark
 from chunkbench.text.ranges import RangeIndex, merge_ranges
 from chunkbench.text.sentences import CLOSERS, STOPS, depends_on_previous
 from chunkbench.text.words import ends_in_function_word
+from chunkbench.types.document import is_noise
 
 from . import stats
 
@@ -134,8 +135,22 @@ def is_mid_sentence(doc: Document, chunk: Chunk) -> bool:
     element = doc.element(last)
     if element.type not in PROSE_TYPES or element.text_level is not None:
         return False
+    if _ends_before_a_heading(doc, chunk, element):
+        return False
     last_line = text.rsplit("\n", 1)[-1]
     return sum(any(ch.isalnum() for ch in w) for w in last_line.split()) >= MIN_SENTENCE_WORDS
+
+
+def _ends_before_a_heading(doc: Document, chunk: Chunk, element: Element) -> bool:
+    """Whether the chunk ends where its last element ends and the next content is a heading: the
+    text stops there in the document itself (a title page's subtitle, a line before a section), so
+    no chunker cut a sentence."""
+    if chunk.end_char is None or element.char_end is None or chunk.end_char < element.char_end:
+        return False
+    following = doc.element_at(element.char_end)
+    while following is not None and is_noise(following):
+        following = doc.element_at(following.char_end)
+    return following is not None and following.is_heading
 
 
 def _ends_enumeration_item(doc: Document, chunk: Chunk, text: str) -> bool:

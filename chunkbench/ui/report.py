@@ -211,7 +211,8 @@ def defects_table(findings) -> str:
         return ""
     rows = "".join(f"<tr><td><code>{_esc(f.code.value)}</code></td><td>{_esc(', '.join(f'#{i}' for i in f.chunks))}"
                    f"</td><td>{_esc(f.place)}</td><td>{_esc(f.detail)}</td></tr>" for f in findings)
-    return (f"<details><summary>{len(findings)} defects (boxed in red on the pages; docs/defects.md)</summary>"
+    n = len(findings)
+    return (f"<details><summary>{n} defect{'s' if n != 1 else ''} (boxed in red on the pages; docs/defects.md)</summary>"
             f"<table><tr><th>defect</th><th>chunks</th><th>where</th><th>what</th></tr>{rows}</table></details>")
 
 

@@ -138,15 +138,21 @@ DEFECT_COLOR = (200, 30, 30)
 
 
 def _draw_defects(img: PageImage, findings: list[Finding], label_size: float) -> None:
-    """Each finding's place boxed in red with its code above it (below it at the page top)."""
+    """Each finding's place boxed in red with its code beside it in the right margin, where it covers
+    no text; above the box (below it at the page top) when the margin has no room."""
+    right_edge = img.to_points(img.width, 0)[0]
+    size = label_size * 0.85
     for f in findings:
         assert f.box is not None
         x0, y0, x1, y1 = f.box
         img.draw_rect((x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5), stroke=DEFECT_COLOR, width=2)
-        size = label_size * 0.85
-        top = y0 - size * 1.5 - 2
-        img.draw_text(f.code.value, (x0, top if top >= 0 else y1 + 2), color=(255, 255, 255), size=size,
-                      background=DEFECT_COLOR)
+        width = len(f.code.value) * size * 0.6 + size  # about what draw_text takes, padding included
+        if x1 + 4 + width <= right_edge:
+            at = (x1 + 4, y0 - 1.5)
+        else:
+            top = y0 - size * 1.5 - 2
+            at = (x0, top if top >= 0 else y1 + 2)
+        img.draw_text(f.code.value, at, color=(255, 255, 255), size=size, background=DEFECT_COLOR)
 
 
 def _draw_chunk(img: PageImage, c: Chunk, boxes: list[BBox], emphasis: bool) -> None:
@@ -272,6 +278,10 @@ def _draw_label(img: PageImage, label: GutterLabel, left_gutter: float, page_wid
     img.add_region(Region(label.chunk.index, img.page, x0, y0, x1, y1, "chunk", "label"))
 
 
+#: points between a skipped element's text and its dashed frame
+NOISE_MARGIN = 2.5
+
+
 def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
     for eid, reason in skipped.items():
         try:
@@ -280,9 +290,13 @@ def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
             continue
         if e is None or e.bbox is None:
             continue
-        img.draw_rect(e.bbox, stroke=(*NOISE_GREY, 255), fill=(*NOISE_GREY, 30), width=1, dash=4)
+        # the dashes frame the text a little away from it: drawn on a tight box they run through
+        # small print like a strike-through
+        x0, y0, x1, y1 = e.bbox
+        box = (x0 - NOISE_MARGIN, y0 - NOISE_MARGIN, x1 + NOISE_MARGIN, y1 + NOISE_MARGIN)
+        img.draw_rect(box, stroke=(*NOISE_GREY, 255), fill=(*NOISE_GREY, 30), width=1, dash=4)
         label = f"skipped: {e.type}"
-        img.draw_text(label, (e.bbox[0], max(e.bbox[1] - LABEL_SIZE * 1.4, 0)), color=readable_on_white(NOISE_GREY),
+        img.draw_text(label, (box[0], max(box[1] - LABEL_SIZE * 1.4, 0)), color=readable_on_white(NOISE_GREY),
                       size=LABEL_SIZE * 0.85, background=(255, 255, 255, 200))
         x0, y0, x1, y1 = img.to_pixels(e.bbox)
         img.add_region(Region(None, page, x0, y0, x1, y1, "noise", f"{e.id}: {reason}"))
