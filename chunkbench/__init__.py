@@ -1,60 +1,115 @@
 """chunkbench: inspect, tune and review how documents are cut into chunks for retrieval.
 
-The public API, in one place: `cb.load`, `cb.chunk`, `cb.load_chunks` (a chunks.json back), `cb.inspect` (another chunker's chunks), the data model (`Document`, `Chunk`, `ChunkSet`,
-...), the errors, and, imported on first use, the heavier pieces (`cb.render_page`, `cb.explore`,
-`cb.review`, `cb.diff`, `cb.store`, `cb.metrics`, `cb.sweep`, `cb.defects`). `dir(cb)` and tab completion list
-exactly `__all__`; the subpackages (`types`, `loaders`, `strategies`, `evaluate`, `ui`, ...) are the
-implementation's rooms, described in docs/architecture.md; `cb.chunk` is chunkbench.app.chunking's.
+The public face, 19 names (`dir(cb)` and tab completion list exactly these): parse, chunk and read
+back (`cb.load`, `cb.chunk`, `cb.load_chunks`, `cb.inspect` for another chunker's chunks,
+`cb.all_strategies`); see, compare and review (`cb.render_page`, `cb.render_diff`, `cb.explore`,
+`cb.review`, `cb.diff`, `cb.defects`); three namespaces of functions, not modules (`cb.store` saved
+runs, `cb.metrics`, `cb.sweep`); the core types (`cb.Document`, `cb.Chunk`, `cb.ChunkSet`) and the base
+error (`cb.ChunkbenchError`). The rest of the data model is imported from `chunkbench.types`, the
+errors and `EditWarning` from `chunkbench.errors`. The subpackages are the implementation's rooms
+(docs/architecture.md); what a notebook needs is here.
 """
 
-from .app.chunking import EditWarning, chunk
-from .errors import ChunkbenchError, ExternalToolError, InputError, ParamError, UsageError
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .app.chunking import chunk
+from .errors import ChunkbenchError
 from .foreign import inspect
 from .loaders import load
 from .loaders.chunks_file import load_chunks
-from .strategies import all_strategies, get_strategy
-from .types.chunk import BBox, Boundary, Chunk, Reason
+from .strategies import all_strategies
+from .types.chunk import Chunk
 from .types.chunkset import ChunkSet
-from .types.document import Document, Element, Page, ParserInfo
+from .types.document import Document
 from .version import __version__
 
-#: public names that live in modules with heavier imports (rendering, UI, store): imported on use.
-#: name -> (module, attribute); attribute None means the name is the module itself.
+
+class Namespace:
+    """A group of public functions under one name (`cb.store`, `cb.metrics`, `cb.sweep`), each imported
+    on first use; `dir()` lists exactly them. Not a module, so no implementation detail leaks through."""
+
+    def __init__(self, name: str, doc: str, members: dict[str, tuple[str, str]]):
+        self._name = name
+        self._members = members
+        self.__doc__ = doc
+
+    def __getattr__(self, attr: str) -> Any:
+        members = self.__dict__.get("_members", {})
+        if attr not in members:
+            raise AttributeError(f"cb.{self.__dict__.get('_name', '?')} has no {attr!r}; "
+                                 f"it has {', '.join(sorted(members))}")
+        module, attribute = members[attr]
+        value = getattr(importlib.import_module(module), attribute)
+        self.__dict__[attr] = value  # found by plain lookup from now on
+        return value
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._members)
+
+    def __repr__(self) -> str:
+        return f"<cb.{self._name}: {', '.join(sorted(self._members))}>"
+
+
+store = Namespace("store", "Saved chunkings in the workspace (docs/store.md): save, load, search, compare.", {
+    name: ("chunkbench.app.runs", name)
+    for name in ("save", "load", "runs", "search", "find_chunks", "get_chunk", "ensure", "compare")
+})
+metrics = Namespace("metrics", "Measure a chunking (docs/evaluation.md), and compare parses.", {
+    "measure": ("chunkbench.evaluate.metrics", "measure"),
+    "all_metrics": ("chunkbench.evaluate.metrics", "all_metrics"),
+    "structure_table": ("chunkbench.evaluate.metrics", "structure_table"),
+    "retrieval_table": ("chunkbench.evaluate.metrics", "retrieval_table"),
+    "parse_table": ("chunkbench.loaders.summary", "parse_table"),
+})
+sweep = Namespace("sweep", "Parameter sweeps (docs/experiments.md): run one, or measure and show one point.", {
+    "run": ("chunkbench.app.sweep", "run_sweep"),
+    "format_results": ("chunkbench.app.sweep", "format_results"),
+    "best_settings": ("chunkbench.app.sweep", "best_settings"),
+    "measure_point": ("chunkbench.app.sweep", "measure_point"),
+    "collect_params": ("chunkbench.app.sweep", "collect_params"),
+    "questions_for": ("chunkbench.app.sweep", "questions_for"),
+    "show_grid": ("chunkbench.ui.plots", "show_grid"),
+    "size_histogram": ("chunkbench.ui.plots", "plot_size_histogram"),
+    "misses": ("chunkbench.ui.misses", "MissesView"),
+    "page_view": ("chunkbench.ui.render", "page_or_text_view"),
+})
+
+#: public functions that live in modules with heavier imports (rendering, UI): imported on first use
 _LAZY = {
     "render_page": ("chunkbench.ui.render", "render_page"),
-    "PageImage": ("chunkbench.ui.render", "PageImage"),
-    "explore": ("chunkbench.ui.explorer", "explore"),
-    "diff": ("chunkbench.evaluate.diff", "diff"),
     "render_diff": ("chunkbench.ui.render.diffpages", "render_diff"),
+    "explore": ("chunkbench.ui.explorer", "explore"),
     "review": ("chunkbench.ui.reviews", "review"),
-    "store": ("chunkbench.app.runs", None),
-    "metrics": ("chunkbench.evaluate.metrics", None),
-    "sweep": ("chunkbench.app.sweep", None),
+    "diff": ("chunkbench.evaluate.diff", "diff"),
     "defects": ("chunkbench.evaluate.defects", "find_defects"),
+}
+#: names the public face had before it was cut to what a notebook needs: where they live now
+_MOVED = {
+    **{n: "chunkbench.types" for n in ("Element", "Page", "ParserInfo", "BBox", "Boundary", "Reason")},
+    **{n: "chunkbench.errors" for n in ("InputError", "ParamError", "UsageError", "ExternalToolError", "EditWarning")},
+    "PageImage": "chunkbench.ui.render", "get_strategy": "chunkbench.strategies",
 }
 
 __all__ = [
-    # loading, chunking, the registry, other chunkers' chunks
-    "load", "chunk", "load_chunks", "all_strategies", "get_strategy", "inspect",
-    # the data model
-    "Document", "Element", "Page", "ParserInfo", "Chunk", "BBox", "Boundary", "Reason", "ChunkSet",
-    # errors (each carries its exit code), and the warning of an edit not applied
-    "ChunkbenchError", "InputError", "ParamError", "UsageError", "ExternalToolError", "EditWarning",
-    # imported on first use
-    "render_page", "PageImage", "explore", "diff", "render_diff", "review", "store", "metrics", "sweep",
-    "defects", "__version__",
+    "load", "chunk", "load_chunks", "inspect", "all_strategies",
+    "render_page", "render_diff", "explore", "review", "diff", "defects",
+    "store", "metrics", "sweep",
+    "Document", "Chunk", "ChunkSet", "ChunkbenchError", "__version__",
 ]
 
 
-def __getattr__(name: str):
-    """Import `cb.render_page`, `cb.explore`, `cb.store`, ... only when first used."""
-    import importlib
-
+def __getattr__(name: str) -> Any:
+    """Import `cb.render_page`, `cb.explore`, ... only when first used; say where a moved name lives."""
+    if name in _MOVED:
+        raise AttributeError(f"chunkbench.{name} is not in the public face; import it: "
+                             f"from {_MOVED[name]} import {name}")
     if name not in _LAZY:
         raise AttributeError(f"module 'chunkbench' has no attribute {name!r}")
     module_name, attribute = _LAZY[name]
-    module = importlib.import_module(module_name)
-    value = module if attribute is None else getattr(module, attribute)
+    value = getattr(importlib.import_module(module_name), attribute)
     globals()[name] = value
     return value
 

@@ -1,4 +1,5 @@
-"""Exception types of the public API; each maps to one CLI exit code (see docs/contracts.md)."""
+"""Exception types of the public API; each maps to one CLI exit code (see docs/contracts.md). And the
+one warning: `EditWarning`."""
 
 from __future__ import annotations
 
@@ -49,3 +50,8 @@ class EmptyResultError(ChunkbenchError):
     """No chunks, and the caller asked for that to fail (`--fail-on-empty`, exit code 5)."""
 
     exit_code = 5
+
+
+class EditWarning(UserWarning):
+    """A reviewer's edit that `chunk(..., edits="apply")` could not apply (its text is gone, these
+    parameters make no boundary there, or reviewers disagree about the place)."""

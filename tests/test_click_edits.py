@@ -121,8 +121,8 @@ def test_the_review_app_picks_the_clicked_word_then_splits_or_moves(contract, tm
     doc, cs = contract
     ws = tmp_path / "ws.db"
     app = ReviewApp(cs, reviewer="ana", workspace=ws)
-    app.go_to(5)
-    c = app.chunkset.chunks[5]
+    app.session.go_to(5)
+    c = app.session.chunkset.chunks[5]
     target = _words(doc, c.start_char, c.end_char)[3]
     box = position_box(doc, target)
     assert app.click_image(*_crop_pixel(app._crop, box.page, *_centre(box))) == target
@@ -130,17 +130,17 @@ def test_the_review_app_picks_the_clicked_word_then_splits_or_moves(contract, tm
     assert "in this chunk" in app.pick_note.object
     assert edits_of(doc, "elements", ws) == []  # a plain click only picks
     app.split_here_b.clicks += 1  # the user presses "split before the picked word"
-    assert len(app.chunkset) == len(cs) + 1 and app.current == 6
-    assert app.chunkset.chunks[6].start_char == target
+    assert len(app.session.chunkset) == len(cs) + 1 and app.session.current == 6
+    assert app.session.chunkset.chunks[6].start_char == target
     # in the text below the page: a shift-click on a word of the chunk before moves the boundary there
     before = [int(p) for p in re.findall(r'data-pos="(\d+)"', app.before.html)]
-    assert before and all(app.chunkset.chunks[5].start_char <= p < app.chunkset.chunks[6].start_char for p in before)
-    app.pick(before[-2], shift=True)
+    assert before and all(app.session.chunkset.chunks[5].start_char <= p < app.session.chunkset.chunks[6].start_char for p in before)
+    app._on_word_click(before[-2], shift=True)
     kinds = [e.kind for e in edits_of(doc, "elements", ws)]
     assert kinds == ["split", "move"]
-    assert app.chunkset.chunks[app.current].start_char == before[-2]
+    assert app.session.chunkset.chunks[app.session.current].start_char == before[-2]
     # ana moved the cut she made herself: that takes it back, it is no disagreement
-    assert app.session.edit_messages == [] and len(app.chunkset) == len(cs) + 1
+    assert app.session.edit_messages == [] and len(app.session.chunkset) == len(cs) + 1
     # a click where there is no word says so and picks nothing
     assert app.click_image(1, 1) is None and "No word" in app.pick_note.object
 
@@ -166,7 +166,7 @@ def test_the_words_of_the_text_panes_are_escaped(tmp_path):
     md.write_text("# T\n\n" + "<script>alert(1)</script> word " * 30 + "\n\nSecond <b>para</b>.\n", encoding="utf-8")
     cs = cb.chunk(cb.load(md), "elements", max_chunk_size=80)
     app = ReviewApp(cs, reviewer="x", workspace=tmp_path / "ws.db")
-    app.go_to(2)
+    app.session.go_to(2)
     shown = app.before.html + app.after.html
     assert "&lt;script&gt;" in shown and "<script" not in shown and "<b>" not in shown
 
@@ -189,14 +189,14 @@ def test_conflicts_are_marked_on_the_page(contract, tmp_path):
     app = ReviewApp(cs, reviewer="cy", workspace=ws)
     assert app.session.conflict_places and app.session.conflict_places[0][0] == place
     assert "ana: merge" in app.session.conflict_places[0][1] and "ben: split" in app.session.conflict_places[0][1]
-    app.go_to(5)
+    app.session.go_to(5)
     box = position_box(doc, place)
     crop = Image.open(io.BytesIO(app._crop.png)).convert("RGB")
     x, y = _crop_pixel(app._crop, box.page, box.x0 - 1, box.y0 - 1)  # the mark's outline, just outside the word
     patch = np.asarray(crop)[int(y) - 3:int(y) + 4, int(x) - 3:int(x) + 4].reshape(-1, 3)
     assert any(tuple(p) == MARK_COLOR for p in patch)
     fresh = ReviewApp(cs, reviewer="cy", workspace=tmp_path / "none.db")
-    fresh.go_to(5)
+    fresh.session.go_to(5)
     plain = np.asarray(Image.open(io.BytesIO(fresh._crop.png)).convert("RGB"))
     assert not (plain == np.asarray(MARK_COLOR)).all(axis=2).any()  # no conflict, no mark
     ex = Explorer(doc, workspace=ws, reviewer="cy")

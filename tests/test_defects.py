@@ -22,6 +22,7 @@ from chunkbench.strategies import chunk
 from chunkbench.text.contents import INDEX, TOC, contents_kind
 from chunkbench.text.leadins import ends_open, introduces
 from chunkbench.text.notes import cites, note_mark, trailing_mark
+from chunkbench.types import Element, Reason
 from chunkbench.ui.cli import main
 
 
@@ -51,7 +52,7 @@ def test_a_lead_in_apart_from_its_table_is_found_and_kept_together_by_the_strate
         assert "| cat |" in holding.text, strategy
     cut = chunk(doc, "recursive", chunk_size=150)
     starts = next(c for c in cut if c.text.startswith(LEAD))
-    assert starts.boundary.reason is cb.Reason.LEAD_IN and "introducing the table" in starts.boundary.detail
+    assert starts.boundary.reason is Reason.LEAD_IN and "introducing the table" in starts.boundary.detail
 
 
 def test_lead_ins_by_their_words():
@@ -75,12 +76,12 @@ def test_footnote_marks_citations_and_the_end_of_a_sentence_before_them():
 
 
 def test_a_footnote_moves_next_to_its_citation_and_a_table_goes_on_over_it():
-    els = [cb.Element("p1-e1", "paragraph", "Binaries used by scripts. 1", page_idx=0),
-           cb.Element("p1-e2", "paragraph", LEAD, page_idx=0),
-           cb.Element("p1-e3", "table", TABLE["text"], page_idx=0),
-           cb.Element("p1-e4", "footnote", "1 Not essential enough for /bin.", page_idx=0),
-           cb.Element("p1-e5", "page_number", "5", page_idx=0),
-           cb.Element("p2-e1", "table", "| Command | Description |\n|---|---|\n| sed | stream editor |", page_idx=1)]
+    els = [Element("p1-e1", "paragraph", "Binaries used by scripts. 1", page_idx=0),
+           Element("p1-e2", "paragraph", LEAD, page_idx=0),
+           Element("p1-e3", "table", TABLE["text"], page_idx=0),
+           Element("p1-e4", "footnote", "1 Not essential enough for /bin.", page_idx=0),
+           Element("p1-e5", "page_number", "5", page_idx=0),
+           Element("p2-e1", "table", "| Command | Description |\n|---|---|\n| sed | stream editor |", page_idx=1)]
     placed, moved = place_footnotes(els)
     assert moved == 1 and [e.id for e in placed] == ["p1-e1", "p1-e4", "p1-e2", "p1-e3", "p1-e5", "p2-e1"]
     doc = make_doc([{"type": e.type, "text": e.text, "page_idx": e.page_idx} for e in els])

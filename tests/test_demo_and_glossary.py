@@ -10,6 +10,7 @@ import pytest
 
 import chunkbench as cb
 from chunkbench.evaluate.glossary import METRICS, explain, legend
+from chunkbench.strategies import get_strategy
 from chunkbench.ui.demo import TARGETS_LEGEND, run_demo
 from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium
 
@@ -25,7 +26,7 @@ def demo_out(tmp_path_factory) -> Path:
 
 def test_index_says_what_each_strategy_is_and_which_met_the_targets(demo_out):
     page = (demo_out / "index.html").read_text(encoding="utf-8")
-    assert cb.get_strategy("elements").doc in page and cb.get_strategy("tokens").doc in page
+    assert get_strategy("elements").doc in page and get_strategy("tokens").doc in page
     assert "Targets met" in page and "700–1500 characters" in page and "✓ best" in page
     assert 'src="technical_manual/elements/report/page-001.png"' in page
     assert (demo_out / "technical_manual" / "elements" / "report" / "page-001.png").exists()

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import chunkbench as cb
 from chunkbench.app.chunking import add_edit
 from chunkbench.db.edits import edits_of
+from chunkbench.errors import EditWarning
 from chunkbench.strategies.edits import Anchor, Edit, anchor_at, apply_edits, make_edit, resolve, span_text
 from chunkbench.ui.cli import main
 from tests.conftest import SAMPLE_PDFS
@@ -94,7 +95,7 @@ def test_an_edit_whose_text_is_gone_or_has_no_boundary_is_reported(contract):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         out = cb.chunk(doc, "elements", edits=[gone, merge])
-    messages = [str(w.message) for w in caught if issubclass(w.category, cb.EditWarning)]
+    messages = [str(w.message) for w in caught if issubclass(w.category, EditWarning)]
     assert len(messages) == 1 and "its text is gone" in messages[0]
     assert len(out) == len(cs) - 1
     kept = {c.start_char for c in coarse.chunks}

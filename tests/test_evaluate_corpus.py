@@ -227,7 +227,7 @@ def test_bm25_and_dense_in_one_run_cut_each_document_once(tmp_path, monkeypatch,
     pytest.importorskip("tokenizers")
 
     dense_or_skip()
-    import chunkbench.evaluate.benchmark as benchmark
+    import chunkbench.evaluate.benchmark.scoring as benchmark  # where the settings are cut
 
     calls = []
     real = benchmark.units_for

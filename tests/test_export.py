@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 
 import chunkbench as cb
 from chunkbench import all_strategies
-from chunkbench.errors import ChunkbenchError, InputError
+from chunkbench.errors import ChunkbenchError, InputError, UsageError
 from chunkbench.io import export
 from chunkbench.types.chunk import Boundary, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
@@ -250,7 +250,7 @@ def test_chunkset_from_dict_inverts_to_dict_on_real_chunks(strategy):
         assert again.chunks == cs.chunks and dict(again.params) == dict(cs.params)
         assert again.to_dict(chunked_at=FIXED) == cs.to_dict(chunked_at=FIXED)
     other = cb.load(sorted(SAMPLE_PDFS.glob("*.pdf"))[-1])
-    with pytest.raises(cb.UsageError, match="these chunks belong to"):
+    with pytest.raises(UsageError, match="these chunks belong to"):
         ChunkSet.from_dict(data, other)
 
 

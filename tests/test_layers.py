@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "chunkbench"
@@ -135,15 +137,51 @@ def test_only_the_ui_floor_draws():
 
 
 def test_the_public_api_lists_itself():
-    """`dir(cb)` is `__all__`, every listed name resolves (lazy ones on first use), and no
-    subpackage leaks into it."""
+    """`dir(cb)` is `__all__`, at most 20 names, every one resolves (lazy ones on first use), none is
+    a module or a subpackage's name, and the namespaces list exactly what resolves in them."""
+    import types
+
     import chunkbench as cb
 
-    assert dir(cb) == sorted(cb.__all__)
-    for name in cb.__all__:
-        assert getattr(cb, name) is not None, name
-    rooms = {room for floor in FLOORS for room in floor}  # cb.store is app.runs; the database is db/
+    assert dir(cb) == sorted(cb.__all__) and len(cb.__all__) <= 20
+    rooms = {room for floor in FLOORS for room in floor}
     assert not rooms & set(cb.__all__)
+    for name in cb.__all__:
+        value = getattr(cb, name)
+        assert value is not None and not isinstance(value, types.ModuleType), name
+    for space in (cb.store, cb.metrics, cb.sweep):
+        assert isinstance(space, cb.Namespace) and dir(space)
+        for member in dir(space):
+            assert callable(getattr(space, member)), (space, member)
+        with pytest.raises(AttributeError, match="it has"):
+            space.no_such_function  # noqa: B018
+    with pytest.raises(AttributeError, match="from chunkbench.types import Element"):
+        cb.Element  # noqa: B018
+
+
+def test_notebooks_and_docs_use_only_the_public_face():
+    """The notebooks import nothing from inside chunkbench, and every `cb.<name>` and
+    `cb.<namespace>.<member>` the notebooks, README and docs write exists."""
+    import json
+    import re
+
+    import chunkbench as cb
+
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    code = {path.name: "\n".join("".join(c["source"]) for c in json.loads(path.read_text("utf-8"))["cells"]
+                                 if c["cell_type"] == "code") for path in notebooks}
+    inside = {name: re.findall(r"(?:from|import) chunkbench\.\w+", text) for name, text in code.items()}
+    assert {name: found for name, found in inside.items() if found} == {}
+    texts = [*code.values(), (ROOT / "README.md").read_text("utf-8"),
+             *(p.read_text("utf-8") for p in sorted((ROOT / "docs").glob("*.md")))]
+    written = {m for text in texts for m in re.findall(r"\bcb\.(\w+(?:\.\w+)?)", text)}
+    missing = []
+    for ref in sorted(written):
+        name, _, member = ref.partition(".")
+        value = getattr(cb, name, None) if name in cb.__all__ else None
+        if value is None or (member and isinstance(value, cb.Namespace) and member not in dir(value)):
+            missing.append(ref)
+    assert missing == []
 
 
 def test_no_test_module_imports_another():

@@ -9,7 +9,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkbench.strategies.spans import HARD, PARAGRAPH, ROW, SENTENCE, Packer, Unit, char_size
+from chunkbench.strategies.spans import HARD, PARAGRAPH, ROW, SENTENCE, Packer, PackUnit, char_size
 from chunkbench.text.tokenizer import count_tokens
 from tests.conftest import examples
 
@@ -17,11 +17,11 @@ WORDS = st.sampled_from(["the", "Supplier", "shall", "pay", "12.5", "%", "|", "i
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=40).map(" ".join), min_size=1, max_size=40)
 
 
-def units_of(paragraphs: list[str]) -> tuple[str, list[Unit]]:
+def units_of(paragraphs: list[str]) -> tuple[str, list[PackUnit]]:
     text = "\n\n".join(paragraphs)
     units, pos = [], 0
     for p in paragraphs:
-        units.append(Unit(pos, pos + len(p), PARAGRAPH))
+        units.append(PackUnit(pos, pos + len(p), PARAGRAPH))
         pos += len(p) + 2
     return text, units
 
@@ -32,7 +32,7 @@ def unit_by_unit(packer: Packer) -> Packer:
     return packer
 
 
-def spans(pieces: list[list[Unit]]) -> list[tuple[int, int]]:
+def spans(pieces: list[list[PackUnit]]) -> list[tuple[int, int]]:
     return [(p[0].start, p[-1].end) for p in pieces]
 
 
@@ -54,7 +54,7 @@ def test_a_long_table_is_measured_log_times_per_piece():
     text = "\n".join(rows)
     units, pos = [], 0
     for r in rows:
-        units.append(Unit(pos, pos + len(r), ROW))
+        units.append(PackUnit(pos, pos + len(r), ROW))
         pos += len(r) + 1
     calls = []
 
@@ -123,7 +123,7 @@ LEANING_TEXTS = st.tuples(st.sampled_from(["", "", "This ", "But ", "It "]), SEN
 LEANING_PROSE = st.lists(st.lists(LEANING_TEXTS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=8)
 
 
-def leans_back(text: str, u: Unit) -> bool:
+def leans_back(text: str, u: PackUnit) -> bool:
     return u.kind == SENTENCE and text[u.start:].startswith(("This ", "But ", "It "))
 
 

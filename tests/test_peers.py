@@ -82,7 +82,7 @@ def test_peers_in_the_diff_the_explorer_and_a_sweep(doc, tmp_path):
     ex = Explorer(doc, RECURSIVE, {"chunk_size": 1500, "chunk_overlap": 0})
     before = len(ex.chunkset)
     assert len(ex.set_params(chunk_size=400)) > before and "chunk_size" in ex._controls
-    df = cb.sweep.run_sweep([CONTRACT], {"strategy": ["contract", RECURSIVE]}, tmp_path, jobs=1, progress=False,
+    df = cb.sweep.run([CONTRACT], {"strategy": ["contract", RECURSIVE]}, tmp_path, jobs=1, progress=False,
                             notebooks="none")
     assert list(df["status"]) == ["ok", "ok"] and set(df["strategy"]) == {"contract", RECURSIVE}
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import chunkbench as cb
 from chunkbench.errors import InputError, UsageError
-from chunkbench.ui.render import PageImage, chunk_regions, position_box, render_page, render_text_view
+from chunkbench.ui.render import chunk_regions, position_box, render_page, render_text_view
 from chunkbench.ui.render.palette import CHUNK_PALETTE, FILL_ALPHA, chunk_color, luminance
 from tests.support.builders import hand_chunks
 
@@ -246,7 +246,7 @@ def test_palette_separates_neighbours_in_lightness():
 
 
 def test_lazy_public_names():
-    assert cb.render_page is render_page and cb.PageImage is PageImage
+    assert cb.render_page is render_page
 
 
 @given(doc=element_documents(max_elements=25), size=st.integers(40, 400), overlap=st.integers(0, 30))

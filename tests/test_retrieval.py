@@ -106,7 +106,7 @@ def test_locate_ignores_whitespace_case_quotes_and_table_pipes():
         {"type": "table", "text": "| Revenue | $ 46,298 | $ 51,761 |\n|---|---|---|\n| Cost of sales | 36,386 | 40,121 |",
          "page_idx": 1},
     ])
-    norm = R.NormalizedText(doc.text)
+    norm = R.normalized_text(doc.text)
     spans, share = R.locate(norm, "Not less than sixty (60) days' written notice")
     assert share == 1.0 and doc.text[spans[0][0]:spans[0][1]].startswith("not  less") and doc.text[spans[0][1] - 6:spans[0][1]] == "notice"
     spans, share = R.locate(norm, "Revenue\n$\n 46,298 \n \n$\n 51,761 \nCost of sales\n 36,386")
@@ -117,7 +117,7 @@ def test_locate_ignores_whitespace_case_quotes_and_table_pipes():
 
 def test_locate_finds_fragments_when_the_whole_is_not_verbatim():
     doc = make_doc([{"type": "paragraph", "text": "The first sentence is here. Unrelated words. The third sentence is here.", "page_idx": 0}])
-    norm = R.NormalizedText(doc.text)
+    norm = R.normalized_text(doc.text)
     spans, share = R.locate(norm, "The first sentence is here.\nSomething the parser never saw.\nThe third sentence is here.")
     assert len(spans) == 2 and 0.5 < share < 1.0
 
@@ -217,7 +217,7 @@ def test_chunks_retrieve_better_than_raw_elements_on_the_samples():
 
 def test_combining_marks_and_ligatures_are_found():
     doc = make_doc([{"type": "paragraph", "text": "The cafe\u0301 serves ﬁne coffee to the naïve.", "page_idx": 0}])
-    norm = R.NormalizedText(doc.text)
+    norm = R.normalized_text(doc.text)
     spans, share = R.locate(norm, "Café serves fine coffee")  # composed é, plain fi
     assert share == 1.0 and doc.text[spans[0][0]:spans[0][1]] == "cafe\u0301 serves ﬁne coffee"
     spans, share = R.locate(norm, "cafe\u0301 serves ﬁne")  # the document's own characters

@@ -192,27 +192,27 @@ def test_app_saves_at_once_and_a_restart_resumes(ws):
 
     cs = cb.chunk(_doc(), "elements", max_chunk_size=700)
     app = ReviewApp(cs, reviewer="ann", workspace=ws)
-    assert app.current == 0 and app.progress_text == f"0 of {len(cs)} reviewed"
-    app.give("ok")  # advances
-    assert app.current == 1
+    assert app.session.current == 0 and app.session.progress_text == f"0 of {len(cs)} reviewed"
+    app.session.give("ok")  # advances
+    assert app.session.current == 1
     app._on_key("2")  # keyboard shortcut path: should_merge on chunk 1
     app.comment.value = "typo in heading"
     app._on_key("t")  # wrong_type on chunk 2, with the comment
-    assert app.current == 3
+    assert app.session.current == 3
     # saved the moment it was given: another connection sees it before the app does anything else
     stored = {v.chunk_index: (v.verdict, v.comment) for v in vs.query(connect(ws), reviewer="ann")}
     assert stored == {0: ("ok", ""), 1: ("should_merge", ""), 2: ("wrong_type", "typo in heading")}
-    assert app.progress_text == f"3 of {len(cs)} reviewed · 2 flagged"
+    assert app.session.progress_text == f"3 of {len(cs)} reviewed · 2 flagged"
 
     again = ReviewApp(cs, reviewer="ann", workspace=ws)  # a restart
-    assert again.current == 3  # first unreviewed
-    again.previous()
-    assert again.current == 2 and "wrong type" in again.info.object and "typo in heading" in again.info.object
+    assert again.session.current == 3  # first unreviewed
+    again.session.step(-1)
+    assert again.session.current == 2 and "wrong type" in again.info.object and "typo in heading" in again.info.object
     assert again.buttons["wrong_type"].color == "primary" and again.buttons["ok"].color == "default"
 
     other = ReviewApp(cs, reviewer="bob", workspace=ws)
-    assert other.current == 0 and other.reviewed == 0
-    other.go_to(1)
+    assert other.session.current == 0 and other.session.reviewed == 0
+    other.session.go_to(1)
     assert "ann: should merge" in other.info.object
 
 
@@ -245,17 +245,17 @@ def test_app_filters(ws):
 
     cs = cb.chunk(_doc(), "elements", max_chunk_size=700)
     app = ReviewApp(cs, reviewer="ann", workspace=ws)
-    app.give("ok")
-    app.give("should_merge")
-    app.set_filter("unreviewed")
-    assert app.visible() == list(range(2, len(cs)))
-    app.set_filter("flagged")
-    assert app.visible() == [1] and app.current == 1
+    app.session.give("ok")
+    app.session.give("should_merge")
+    app.session.set_filter("unreviewed")
+    assert app.session.visible() == list(range(2, len(cs)))
+    app.session.set_filter("flagged")
+    assert app.session.visible() == [1] and app.session.current == 1
     heading_starts = [c.index for c in cs if c.boundary.reason.value == "heading"]
-    app.set_filter("all", "heading")
-    assert app.visible() == heading_starts and app.current in heading_starts
-    app.next()
-    assert app.current in heading_starts
+    app.session.set_filter("all", "heading")
+    assert app.session.visible() == heading_starts and app.session.current in heading_starts
+    app.session.step(+1)
+    assert app.session.current in heading_starts
 
 
 def test_app_shows_earlier_verdicts_for_unchanged_boundaries(ws):
@@ -266,17 +266,17 @@ def test_app_shows_earlier_verdicts_for_unchanged_boundaries(ws):
     b = cb.chunk(doc, "elements", max_chunk_size=700)
     first = ReviewApp(a, reviewer="ann", workspace=ws)
     for _ in range(len(a)):
-        first.give("should_merge")
+        first.session.give("should_merge")
     kept = [c.index for c in b if boundary_key(c) in {boundary_key(x) for x in a}]
     moved = [c.index for c in b if c.index not in kept]
     assert kept and moved
     second = ReviewApp(b, reviewer="ann", workspace=ws)
-    assert f"{len(kept)} with an earlier verdict" in second.progress_text
-    second.go_to(kept[-1])
+    assert f"{len(kept)} with an earlier verdict" in second.session.progress_text
+    second.session.go_to(kept[-1])
     assert "still apply" in second.info.object and second.earlier_b.visible
-    second.apply_earlier()
+    second.session.apply_earlier()
     assert vs.for_chunkset(connect(ws), b)[boundary_key(b[kept[-1]])][0].verdict == "should_merge"
-    second.go_to(moved[0])
+    second.session.go_to(moved[0])
     assert "still apply" not in second.info.object and not second.earlier_b.visible
 
 
@@ -286,7 +286,7 @@ def test_app_escapes_document_text(ws):
     evil = "<script>alert('x')</script> and <img src=x onerror=alert(1)>"
     cs = cb.chunk(_doc(evil), "elements", max_chunk_size=700)
     app = ReviewApp(cs, reviewer="<b>mallory</b>", workspace=ws)
-    app.go_to(len(cs) - 1)
+    app.session.go_to(len(cs) - 1)
     shown = app.after.html + app.before.html
     assert "&lt;script&gt;" in shown and "&lt;img" in shown and "onerror=alert(1)&gt;" in shown
     assert "<script" not in shown and "<img" not in shown
@@ -346,12 +346,12 @@ def test_app_on_a_chunking_without_chunks(ws):
     cs = cb.chunk(make_doc([{"type": "footer", "text": "page furniture only"}]), "elements")
     assert len(cs) == 0
     app = ReviewApp(cs, reviewer="ann", workspace=ws)
-    assert app.progress_text == "0 of 0 reviewed" and "no chunks" in app.position.object
+    assert app.session.progress_text == "0 of 0 reviewed" and "no chunks" in app.position.object
     with pytest.raises(UsageError, match="no chunks"):
-        app.give("ok")
-    app.next()
-    app.set_filter("flagged")
-    assert app.visible() == []
+        app.session.give("ok")
+    app.session.step(+1)
+    app.session.set_filter("flagged")
+    assert app.session.visible() == []
 
 
 def test_cli_serves_the_app_on_loopback(tmp_path):
@@ -394,8 +394,8 @@ def test_app_without_the_pdf_file_still_reviews_the_text(ws, tmp_path):
     cs = cb.chunk(dataclasses.replace(doc, pdf_path=str(tmp_path / "gone.pdf")), "elements")
     app = ReviewApp(cs, reviewer="ann", workspace=ws)
     assert "No page image" in app.image.object and "gone.pdf" in app.image.object
-    app.give("ok")
-    assert app.reviewed == 1
+    app.session.give("ok")
+    assert app.session.reviewed == 1
 
 
 def test_the_inline_app_inlines_panel_stylesheets_instead_of_linking_a_cdn(ws):
@@ -453,8 +453,8 @@ def test_the_inline_app_keeps_stylesheets_inline_when_its_panes_change(ws):
     try:
         app = ReviewApp(cs, workspace=ws, inline=True)
         app._repr_mimebundle_()
-        app.give("ok")
-        app.next()
+        app.session.give("ok")
+        app.session.step(+1)
         models = [m for root, _ in app.layout._models.values() for m in root.select({"type": UIElement})]
         sheets = [s for m in models for s in m.stylesheets]
     finally:

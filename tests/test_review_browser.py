@@ -14,6 +14,7 @@ import pytest
 
 import chunkbench as cb
 from chunkbench.db.workspace import connect
+from chunkbench.errors import UsageError
 from chunkbench.ui.reviews import verdicts as vs
 from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, free_port
 
@@ -361,8 +362,8 @@ def test_a_provisional_chunking_is_shown_at_once_and_the_final_one_swaps_in(brow
     first_pages = cb.load(SAMPLE_PDFS / "technical_manual.pdf")  # stands in for the first pages' parse
     provisional = cb.chunk(first_pages, "elements")
     final = cb.chunk(doc, "elements")
-    with pytest.raises(cb.UsageError, match="provisional"):
-        ReviewApp(provisional, reviewer="x", workspace=tmp_path / "p.db", provisional="provisional: 2 of 6").give("ok")
+    with pytest.raises(UsageError, match="provisional"):
+        ReviewApp(provisional, reviewer="x", workspace=tmp_path / "p.db", provisional="provisional: 2 of 6").session.give("ok")
     live = LiveChunking(provisional, "provisional: 2 of 6 pages parsed")
     port = free_port()
     server = serve_app(live, workspace=tmp_path / "ws.db", port=port, threaded=True)

@@ -88,7 +88,7 @@ def test_a_label_is_the_place_not_the_chunking(reviewed):
 def test_a_sweep_ranks_by_reviewer_agreement_and_says_what_it_rests_on(reviewed, tmp_path, capsys):
     doc, fine, db, verdicts, tied = reviewed
     grid = {"chunk_size": [300, 1200]}
-    df = sweep.run_sweep([PDF], grid, tmp_path / "s", strategy="recursive", jobs=1, progress=False,
+    df = sweep.run([PDF], grid, tmp_path / "s", strategy="recursive", jobs=1, progress=False,
                          notebooks="none", rank_by="rev_boundary_f1", labels=db)
     by_size = {int(r["chunk_size"]): r for _, r in df.iterrows()}
     assert by_size[1200]["rev_boundary_f1"] > by_size[300]["rev_boundary_f1"]

@@ -28,6 +28,7 @@ from markdown_it import MarkdownIt
 import chunkbench as cb
 from chunkbench.errors import InputError, ParamError
 from chunkbench.io.export import chunks_json_text, debug_markdown, load_chunks_json
+from chunkbench.strategies import get_strategy
 from chunkbench.ui.cli import main
 from tests.robust import corpus
 
@@ -415,7 +416,7 @@ def test_every_numeric_parameter_has_bounds():
 
 @pytest.mark.parametrize("strategy", [s.name for s in cb.all_strategies()])
 def test_unknown_parameter_lists_the_allowed_ones(strategy, capsys):
-    allowed = [p.name for p in cb.get_strategy(strategy).params]
+    allowed = [p.name for p in get_strategy(strategy).params]
     with pytest.raises(ParamError, match="allowed: " + ", ".join(allowed)):
         cb.chunk(corpus_doc(), strategy, no_such_param=1)
 

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, make_doc
 
 import chunkbench as cb
-from chunkbench import store
+from chunkbench.app import runs as store
 from chunkbench.db import workspace
 from chunkbench.db.workspace import SCHEMA_VERSION, connect, workspace_path
 from chunkbench.errors import InputError, UsageError
@@ -130,7 +130,7 @@ def test_migrates_version_1_fixture(tmp_path):
 
 def test_save_load_round_trip(ws):
     chunks = cb.chunk(notice_doc("1 May").with_metadata(company="Acme"), "elements", max_chunk_size=60)
-    assert cb.store is store  # the lazy public name
+    assert cb.store.save is store.save  # the public namespace
     run_id = cb.store.save(chunks, workspace=ws)
     loaded = store.load(run_id, ws)
     assert loaded.to_dict("t") == chunks.to_dict("t")

@@ -266,7 +266,7 @@ def test_one_notebook_per_input_with_the_whole_grid_and_the_same_numbers(two_by_
                if c["cell_type"] == "code"}
     grid = next(v for k, v in outputs.items() if "show_grid" in k)
     assert "heading_level" in grid and "<svg" in grid  # the grid table and its charts
-    histogram = next(v for k, v in outputs.items() if "plot_size_histogram" in k)
+    histogram = next(v for k, v in outputs.items() if "size_histogram" in k)
     assert "image/png" in histogram
     best = sweep.best_settings(df).iloc[0]
     winner = df[(df["params"] == best["params"])].iloc[0]

@@ -10,7 +10,7 @@ from typing import Any
 
 from chunkbench.db.edits import edits_of, record
 from chunkbench.db.workspace import open_workspace
-from chunkbench.errors import UsageError
+from chunkbench.errors import EditWarning, UsageError
 from chunkbench.strategies import DEFAULT_STRATEGY
 from chunkbench.strategies import chunk as run_strategy
 from chunkbench.strategies.edits import apply_edits, make_edit, make_edit_at
@@ -19,12 +19,7 @@ from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 from chunkbench.types.review import Edit, EditOutcome
 
-__all__ = ["EditWarning", "add_edit", "chunk", "chunk_with_edits", "with_edits"]
-
-
-class EditWarning(UserWarning):
-    """A reviewer's edit that `chunk(..., edits="apply")` could not apply (its text is gone, these
-    parameters make no boundary there, or reviewers disagree about the place)."""
+__all__ = ["add_edit", "chunk", "chunk_with_edits", "with_edits"]
 
 
 def chunk(doc: Document, strategy: str = DEFAULT_STRATEGY, *, edits: Any = None,

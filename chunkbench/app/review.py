@@ -1,17 +1,21 @@
 """One reviewer's pass over the boundaries of one ChunkSet, without any widget: where they are, what
-the filters show, and the verdicts stored in the workspace (re-read on every step, so two reviewers
-at once see each other's progress). The Panel view (`ui.reviews.app.ReviewApp`) drives this and redraws."""
+the filters show, the word picked for an edit, and the verdicts stored in the workspace (re-read on
+every step, so two reviewers at once see each other's progress). The Panel view
+(`ui.reviews.app.ReviewApp`) binds to it: every change calls the view's listener, which redraws, so a
+notebook drives `app.session` and the page follows."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from chunkbench.db import verdicts as vstore
 from chunkbench.db.workspace import connect
 from chunkbench.errors import UsageError
-from chunkbench.io.verdicts import to_dataframe
+from chunkbench.io import verdicts as vexport
+from chunkbench.text.segment import skip_space
 from chunkbench.types.chunk import boundary_key
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.review import Verdict
@@ -23,13 +27,32 @@ ANY_REASON = "any reason"
 ORDERS = ("document", "worst first")
 
 
+@dataclass(frozen=True)
+class Pick:
+    """The word picked at the current boundary for an edit: its offset, its text, where it is
+    relative to the current chunk, and which of split / move it allows there."""
+
+    position: int
+    word: str
+    where: str
+    can_split: bool
+    can_move: bool
+
+
 class ReviewSession:
     """Review the boundaries of `chunkset` as `reviewer`, saving into the workspace at `workspace`."""
 
     def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
-                 apply_edits: bool = True):
+                 apply_edits: bool = True, provisional: str = ""):
         #: the strategy's chunks; `chunkset` is them with the stored boundary edits applied
         self.base = chunkset
+        #: why these chunks are not final yet (pages still being parsed), "" when they are: verdicts
+        #: and edits wait for the final chunks, whose boundaries they are about
+        self.provisional = provisional
+        #: called after every change (the view redraws); see `on_change`
+        self._listeners: list[Callable[[], None]] = []
+        #: the word picked for "split / move to the picked word" and the boundary it was picked at
+        self._picked: tuple[int, int] | None = None
         self.doc = chunkset.doc
         self.reviewer = reviewer or ""
         self.workspace = workspace
@@ -48,6 +71,24 @@ class ReviewSession:
         self.reload()
         unreviewed = [i for i, k in enumerate(self.keys) if k not in self.mine]
         self.current = unreviewed[0] if unreviewed else 0
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call `listener` after every change of place, filter, verdict, edit or pick."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in self._listeners:
+            listener()
+
+    def set_provisional(self, note: str) -> None:
+        """Say how far the parse has got ("" once the chunks are final)."""
+        self.provisional = note
+        self._changed()
+
+    def _refuse_provisional(self) -> None:
+        if self.provisional:
+            raise UsageError("these chunks are provisional (the PDF is still being parsed): verdicts and edits open "
+                             "when every page is in")
 
     def _apply(self) -> None:
         """The chunks shown: the base with every reviewer's stored edits applied (unless off)."""
@@ -89,6 +130,7 @@ class ReviewSession:
         shown = self.visible()
         if shown and (order != ORDERS[0] or self.current not in shown):
             self.current = shown[0]
+        self._changed()
 
     def edit(self, kind: str, *, word: int = 0, at: int | None = None, comment: str = "") -> None:
         """Record a boundary edit of the current chunk as this reviewer (merge it into the chunk
@@ -98,12 +140,52 @@ class ReviewSession:
         from chunkbench.app.chunking import add_edit
         from chunkbench.strategies.edits import edited_index
 
+        self._refuse_provisional()
         edit = add_edit(self.chunkset, kind, self.current, word=word, at=at, reviewer=self.reviewer, comment=comment,
                    workspace=self.workspace)
         self._apply()
         focus = edited_index(self.chunkset, edit)
         self.current = min(self.current, len(self.keys) - 1) if focus is None else focus
         self.reload()
+        self._changed()
+
+    # ---------------------------------------------------------------- picking a word
+    def pick(self, position: int) -> Pick:
+        """Pick the word at canonical offset `position` (a click on the page or the text) for
+        `edit_picked`; returns what it allows at the current boundary."""
+        self._picked = (position, self.current)
+        self._changed()
+        return self.picked  # type: ignore[return-value]  # just set
+
+    @property
+    def picked(self) -> Pick | None:
+        """The word picked at the current boundary (a word picked at another one is not this one's)."""
+        if self._picked is None or self._picked[1] != self.current or not self.keys:
+            return None
+        pos, i, cs = self._picked[0], self.current, self.chunkset
+        c = cs.chunks[i]
+        if c.start_char is None or c.end_char is None:
+            return None
+        text = self.doc.text
+        first = skip_space(text, c.start_char)
+        low = cs.chunks[i - 1].start_char if i > 0 else None
+        inside = first < pos < c.end_char
+        can_move = low is not None and pos != first and low < pos < c.end_char
+        near = text[pos:pos + 40]
+        where = ("in this chunk" if inside else "where this chunk starts" if pos == first
+                 else "in the chunk before" if low is not None and low < pos < first
+                 else "in another chunk: go to its boundary to edit it")
+        final = not self.provisional
+        return Pick(pos, near.split(maxsplit=1)[0] if near.strip() else "", where, inside and final, can_move and final)
+
+    def edit_picked(self, kind: str = "", *, comment: str = "") -> None:
+        """Split the current chunk before the picked word (`split`), or move its start to it
+        (`move`); without a kind, whichever the word allows (split first)."""
+        pick = self.picked
+        if pick is None:
+            raise UsageError("pick a word first (click one on the page or in the text)")
+        kind = kind or ("split" if pick.can_split else "move" if pick.can_move else "split")
+        self.edit(kind, at=pick.position, comment=comment)
 
     # ---------------------------------------------------------------- storage
     @contextlib.contextmanager
@@ -124,6 +206,7 @@ class ReviewSession:
     # ---------------------------------------------------------------- actions
     def give(self, verdict: str, comment: str = "", *, advance: bool = True) -> Verdict:
         """Save `verdict` on the current boundary, then move to the next one shown."""
+        self._refuse_provisional()
         if not self.keys:
             raise UsageError("this chunking has no chunks, so there is no boundary to judge")
         with self._conn() as conn:
@@ -132,7 +215,14 @@ class ReviewSession:
         self.reload()
         if advance:
             self.step(+1, reload=False)
+        else:
+            self._changed()
         return saved
+
+    def apply_earlier(self, comment: str | None = None) -> Verdict | None:
+        """Give the current boundary the newest verdict it had under other parameters."""
+        earlier = self.earlier_verdict()
+        return None if earlier is None else self.give(earlier.verdict, earlier.comment if comment is None else comment)
 
     def earlier_verdict(self) -> Verdict | None:
         """The newest verdict the current boundary had under other parameters, if any."""
@@ -146,6 +236,7 @@ class ReviewSession:
             self.current = nxt
         if reload:
             self.reload()
+        self._changed()
         return self.current
 
     def go_to(self, index: int) -> None:
@@ -154,6 +245,7 @@ class ReviewSession:
             raise IndexError(f"no chunk {index}; this chunking has {len(self.keys)}")
         self.current = index
         self.reload()
+        self._changed()
 
     def set_filter(self, which: str = "all", reason: str = ANY_REASON) -> None:
         """Show all, unreviewed (no verdict of yours) or flagged (not ok, by anyone) boundaries,
@@ -166,6 +258,7 @@ class ReviewSession:
         if shown and self.current not in shown:
             later = [i for i in shown if i > self.current]
             self.current = later[0] if later else shown[0]
+        self._changed()
 
     # ---------------------------------------------------------------- what is shown
     def visible(self) -> list[int]:
@@ -227,7 +320,16 @@ class ReviewSession:
 
     def dataframe(self, all_reviewers: bool = True):
         """`verdicts()` as a pandas DataFrame."""
-        return to_dataframe(self.verdicts(all_reviewers))
+        return vexport.to_dataframe(self.verdicts(all_reviewers))
+
+    def save_verdicts(self, path: str | os.PathLike, all_reviewers: bool = True) -> str:
+        """Write `verdicts()` to `path`, as CSV or (a .json name) JSON, atomically; returns the text."""
+        write = vexport.to_json if os.fspath(path).lower().endswith(".json") else vexport.to_csv
+        return write(self.verdicts(all_reviewers), path)
+
+    def verdict_summary(self, all_reviewers: bool = True) -> dict[str, int]:
+        """How many of each verdict (and in all) this chunking has."""
+        return vexport.summary(self.verdicts(all_reviewers))
 
     def earlier_dataframe(self):
         """Verdicts given under other parameters on boundaries this chunking kept, one row each."""

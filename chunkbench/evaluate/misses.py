@@ -22,12 +22,12 @@ from chunkbench.text.ranges import Span
 from .retrieval import (
     KS,
     TOKEN_K,
-    NormalizedText,
     Resolved,
     chunk_units,
     evaluate,
     indexed_units,
     load_questions,
+    normalized_text,
     resolve,
 )
 
@@ -101,7 +101,7 @@ def resolve_questions(doc, questions) -> list[Resolved]:
     if isinstance(questions, (str, os.PathLike)):
         questions = load_questions(questions, doc)
     qs = list(questions)
-    return qs if all(isinstance(q, Resolved) for q in qs) else resolve(doc, qs, NormalizedText(doc.text))
+    return qs if all(isinstance(q, Resolved) for q in qs) else resolve(doc, qs, normalized_text(doc.text))
 
 
 def judged(resolved: Sequence[Resolved]) -> int:

@@ -36,7 +36,7 @@ from chunkbench.text.sentences import sentence_spans
 from .retrieval.locate import Resolved
 from .retrieval.questions import Question
 from .retrieval.ranking import tokenize
-from .retrieval.scoring import KS, TOKEN_K, Unit, baseline_units, chunk_units, evaluate, indexed_units
+from .retrieval.scoring import KS, TOKEN_K, RetrievalUnit, baseline_units, chunk_units, evaluate, indexed_units
 
 if TYPE_CHECKING:
     from chunkbench.types.chunkset import ChunkSet
@@ -165,8 +165,8 @@ def _keywords(passage: str, idf: dict[str, float], count: int = KEYWORDS) -> str
     return " ".join(ranked[:count])
 
 
-def masked_units(units: Sequence[Unit], masked: Sequence[tuple[int, int]], doc: Document,
-                 indexing: Indexing = OWN_TEXT) -> list[Unit]:
+def masked_units(units: Sequence[RetrievalUnit], masked: Sequence[tuple[int, int]], doc: Document,
+                 indexing: Indexing = OWN_TEXT) -> list[RetrievalUnit]:
     """The units indexed (as `indexing` says) by their text with the `masked` ranges taken out: a
     unit with a range reads it from `doc.text`, one without (a foreign chunk not located) has each
     masked sentence's text removed from its own."""
@@ -200,7 +200,7 @@ def _cut(text: str, a: int, b: int, masked: Sequence[tuple[int, int]], starts: S
     return " ".join(pieces)
 
 
-def score_units(units: Sequence[Unit], queries: ProxyQueries, doc: Document, indexing: Indexing = OWN_TEXT,
+def score_units(units: Sequence[RetrievalUnit], queries: ProxyQueries, doc: Document, indexing: Indexing = OWN_TEXT,
                 retriever: str = "bm25", token_k: int = TOKEN_K) -> dict[str, Any]:
     """The proxy measures of `units` (recall@k, MRR, token precision / recall / IoU) over every
     query, each fold ranked by an index with its sentences taken out."""

@@ -33,11 +33,10 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
+from chunkbench.text.folding import LETTERS_AND_DIGITS, FoldedText, fold
 
 #: a fuzzy span must cover at least this share of the chunk's normalised text
 FUZZY_MIN = 0.6
@@ -71,24 +70,10 @@ KINDS = ("exact", "normalised", "referenced", "fuzzy", "partial", "unlocated")
 
 
 
-class _FoldTable(dict):
-    """str.translate table: a letter or digit to its NFKC, case-folded form (letters and digits
-    only); anything else to nothing. Filled on first sight of each character."""
-
-    def __missing__(self, codepoint: int) -> str:
-        ch = chr(codepoint)
-        folded = "".join(c for c in unicodedata.normalize("NFKC", ch).casefold() if c.isalnum()) if ch.isalnum() else ""
-        self[codepoint] = folded
-        return folded
-
-
-_FOLD = _FoldTable()
-
-
 def normalise(text: str) -> str:
     """Letters and digits only, NFKC and case-folded, character by character: the form both sides
     are compared in."""
-    return text.translate(_FOLD)
+    return fold(text, LETTERS_AND_DIGITS)
 
 
 @dataclass(frozen=True)
@@ -126,47 +111,6 @@ class Match:
 UNLOCATED = Match(None, None, "unlocated", 0.0)
 
 
-class NormalisedText:
-    """A text's normal form with, for each of its characters, the offset it came from; the spans in
-    `skip` (sorted, not overlapping) are left out. Built with one translate and numpy, so a
-    1-million-character document takes a fraction of a second."""
-
-    def __init__(self, text: str, skip: Sequence[tuple[int, int]] = ()):
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-        # the folded width of each distinct character, looked up by code point: linear (a sort
-        # of the characters, as np.unique does, made the whole grow faster than the text)
-        width_of = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=np.int64)
-        present = np.zeros(len(width_of), dtype=bool)
-        present[codes] = True
-        for c in np.flatnonzero(present):
-            width_of[c] = len(_FOLD[int(c)])
-        widths = width_of[codes]
-        keep = np.ones(len(text), dtype=bool)
-        for a, b in skip:
-            keep[a:b] = False
-        widths[~keep] = 0
-        self.origin = np.repeat(np.arange(len(text), dtype=np.int64), widths)
-        if len(skip):
-            pieces, pos = [], 0
-            for a, b in skip:
-                pieces.append(text[pos:a])
-                pos = max(pos, b)
-            pieces.append(text[pos:])
-            self.text = "".join(pieces).translate(_FOLD)
-        else:
-            self.text = text.translate(_FOLD)
-        assert len(self.text) == len(self.origin)
-        self.source_length = len(text)
-
-    def to_source(self, start: int, end: int) -> tuple[int, int]:
-        """The source span of normalised span [start, end)."""
-        return int(self.origin[start]), int(self.origin[end - 1]) + 1
-
-    def from_source(self, pos: int) -> int:
-        """The first normalised index at or after source offset `pos`."""
-        return int(np.searchsorted(self.origin, pos, side="left"))
-
-
 class Locator:
     """Locates chunks one after another in one text, each search starting at the previous find.
 
@@ -177,9 +121,9 @@ class Locator:
 
     def __init__(self, text: str, furniture: Sequence[tuple[int, int, str]] = ()):
         self.text = text
-        self.norm = NormalisedText(text)
+        self.norm = FoldedText(text, LETTERS_AND_DIGITS)
         spans = sorted((a, b) for a, b, _ in furniture)
-        self.content = NormalisedText(text, spans) if spans else None
+        self.content = FoldedText(text, LETTERS_AND_DIGITS, spans) if spans else None
         #: (start, end, normalised text) of each furniture element long enough to take out of a chunk
         self.furniture_spans = sorted((a, b, f) for a, b, t in furniture if len(f := normalise(t)) >= FURNITURE_MIN)
         #: (start, normalised text) of furniture too short for that (page numbers), tried one at a time
@@ -334,7 +278,7 @@ class Locator:
             at = later if later >= 0 else at
         return Match(at, at + len(needle), "exact", 1.0) if at >= 0 else None
 
-    def _normalised(self, needle: str, norm: NormalisedText, near: bool) -> Match | None:
+    def _normalised(self, needle: str, norm: FoldedText, near: bool) -> Match | None:
         if not needle:
             return None
         start = max(norm.from_source(self.cursor), norm.from_source(self.previous_end) - len(needle))

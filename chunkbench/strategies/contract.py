@@ -25,7 +25,7 @@ from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, Document
 from .base import Param, StrategyResult, declare
 from .contract_noise import find_noise
 from .contract_rules import defined_term, in_definitions_section, in_schedule
-from .contract_units import CAPTION, HEADING, ITEM, TABLE, TITLE, Unit, build_units, continues, sep
+from .contract_units import CAPTION, HEADING, ITEM, TABLE, TITLE, ContractPiece, build_units, continues, sep
 from .spans import HARD, PIECE_REASONS, SKIP_CONTENTS
 
 #: element types whose text is prose; a chunk with none of them (images, equations, kept page
@@ -42,7 +42,7 @@ class _Open:
 
     boundary: Boundary
     path: tuple[str, ...]
-    units: list[Unit] = field(default_factory=list)
+    units: list[ContractPiece] = field(default_factory=list)
     length: int = 0
     items: int = 0
     clause: ClauseRef | None = None
@@ -51,7 +51,7 @@ class _Open:
     has_body: bool = False  # holds anything but headings
     is_table: bool = False  # holds a table
 
-    def sep(self, u: Unit) -> str:
+    def sep(self, u: ContractPiece) -> str:
         return sep(self.units[-1], u) if self.units else ""
 
 
@@ -121,7 +121,7 @@ class _Walker:
         self.open: _Open | None = None
         self.context: ClauseRef | None = None  # the numeric clause the walk is in
 
-    def walk(self, units: list[Unit]) -> list[_Open]:
+    def walk(self, units: list[ContractPiece]) -> list[_Open]:
         for n, u in enumerate(units):
             ref = within(u.ref, self.context) if u.ref is not None else None
             u.ref = ref
@@ -147,7 +147,7 @@ class _Walker:
         c = self.context
         return c is not None and len(ref.segments) >= len(c.segments) and not is_descendant(ref, c)
 
-    def _start(self, u: Unit, boundary: Boundary) -> None:
+    def _start(self, u: ContractPiece, boundary: Boundary) -> None:
         if self.open is not None:
             self.chunks.append(self.open)
         o = _Open(boundary, u.path)
@@ -159,7 +159,7 @@ class _Walker:
         o.cur = o.clause
         self.open = o
 
-    def _add(self, u: Unit) -> None:
+    def _add(self, u: ContractPiece) -> None:
         o = self.open
         assert o is not None, "_start opened a chunk before anything is added"
         o.length += len(o.sep(u)) + len(u.text)
@@ -170,7 +170,7 @@ class _Walker:
         if u.ref is not None and not u.contained:
             o.cur = u.ref
 
-    def _boundary(self, u: Unit) -> Boundary | None:
+    def _boundary(self, u: ContractPiece) -> Boundary | None:
         """Why `u` starts a new chunk, or None when it joins the open one."""
         o = self.open
         if o is None:
@@ -239,7 +239,7 @@ class _Walker:
             return self._soft(u, o)
         return None
 
-    def _lead_in(self, u: Unit, following: list[Unit]) -> Boundary | None:
+    def _lead_in(self, u: ContractPiece, following: list[ContractPiece]) -> Boundary | None:
         """Why lead-in `u`, about to join the open chunk, starts a chunk instead: what it introduces
         (with the chain of lead-ins after it: "… Also" | a display | "creates an object …") would
         not fit beside it there (like a heading, it then stands alone when it does not fit beside
@@ -266,7 +266,7 @@ class _Walker:
         return Boundary(Reason.LEAD_IN, f"{_quote(u.text)} opens a chunk: {why}") if why else None
 
     @staticmethod
-    def _title(u: Unit, o: _Open) -> None:
+    def _title(u: ContractPiece, o: _Open) -> None:
         """A heading directly after headings joins them (no chunk of headings alone): the
         chunk takes its section path and, when it has one, its clause number."""
         o.boundary = Boundary(o.boundary.reason, f"{o.boundary.detail}, with heading {_quote(u.text)} right after it")
@@ -285,7 +285,7 @@ class _Walker:
             return None
         return f"clause {ref.display} after {cur.display}"
 
-    def _soft(self, u: Unit, o: _Open) -> Boundary | None:
+    def _soft(self, u: ContractPiece, o: _Open) -> Boundary | None:
         """Soft boundaries: preferred cut points, taken only once the chunk has soft_min_chars
         and when the text up to the next hard boundary would not fit in the chunk anyway."""
         size = f"(chunk at {o.length} chars ≥ {self.soft_min})"
@@ -299,7 +299,7 @@ class _Walker:
         return None
 
 
-def _what(u: Unit) -> str:
+def _what(u: ContractPiece) -> str:
     if u.kind == HEADING:
         return f"heading {_quote(u.text)}"
     if u.kind == ITEM:
@@ -356,7 +356,7 @@ def _finish(doc: Document, index: int, o: _Open, salt: str, max_chars: int) -> C
     )
 
 
-def _chunk_type(o: _Open, body: Sequence[Unit], terms: Sequence[str]) -> str:
+def _chunk_type(o: _Open, body: Sequence[ContractPiece], terms: Sequence[str]) -> str:
     """table > heading (no body) > definition > schedule > clause > paragraph; `unknown` when no
     body element is prose (unless it starts with a clause number)."""
     if o.is_table:

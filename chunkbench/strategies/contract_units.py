@@ -17,8 +17,7 @@ from chunkbench.text.segment import paragraph_spans, pipe_table
 from chunkbench.types.document import Document, Element, lead_ins
 
 from .contract_rules import heading_level, looks_like_heading, normalize
-from .spans import PARAGRAPH, Packer
-from .spans import Unit as Span
+from .spans import PARAGRAPH, Packer, PackUnit
 
 #: a heading whose box starts this far (points) right of the page's text margin is indented
 INDENT_PT = 36.0
@@ -31,7 +30,7 @@ TITLE = "title"
 
 
 @dataclass
-class Unit:
+class ContractPiece:
     """One piece the walk places: a heading, a table, one list item or one other element."""
 
     kind: str
@@ -53,7 +52,7 @@ class Unit:
     leads_to: Element | None = None  # a lead-in: the element its chain of lead-ins ends in (a display's lead-in, the display, …)
 
 
-def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Unit]:
+def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[ContractPiece]:
     """Units in reading order with their section path; headings keep the section stack."""
     content = [e for e in doc.elements if e.id not in skipped]
     titles = lead_ins(content)
@@ -64,19 +63,19 @@ def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Un
     margins = _left_margins(content)
     limit = params["max_chars"] if params["split_oversize"] else None
     stack = HeadingStack()
-    units: list[Unit] = []
+    units: list[ContractPiece] = []
     for e in content:
         if _layout_heading(e) or (infer and e.type == "paragraph" and looks_like_heading(e.text, params["heading_max_chars"])):
             title = " ".join(e.text.split())
             indented = e.bbox is not None and e.bbox[0] - margins.get(e.page_idx, e.bbox[0]) > INDENT_PT
             level = heading_level(title, e.text_level, indented=indented, open_levels=stack.levels)
             path = stack.push(level, title)
-            units.append(Unit(HEADING, e, 0, len(e.text), normalize(e.text), path, clause_ref(title), level))
+            units.append(ContractPiece(HEADING, e, 0, len(e.text), normalize(e.text), path, clause_ref(title), level))
             continue
         path = stack.path
         if e.type == "table":
             text = pipe_table(e.rows) if e.rows else normalize(e.text)
-            units.append(Unit(TABLE, e, 0, len(e.text), text or normalize(e.text), path))
+            units.append(ContractPiece(TABLE, e, 0, len(e.text), text or normalize(e.text), path))
         elif e.type == "list":
             for a, b in item_spans(e):
                 units += _pieces(ITEM, e, a, b, path, limit)
@@ -94,7 +93,7 @@ def build_units(doc: Document, skipped: dict[str, str], params: dict) -> list[Un
     return units
 
 
-def _mark_chains(units: list[Unit]) -> None:
+def _mark_chains(units: list[ContractPiece]) -> None:
     """Give each lead-in the element its chain ends in: "Syntax:" opens a display, which opens
     "where … has one of the following forms:", which opens a table: all three lead to the table."""
     for n in range(len(units) - 1, -1, -1):
@@ -105,21 +104,21 @@ def _mark_chains(units: list[Unit]) -> None:
         u.leads_to = (nxt.leads_to or nxt.el) if nxt is not None and nxt.el is u.opens and nxt.opens is not None else u.opens
 
 
-def _pieces(kind: str, e: Element, a: int, b: int, path: tuple[str, ...], limit: int | None) -> list[Unit]:
+def _pieces(kind: str, e: Element, a: int, b: int, path: tuple[str, ...], limit: int | None) -> list[ContractPiece]:
     """The span [a, b) of `e` as one unit, or, when its text exceeds `limit`, as pieces within the
     limit cut at paragraphs, then sentences, then line breaks or spaces (the shared spans.Packer).
     A footnote never carries a clause number: its leading "12" is a note mark, not clause 12."""
     text = normalize(e.text[a:b])
     ref = None if e.type == "footnote" else clause_ref(text)
     if limit is None or len(text) <= limit:
-        return [Unit(kind, e, a, b, text, path, ref)]
+        return [ContractPiece(kind, e, a, b, text, path, ref)]
     packer = Packer(e.text, limit)
-    spans = [Span(a + x, a + y, PARAGRAPH) for x, y in paragraph_spans(e.text[a:b])]
+    spans = [PackUnit(a + x, a + y, PARAGRAPH) for x, y in paragraph_spans(e.text[a:b])]
     pieces = packer.pack(spans)
     out = []
     for k, piece in enumerate(pieces):
         x, y = piece[0].start, piece[-1].end
-        out.append(Unit(kind, e, x, y, normalize(e.text[x:y]), path, ref if k == 0 else None,
+        out.append(ContractPiece(kind, e, x, y, normalize(e.text[x:y]), path, ref if k == 0 else None,
                         cut=piece[0].kind if k else None, parts=len(pieces), moved=packer.why_moved(x) if k else ""))
     return out
 
@@ -172,7 +171,7 @@ def item_spans(e: Element) -> list[tuple[int, int]]:
     return spans
 
 
-def _mark_list_runs(units: list[Unit], min_items: int) -> None:
+def _mark_list_runs(units: list[ContractPiece], min_items: int) -> None:
     """Mark list runs: `run` on an item beginning at least `min_items` consecutive items, `cont`
     on items after the first, `contained` on the items of a list whose lead-in ends with ":"."""
     run = 0
@@ -191,7 +190,7 @@ def _mark_list_runs(units: list[Unit], min_items: int) -> None:
         u.contained = contained
 
 
-def _mark_tails(units: list[Unit]) -> None:
+def _mark_tails(units: list[ContractPiece]) -> None:
     """Set `tail`: the size of the run from each unit up to the next heading or table."""
     tail = 0
     for u in reversed(units):
@@ -199,7 +198,7 @@ def _mark_tails(units: list[Unit]) -> None:
         u.tail = tail
 
 
-def sep(prev: Unit, u: Unit) -> str:
+def sep(prev: ContractPiece, u: ContractPiece) -> str:
     """Items of one list element are joined by a line break, a sentence cut by a page break by a
     space, everything else by a blank line."""
     if u.kind == ITEM and prev.kind == ITEM and prev.el.id == u.el.id:
@@ -207,7 +206,7 @@ def sep(prev: Unit, u: Unit) -> str:
     return " " if continues(prev, u) else "\n\n"
 
 
-def continues(prev: Unit, u: Unit) -> bool:
+def continues(prev: ContractPiece, u: ContractPiece) -> bool:
     """`u` carries on a sentence the parser cut at a page break: the text before ends in a word
     ("… accrued up to the date of") and `u`, on a later page, starts in lower case ("termination.")
     or with a parenthesis that is no clause reference ("(48) hours")."""

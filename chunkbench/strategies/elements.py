@@ -22,7 +22,7 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, documen
 from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise, lead_ins
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, PIECE_REASONS, SKIP_CONTENTS, TABLE, TITLE, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, PIECE_REASONS, SKIP_CONTENTS, TABLE, TITLE, Packer, PackUnit
 
 #: Chunk type priority of specs/1 (heading first; paragraph is the default).
 _TYPE_PRIORITY = ("table", "code", "list")
@@ -200,13 +200,13 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
     pos = 0
     for e in lead:
         starts.append(pos)
-        units.append(Unit(pos, pos + len(e.text), TITLE if e.id in titles else HEADING))
+        units.append(PackUnit(pos, pos + len(e.text), TITLE if e.id in titles else HEADING))
         pos += len(e.text) + len(SEPARATOR)
     starts.append(pos)
     if el.type == "table":
-        units += packer.lines(Unit(pos, pos + len(el.text), TABLE))
+        units += packer.lines(PackUnit(pos, pos + len(el.text), TABLE))
     else:
-        units += [Unit(pos + a, pos + b, PARAGRAPH) for a, b in paragraph_spans(el.text)]
+        units += [PackUnit(pos + a, pos + b, PARAGRAPH) for a, b in paragraph_spans(el.text)]
     pieces = packer.pack(units)
     size_note = f", {pos} before it that open it," if len(el.text) <= limit else ""
     out = []

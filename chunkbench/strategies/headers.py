@@ -47,7 +47,7 @@ from .spans import (
     TITLE,
     ContentText,
     Packer,
-    Unit,
+    PackUnit,
     overlap_start,
 )
 
@@ -226,12 +226,12 @@ class _Builder:
         """No headings: pack paragraphs up to the maximum; a paragraph above it is split alone."""
         ct = self.ct
         units = [u for i in range(len(ct.elements)) for u in ct.element_units(i)]
-        groups: list[list[Unit]] = []
+        groups: list[list[PackUnit]] = []
         for u in units:
             if groups and u.end - groups[-1][0].start <= self.maximum:
                 groups[-1].append(u)
             elif groups and len(groups[-1]) > 1 and ct.kind(ct.index_at(groups[-1][-1].start)) == TITLE:
-                lead: list[Unit] = []  # the lead-ins that end the group (a chain: "… Thus" | a display | "…:") open the next
+                lead: list[PackUnit] = []  # the lead-ins that end the group (a chain: "… Thus" | a display | "…:") open the next
                 while len(groups[-1]) > 1 and ct.kind(ct.index_at(groups[-1][-1].start)) == TITLE:
                     lead.insert(0, groups[-1].pop())
                 groups.append([*lead, u])

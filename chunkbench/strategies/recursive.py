@@ -36,7 +36,7 @@ from .spans import (
     TITLE,
     ContentText,
     Packer,
-    Unit,
+    PackUnit,
     char_size,
     content_chunk,
     overlap_start,
@@ -71,7 +71,7 @@ def chunk_recursive(doc: Document, *, chunk_size: int, unit: str, overlap: int,
                         header_room=True, keep_dependents=join_dependent)
     else:
         packer = Packer(ct.text, chunk_size, char_size, header_room=True, keep_dependents=join_dependent)
-    sections: list[list[Unit]] = [[]]
+    sections: list[list[PackUnit]] = [[]]
     for i in range(len(ct.elements)):
         kind = ct.kind(i)
         # a heading starts a section, unless the section so far holds only headings (a heading

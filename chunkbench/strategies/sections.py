@@ -34,7 +34,7 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, documen
 from chunkbench.types.document import Document
 
 from .base import Param, StrategyResult, declare
-from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, SKIP_CONTENTS, TABLE, TITLE, ContentText, Packer, Unit
+from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, SKIP_CONTENTS, TABLE, TITLE, ContentText, Packer, PackUnit
 
 #: section types with their keywords, in the spec's order (the order also breaks ties)
 SECTION_KEYWORDS: dict[str, re.Pattern] = {
@@ -145,7 +145,7 @@ def _best(text: str) -> tuple[str, int] | None:
 class _Item:
     """A unit of the content text with its role: heading (level, how found), table, or text."""
 
-    unit: Unit
+    unit: PackUnit
     level: int = 0
     how: str = ""
     pricing: bool = False
@@ -206,9 +206,9 @@ def _items(ct: ContentText) -> list[_Item]:
     style_levels: dict[str, int] = {}  # heuristic heading kind -> level, fixed at first sight
     top = 0  # level of the innermost heading so far
 
-    def heading(unit: Unit, level: int, how: str) -> None:
+    def heading(unit: PackUnit, level: int, how: str) -> None:
         nonlocal top
-        items.append(_Item(Unit(unit.start, unit.end, HEADING), level, how))
+        items.append(_Item(PackUnit(unit.start, unit.end, HEADING), level, how))
         top = level
 
     for i, el in enumerate(ct.elements):
@@ -235,14 +235,14 @@ def _items(ct: ContentText) -> list[_Item]:
                 if line_end < 0:
                     heading(u, level, kind)
                     continue
-                heading(Unit(u.start, u.start + len(first.rstrip()), HEADING), level, kind)
+                heading(PackUnit(u.start, u.start + len(first.rstrip()), HEADING), level, kind)
                 rest = len(first) + 1
                 while rest < len(text) and text[rest].isspace():
                     rest += 1
-                u = Unit(u.start + rest, u.end, PARAGRAPH)
+                u = PackUnit(u.start + rest, u.end, PARAGRAPH)
                 text = text[rest:]
             if el.type not in _NOT_TABLES and is_text_table(text):
-                items.append(_Item(Unit(u.start, u.end, TABLE), pricing=bool(PRICING.search(text))))
+                items.append(_Item(PackUnit(u.start, u.end, TABLE), pricing=bool(PRICING.search(text))))
             else:
                 items.append(_Item(u))
     return items
@@ -410,7 +410,7 @@ class _Builder:
                             f"no headings: paragraphs grouped up to {self.max_tokens} tokens, {part}")
         return Boundary(Reason.PARAGRAPH_SPLIT, f"{where} split at a paragraph, {part}")
 
-    def _add(self, sec: _Section, piece: list[Unit], boundary: Boundary, is_table: bool, pricing: bool,
+    def _add(self, sec: _Section, piece: list[PackUnit], boundary: Boundary, is_table: bool, pricing: bool,
              classified: tuple[str, str] | None) -> None:
         ct = self.ct
         start, end = piece[0].start, piece[-1].end

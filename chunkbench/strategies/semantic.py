@@ -38,7 +38,7 @@ from .spans import (
     TITLE,
     ContentText,
     Packer,
-    Unit,
+    PackUnit,
     content_chunk,
 )
 
@@ -71,7 +71,7 @@ def _embeddings(texts: tuple[str, ...]) -> np.ndarray:
     return model.encode(unique)[[row[t] for t in texts]]
 
 
-def similarities(text: str, units: Sequence[Unit]) -> list[float | None]:
+def similarities(text: str, units: Sequence[PackUnit]) -> list[float | None]:
     """For each unit, its cosine similarity to the unit before it when both are sentences (None
     after a heading or a table, and for the first)."""
     indices = [i for i, u in enumerate(units) if u.kind in TEXT_KINDS]
@@ -94,7 +94,7 @@ def chunk_semantic(doc: Document, *, breakpoint_percentile: int, min_chars: int,
     pairs = [s for s in sims if s is not None]
     threshold = float(np.percentile(pairs, 100 - breakpoint_percentile)) if pairs else float("-inf")
     cut_at = f"p{breakpoint_percentile} of {len(pairs)} sentence pairs"
-    groups: list[list[Unit]] = []
+    groups: list[list[PackUnit]] = []
     reasons: list[Boundary] = []
     openings: list[float | None] = []  # the similarity of each chunk's first sentence to the one before
     for unit, sim in zip(units, sims):
@@ -116,7 +116,7 @@ def chunk_semantic(doc: Document, *, breakpoint_percentile: int, min_chars: int,
     return StrategyResult(chunks=chunks, skipped=skipped)
 
 
-def _cut(group: list[Unit], unit: Unit, sim: float | None, threshold: float, cut_at: str, minimum: int,
+def _cut(group: list[PackUnit], unit: PackUnit, sim: float | None, threshold: float, cut_at: str, minimum: int,
          maximum: int) -> Boundary | None:
     """Why `unit` starts a new chunk after `group`, or None when it joins it."""
     size = group[-1].end - group[0].start

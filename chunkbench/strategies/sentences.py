@@ -38,7 +38,7 @@ from .spans import (
     TITLE,
     ContentText,
     Packer,
-    Unit,
+    PackUnit,
     content_chunk,
 )
 
@@ -71,7 +71,7 @@ def chunk_sentences(doc: Document, *, min_chars: int, max_chars: int, join_depen
     _check({"min_chars": min_chars, "max_chars": max_chars})
     ct, skipped = ContentText.of(doc, skip_contents=skip_contents)
     packer = Packer(ct.text, max_chars, header_room=True)
-    groups: list[list[Unit]] = []
+    groups: list[list[PackUnit]] = []
     for unit, opens_paragraph in sentence_units(ct, packer):
         if groups and _joins(groups[-1], unit, opens_paragraph, min_chars, max_chars, ct.text, join_dependent):
             groups[-1].append(unit)
@@ -97,7 +97,7 @@ def sentence_units(ct: ContentText, packer: Packer):
     long for one chunk. The last sentence of a lead-in (types.document.lead_ins) opens what it
     introduces: the table's first piece, or the first sentence of the list item or display after
     it, within the limit."""
-    lead: tuple[Unit, bool] | None = None  # a lead-in's last sentence, held for what follows it
+    lead: tuple[PackUnit, bool] | None = None  # a lead-in's last sentence, held for what follows it
     for i, el in enumerate(ct.elements):
         if el.is_heading:
             if lead is not None:
@@ -107,18 +107,18 @@ def sentence_units(ct: ContentText, packer: Packer):
                 yield from _within(u, True, packer)
             continue
         if el.type == "table":
-            table = ([Unit(lead[0].start, lead[0].end, TITLE)] if lead else []) + ct.element_units(i, TABLE)
+            table = ([PackUnit(lead[0].start, lead[0].end, TITLE)] if lead else []) + ct.element_units(i, TABLE)
             for k, piece in enumerate(packer.pack(table)):
-                yield Unit(piece[0].start, piece[-1].end, piece[0].kind if k or lead else TABLE), k == 0
+                yield PackUnit(piece[0].start, piece[-1].end, piece[0].kind if k or lead else TABLE), k == 0
             lead = None
             continue
-        units: list[tuple[Unit, bool]] = [(Unit(para.start + a, para.start + b, PARAGRAPH if k == 0 else SENTENCE), k == 0)
+        units: list[tuple[PackUnit, bool]] = [(PackUnit(para.start + a, para.start + b, PARAGRAPH if k == 0 else SENTENCE), k == 0)
                  for para in ct.element_units(i, PARAGRAPH)
                  for k, (a, b) in enumerate(sentence_spans(ct.text[para.start:para.end]))]
         if lead is not None and units:
             first = units[0][0]
             if first.end - lead[0].start <= packer.limit:
-                units[0] = (Unit(lead[0].start, first.end, lead[0].kind), lead[1])
+                units[0] = (PackUnit(lead[0].start, first.end, lead[0].kind), lead[1])
             else:
                 yield from _within(*lead, packer)
             lead = None
@@ -130,16 +130,16 @@ def sentence_units(ct: ContentText, packer: Packer):
         yield from _within(*lead, packer)
 
 
-def _within(unit: Unit, opens_paragraph: bool, packer: Packer):
+def _within(unit: PackUnit, opens_paragraph: bool, packer: Packer):
     """`unit`, or its pieces cut at line breaks or spaces when it is longer than the limit."""
     if unit.end - unit.start <= packer.limit:
         yield unit, opens_paragraph
         return
     for j, piece in enumerate(packer.hard_split(unit.start, unit.end)):
-        yield Unit(piece.start, piece.end, unit.kind if j == 0 else HARD), opens_paragraph and j == 0
+        yield PackUnit(piece.start, piece.end, unit.kind if j == 0 else HARD), opens_paragraph and j == 0
 
 
-def _joins(group: list[Unit], unit: Unit, opens_paragraph: bool, minimum: int, maximum: int,
+def _joins(group: list[PackUnit], unit: PackUnit, opens_paragraph: bool, minimum: int, maximum: int,
            text: str = "", dependent: bool = False) -> bool:
     """Whether `unit` joins the chunk `group`: after headings alone, or when either is short and
     both are sentences of one paragraph; never past `maximum`."""

@@ -38,7 +38,7 @@ SizeFn = Callable[[int, int], int]
 
 
 @dataclass(frozen=True)
-class Unit:
+class PackUnit:
     """A span [start, end) of a ContentText and what kind of boundary starts it."""
 
     start: int
@@ -126,14 +126,14 @@ class ContentText:
             return Boundary(Reason.TABLE, f"a table's caption starts here, with its table: {why}")
         return Boundary(Reason.LEAD_IN, f"the sentence introducing the {what} after it starts here, with it: {why}")
 
-    def element_units(self, i: int, kind: str = PARAGRAPH) -> list[Unit]:
+    def element_units(self, i: int, kind: str = PARAGRAPH) -> list[PackUnit]:
         """Element i as units: its paragraphs (blank-line separated), or one unit of `kind`."""
         base = self.offsets[i]
         text = self.elements[i].text
         if kind != PARAGRAPH:
             a, b = _strip_span(text, 0, len(text))
-            return [Unit(base + a, base + b, kind)] if b > a else []
-        return [Unit(base + a, base + b, PARAGRAPH) for a, b in paragraph_spans(text)]
+            return [PackUnit(base + a, base + b, kind)] if b > a else []
+        return [PackUnit(base + a, base + b, PARAGRAPH) for a, b in paragraph_spans(text)]
 
 
 #: the reason of a chunk that opens with a unit of this kind, when it opens there because the one
@@ -192,10 +192,10 @@ class Packer:
         room = self._room.get(a, 0) if self._room else 0
         return end - a + room <= self.max_chars and self.size(a, end) + room <= self.limit
 
-    def pack(self, units: Sequence[Unit]) -> list[list[Unit]]:
+    def pack(self, units: Sequence[PackUnit]) -> list[list[PackUnit]]:
         queue = deque(units)
-        pieces: list[list[Unit]] = []
-        cur: list[Unit] = []
+        pieces: list[list[PackUnit]] = []
+        cur: list[PackUnit] = []
         while queue:
             u = queue.popleft()
             if not cur:
@@ -234,7 +234,7 @@ class Packer:
         pieces = self._even_out(pieces)
         return self._keep_dependents(pieces) if self.keep_dependents else pieces
 
-    def _even_out(self, pieces: list[list[Unit]]) -> list[list[Unit]]:
+    def _even_out(self, pieces: list[list[PackUnit]]) -> list[list[PackUnit]]:
         """Where a paragraph is cut at sentences, move its sentences across the cut, last first,
         while that makes the two pieces more even and both fit: greedy filling left scraps ("not
         be questioned in any other Place.") when what follows did not fit beside them. Repeated
@@ -249,7 +249,7 @@ class Packer:
                     moved = True
         return pieces
 
-    def _evener_if_moved(self, a: list[Unit], b: list[Unit]) -> bool:
+    def _evener_if_moved(self, a: list[PackUnit], b: list[PackUnit]) -> bool:
         """Whether the last sentence of piece `a` may move to the start of piece `b`, the two being
         one paragraph cut at a sentence, and the move makes the larger of the two smaller."""
         if not (a[-1].kind == SENTENCE and b[0].kind == SENTENCE and any(x.kind not in TITLES for x in a[:-1])
@@ -258,7 +258,7 @@ class Packer:
         uneven = max(self.size(a[0].start, a[-1].end), self.size(b[0].start, b[-1].end))
         return max(self.size(a[0].start, a[-2].end), self.size(a[-1].start, b[-1].end)) < uneven
 
-    def _keep_dependents(self, pieces: list[list[Unit]]) -> list[list[Unit]]:
+    def _keep_dependents(self, pieces: list[list[PackUnit]]) -> list[list[PackUnit]]:
         """Where a paragraph is cut before a sentence that refers back ("This is especially true of
         NFS."), move the cut to the nearest sentence, either way, that does not refer back, crossing
         only sentences of that paragraph and leaving both pieces fitting and the first with more
@@ -288,7 +288,7 @@ class Packer:
         referring = self.text[at : at + 200].split(maxsplit=5)[:5]  # a window: never copy the text's rest
         return f"; moved off \u201c{' '.join(referring)} …\u201d, which refers back to the sentence before it"
 
-    def _next_cut(self, units: list[Unit], cut: int, step: int) -> int | None:
+    def _next_cut(self, units: list[PackUnit], cut: int, step: int) -> int | None:
         """The nearest index from `cut` in direction `step` where `units` may be cut instead: the
         walk crosses only sentences of the paragraph cut at `cut` and stops once a piece outgrows
         the limit or the first piece would hold only headings."""
@@ -307,19 +307,19 @@ class Packer:
             if not self._leans_back(units[new]):
                 return new
 
-    def _larger_piece(self, units: list[Unit], cut: int) -> int:
+    def _larger_piece(self, units: list[PackUnit], cut: int) -> int:
         """The size of the larger of the two pieces `units` makes when cut at index `cut`."""
         return max(self.size(units[0].start, units[cut - 1].end), self.size(units[cut].start, units[-1].end))
 
-    def _leans_back(self, u: Unit) -> bool:
+    def _leans_back(self, u: PackUnit) -> bool:
         """Whether `u` is a sentence opening with a word that refers to the one before it."""
         return u.kind == SENTENCE and depends_on_previous(self.text[u.start : min(u.end, u.start + 40)])
 
-    def _one_paragraph(self, a: Unit, b: Unit) -> bool:
+    def _one_paragraph(self, a: PackUnit, b: PackUnit) -> bool:
         """Whether units `a` and then `b` lie in one paragraph (no blank line between them)."""
         return SEPARATOR not in self.text[a.end : b.start]
 
-    def _more_that_fit(self, start: int, queue: deque[Unit]) -> int:
+    def _more_that_fit(self, start: int, queue: deque[PackUnit]) -> int:
         """How many of the next queued units still fit in the piece from `start`: galloping then
         binary search, so a piece of P small units (table rows, list items) is measured O(log P)
         times rather than once per unit, each measure at most a piece long. Sizes grow with the
@@ -337,7 +337,7 @@ class Packer:
                 bad = mid
         return good
 
-    def rebalance(self, pieces: list[list[Unit]], minimum: int) -> list[list[Unit]]:
+    def rebalance(self, pieces: list[list[PackUnit]], minimum: int) -> list[list[PackUnit]]:
         """Move whole units from the second-last piece into a last piece smaller than `minimum`,
         as long as the second-last stays at or above `minimum` and the last within the limit; a
         unit takes the headings and lead-ins right before it along."""
@@ -355,7 +355,7 @@ class Packer:
             del prev[-take:]
         return pieces[:-2] + [prev, last]
 
-    def refine(self, u: Unit, anchor: int | None = None) -> list[Unit]:
+    def refine(self, u: PackUnit, anchor: int | None = None) -> list[PackUnit]:
         """Finer units covering `u`; each hard cut fits the limit, so packing always progresses.
         With `anchor`, the first hard cut fits together with the text from `anchor` on."""
         if u.kind in (PARAGRAPH, HEADING, TITLE):
@@ -370,19 +370,19 @@ class Packer:
                 return rows
         return self.hard_split(u.start, u.end, anchor)
 
-    def _sentences(self, u: Unit) -> list[Unit]:
-        return [Unit(u.start + a, u.start + b, SENTENCE) for a, b in sentence_spans(self.text[u.start : u.end])]
+    def _sentences(self, u: PackUnit) -> list[PackUnit]:
+        return [PackUnit(u.start + a, u.start + b, SENTENCE) for a, b in sentence_spans(self.text[u.start : u.end])]
 
-    def lines(self, u: Unit) -> list[Unit]:
+    def lines(self, u: PackUnit) -> list[PackUnit]:
         """A table's rows (its lines) as units, the first of kind TABLE. With `header_room`, a row
         below a pipe table's header and `|---|` line gets room for them when they take at most HEADER_SHARE of the
         limit (a bigger header is not repeated: room for it would leave rows no space)."""
-        out: list[Unit] = []
+        out: list[PackUnit] = []
         pos = u.start
         for line in self.text[u.start : u.end].split("\n"):
             a, b = _strip_span(self.text, pos, pos + len(line))
             if b > a:  # the first line starts the table (a piece from it says `table`), the others are rows
-                out.append(Unit(a, b, ROW if out or u.kind == ROW else TABLE))
+                out.append(PackUnit(a, b, ROW if out or u.kind == ROW else TABLE))
             pos += len(line) + 1
         if self.header_room and len(out) > 2 and is_rule_line(self.text[out[1].start:out[1].end]):
             room = self.size(out[0].start, out[1].end) + 1
@@ -390,23 +390,23 @@ class Packer:
                 self._room.update((row.start, room) for row in out[2:])
         return out
 
-    def hard_split(self, start: int, end: int, anchor: int | None = None) -> list[Unit]:
+    def hard_split(self, start: int, end: int, anchor: int | None = None) -> list[PackUnit]:
         """Cut [start, end) into pieces within the limit, preferring line breaks, then spaces;
         the first piece measured from `anchor` when given (it joins the text before it)."""
-        out: list[Unit] = []
+        out: list[PackUnit] = []
         pos = start
         while pos < end:
             origin = anchor if anchor is not None and not out else pos
             fit = self._longest_fit(origin, pos, end)
             if fit == end:
-                out.append(Unit(pos, end, HARD))
+                out.append(PackUnit(pos, end, HARD))
                 break
             cut = self._cut_point(origin, pos, fit)
             if self.fits(cut, end):  # the next piece is the last: share the text evenly with it
                 cut = self._even_cut(origin, pos, cut, end)
             a, b = _strip_span(self.text, pos, cut)
             if b > a:
-                out.append(Unit(a, b, HARD))
+                out.append(PackUnit(a, b, HARD))
             pos = cut
             while pos < end and self.text[pos].isspace():
                 pos += 1

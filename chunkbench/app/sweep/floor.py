@@ -78,11 +78,11 @@ def input_cases(input_path: str, questions: str, holdout: float | None = None) -
     from chunkbench.evaluate.benchmark import Case
     from chunkbench.evaluate.holdout import split_cases
     from chunkbench.evaluate.retrieval import load_questions
-    from chunkbench.evaluate.retrieval.locate import NormalizedText, resolve
+    from chunkbench.evaluate.retrieval.locate import normalized_text, resolve
     from chunkbench.loaders import load
 
     doc = load(input_path)
-    case = Case(doc, Path(questions), tuple(resolve(doc, load_questions(questions, doc), NormalizedText(doc.text))))
+    case = Case(doc, Path(questions), tuple(resolve(doc, load_questions(questions, doc), normalized_text(doc.text))))
     if not holdout or len(case.resolved) < 2:
         return case, None
     (choose,), (held,) = split_cases([case], holdout)

@@ -19,14 +19,14 @@ Modules: `questions` (question files), `locate` (evidence → ranges of doc.text
 dense), `scoring` (units, evaluate, retrieval_metrics). Range math is chunkbench.text.ranges.
 """
 
-from .locate import NormalizedText, Resolved, locate, normalize, page_ranges, pages_of, resolve
+from .locate import Resolved, locate, normalize, normalized_text, page_ranges, pages_of, resolve
 from .questions import FINANCEBENCH_FILE, Evidence, Question, default_questions_path, load_questions, matches_doc_name
 from .ranking import DENSE_EXTRA, RETRIEVERS, BM25Ranker, DenseRanker, UnitRanker, dense_model, make_ranker, tokenize
 from .scoring import (
     KS,
     TOKEN_K,
     Indexing,
-    Unit,
+    RetrievalUnit,
     baseline_units,
     chunk_units,
     element_units,
@@ -38,7 +38,7 @@ from .scoring import (
 
 __all__ = [
     "DENSE_EXTRA", "FINANCEBENCH_FILE", "KS", "RETRIEVERS", "TOKEN_K", "BM25Ranker", "DenseRanker", "Evidence",
-    "Indexing", "NormalizedText", "Question", "Resolved", "Unit", "UnitRanker", "baseline_units", "chunk_units", "default_questions_path",
+    "Indexing", "normalized_text", "Question", "Resolved", "RetrievalUnit", "UnitRanker", "baseline_units", "chunk_units", "default_questions_path",
     "dense_model", "element_units", "evaluate", "indexed_units", "load_questions", "locate",
     "make_ranker", "matches_doc_name", "normalize", "page_ranges", "pages_of", "resolve", "retrieval_metrics",
     "token_scores", "tokenize",

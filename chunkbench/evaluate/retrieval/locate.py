@@ -3,13 +3,12 @@ question's evidence becomes character ranges and pages."""
 
 from __future__ import annotations
 
-import bisect
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from chunkbench.text.folding import EVIDENCE, FoldedText, fold
 from chunkbench.text.ranges import Span, merge_ranges
 
 from .questions import Question
@@ -20,13 +19,6 @@ if TYPE_CHECKING:
 
 #: an evidence fragment shorter than this (normalized chars) is not located on its own
 MIN_FRAGMENT = 16
-
-
-_DROP = frozenset("|-")
-
-
-_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": None, "—": None, "‐": None, "‑": None,
-                       "−": None, "-": None, "|": None})
 
 
 @dataclass(frozen=True)
@@ -40,48 +32,16 @@ class Resolved:
     located: float
 
 
-class NormalizedText:
-    """`text` with whitespace removed and characters folded, mapped back to source offsets.
-
-    Folding: NFKD without accents, casefold, typographic quotes to ASCII; dashes and table pipes dropped (a pipe
-    table and the same table extracted as lines then compare equal). Built once per document."""
-
-    def __init__(self, text: str):
-        chars: list[str] = []
-        index: list[int] = []
-        for i, ch in enumerate(text):
-            if ch.isspace() or ch in _DROP:
-                continue
-            folded = ch.lower() if ch.isascii() else _fold(ch)
-            chars.append(folded)
-            index.extend([i] * len(folded))
-        self.text = "".join(chars)
-        self.index = index
-        self.source_len = len(text)
-
-    def find(self, needle: str, lo: int = 0, hi: int | None = None) -> tuple[int, int] | None:
-        """Source range of the first occurrence of normalized `needle` within source [lo, hi)."""
-        if not needle:
-            return None
-        a = bisect.bisect_left(self.index, lo)
-        b = len(self.index) if hi is None else bisect.bisect_left(self.index, hi)
-        at = self.text.find(needle, a, b)
-        if at < 0:
-            return None
-        return self.index[at], self.index[at + len(needle) - 1] + 1
-
-
-def _fold(s: str) -> str:
-    """NFKD without combining marks (accents, so composed and decomposed forms agree), casefolded,
-    typographic quotes as ASCII, dashes and pipes dropped, no whitespace."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
-    return "".join(plain.casefold().translate(_FOLD).split())
+def normalized_text(text: str) -> FoldedText:
+    """`text` folded as evidence is compared (text.folding.EVIDENCE), mapped back to source offsets;
+    built once per document."""
+    return FoldedText(text, EVIDENCE)
 
 
 def normalize(s: str) -> str:
-    """Whitespace-free folded form of `s`, character by character exactly as NormalizedText folds
+    """Whitespace-free folded form of `s`, character by character exactly as `normalized_text` folds
     the document (so a needle and the text it came from always compare equal)."""
-    return "".join(ch.lower() if ch.isascii() else _fold(ch) for ch in s if not ch.isspace() and ch not in _DROP)
+    return fold(s, EVIDENCE)
 
 
 def pages_of(e: Element) -> frozenset[int]:
@@ -101,7 +61,7 @@ def page_ranges(doc: Document) -> dict[int, tuple[int, int]]:
     return out
 
 
-def locate(norm: NormalizedText, text: str, window: Span | None = None) -> tuple[list[Span], float]:
+def locate(norm: FoldedText, text: str, window: Span | None = None) -> tuple[list[Span], float]:
     """Character ranges where `text` occurs (whitespace-insensitive) and the share found.
 
     The whole text is looked for first (inside `window`, the evidence page, then anywhere); when
@@ -122,7 +82,7 @@ def locate(norm: NormalizedText, text: str, window: Span | None = None) -> tuple
     return merge_ranges(spans), found / len(whole)
 
 
-def _find(norm: NormalizedText, needle: str, window: tuple[int, int] | None) -> tuple[int, int] | None:
+def _find(norm: FoldedText, needle: str, window: tuple[int, int] | None) -> tuple[int, int] | None:
     if window is not None:
         hit = norm.find(needle, *window)
         if hit:
@@ -145,13 +105,13 @@ def _fragments(text: str) -> list[str]:
     return out
 
 
-def resolve(doc: Document, questions: Sequence[Question], norm: NormalizedText | None = None,
+def resolve(doc: Document, questions: Sequence[Question], norm: FoldedText | None = None,
             source_chars: int | None = None) -> list[Resolved]:
     """Each question's evidence as character ranges of `doc.text` and a set of 1-based pages.
 
     Evidence with an `offset` into the source file (of `source_chars` characters) is looked for
     first near the same share of `doc.text`, so a sentence that occurs twice resolves to the copy meant."""
-    norm = norm or NormalizedText(doc.text)
+    norm = norm or normalized_text(doc.text)
     pages_at = page_ranges(doc)
     scale = len(doc.text) / source_chars if source_chars else 1.0
     out = []

@@ -12,7 +12,7 @@ from chunkbench.strategies.base import Param
 from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import Span, blank_gaps, merge_ranges, overlap_length
 
-from .locate import NormalizedText, Resolved, pages_of, resolve
+from .locate import Resolved, normalized_text, pages_of, resolve
 from .questions import Question
 from .ranking import UnitRanker, make_ranker
 
@@ -30,7 +30,7 @@ TOKEN_K = 5
 
 
 @dataclass(frozen=True)
-class Unit:
+class RetrievalUnit:
     """A retrievable piece: its text, its character range in `doc.text` (if known), its pages, and
     the texts it is ranked by when that is not its own alone (Indexing): the unit's score is the
     best of theirs."""
@@ -83,7 +83,7 @@ def indexing_params(indexing: Indexing) -> dict[str, Any]:
             INDEX_HEADINGS: indexing.headings}
 
 
-def indexed_units(units: Sequence[Unit], indexing: Indexing, doc: Document | None = None) -> list[Unit]:
+def indexed_units(units: Sequence[RetrievalUnit], indexing: Indexing, doc: Document | None = None) -> list[RetrievalUnit]:
     """The units with the texts `indexing` ranks them by (text.context), the headings above each
     unit's start in `doc` when it says so; their ranges, what is returned and scored, do not change."""
     if indexing.own_text_only:
@@ -111,14 +111,14 @@ def token_scores(retrieved: Sequence[Span], evidence: Sequence[Span], text: str 
     return precision, recall, hit / union if union else 0.0
 
 
-def chunk_units(chunkset: ChunkSet) -> list[Unit]:
+def chunk_units(chunkset: ChunkSet) -> list[RetrievalUnit]:
     """The chunks as retrievable units."""
-    return [Unit(c.text, c.start_char, c.end_char, frozenset(c.pages)) for c in chunkset.chunks]
+    return [RetrievalUnit(c.text, c.start_char, c.end_char, frozenset(c.pages)) for c in chunkset.chunks]
 
 
-def element_units(doc: Document) -> list[Unit]:
+def element_units(doc: Document) -> list[RetrievalUnit]:
     """Every non-empty element (the raw blocks, page furniture included) as a unit."""
-    return [Unit(e.text, e.char_start, e.char_end, pages_of(e)) for e in doc.elements if e.text.strip()]
+    return [RetrievalUnit(e.text, e.char_start, e.char_end, pages_of(e)) for e in doc.elements if e.text.strip()]
 
 
 #: the baseline splitter's separators: LangChain's own, or with sentence ends, as Chroma's
@@ -133,7 +133,7 @@ BASELINE_UNITS = ("chars", "tokens")
 
 
 def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
-                   separators: str = DEFAULT_SEPARATORS, unit: str = "chars", cuts: Iterable[int] = ()) -> list[Unit]:
+                   separators: str = DEFAULT_SEPARATORS, unit: str = "chars", cuts: Iterable[int] = ()) -> list[RetrievalUnit]:
     """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages;
     `separators` names a SEPARATORS list (with sentence ends, a stop stays at its sentence's end),
     `unit` what chunk_size and chunk_overlap count (BASELINE_UNITS). `cuts` are offsets where a
@@ -159,11 +159,11 @@ def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
         lo = max(0, bisect.bisect_right(starts, a) - 1)
         hi = bisect.bisect_left(starts, b)
         pages = frozenset().union(*(pages_of(e) for e in spans[lo:hi] if e.char_end > a))
-        out.append(Unit(piece.page_content, a, b, frozenset(pages)))
+        out.append(RetrievalUnit(piece.page_content, a, b, frozenset(pages)))
     return out
 
 
-def _relevant(unit: Unit, r: Resolved) -> bool:
+def _relevant(unit: RetrievalUnit, r: Resolved) -> bool:
     if r.spans:
         if unit.start is None or unit.end is None:
             return False
@@ -171,12 +171,12 @@ def _relevant(unit: Unit, r: Resolved) -> bool:
     return bool(unit.pages & r.pages)
 
 
-def unit_ranker(retriever: str, units: Sequence[Unit]) -> UnitRanker:
-    """The ranker named `retriever` over `units`, each by the texts it is indexed by (Unit.ranked_texts)."""
+def unit_ranker(retriever: str, units: Sequence[RetrievalUnit]) -> UnitRanker:
+    """The ranker named `retriever` over `units`, each by the texts it is indexed by (RetrievalUnit.ranked_texts)."""
     return make_ranker(retriever, [u.ranked_texts for u in units])
 
 
-def evaluate(units: Sequence[Unit], resolved: Sequence[Resolved], ks: Sequence[int] = KS,
+def evaluate(units: Sequence[RetrievalUnit], resolved: Sequence[Resolved], ks: Sequence[int] = KS,
              token_k: int = TOKEN_K, retriever: str = "bm25", *, text: str,
              ranker: UnitRanker | None = None) -> tuple[dict, list[dict]]:
     """Summary scores of ranking `units` of the document `text` (with `retriever`, or `ranker`,
@@ -228,7 +228,7 @@ def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Que
     with chunks of the ChunkSet's mean length in characters (no overlap), so it is compared at the
     same size. The chunks are ranked as `indexing` says (neighbours each side: INDEX_CONTEXT);
     elements and the baseline by their own text. Returns (flat, details)."""
-    norm = NormalizedText(doc.text)
+    norm = normalized_text(doc.text)
     resolved = resolve(doc, questions, norm)
     sizes = [c.char_len for c in chunkset.chunks]
     base_size = max(50, round(sum(sizes) / len(sizes))) if sizes else 1000

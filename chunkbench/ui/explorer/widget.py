@@ -27,6 +27,7 @@ from chunkbench.strategies import DEFAULT_STRATEGY, get_strategy, strategy_names
 from chunkbench.strategies.base import Param
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
+from chunkbench.ui.styles import banner
 
 from .cards import STYLE, chunk_label, detail_html, error_html, summary_html
 
@@ -253,9 +254,7 @@ class Explorer:
             self.state.replace_document(progress.doc)
             self.doc = progress.doc
             self._show_chunks()
-        self.progress_w.value = ("" if progress.final else
-                                 f'<div class="cb-provisional" style="background:#fff4d6;padding:4px 8px">'
-                                 f'{html.escape(progress.describe())}</div>')
+        self.progress_w.value = "" if progress.final else banner(html.escape(progress.describe()), "cb-provisional")
         self.progress = progress  # last: who sees it final sees the final view
 
     def _parse_failed(self, exc: Exception) -> None:

@@ -19,17 +19,17 @@ from typing import Any
 import panel as pn
 
 from chunkbench.app.review import ANY_REASON, FILTERS, ORDERS, ReviewSession
-from chunkbench.errors import ChunkbenchError, UsageError
-from chunkbench.text.segment import skip_space
+from chunkbench.errors import ChunkbenchError
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.ui.render.crops import BoundaryCrop, boundary_crop
+from chunkbench.ui.styles import banner
 
 from .cards import data_url, head, info_html, pages_label, png_width, short_hash, tail
 from .clicks import ClickableImage, WordText, words_html
 from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
 from .offline import OfflineHTML
-from .verdicts import VERDICT_LABELS, VERDICTS, Verdict
+from .verdicts import VERDICT_LABELS, VERDICTS
 
 
 def _discard_event(action: Callable[[], object]) -> Callable[[Any], None]:
@@ -53,137 +53,52 @@ def _words_or_text(chunkset: ChunkSet, c: Chunk, *, from_end: bool = False) -> s
 
 
 class ReviewApp:
-    """The Panel view of a `ReviewSession`: one per browser session (or notebook cell).
-
-    The Python methods (`give`, `next`, `previous`, `go_to`, `set_filter`) are what the buttons and
-    keys call: each changes the session, then redraws, so tests and notebooks can drive the app
-    without a browser."""
+    """The Panel view of a `ReviewSession`, one per browser session (or notebook cell): it binds to
+    the session and redraws on every change, so a notebook or test drives `app.session` (`give`,
+    `step`, `go_to`, `set_filter`, `edit`, `pick`, ...) and the page follows; the buttons and keys
+    call the same methods."""
 
     def __init__(self, chunkset: ChunkSet, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
                  dpi: int = 110, inline: bool = False, image_cache: dict | None = None, apply_edits: bool = True,
                  provisional: str = ""):
-        #: why these chunks are not final yet (pages still being parsed), "" when they are: verdicts
-        #: and edits wait for the final chunks, whose boundaries they are about
-        self.provisional = provisional
-        self.session = ReviewSession(chunkset, reviewer=reviewer, workspace=workspace, apply_edits=apply_edits)
+        self.session = ReviewSession(chunkset, reviewer=reviewer, workspace=workspace, apply_edits=apply_edits,
+                                     provisional=provisional)
         self.doc = chunkset.doc
         self.dpi = dpi
-        #: the crop shown (it maps a click to a word), and the boundary a picked word belongs to
+        #: the crop shown (it maps a click to a word)
         self._crop: BoundaryCrop | None = None
-        self._picked_at = -1
-        self.picked: int | None = None
         #: chunk index → cropped PNG; shared by every session over the same ChunkSet
         self._images = image_cache if image_cache is not None else {}
         self._build(inline)
+        self.session.on_change(self._show)
         self._show()
 
-    # ---------------------------------------------------------------- the session's state
-    @property
-    def chunkset(self) -> ChunkSet:
-        """The chunks under review: the strategy's, with the stored boundary edits applied."""
-        return self.session.chunkset
+    # ---------------------------------------------------------------- what the controls do
+    def _give(self, verdict: str) -> None:
+        """A verdict button or key: the verdict with the comment box's text."""
+        if not self.session.provisional:
+            self.session.give(verdict, self._comment_text)
 
-    @property
-    def current(self) -> int:
-        return self.session.current
+    def _edit(self, kind: str, word: int = 0) -> None:
+        """An edit button: a refused edit (no such word) shows its reason and changes nothing."""
+        self._attempt(lambda: self.session.edit(kind, word=word, comment=self._comment_text))
 
-    @property
-    def reviewer(self) -> str:
-        return self.session.reviewer
+    def _edit_picked(self, kind: str) -> None:
+        self._attempt(lambda: self.session.edit_picked(kind, comment=self._comment_text))
 
-    @property
-    def keys(self) -> list[str]:
-        return self.session.keys
-
-    @property
-    def reviewed(self) -> int:
-        return self.session.reviewed
-
-    @property
-    def progress_text(self) -> str:
-        return self.session.progress_text
-
-    def visible(self) -> list[int]:
-        """Chunk indices whose boundary passes the current filters."""
-        return self.session.visible()
-
-    # ---------------------------------------------------------------- actions (session, then redraw)
-    def give(self, verdict: str, comment: str | None = None, *, advance: bool = True) -> Verdict:
-        """Save `verdict` on the current boundary (with the comment box's text), then move on."""
-        self._refuse_provisional()
-        saved = self.session.give(verdict, self._comment_text if comment is None else comment, advance=advance)
-        self._show()
-        return saved
-
-    def edit(self, kind: str, word: int = 0, *, at: int | None = None) -> None:
-        """Merge the current chunk into the one before (`merge`), split it before its `word`-th word
-        or the word at canonical offset `at` (`split`), or move its start by `word` words or to the
-        word at `at` (`move`); stored at once, applied to the chunks shown. A refused edit (no such
-        word) shows its reason and changes nothing."""
-        self._refuse_provisional()
+    def _attempt(self, action: Callable[[], object]) -> None:
+        """Run an edit; the session redraws on success, a refusal is shown in the edit note."""
+        self.edit_note.object = ""
         try:
-            self.session.edit(kind, word=word, at=at, comment=self._comment_text)
+            action()
         except ChunkbenchError as exc:
             self.edit_note.object = f'<div class="cb-edit-note">{html.escape(str(exc))}</div>'
-            return
-        self.edit_note.object = ""
-        self.bar.max = max(1, len(self.keys))
-        self.reason_w.options = [ANY_REASON, *sorted({c.boundary.reason.value for c in self.chunkset.chunks})]
-        self._show()
-
-    def apply_earlier(self) -> Verdict | None:
-        """Give the current boundary the newest verdict it had under other parameters."""
-        earlier = self.session.earlier_verdict()
-        return None if earlier is None else self.give(earlier.verdict, earlier.comment)
-
-    def next(self) -> int:
-        self.session.step(+1)
-        self._show()
-        return self.current
-
-    def previous(self) -> int:
-        self.session.step(-1)
-        self._show()
-        return self.current
-
-    def go_to(self, index: int) -> None:
-        """Show the boundary where chunk `index` starts."""
-        self.session.go_to(index)
-        self._show()
-
-    def set_filter(self, which: str = "all", reason: str = ANY_REASON) -> None:
-        """Filter the boundaries shown (see `ReviewSession.set_filter`) and keep the controls in step."""
-        self.session.set_filter(which, reason)
-        if self.filter_w.value != which:
-            self.filter_w.value = which
-        if self.reason_w.value != reason:
-            self.reason_w.value = reason
-        self._show()
-
-    def set_order(self, order: str = ORDERS[0]) -> None:
-        """Show the boundaries in the document's order or worst first (see `ReviewSession.set_order`)."""
-        self.session.set_order(order)
-        if self.order_w.value != order:
-            self.order_w.value = order
-        self._show()
-
-    def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
-        """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
-        return self.session.verdicts(all_reviewers)
-
-    def dataframe(self, all_reviewers: bool = True):
-        """`verdicts()` as a pandas DataFrame."""
-        return self.session.dataframe(all_reviewers)
-
-    def earlier_dataframe(self):
-        """Verdicts given under other parameters on boundaries this chunking kept, one row each."""
-        return self.session.earlier_dataframe()
 
     # ---------------------------------------------------------------- UI
     def _build(self, inline: bool) -> None:
-        cs = self.chunkset
+        cs, session = self.session.chunkset, self.session
         params = ", ".join(f"{k}={v}" for k, v in cs.params.items())
-        who = html.escape(self.reviewer) if self.reviewer else "(anonymous)"
+        who = html.escape(session.reviewer) if session.reviewer else "(anonymous)"
         self.title = OfflineHTML(
             f'<div class="cb-title"><b>Review</b> · {html.escape(self.doc.source)} · strategy '
             f'<b>{html.escape(cs.strategy)}</b> ({html.escape(params)}; params {short_hash(cs.params_hash)}) · '
@@ -191,15 +106,16 @@ class ReviewApp:
             sizing_mode="stretch_width",
         )
         self.progress = OfflineHTML("", css_classes=["cb-progress"])
-        self.bar = pn.indicators.Progress(value=0, max=max(1, len(self.keys)), width=260, height=14)
+        self.bar = pn.indicators.Progress(value=0, max=max(1, len(session.keys)), width=260, height=14)
         self.filter_w = pn.widgets.RadioButtonGroup(options=list(FILTERS), value="all", color="default")
         reasons = sorted({c.boundary.reason.value for c in cs.chunks})
         self.reason_w = pn.widgets.Select(options=[ANY_REASON, *reasons], value=ANY_REASON, width=200)
-        self.filter_w.param.watch(lambda e: self.set_filter(e.new, self.session.reason), "value")
-        self.reason_w.param.watch(lambda e: self.set_filter(self.session.filter, e.new), "value")
+        self._syncing = False  # True while _show puts the session's values into the controls
+        self.filter_w.param.watch(lambda e: self._from_control(session.set_filter, e.new, session.reason), "value")
+        self.reason_w.param.watch(lambda e: self._from_control(session.set_filter, session.filter, e.new), "value")
         self.order_w = pn.widgets.Select(options=list(ORDERS), value=ORDERS[0], width=130,
                                          description="the document's order, or the chunks with the most defects first")
-        self.order_w.param.watch(lambda e: self.set_order(e.new), "value")
+        self.order_w.param.watch(lambda e: self._from_control(session.set_order, e.new), "value")
         self.position = OfflineHTML("", css_classes=["cb-position"])
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
         # the page crop takes the app's width (at 640 px its labels showed at 8 px)
@@ -207,12 +123,12 @@ class ReviewApp:
         self.page_img = ClickableImage(self._on_image_click, sizing_mode="stretch_width", css_classes=["cb-page"])
         self.image = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-page-note"])
         self.info = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-info"])
-        self.before = WordText(self.pick, sizing_mode="stretch_width", css_classes=["cb-before"])
-        self.after = WordText(self.pick, sizing_mode="stretch_width", css_classes=["cb-after"])
+        self.before = WordText(self._on_word_click, sizing_mode="stretch_width", css_classes=["cb-before"])
+        self.after = WordText(self._on_word_click, sizing_mode="stretch_width", css_classes=["cb-after"])
         self.buttons = {}
         for n, code in enumerate(VERDICTS, 1):
             b = pn.widgets.Button(label=f"{n} · {VERDICT_LABELS[code]}", width=175, css_classes=[f"cb-v-{code}"])
-            b.on_click(_discard_event(functools.partial(self.give, code)))
+            b.on_click(_discard_event(functools.partial(self._give, code)))
             self.buttons[code] = b
         self.comment = pn.widgets.TextInput(placeholder="optional comment, saved with the verdict", width=520)
         self._comment_text = ""
@@ -221,34 +137,31 @@ class ReviewApp:
                                  ["value", "value_input"])
         self.prev_b = pn.widgets.Button(label="← p previous", width=120, css_classes=["cb-prev"])
         self.next_b = pn.widgets.Button(label="n next →", width=120, css_classes=["cb-next"])
-        self.prev_b.on_click(_discard_event(self.previous))
-        self.next_b.on_click(_discard_event(self.next))
+        self.prev_b.on_click(_discard_event(functools.partial(session.step, -1)))
+        self.next_b.on_click(_discard_event(functools.partial(session.step, +1)))
         self.earlier_b = pn.widgets.Button(label="apply earlier verdict", width=180, visible=False,
                                            css_classes=["cb-apply-earlier"])
-        self.earlier_b.on_click(_discard_event(self.apply_earlier))
+        self.earlier_b.on_click(_discard_event(lambda: session.apply_earlier()))
         # boundary edits: stored in the workspace, applied to the chunks shown
         self.merge_b = pn.widgets.Button(label="merge into previous", width=170, css_classes=["cb-merge"])
         self.earlier_word_b = pn.widgets.Button(label="← start a word earlier", width=180, css_classes=["cb-move-earlier"])
         self.later_word_b = pn.widgets.Button(label="start a word later →", width=170, css_classes=["cb-move-later"])
         self.split_word = pn.widgets.IntInput(value=2, start=2, width=90, css_classes=["cb-split-word"])
         self.split_b = pn.widgets.Button(label="split before word", width=150, css_classes=["cb-split"])
-        self.merge_b.on_click(_discard_event(functools.partial(self.edit, "merge")))
-        self.earlier_word_b.on_click(_discard_event(functools.partial(self.edit, "move", -1)))
-        self.later_word_b.on_click(_discard_event(functools.partial(self.edit, "move", 1)))
-        self.split_b.on_click(_discard_event(lambda: self.edit("split", int(self.split_word.value or 2))))
+        self.merge_b.on_click(_discard_event(functools.partial(self._edit, "merge")))
+        self.earlier_word_b.on_click(_discard_event(functools.partial(self._edit, "move", -1)))
+        self.later_word_b.on_click(_discard_event(functools.partial(self._edit, "move", 1)))
+        self.split_b.on_click(_discard_event(lambda: self._edit("split", int(self.split_word.value or 2))))
         self.split_here_b = pn.widgets.Button(label="split before the picked word", width=220, disabled=True,
                                               css_classes=["cb-split-here"])
         self.move_here_b = pn.widgets.Button(label="move the boundary to the picked word", width=260, disabled=True,
                                              css_classes=["cb-move-here"])
-        self.split_here_b.on_click(_discard_event(functools.partial(self.edit_picked, "split")))
-        self.move_here_b.on_click(_discard_event(functools.partial(self.edit_picked, "move")))
+        self.split_here_b.on_click(_discard_event(functools.partial(self._edit_picked, "split")))
+        self.move_here_b.on_click(_discard_event(functools.partial(self._edit_picked, "move")))
         self.pick_note = OfflineHTML(_PICK_HINT, sizing_mode="stretch_width", css_classes=["cb-pick-note"])
         self.edit_note = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-edit-note"])
         self.provisional_note = OfflineHTML(self._provisional_html(), sizing_mode="stretch_width",
-                                            css_classes=["cb-provisional"], visible=bool(self.provisional))
-        if self.provisional:
-            for b in [*self.buttons.values(), self.merge_b, self.earlier_word_b, self.later_word_b, self.split_b]:
-                b.disabled = True
+                                            css_classes=["cb-provisional"], visible=bool(session.provisional))
         self.shortcuts = KeyboardShortcuts(self._on_key, keys=[*KEYS, *NAV_KEYS], scoped=inline)
         help_line = OfflineHTML(
             '<div class="cb-help">Keys: <kbd>1</kbd>/<kbd>o</kbd> ok · <kbd>2</kbd>/<kbd>m</kbd> should merge · '
@@ -284,67 +197,71 @@ class ReviewApp:
             css_classes=["cb-review"],
         )
 
-    def _refuse_provisional(self) -> None:
-        if self.provisional:
-            raise UsageError("these chunks are provisional (the PDF is still being parsed): verdicts and edits open "
-                             "when every page is in")
+    def _from_control(self, action: Callable[..., None], *args: Any) -> None:
+        """A filter or order control changed by the user (not by `_show` putting the session's value in)."""
+        if not self._syncing:
+            action(*args)
 
     def _on_key(self, key: str) -> None:
         if key in KEYS:
-            if not self.provisional:
-                self.give(KEYS[key])
-        elif NAV_KEYS.get(key) == "next":
-            self.next()
-        elif NAV_KEYS.get(key) == "previous":
-            self.previous()
+            self._give(KEYS[key])
+        elif key in NAV_KEYS:
+            self.session.step(+1 if NAV_KEYS[key] == "next" else -1)
 
     def _show(self) -> None:
-        """Refresh every pane for the current boundary and the stored verdicts."""
-        i = self.current
-        cs = self.chunkset
+        """Refresh every pane for the session's boundary, verdicts, filters and pick."""
+        session = self.session
+        i, cs, final = session.current, session.chunkset, not session.provisional
         c = cs.chunks[i] if cs.chunks else None
-        self.progress.object = f'<span class="cb-progress-text">{html.escape(self.progress_text)}</span>'
-        self.bar.value = min(self.reviewed, self.bar.max)
-        shown = self.visible()
+        self.progress.object = f'<span class="cb-progress-text">{html.escape(session.progress_text)}</span>'
+        self.bar.max = max(1, len(session.keys))
+        self.bar.value = min(session.reviewed, self.bar.max)
+        self.provisional_note.object = self._provisional_html()
+        self.provisional_note.visible = not final
+        for b in [*self.buttons.values(), self.later_word_b, self.split_b]:
+            b.disabled = not final
+        self._syncing = True
+        try:
+            self.filter_w.value, self.order_w.value = session.filter, session.order
+            self.reason_w.options = [ANY_REASON, *sorted({ch.boundary.reason.value for ch in cs.chunks})]
+            self.reason_w.value = session.reason
+        finally:
+            self._syncing = False
+        shown = session.visible()
         if c is None:
             self.position.object = "<i>This chunking has no chunks.</i>"
             return
         where = f"{shown.index(i) + 1} of {len(shown)} shown" if i in shown else "not in the current filter"
         self.position.object = (
-            f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(self.keys)} ({where}) · chunk #{i} · '
+            f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(session.keys)} ({where}) · chunk #{i} · '
             f'{pages_label(c)}</div>'
         )
         self._show_image(i, c)
-        if self._picked_at != i:  # a word picked at another boundary is not this one's
-            self.picked = None
         self._show_pick()
-        notes = self.session.edit_messages
+        notes = session.edit_messages
         if notes and not self.edit_note.object.startswith('<div class="cb-edit-note">'):
             self.edit_note.object = ('<div class="cb-edit-conflicts">' + "<br>".join(html.escape(m) for m in notes)
                                      + "</div>")
-        self.merge_b.disabled = self.earlier_word_b.disabled = i == 0 or bool(self.provisional)
-        key = self.keys[i]
-        mine = self.session.mine.get(key)
+        self.merge_b.disabled = self.earlier_word_b.disabled = i == 0 or not final
+        key = session.keys[i]
+        mine = session.mine.get(key)
         for code, b in self.buttons.items():
             b.color = "primary" if mine is not None and mine.verdict == code else "default"
         self.comment.value = mine.comment if mine else ""
-        self.info.object = self._info_html(c, key, mine)
+        self.info.object = info_html(c, mine, session.others(key), session.earlier.get(key) or (),
+                                     session.defects.get(c.index, ()))
         prev = cs.chunks[i - 1] if i > 0 else None
         self.before.html = (_words_or_text(cs, prev, from_end=True) if prev is not None
                             else "(start of the document)")
         self.after.html = _words_or_text(cs, c)
-        self.earlier_b.visible = mine is None and key in self.session.earlier
-        self.prev_b.disabled = self.session.neighbour(-1) is None
-        self.next_b.disabled = self.session.neighbour(+1) is None
+        self.earlier_b.visible = mine is None and key in session.earlier
+        self.prev_b.disabled = session.neighbour(-1) is None
+        self.next_b.disabled = session.neighbour(+1) is None
 
     def _provisional_html(self) -> str:
-        return (f'<div style="background:#fff4d6;padding:4px 8px">{html.escape(self.provisional)}; verdicts and '
-                "edits open when every page is in (this page updates itself).</div>" if self.provisional else "")
-
-    def set_provisional_note(self, note: str) -> None:
-        """Say how far the parse has got (still provisional)."""
-        self.provisional = note
-        self.provisional_note.object = self._provisional_html()
+        note = self.session.provisional
+        return banner(f"{html.escape(note)}; verdicts and edits open when every page is in (this page updates "
+                      "itself).", "cb-provisional-text") if note else ""
 
     def _show_image(self, i: int, c: Chunk) -> None:
         """The cropped page image with reviewers' conflicts marked (rendered once per boundary and
@@ -356,10 +273,10 @@ class ReviewApp:
             # keyed by the chunking's cuts and the marks, so an edit (which changes them) draws
             # anew, and sessions over the same cuts share it
             marks = tuple(self.session.conflict_places)
-            key = (i, tuple(ch.start_char for ch in self.chunkset.chunks), marks)
+            key = (i, tuple(ch.start_char for ch in self.session.chunkset.chunks), marks)
             try:
                 if key not in self._images:
-                    self._images[key] = boundary_crop(self.chunkset, i, self.dpi, marks, self.session.findings)
+                    self._images[key] = boundary_crop(self.session.chunkset, i, self.dpi, marks, self.session.findings)
                 self._crop = self._images[key]
                 note = "" if self._crop is not None else "<i>No page image: this chunk has no page.</i>"
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed: review the text
@@ -374,8 +291,8 @@ class ReviewApp:
 
     # ---------------------------------------------------------------- picking a word
     def click_image(self, x: float, y: float, shift: bool = False) -> int | None:
-        """A click on the page crop at its pixel (x, y): pick the word there (see `pick`); its
-        canonical offset, or None when no word of the text is there."""
+        """A click on the page crop at its pixel (x, y): pick the word there (`session.pick`; with
+        `shift`, edit there at once); its canonical offset, or None when no word of the text is there."""
         from chunkbench.ui.render.regions import position_at
 
         where = self._crop.to_page(x, y) if self._crop is not None else None
@@ -383,53 +300,26 @@ class ReviewApp:
         if pos is None:
             self.pick_note.object = '<div class="cb-pick">No word of the text there: click on a word.</div>'
             return None
-        self.pick(pos, shift)
+        self._on_word_click(pos, shift)
         return pos
 
     def _on_image_click(self, x: float, y: float, shift: bool) -> None:
         self.click_image(x, y, shift)
 
-    def pick(self, position: int, shift: bool = False) -> None:
-        """Pick the word at canonical offset `position` (a click on the page or the text) for
-        "split before the picked word" or "move the boundary to the picked word"; with `shift`,
-        split there at once (or move, when the word is in the chunk before)."""
-        self.picked, self._picked_at = position, self.current
-        self._show_pick()
-        if shift:
-            kinds = [k for k, b in (("split", self.split_here_b), ("move", self.move_here_b)) if not b.disabled]
-            if kinds:
-                self.edit_picked(kinds[0])
-
-    def edit_picked(self, kind: str) -> None:
-        """Split the current chunk before the picked word, or move its start to it."""
-        if self.picked is None:
-            self.edit_note.object = '<div class="cb-edit-note">Click a word first (on the page or in the text).</div>'
-            return
-        self.edit(kind, at=self.picked)
+    def _on_word_click(self, position: int, shift: bool) -> None:
+        """A word clicked on the page or in the text: picked; with shift, split there at once (or
+        move, when the word is in the chunk before)."""
+        pick = self.session.pick(position)
+        if shift and pick is not None and (pick.can_split or pick.can_move):
+            self._edit_picked("")
 
     def _show_pick(self) -> None:
         """The picked word, and which of split / move it allows at the current boundary."""
-        cs, i, pos = self.chunkset, self.current, self.picked
-        c = cs.chunks[i] if cs.chunks else None
-        if pos is None or c is None or c.start_char is None or c.end_char is None:
-            self.pick_note.object, self.split_here_b.disabled, self.move_here_b.disabled = _PICK_HINT, True, True
-            return
-        text = self.doc.text
-        first = skip_space(text, c.start_char)
-        low = cs.chunks[i - 1].start_char if i > 0 else None
-        inside = first < pos < c.end_char
-        self.split_here_b.disabled = not inside or bool(self.provisional)
-        self.move_here_b.disabled = (low is None or pos == first or not (low < pos < c.end_char)
-                                     or bool(self.provisional))
-        word = html.escape(text[pos:pos + 40].split(maxsplit=1)[0] if text[pos:pos + 40].strip() else "")
-        where = ("in this chunk" if inside else "where this chunk starts" if pos == first
-                 else "in the chunk before" if low is not None and low < pos < first
-                 else "in another chunk: go to its boundary to edit it")
-        self.pick_note.object = f'<div class="cb-pick">Picked <b>«{word}»</b> ({where}).</div>'
-
-    def _info_html(self, c: Chunk, key: str, mine: Verdict | None) -> str:
-        return info_html(c, mine, self.session.others(key), self.session.earlier.get(key) or (),
-                         self.session.defects.get(c.index, ()))
+        pick = self.session.picked
+        self.split_here_b.disabled = pick is None or not pick.can_split
+        self.move_here_b.disabled = pick is None or not pick.can_move
+        self.pick_note.object = _PICK_HINT if pick is None else (
+            f'<div class="cb-pick">Picked <b>«{html.escape(pick.word)}»</b> ({html.escape(pick.where)}).</div>')
 
     # ---------------------------------------------------------------- display
     def servable(self):

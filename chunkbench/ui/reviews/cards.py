@@ -9,6 +9,7 @@ import html
 from collections.abc import Iterable
 
 from chunkbench.types.chunk import Chunk
+from chunkbench.ui.styles import TEXT_STYLE, banner
 
 from .verdicts import VERDICT_LABELS, Verdict
 
@@ -17,8 +18,6 @@ CONTEXT_CHARS = 700
 
 _BADGE_STYLE = ("background:#1f5fa8;color:#fff;border-radius:4px;padding:1px 7px;font-family:monospace;"
                 "font-size:13px")
-_PRE_STYLE = ("white-space:pre-wrap;font-size:12.5px;line-height:1.35;max-height:210px;overflow:auto;"
-              "background:#f7f7f5;border:1px solid #ddd;padding:6px 8px;margin:0")
 
 
 def data_url(png: bytes) -> str:
@@ -60,16 +59,16 @@ def info_html(c: Chunk, mine: Verdict | None, others: Iterable[Verdict], earlier
             f"{e(v.reviewer or '(anonymous)')}: {e(VERDICT_LABELS[v.verdict])}" for v in others) + "</div>")
     earlier = list(earlier)
     if earlier:
-        rows.append('<div class="cb-earlier" style="background:#fff4d6;padding:4px 6px">This boundary is unchanged from earlier runs with other '
-                    "parameters; their verdicts still apply: " + "; ".join(
-                        f"{e(VERDICT_LABELS[v.verdict])} by {e(v.reviewer or '(anonymous)')} "
-                        f"(params {short_hash(v.params_hash)})" for v in earlier) + "</div>")
+        rows.append(banner("This boundary is unchanged from earlier runs with other parameters; their verdicts "
+                           "still apply: " + "; ".join(f"{e(VERDICT_LABELS[v.verdict])} by {e(v.reviewer or '(anonymous)')} "
+                                                       f"(params {short_hash(v.params_hash)})" for v in earlier),
+                           "cb-earlier"))
     return "".join(rows)
 
 
 def pre(text: str, css_class: str) -> str:
     """Escaped text in a scrolling box."""
-    return f'<pre class="{css_class}" style="{_PRE_STYLE}">{html.escape(text)}</pre>'
+    return f'<pre class="{css_class}" style="{TEXT_STYLE}">{html.escape(text)}</pre>'
 
 
 def short_hash(params_hash: str) -> str:

@@ -13,6 +13,7 @@ import param
 
 from chunkbench.strategies.edits import word_starts
 from chunkbench.types.chunkset import ChunkSet
+from chunkbench.ui.styles import TEXT_STYLE
 
 from .cards import CONTEXT_CHARS
 
@@ -70,8 +71,7 @@ class WordText(pn.custom.JSComponent):
     export function render({ model, el }) {
       const box = document.createElement('pre');
       box.className = 'cb-text';
-      box.style.cssText = 'white-space:pre-wrap;font-size:12.5px;line-height:1.35;max-height:210px;' +
-        'overflow:auto;background:#f7f7f5;border:1px solid #ddd;padding:6px 8px;margin:0;cursor:pointer';
+      box.style.cssText = 'TEXT_STYLE;cursor:pointer';
       const draw = () => { box.innerHTML = model.html; };
       box.addEventListener('click', (e) => {
         const w = e.target.closest ? e.target.closest('[data-pos]') : null;
@@ -81,7 +81,7 @@ class WordText(pn.custom.JSComponent):
       draw();
       el.appendChild(box);
     }
-    """
+    """.replace("TEXT_STYLE", TEXT_STYLE)
 
     def __init__(self, callback: Callable[[int, bool], None], **params):
         super().__init__(**params)

@@ -77,7 +77,7 @@ def serve_app(chunkset: ChunkSet | LiveChunking, *, reviewer: str = "", workspac
                 return
             seen = version
             if note:  # more pages in, still provisional: say so
-                app.set_provisional_note(note)
+                app.session.set_provisional(note)
                 return
             holder.objects = [ReviewApp(cs, reviewer=name, workspace=workspace, dpi=dpi, image_cache=images).layout]
             callback.stop()
