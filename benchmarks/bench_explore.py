@@ -50,7 +50,7 @@ os.environ["CHUNKBENCH_CACHE_DIR"] = tempfile.mkdtemp()
 t0 = time.perf_counter()
 import chunkbench as cb
 ex = cb.explore(sys.argv[1])
-print(json.dumps({"seconds": time.perf_counter() - t0, "pages": ex.n_pages, "parsed": len(ex.progress.parsed),
+print(json.dumps({"seconds": time.perf_counter() - t0, "pages": ex.state.n_pages, "parsed": len(ex.progress.parsed),
                   "drawn": ex.image is not None}))
 os._exit(0)
 """
@@ -98,25 +98,25 @@ def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
     n = max(5, 2 * runs + 1)
     for strategy, (param, values) in CHANGES.items():
         ex = explore(doc, strategy, **{param: values[0]})
-        ex.go_to_page(SHOWN_PAGE)
+        ex.state.go_to_page(SHOWN_PAGE)
         times = []
         for v in values[1:n + 1]:
             t0 = time.perf_counter()
-            ex.set_params(**{param: v})
+            ex.state.set_params(**{param: v})
             png = ex.image_w.value
             times.append(time.perf_counter() - t0)
-            assert png and ex.params[param] == v
+            assert png and ex.state.params[param] == v
         ms = statistics.median(times) * 1000
         t0 = time.perf_counter()
-        ex.set_params(**{param: values[1]})  # a setting seen before: the explorer's result cache
+        ex.state.set_params(**{param: values[1]})  # a setting seen before: the explorer's result cache
         back_ms = (time.perf_counter() - t0) * 1000
         chunk_s = _median_chunk(doc, strategy, param, values[1:n + 1])
         rows.append(Row(SECTION, f"explorer: {param} change → new overlay ({strategy})", ms, "ms",
                         target="≤ 150 ms", met=ms <= 150,
-                        note=f"median of {len(times)} new values, {len(ex.chunkset)} chunks; re-chunk alone "
+                        note=f"median of {len(times)} new values, {len(ex.state.chunkset)} chunks; re-chunk alone "
                              f"{chunk_s * 1000:.0f} ms; back to a seen value {back_ms:.0f} ms"))
         fresh = iter(v + 7 for v in values[1:])
-        total, lines = profile_top(lambda: ex.set_params(**{param: next(fresh)}))
+        total, lines = profile_top(lambda: ex.state.set_params(**{param: next(fresh)}))
         notes.append(profile_note(f"of one explorer parameter change ({strategy}, {param})", total, lines))
 
 

@@ -200,7 +200,7 @@ def test_conflicts_are_marked_on_the_page(contract, tmp_path):
     plain = np.asarray(Image.open(io.BytesIO(fresh._crop.png)).convert("RGB"))
     assert not (plain == np.asarray(MARK_COLOR)).all(axis=2).any()  # no conflict, no mark
     ex = Explorer(doc, workspace=ws, reviewer="cy")
-    ex.go_to_page(box.page)
+    ex.state.go_to_page(box.page)
     page = ex.image.to_array()[..., :3]
     px0, py0, px1, py1 = ex.image.to_pixels((box.x0 - 2, box.y0 - 2, box.x1 + 2, box.y1 + 2))
     assert (page[int(py0):int(py1) + 1, int(px0):int(px1) + 1] == np.asarray(MARK_COLOR)).all(axis=2).any()
@@ -212,22 +212,22 @@ def test_the_explorer_splits_at_a_shift_clicked_word_and_moves_at_an_alt_click(c
     doc, cs = contract
     ws = tmp_path / "ws.db"
     ex = Explorer(doc, workspace=ws, reviewer="dee")
-    c = ex.chunkset.chunks[5]
-    ex.go_to_page(c.page_start)
+    c = ex.state.chunkset.chunks[5]
+    ex.state.go_to_page(c.page_start)
     target = _words(doc, c.start_char, c.end_char)[4]
     box = position_box(doc, target)
     x0, y0, x1, y1 = ex.image.to_pixels((box.x0, box.y0, box.x1, box.y1))
     ex._on_image_event({"type": "click", "dataX": (x0 + x1) / 2, "dataY": (y0 + y1) / 2, "shiftKey": True})
-    assert len(ex.chunkset) == len(cs) + 1
-    assert ex.selected is not None and ex.chunkset[ex.selected].start_char == target
+    assert len(ex.state.chunkset) == len(cs) + 1
+    assert ex.state.selected is not None and ex.state.chunkset[ex.state.selected].start_char == target
     assert [e.kind for e in edits_of(doc, "elements", ws)] == ["split"]
     # alt-click two words further on: the selected chunk's start moves there
     later = _words(doc, target, c.end_char)[2]
     box = position_box(doc, later)
     x0, y0, x1, y1 = ex.image.to_pixels((box.x0, box.y0, box.x1, box.y1))
     ex._on_image_event({"type": "click", "dataX": (x0 + x1) / 2, "dataY": (y0 + y1) / 2, "altKey": True})
-    assert ex.chunkset[ex.selected].start_char == later
-    assert len(ex.chunkset) == len(cs) + 1
+    assert ex.state.chunkset[ex.state.selected].start_char == later
+    assert len(ex.state.chunkset) == len(cs) + 1
     # a shift-click in the margin: no word, nothing stored, the reason shown
     ex._on_image_event({"type": "click", "dataX": 1, "dataY": 1, "shiftKey": True})
     assert len(edits_of(doc, "elements", ws)) == 2 and "no word" in ex.status_w.value

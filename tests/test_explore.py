@@ -31,28 +31,28 @@ def test_changing_params_rechunks_the_cached_document_and_keeps_the_page(monkeyp
     monkeypatch.setattr(loaders, "load", counting)
     ex = cb.explore(str(CONTRACT))
     assert isinstance(ex, Explorer) and len(calls) == 1
-    ex.go_to_page(3)
-    before = ex.chunkset
-    after = ex.set_params(max_chunk_size=600)
+    ex.state.go_to_page(3)
+    before = ex.state.chunkset
+    after = ex.state.set_params(max_chunk_size=600)
     assert len(after) > len(before) and after.params["max_chunk_size"] == 600
-    assert ex.page == 3 and ex.page_w.value == 3
+    assert ex.state.page == 3 and ex.page_w.value == 3
     # the user's path: moving the slider re-chunks too
     ex._controls["max_chunk_size"].value = 1200
-    assert ex.chunkset.params["max_chunk_size"] == 1200 and ex.page == 3
+    assert ex.state.chunkset.params["max_chunk_size"] == 1200 and ex.state.page == 3
     ex._controls["heading_level"].value = 1
-    assert ex.chunkset.params["heading_level"] == 1
-    ex.set_strategy("tokens")
-    assert ex.chunkset.strategy == "tokens" and ex.page == 3
-    ex.set_strategy("elements", max_chunk_size=600)
-    assert ex.chunkset is after  # an earlier setting comes from the cache
+    assert ex.state.chunkset.params["heading_level"] == 1
+    ex.state.set_strategy("tokens")
+    assert ex.state.chunkset.strategy == "tokens" and ex.state.page == 3
+    ex.state.set_strategy("elements", max_chunk_size=600)
+    assert ex.state.chunkset is after  # an earlier setting comes from the cache
     assert len(calls) == 1, "the explorer must never re-parse"
-    assert all(c.page_start is not None for c in ex.chunkset)
+    assert all(c.page_start is not None for c in ex.state.chunkset)
 
 
 def test_controls_are_generated_from_the_registry(contract):
     ex = Explorer(contract)
     for strat in cb.all_strategies():
-        ex.set_strategy(strat.name)
+        ex.state.set_strategy(strat.name)
         controls = list(ex._controls.values())
         assert [c.description for c in controls] == [p.name for p in strat.params]
         assert len(ex.params_box.children) == len(controls)  # a slider sits in a row with its number box
@@ -71,27 +71,27 @@ def test_controls_are_generated_from_the_registry(contract):
 
 def test_bad_value_is_refused_and_nothing_changes(contract):
     ex = Explorer(contract)
-    cs = ex.chunkset
+    cs = ex.state.chunkset
     with pytest.raises(ParamError, match="max_chunk_size"):
-        ex.set_params(max_chunk_size=1)
-    assert ex.chunkset is cs and ex.params == cs.params
+        ex.state.set_params(max_chunk_size=1)
+    assert ex.state.chunkset is cs and ex.state.params == cs.params
 
 
 def test_a_refused_slider_value_goes_back_to_the_shown_chunks(contract):
     """tokens chunk_size 1 with overlap 50 is refused: the slider returns to the value the chunks on
     screen were made with, and the message says so (never a new value over the old chunks)."""
     ex = Explorer(contract, "tokens")
-    cs, size = ex.chunkset, ex.params["chunk_size"]
+    cs, size = ex.state.chunkset, ex.state.params["chunk_size"]
     ex._controls["chunk_size"].value = 1  # what a drag of the slider does
-    assert ex.chunkset is cs and ex._controls["chunk_size"].value == size == ex.params["chunk_size"]
+    assert ex.state.chunkset is cs and ex._controls["chunk_size"].value == size == ex.state.params["chunk_size"]
     assert "chunk_size" in ex.status_w.value and f"kept chunk_size = {size}" in ex.status_w.value
     ex._controls["chunk_size"].value = size + 100  # a valid value clears the message and re-chunks
-    assert ex.chunkset is not cs and ex.status_w.value == "" and ex.error is None
+    assert ex.state.chunkset is not cs and ex.status_w.value == "" and ex.error is None
 
 
 def test_chunk_at_maps_each_region_centre_to_its_chunk(contract):
     ex = Explorer(contract)
-    ex.go_to_page(2)
+    ex.state.go_to_page(2)
     regions = [r for r in ex.image.regions if r.kind == "chunk"]
     assert len({r.chunk_index for r in regions}) >= 3
     for r in regions:
@@ -101,28 +101,28 @@ def test_chunk_at_maps_each_region_centre_to_its_chunk(contract):
     target = regions[len(regions) // 2]
     plain = ex.image.to_array().copy()
     assert ex.click((target.x0 + target.x1) / 2, (target.y0 + target.y1) / 2) == target.chunk_index
-    assert ex.selected == target.chunk_index and ex.list_w.value == target.chunk_index
+    assert ex.state.selected == target.chunk_index and ex.list_w.value == target.chunk_index
     assert (ex.image.to_array() != plain).any()
     assert f"#{target.chunk_index}</b>" in ex.detail_w.value
 
 
 def test_selecting_a_chunk_shows_its_page_text_and_reason(contract):
     ex = Explorer(contract)
-    last = ex.chunkset[-1]
+    last = ex.state.chunkset[-1]
     ex.list_w.value = last.index  # the user clicks it in the list
-    assert ex.selected == last.index and ex.page == last.page_start
+    assert ex.state.selected == last.index and ex.state.page == last.page_start
     assert last.boundary.reason.value in ex.detail_w.value
     assert last.boundary.detail.replace("'", "&#x27;") in ex.detail_w.value
     # re-chunking keeps selecting the chunk that holds the old selection's start
     start = last.start_char
-    ex.set_params(max_chunk_size=700)
-    c = ex.chunkset[ex.selected]
+    ex.state.set_params(max_chunk_size=700)
+    c = ex.state.chunkset[ex.state.selected]
     assert c.start_char <= start < c.end_char
 
 
 def test_summary_strip_matches_stats(contract):
     ex = Explorer(contract, params={"max_chunk_size": 900})
-    s = size_summary(ex.chunkset)
+    s = size_summary(ex.state.chunkset)
     assert f"<b>{s.count}</b> chunks" in ex.summary_w.value
     assert f"median <b>{s.chars.median:g}</b>" in ex.summary_w.value and f"p95 <b>{s.chars.p95:g}</b>" in ex.summary_w.value
     assert "median_chars" in ex.summary_w.value
@@ -137,7 +137,7 @@ def test_document_without_pdf_uses_the_text_view_escaped():
     assert ex.image is None and ex.click(5, 5) is None
     assert "&lt;script&gt;" in ex.textview_w.value and "<script>alert" not in ex.textview_w.value
     assert "<img src=x" not in ex.textview_w.value
-    ex.select(0)
+    ex.state.select(0)
     assert "&lt;script&gt;" in ex.detail_w.value and "<script>" not in ex.detail_w.value
 
 
@@ -150,36 +150,36 @@ def test_page_clicks_arrive_through_ipyevents(contract):
     r = [r for r in ex.image.regions if r.kind == "chunk"][-1]
     ex._on_image_event({"type": "click", "dataX": (r.x0 + r.x1) / 2, "dataY": (r.y0 + r.y1) / 2,
                         "relativeX": 10, "relativeY": 10})
-    assert ex.selected == r.chunk_index
+    assert ex.state.selected == r.chunk_index
     ex._on_image_event({"type": "click", "dataX": 1, "dataY": 1})  # the margin: nothing changes
-    assert ex.selected == r.chunk_index
+    assert ex.state.selected == r.chunk_index
 
 
 def test_missing_pdf_file_is_reported_not_raised(contract, tmp_path):
     import dataclasses
 
     ex = Explorer(dataclasses.replace(contract, pdf_path=str(tmp_path / "gone.pdf")))
-    assert ex.image is None and "gone.pdf" in ex.status_w.value and len(ex.chunkset) > 0
-    ex.select(1)  # the list and the detail still work
-    assert ex.selected == 1 and "#1</b>" in ex.detail_w.value
+    assert ex.image is None and "gone.pdf" in ex.status_w.value and len(ex.state.chunkset) > 0
+    ex.state.select(1)  # the list and the detail still work
+    assert ex.state.selected == 1 and "#1</b>" in ex.detail_w.value
 
 
 def test_paging_lets_go_of_a_chunk_that_is_not_on_the_new_page(contract):
     """Issue 12.6: after the user pages on, the detail panel shows no chunk of the old page; a
     chunk that spans both pages stays selected and says so."""
     ex = Explorer(contract)
-    one_page = next(c for c in ex.chunkset if c.page_start == c.page_end == 1)
-    ex.select(one_page.index)
+    one_page = next(c for c in ex.state.chunkset if c.page_start == c.page_end == 1)
+    ex.state.select(one_page.index)
     assert f"Chunk <b>#{one_page.index}</b>" in ex.detail_w.value
     ex.next_w.click()  # the user pages on
-    assert ex.page == 2 and ex.selected is None and ex.list_w.value is None
+    assert ex.state.page == 2 and ex.state.selected is None and ex.list_w.value is None
     assert "Chunk <b>#" not in ex.detail_w.value and "chunks on page 2" in ex.detail_w.value
-    spanning = next((c for c in ex.chunkset if c.page_start == 1 and (c.page_end or 1) >= 2), None)
+    spanning = next((c for c in ex.state.chunkset if c.page_start == 1 and (c.page_end or 1) >= 2), None)
     if spanning is not None:
-        ex.go_to_page(1)
-        ex.select(spanning.index)
-        ex.go_to_page(2)
-        assert ex.selected == spanning.index and f"spans pages 1–{spanning.page_end}" in ex.detail_w.value
+        ex.state.go_to_page(1)
+        ex.state.select(spanning.index)
+        ex.state.go_to_page(2)
+        assert ex.state.selected == spanning.index and f"spans pages 1–{spanning.page_end}" in ex.detail_w.value
 
 
 def test_the_selected_chunk_keeps_its_text_readable(contract):
@@ -188,9 +188,9 @@ def test_the_selected_chunk_keeps_its_text_readable(contract):
     import numpy as np
 
     ex = Explorer(contract)
-    c = next(c for c in ex.chunkset if c.page_start == 1 and len(c.text) > 200)
-    plain = cb.render_page(contract, ex.chunkset, page=1, dpi=90).to_array()
-    chosen = cb.render_page(contract, ex.chunkset, page=1, dpi=90, selected=c.index)
+    c = next(c for c in ex.state.chunkset if c.page_start == 1 and len(c.text) > 200)
+    plain = cb.render_page(contract, ex.state.chunkset, page=1, dpi=90).to_array()
+    chosen = cb.render_page(contract, ex.state.chunkset, page=1, dpi=90, selected=c.index)
     box = max((r for r in chosen.regions if r.chunk_index == c.index and r.kind == "chunk" and r.label != "label"),
               key=lambda r: (r.x1 - r.x0) * (r.y1 - r.y0))
     x0, y0, x1, y1 = (int(v) for v in (box.x0 + 8, box.y0 + 8, box.x1 - 8, box.y1 - 8))
@@ -240,14 +240,14 @@ def test_a_typed_value_sets_a_numeric_parameter_exactly():
     ex = Explorer(cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf"), "elements")
     slider, box = ex._controls["max_chunk_size"], ex._boxes["max_chunk_size"]
     box.value = 1234
-    assert slider.value == 1234 and ex.params["max_chunk_size"] == 1234 and ex.chunkset.params["max_chunk_size"] == 1234
+    assert slider.value == 1234 and ex.state.params["max_chunk_size"] == 1234 and ex.state.chunkset.params["max_chunk_size"] == 1234
     far = slider.max + 5000
     box.value = far
-    assert slider.max == far and ex.params["max_chunk_size"] == far
+    assert slider.max == far and ex.state.params["max_chunk_size"] == far
     slider.value = 800  # a drag of the slider shows in the box
-    assert box.value == 800 == ex.params["max_chunk_size"]
+    assert box.value == 800 == ex.state.params["max_chunk_size"]
     box.value = 10 ** 9  # past the parameter's bound: the box holds its maximum
-    assert box.value == box.max == ex._controls["max_chunk_size"].value == ex.params["max_chunk_size"]
+    assert box.value == box.max == ex._controls["max_chunk_size"].value == ex.state.params["max_chunk_size"]
     assert set(ex._boxes) == {"max_chunk_size", "heading_level"}  # every slider has one, nothing else
 
 
@@ -260,23 +260,23 @@ def test_the_selected_chunk_is_merged_moved_and_split_by_buttons_and_keys(tmp_pa
     doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
     ws = tmp_path / "ws.db"
     ex = Explorer(doc, "elements", workspace=ws, reviewer="ivy")
-    n = len(ex.chunkset)
-    ex.edit("merge")  # nothing selected: refused, said, nothing stored
-    assert "select a chunk first" in ex.status_w.value and len(ex.chunkset) == n
-    ex.select(3)
+    n = len(ex.state.chunkset)
+    ex.edit_buttons[0].click()  # merge, with nothing selected: refused, said, nothing stored
+    assert "select a chunk first" in ex.status_w.value and len(ex.state.chunkset) == n
+    ex.state.select(3)
     ex.edit_buttons[0].click()  # merge into previous
-    assert len(ex.chunkset) == n - 1 and ex.chunkset[ex.selected].boundary.reason.value == "reviewer_edit"
-    ex.select(5)
+    assert len(ex.state.chunkset) == n - 1 and ex.state.chunkset[ex.state.selected].boundary.reason.value == "reviewer_edit"
+    ex.state.select(5)
     ex._on_image_event({"type": "keydown", "key": "]"})  # its start a word later
-    assert ex.chunkset[ex.selected].boundary.detail.startswith("boundary moved here by ivy")
+    assert ex.state.chunkset[ex.state.selected].boundary.detail.startswith("boundary moved here by ivy")
     ex.split_w.value = 4
     ex._on_image_event({"type": "keydown", "key": "s"})
-    assert len(ex.chunkset) == n
+    assert len(ex.state.chunkset) == n
     assert [e.kind for e in edits_of(doc, "elements", ws)] == ["merge", "move", "split"]
     again = Explorer(doc, "elements", workspace=ws)  # opens with the stored edits applied
-    assert [c.text for c in again.chunkset] == [c.text for c in ex.chunkset]
-    ex.set_params(max_chunk_size=1500)  # another setting: the same edits, applied where they still can be
-    assert any(c.boundary.reason.value == "reviewer_edit" for c in ex.chunkset)
+    assert [c.text for c in again.state.chunkset] == [c.text for c in ex.state.chunkset]
+    ex.state.set_params(max_chunk_size=1500)  # another setting: the same edits, applied where they still can be
+    assert any(c.boundary.reason.value == "reviewer_edit" for c in ex.state.chunkset)
 
 
 def test_the_strategy_list_names_every_strategy_without_importing_the_peers():

@@ -497,10 +497,10 @@ def test_explorer_and_a_sweep_on_mineru_output(outputs, tmp_path):
     files = outputs[CONTRACT.stem]
     doc = chunkbench.load(files["zip"], pdf=CONTRACT)
     ex = Explorer(doc, "elements")
-    assert ex.has_pdf and ex.image is not None and len(ex.chunkset) > 3
+    assert ex.has_pdf and ex.image is not None and len(ex.state.chunkset) > 3
     assert [r for r in ex.image.regions if r.kind == "chunk"]
-    ex.set_params(max_chunk_size=800)
-    assert max(c.char_len for c in ex.chunkset) <= 800
+    ex.state.set_params(max_chunk_size=800)
+    assert max(c.char_len for c in ex.state.chunkset) <= 800
     df = sweep.run_sweep([files["zip"]], {"max_chunk_size": [800, 1600]}, tmp_path / "sweep", jobs=1,
                          progress=False, notebooks="none", questions=None)
     assert list(df["status"]) == ["ok", "ok"] and df["chunks"].iloc[0] > df["chunks"].iloc[1]

@@ -80,8 +80,8 @@ def test_peers_in_the_diff_the_explorer_and_a_sweep(doc, tmp_path):
     from chunkbench.ui.explorer import Explorer
 
     ex = Explorer(doc, RECURSIVE, {"chunk_size": 1500, "chunk_overlap": 0})
-    before = len(ex.chunkset)
-    assert len(ex.set_params(chunk_size=400)) > before and "chunk_size" in ex._controls
+    before = len(ex.state.chunkset)
+    assert len(ex.state.set_params(chunk_size=400)) > before and "chunk_size" in ex._controls
     df = cb.sweep.run([CONTRACT], {"strategy": ["contract", RECURSIVE]}, tmp_path, jobs=1, progress=False,
                             notebooks="none")
     assert list(df["status"]) == ["ok", "ok"] and set(df["strategy"]) == {"contract", RECURSIVE}

@@ -65,14 +65,14 @@ def test_the_page_in_view_comes_first_and_the_final_document_is_loads(long_pdf, 
 
 def test_the_explorer_shows_provisional_chunks_then_the_final_ones(long_pdf):
     ex = cb.explore(str(long_pdf), "elements")
-    assert ex.n_pages == 13 and ex.page_w.max == 13
-    assert ex.image is not None and ex.page == 1
+    assert ex.state.n_pages == 13 and ex.page_w.max == 13
+    assert ex.image is not None and ex.state.page == 1
     _wait(lambda: ex.progress is not None and ex.progress.final)
     assert ex.progress_w.value == ""
     expected = cb.chunk(cb.load(long_pdf), "elements")
-    assert [c.text for c in ex.chunkset] == [c.text for c in expected]
-    ex.go_to_page(12)
-    assert ex.page == 12 and any(c.page_start == 12 for c in ex.chunkset)
+    assert [c.text for c in ex.state.chunkset] == [c.text for c in expected]
+    ex.state.go_to_page(12)
+    assert ex.state.page == 12 and any(c.page_start == 12 for c in ex.state.chunkset)
 
 
 def test_the_banner_says_provisional_until_the_rest_is_in(long_pdf, monkeypatch):
@@ -83,8 +83,8 @@ def test_the_banner_says_provisional_until_the_rest_is_in(long_pdf, monkeypatch)
     ex = Explorer(first.doc, "elements", page_count=first.page_count)
     ex.show_progress(first)
     assert "cb-provisional" in ex.progress_w.value and "2 of 13 pages" in ex.progress_w.value
-    ex.go_to_page(13)  # a page not parsed yet: drawn bare, no chunk on it
-    assert ex.page == 13 and ex.chunks_on_page() == []
+    ex.state.go_to_page(13)  # a page not parsed yet: drawn bare, no chunk on it
+    assert ex.state.page == 13 and ex.state.chunks_on_page() == []
 
 
 def test_a_failure_in_the_background_is_shown(long_pdf, monkeypatch):

@@ -1,13 +1,17 @@
 """What the explorer shows, without any widget: the Document, the strategy and its resolved
 parameters, the current ChunkSet (re-chunked settings kept in a small LRU), the page and the
-selected chunk. The widget view (`ui.explorer.widget.Explorer`) drives this and redraws; tests and scripts can
-drive it alone."""
+selected chunk. The widget view (`ui.explorer.widget.Explorer`) binds to it: every change calls the
+view's listener with what changed ("strategy", "chunks" or "view"), so a notebook drives `ex.state` and
+the page follows; tests and scripts can drive it alone."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from chunkbench.strategies import DEFAULT_STRATEGY, chunk, get_strategy
@@ -24,6 +28,27 @@ def on_page(c: Chunk, n: int) -> bool:
     return c.page_start is not None and c.page_start <= n <= (c.page_end or c.page_start)
 
 
+#: what a change moved: the strategy (its controls too), the chunks, or only the page and selection
+CHANGES = ("strategy", "chunks", "view")
+
+
+def _changes(what: str):
+    """Run a state method holding the state's lock (a background parse hands over Documents while the
+    user works), then tell the listeners `what` changed."""
+    def wrap(method):
+        @functools.wraps(method)
+        def run(self, *args, **kwargs):
+            with self.lock:
+                out = method(self, *args, **kwargs)
+                for listener in self._listeners:
+                    listener(what)
+                return out
+
+        return run
+
+    return wrap
+
+
 class ExplorerState:
     """The explorer's model: every change goes through here, so it is checked before anything moves."""
 
@@ -31,6 +56,9 @@ class ExplorerState:
                  workspace: str | os.PathLike | None = None, reviewer: str = "", apply_edits: bool = True,
                  page_count: int | None = None):
         self.doc = doc
+        #: held by every change (and by the view while it draws)
+        self.lock = threading.RLock()
+        self._listeners: list[Callable[[str], None]] = []
         #: the PDF's pages, when the Document holds only some of them yet (loaders.progressive)
         self.page_count = page_count
         self.page = 1
@@ -44,10 +72,15 @@ class ExplorerState:
         self._cache: OrderedDict[str, ChunkSet] = OrderedDict()
         self.chunkset = self.set_strategy(strategy, **(params or {}))
 
+    def on_change(self, listener: Callable[[str], None]) -> None:
+        """Call `listener(what)` after every change; `what` is one of CHANGES."""
+        self._listeners.append(listener)
+
     @property
     def n_pages(self) -> int:
         return max(1, self.page_count or 0, len(self.doc.pages))
 
+    @_changes("chunks")
     def replace_document(self, doc: Document) -> ChunkSet:
         """Show `doc` instead (more pages of the same PDF parsed, or the final parse): re-chunk it
         with the same strategy and parameters; keep the page, and the selection when a chunk of
@@ -69,15 +102,18 @@ class ExplorerState:
     def params(self) -> dict:
         return dict(self.chunkset.params)
 
+    @_changes("strategy")
     def set_strategy(self, name: str, **params: Any) -> ChunkSet:
         """Switch strategy with `params` over its defaults; ParamError before anything changes."""
         strat = get_strategy(name)
         return self._use(strat.name, strat.resolve(params))
 
+    @_changes("chunks")
     def set_params(self, **params: Any) -> ChunkSet:
         """Change some parameters of the current strategy; ParamError before anything changes."""
         return self._use(self.strategy, get_strategy(self.strategy).resolve({**self.params, **params}))
 
+    @_changes("view")
     def go_to_page(self, n: int) -> None:
         """Show 1-based page `n` (clamped); a selected chunk not on that page is let go."""
         self.page = min(max(1, int(n)), self.n_pages)
@@ -89,6 +125,7 @@ class ExplorerState:
         n = self.page if n is None else n
         return [c.index for c in self.chunkset if on_page(c, n)]
 
+    @_changes("chunks")
     def edit(self, kind: str, word: int = 0, *, at: int | None = None) -> ChunkSet:
         """Record a boundary edit of the selected chunk as `reviewer` (merge it into the chunk
         before; split it before its `word`-th word or the word at canonical offset `at`; move its
@@ -117,6 +154,7 @@ class ExplorerState:
         hits = [c.index for c in self.chunkset if holds(c)]
         return hits[-1] if hits else None
 
+    @_changes("view")
     def select(self, index: int | None) -> None:
         """Select chunk `index` (None clears); the page follows the chunk when it is elsewhere."""
         if index is not None:

@@ -5,9 +5,10 @@ side, parameters as controls.
 the strategy or a parameter re-chunks that cached Document (never re-parses) and keeps the page.
 Clicking a chunk in the list selects its region on the page; clicking a region on the page
 (ipyevents) selects its chunk; shift-click on a word splits its chunk there, alt-click moves the
-selected chunk's start to it (reviewer edits). Built from ipywidgets, so it works in JupyterLab and headless; the
-`Explorer` object has a small Python API (`set_params`, `select`, `go_to_page`, `click`) that the
-controls call and tests drive.
+selected chunk's start to it (reviewer edits). Built from ipywidgets, so it works in JupyterLab and headless.
+The view binds to its state (`ex.state`, an `app.explore.ExplorerState`): code calls
+`ex.state.set_params(...)`, `select`, `go_to_page`, `set_strategy`, `edit`, as the controls do, and the
+view redraws what the change moved; `ex.click(x, y)` is a click on the page image.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from chunkbench.app.explore import ExplorerState
 from chunkbench.errors import ChunkbenchError
 from chunkbench.strategies import DEFAULT_STRATEGY, get_strategy, strategy_names
 from chunkbench.strategies.base import Param
-from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 from chunkbench.ui.styles import banner
 
@@ -45,11 +45,11 @@ if TYPE_CHECKING:
 
 
 def _locked(method):
-    """Run an Explorer method holding its lock: a background parse hands over Documents
+    """Run an Explorer method holding its state's lock: a background parse hands over Documents
     (`show_progress`) while the user works the controls."""
     @functools.wraps(method)
     def run(self, *args, **kwargs):
-        with self._lock:
+        with self.state.lock:
             return method(self, *args, **kwargs)
 
     return run
@@ -116,7 +116,6 @@ class Explorer:
     def __init__(self, doc: Document, strategy: str = DEFAULT_STRATEGY, params: dict | None = None, *,
                  dpi: int = 90, image_width: int = 900, workspace=None, reviewer: str = "",
                  page_count: int | None = None):
-        self._lock = threading.RLock()
         self.state = ExplorerState(doc, strategy, params, workspace=workspace, reviewer=reviewer,
                                    page_count=page_count)
         self.doc = doc
@@ -134,84 +133,26 @@ class Explorer:
         self._defects: tuple[Any, list] = (None, [])
         self._build(image_width)
         self._show_strategy()
+        self.state.on_change(self._on_state)
 
-    # ------------------------------------------------------------------ API (state, then redraw)
-    @property
-    def chunkset(self) -> ChunkSet:
-        return self.state.chunkset
+    # ------------------------------------------------------------------ the state changed: redraw
+    def _on_state(self, what: str) -> None:
+        """Redraw what a change of the state moved (called holding the state's lock)."""
+        if what == "strategy":
+            self._show_strategy()
+        elif what == "chunks":
+            self._show_params()
+            self._show_chunks()
+        else:
+            self._sync_selection()
+            self._render()
 
-    @property
-    def strategy(self) -> str:
-        return self.state.strategy
-
-    @property
-    def params(self) -> dict:
-        return self.state.params
-
-    @property
-    def page(self) -> int:
-        return self.state.page
-
-    @property
-    def selected(self) -> int | None:
-        return self.state.selected
-
-    @property
-    def n_pages(self) -> int:
-        return self.state.n_pages
-
-    @_locked
-    def set_strategy(self, name: str, **params: Any) -> ChunkSet:
-        """Switch strategy (its controls are rebuilt from the registry) and re-chunk."""
-        self.state.set_strategy(name, **params)
-        self._show_strategy()
-        return self.chunkset
-
-    @_locked
-    def set_params(self, **params: Any) -> ChunkSet:
-        """Change some parameters of the current strategy and re-chunk the cached Document."""
-        self.state.set_params(**params)
-        with self._quiet():
-            for name in params:
-                ctl, value = self._controls[name], self.params[name]
-                if isinstance(ctl, (w.IntSlider, w.FloatSlider)) and value > ctl.max:
-                    ctl.max = value
-                ctl.value = ", ".join(value) if isinstance(value, tuple) else value
-        self._show_chunks()
-        return self.chunkset
-
-    @_locked
-    def edit(self, kind: str, word: int = 0, *, at: int | None = None) -> ChunkSet:
-        """Edit the selected chunk's boundary as the explorer's reviewer (see ExplorerState.edit):
-        what the buttons under the chunk list and the keys over the page (m, [, ], s) call. A
-        refused edit shows why and changes nothing."""
+    def _edit(self, kind: str, word: int = 0, *, at: int | None = None) -> None:
+        """An edit button, key or click: a refused edit shows why and changes nothing."""
         try:
             self.state.edit(kind, word, at=at)
         except ChunkbenchError as exc:
             self.status_w.value = error_html(str(exc))
-            return self.chunkset
-        self._show_chunks()
-        return self.chunkset
-
-    @_locked
-    def go_to_page(self, n: int) -> None:
-        """Show 1-based page `n` (clamped); a selected chunk not on that page is let go, so the
-        detail panel never shows a chunk of another page."""
-        self.state.go_to_page(n)
-        self._sync_selection()
-        self._render()
-
-    def chunks_on_page(self, n: int | None = None) -> list[int]:
-        """Indices of the chunks that touch 1-based page `n` (default: the page shown)."""
-        return self.state.chunks_on_page(n)
-
-    @_locked
-    def select(self, index: int | None) -> None:
-        """Select chunk `index` (None clears): its region is emphasised, its page shown, its text,
-        reason and metadata listed."""
-        self.state.select(index)
-        self._sync_selection()
-        self._render()
 
     @_locked
     def click(self, x_px: float, y_px: float, *, shift: bool = False, alt: bool = False) -> int | None:
@@ -224,14 +165,14 @@ class Explorer:
             return self._edit_at_click(x_px, y_px, "split" if shift else "move")
         hit = chunk_at(self.image, x_px, y_px)
         if hit is not None:
-            self.select(hit)
+            self.state.select(hit)
         return hit
 
     def _edit_at_click(self, x_px: float, y_px: float, kind: str) -> int | None:
         from chunkbench.ui.render.regions import position_at
 
         assert self.image is not None
-        pos = position_at(self.doc, self.page, *self.image.to_points(x_px, y_px))
+        pos = position_at(self.doc, self.state.page, *self.image.to_points(x_px, y_px))
         if pos is None:
             self.status_w.value = error_html("no word of the text there: click on a word")
             return None
@@ -241,8 +182,8 @@ class Explorer:
                 self.status_w.value = error_html("that word is in no chunk (skipped as page furniture?)")
                 return None
             self.state.select(holder)
-        self.edit(kind, at=pos)
-        return self.selected
+        self._edit(kind, at=pos)
+        return self.state.selected
 
     @_locked
     def show_progress(self, progress: Progress) -> None:
@@ -251,14 +192,13 @@ class Explorer:
         if self.progress is not None and len(progress.parsed) < len(self.progress.parsed):
             return  # an older hand-over arriving late
         if progress.doc is not self.doc:
-            self.state.replace_document(progress.doc)
             self.doc = progress.doc
-            self._show_chunks()
+            self.state.replace_document(progress.doc)  # redraws (_on_state)
         self.progress_w.value = "" if progress.final else banner(html.escape(progress.describe()), "cb-provisional")
         self.progress = progress  # last: who sees it final sees the final view
 
     def _parse_failed(self, exc: Exception) -> None:
-        with self._lock:
+        with self.state.lock:
             self.progress_w.value = error_html(f"parsing the rest of the PDF failed: {exc}")
 
     # ------------------------------------------------------------------ redraw
@@ -273,10 +213,11 @@ class Explorer:
 
     def _show_strategy(self) -> None:
         """The strategy's controls, rebuilt from the registry, then its chunks."""
+        state = self.state
         with self._quiet():
-            self.strategy_w.value = self.strategy
-        params = get_strategy(self.strategy).params
-        self._controls = {p.name: param_control(p, self.params[p.name]) for p in params}
+            self.strategy_w.value = state.strategy
+        params = get_strategy(state.strategy).params
+        self._controls = {p.name: param_control(p, state.params[p.name]) for p in params}
         for name_, ctl in self._controls.items():
             ctl.observe(lambda e, n=name_: self._on_control(n, e["new"]), names="value")
         #: the typed-value box beside each slider
@@ -286,20 +227,29 @@ class Explorer:
                                     for n, ctl in self._controls.items()]
         self._show_chunks()
 
+    def _show_params(self) -> None:
+        """The controls show the parameters the chunks on screen were made with."""
+        with self._quiet():
+            for name, ctl in self._controls.items():
+                value = self.state.params[name]
+                if isinstance(ctl, (w.IntSlider, w.FloatSlider)) and value > ctl.max:
+                    ctl.max = value
+                ctl.value = ", ".join(value) if isinstance(value, tuple) else value
+
     def _show_chunks(self) -> None:
         with self._quiet():
-            self.list_w.options = [(chunk_label(c), c.index) for c in self.chunkset]
+            self.list_w.options = [(chunk_label(c), c.index) for c in self.state.chunkset]
         self._sync_selection()
         self.error = None
-        self.summary_w.value = summary_html(self.chunkset)
+        self.summary_w.value = summary_html(self.state.chunkset)
         notes = self.state.edit_messages
         self.status_w.value = error_html("; ".join(notes)) if notes else ""
         self._render()
 
     def _sync_selection(self) -> None:
         with self._quiet():
-            self.page_w.value = self.page
-            self.list_w.value = self.selected
+            self.page_w.value = self.state.page
+            self.list_w.value = self.state.selected
 
     def _defects_of(self, cs) -> list:
         """The defects of the chunks shown (evaluate.defects), found once per chunking, not per page;
@@ -324,10 +274,10 @@ class Explorer:
         from chunkbench.ui.render import render_page, render_text_view
         from chunkbench.ui.render.overlay import mark_places
 
-        cs = self.chunkset
+        cs, page, selected = self.state.chunkset, self.state.page, self.state.selected
         if self.has_pdf:
             try:
-                self.image = render_page(self.doc, cs, page=self.page, dpi=self.dpi, selected=self.selected,
+                self.image = render_page(self.doc, cs, page=page, dpi=self.dpi, selected=selected,
                                          label_size=LABEL_SIZE, show=self.layers, defects=self._defects_of(cs))
                 mark_places(self.image, self.doc, self.state.conflict_places, LABEL_SIZE)
                 self.image_w.value = self.image.png()
@@ -339,47 +289,47 @@ class Explorer:
         else:
             self.image = None
             self.textview_w.value = render_text_view(self.doc, cs)
-        self.prev_w.disabled = self.page <= 1
-        self.next_w.disabled = self.page >= self.n_pages
-        self.detail_w.value = detail_html(cs, self.selected, self.page)
+        self.prev_w.disabled = page <= 1
+        self.next_w.disabled = page >= self.state.n_pages
+        self.detail_w.value = detail_html(cs, selected, page)
 
     # ------------------------------------------------------------------ widget callbacks
     def _on_control(self, name: str, value: Any) -> None:
         if self._syncing:
             return
         try:
-            self.set_params(**{name: value})
+            self.state.set_params(**{name: value})
         except ChunkbenchError as exc:
             # the value is refused: the control goes back to the value the chunks on screen were made
             # with, so what the sliders show and what the page shows never disagree
-            kept = self.params[name]
+            kept = self.state.params[name]
             with self._quiet():
                 self._controls[name].value = ", ".join(kept) if isinstance(kept, tuple) else kept
             self.error = str(exc)
             self.status_w.value = error_html(f"{exc} (kept {name} = {kept!r})")
 
     def _on_strategy(self, change) -> None:
-        if self._syncing or change["new"] == self.strategy:
+        if self._syncing or change["new"] == self.state.strategy:
             return
         try:
-            self.set_strategy(change["new"])
+            self.state.set_strategy(change["new"])
         except ChunkbenchError as exc:
             self.status_w.value = error_html(str(exc))
 
     def _on_list(self, change) -> None:
-        if not self._syncing and change["new"] != self.selected:
-            self.select(change["new"])
+        if not self._syncing and change["new"] != self.state.selected:
+            self.state.select(change["new"])
 
     def _on_page(self, change) -> None:
         if not self._syncing:
-            self.go_to_page(change["new"])
+            self.state.go_to_page(change["new"])
 
     def _on_image_event(self, event: dict) -> None:
         if event.get("type") == "keydown":
             action = EDIT_KEYS.get(str(event.get("key", "")))
             if action is not None:
                 kind, word = action
-                self.edit(kind, int(self.split_w.value) if kind == "split" else word)
+                self._edit(kind, int(self.split_w.value) if kind == "split" else word)
             return
         x, y = event.get("dataX"), event.get("dataY")
         if x is not None and y is not None:
@@ -396,13 +346,13 @@ class Explorer:
         self.progress_w = w.HTML()
         self.prev_w = w.Button(description="◀", layout=w.Layout(width="40px"), tooltip="previous page")
         self.next_w = w.Button(description="▶", layout=w.Layout(width="40px"), tooltip="next page")
-        self.page_w = w.BoundedIntText(value=1, min=1, max=self.n_pages, description="page",
+        self.page_w = w.BoundedIntText(value=1, min=1, max=self.state.n_pages, description="page",
                                        layout=w.Layout(width="130px"))
         self.page_w.add_class("cb-page-number")
-        self.prev_w.on_click(lambda _b: self.go_to_page(self.page - 1))
-        self.next_w.on_click(lambda _b: self.go_to_page(self.page + 1))
+        self.prev_w.on_click(lambda _b: self.state.go_to_page(self.state.page - 1))
+        self.next_w.on_click(lambda _b: self.state.go_to_page(self.state.page + 1))
         self.page_w.observe(self._on_page, names="value")
-        self.pages_label = w.HTML(f"of {self.n_pages}")
+        self.pages_label = w.HTML(f"of {self.state.n_pages}")
         self.image_w = w.Image(format="png", layout=w.Layout(width="100%", height="auto", border="1px solid #ccc"))
         self.textview_w = w.HTML(layout=w.Layout(width="100%", max_height="780px", overflow="auto"))
         self.list_w = w.Select(options=[], rows=14, layout=w.Layout(width="100%"))
@@ -415,12 +365,12 @@ class Explorer:
         self.edit_buttons = []
         for label, (kind, word) in buttons.items():
             b = w.Button(description=label, layout=w.Layout(width="auto"))
-            b.on_click(lambda _b, k=kind, n=word: self.edit(k, n))
+            b.on_click(lambda _b, k=kind, n=word: self._edit(k, n))
             b.add_class(f"cb-edit-{kind}{'-earlier' if word < 0 else '-later' if word > 0 else ''}")
             self.edit_buttons.append(b)
         self.split_w = w.BoundedIntText(value=2, min=2, max=100_000, layout=w.Layout(width="80px"))
         split_b = w.Button(description="split before word (s)", layout=w.Layout(width="auto"))
-        split_b.on_click(lambda _b: self.edit("split", int(self.split_w.value)))
+        split_b.on_click(lambda _b: self._edit("split", int(self.split_w.value)))
         split_b.add_class("cb-edit-split")
         self.edit_buttons.append(split_b)
         edits_row = w.HBox([*self.edit_buttons, self.split_w], layout=w.Layout(flex_flow="row wrap"))
