@@ -1,6 +1,6 @@
 """`make bench`: run the benchmarks, print the table, write `benchmarks/results.md`.
 
-    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus,judge]
+    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus,judge,cli]
                              [-o benchmarks/results.md]
 
 Each section's rows, notes and the run that measured them are kept in `results.json` beside the
@@ -12,7 +12,8 @@ as a share of parse time and their scaling; 3. parsing vs pymupdf4llm, cores, ca
 4. overlay rendering vs pdfplumber (`bench_render`); 5. explorer and sweep (`bench_explore`);
 6. locating another chunker's chunks (`bench_foreign`); 7. the torch-free dense encoder (`bench_dense`);
 8. MinerU 4's flash tier against the default parser (`bench_mineru`); 9. a corpus of PDFs
-(`bench_corpus`); 10. judging without questions: defects and the proxy score (`bench_judge`).
+(`bench_corpus`); 10. judging without questions: defects and the proxy score (`bench_judge`);
+11. how long the command line takes to answer (`bench_cli`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from chunkbench.io.atomic import write_text
 
 from .common import HEADER, ROOT, Row, machine, markdown_rows, plain_table
 
-SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus", "judge")
+SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus", "judge", "cli")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
 
         r, n = bench_judge.run(runs=2 if args.quick else 3)
         _report(rows, notes, bench_judge.SECTION, r, n)
+    if "cli" in only:
+        from . import bench_cli
+
+        r, n = bench_cli.run(runs=3 if args.quick else 5)
+        _report(rows, notes, bench_cli.SECTION, r, n)
     elapsed = time.perf_counter() - started
     run = {"command": command(args.quick, only), "written": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
            "minutes": round(elapsed / 60, 1), "machine": header}

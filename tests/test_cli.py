@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from chunkbench.io.export import load_chunks_json
-from chunkbench.strategies import all_strategies
+from chunkbench.strategies import REGISTRY, all_strategies
 from chunkbench.ui.cli import main
 from tests.conftest import ROOT, SAMPLE_PDFS
 
@@ -95,6 +95,26 @@ def test_strategies_text(capsys):
     assert "max_chunk_size" in out and "[50..100000]" in out
     for name in REGISTERED:
         assert any(line.startswith(name + "  (docs/") for line in out.splitlines()), name
+
+
+def test_strategies_lists_peers_without_importing_them(capsys):
+    """The listing names every installed peer from its distribution, importing none of their
+    libraries (seconds each); `chunkbench strategies NAME` imports one to show its parameters."""
+    probe = ("import sys; from chunkbench.ui.cli import main; main(['strategies']); "
+             "print(sorted(m for m in ('langchain_text_splitters', 'chonkie', 'llama_index', 'docling_core', "
+             "'semchunk') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert r.stdout.strip().splitlines()[-1] == "[]"
+    peers = sorted(REGISTERED - set(REGISTRY))
+    for name in peers:
+        assert f"parameters: chunkbench strategies {name}" in r.stdout, name
+    if peers:
+        assert main(["strategies", peers[0]]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(peers[0] + "  (docs/") and "parameters: chunkbench" not in out
+        assert len(out.splitlines()) > 3  # its parameters, read from its class
+    assert main(["strategies", "no-such-chunker"]) == 2
+    assert "unknown strategy 'no-such-chunker'" in capsys.readouterr().err
 
 
 def test_chunk_without_output_prints_a_table(capsys):

@@ -216,6 +216,25 @@ def test_app_saves_at_once_and_a_restart_resumes(ws):
     assert "ann: should merge" in other.info.object
 
 
+def test_go_to_a_boundary_by_its_number(ws):
+    """The "go to boundary" box takes the number the position line shows (1-based), and the line
+    numbers the boundary and the chunk it starts the same way."""
+    from chunkbench.ui.reviews.app import ReviewApp
+
+    cs = cb.chunk(_doc(), "elements", max_chunk_size=300)
+    app = ReviewApp(cs, reviewer="ann", workspace=ws)
+    n = len(cs)
+    assert n >= 4
+    app.goto_w.value = n - 1
+    assert app.session.current == n - 2
+    assert f"Boundary <b>{n - 1}</b> of {n}" in app.position.object
+    assert f"where chunk {n - 1} starts (index {n - 2} in chunks.json)" in app.position.object
+    app.session.step(+1)  # the box follows the session
+    assert app.goto_w.value == n
+    app.goto_w.value = n + 5  # past the end: refused by the box, nothing moves
+    assert app.session.current == n - 1
+
+
 def test_the_session_runs_without_panel(ws):
     """Issue 23: state apart from view. The review session imports no app library and keeps the
     reviewer's place, filters and verdicts alone; a second session sees the first one's verdicts."""

@@ -287,13 +287,23 @@ def declare_peer(peer: Peer) -> Strategy:
     chunk_with_peer.__doc__ = f"{peer.cls} ({peer.module}) on the canonical text, its chunks located."
     return declare(
         chunk_with_peer, peer.name, params=peer_params(peer, cls),
-        doc=peer.doc, spec=SPEC, slow=peer.slow,
-        ruleset=f"{peer.name}/{_version(peer)}+{FOREIGN_RULESET}", offsets="rewritten",
+        doc=peer.doc, spec=SPEC, slow=peer.slow, ruleset=peer_ruleset(peer), offsets="rewritten",
         check=lambda resolved: build(peer, cls, resolved) and None,
         boundaries=f"wherever {peer.cls} cuts; each reason inferred from what the cut coincides with",
         fields="`match`, `match_score`, `foreign_index`",
         target_size=lambda p: (int(p[peer.size[0]]), peer.size[1]), small=peer.small,
     )
+
+
+def peer_ruleset(peer: Peer) -> str:
+    """The ruleset a peer's chunks are made by: its library's version and the locating rules."""
+    return f"{peer.name}/{_version(peer)}+{FOREIGN_RULESET}"
+
+
+def listed_peers() -> list[Peer]:
+    """The peers whose libraries are installed, found from their distributions without importing
+    them (what `chunkbench strategies` lists in well under a second); `installed_peers` builds them."""
+    return [peer for peer in PEERS if peer.installed]
 
 
 def _version(peer: Peer) -> str:

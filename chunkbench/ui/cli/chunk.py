@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,9 @@ def register(sub) -> None:
     p.set_defaults(func=run_chunk)
 
     p = sub.add_parser("strategies", help="list the chunking strategies and their parameters")
-    p.add_argument("--json", action="store_true", help="print the registry as JSON")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="only these strategies, with their parameters (a peer's library is imported to read them)")
+    p.add_argument("--json", action="store_true", help="print the registry as JSON (every peer imported)")
     p.set_defaults(func=run_strategies)
 
     p = sub.add_parser("stats", help="sizes, seed-2 quality targets, clause_ref rate, chunks by type and reason, "
@@ -228,15 +231,30 @@ def format_chunk_table(chunkset) -> str:
     return "\n".join(lines)
 
 
-def strategies_registry() -> list[dict]:
-    """The registry as plain data: name, spec, ruleset, one-line doc, offsets rule, parameters."""
-    from chunkbench.strategies import all_strategies
+def strategies_registry(names: Sequence[str] = ()) -> list[dict]:
+    """The registry as plain data: name, spec, ruleset, one-line doc, offsets rule, parameters (of
+    `names` only, when given; an unknown name is a ParamError that lists the known ones)."""
+    from chunkbench.strategies import all_strategies, get_strategy
 
+    chosen = [get_strategy(n) for n in names] if names else all_strategies(slow=True)
     return [
         {"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc, "offsets": s.offsets,
          "slow": s.slow, "params": [p.describe() for p in s.params]}
-        for s in all_strategies(slow=True)
+        for s in chosen
     ]
+
+
+def _quick_registry() -> list[dict]:
+    """The built-ins with their parameters, then each installed peer from its distribution's metadata
+    (no parameters: reading them imports the library, seconds for LlamaIndex or Docling)."""
+    from chunkbench.strategies import REGISTRY
+    from chunkbench.strategies.peers import SPEC, listed_peers, peer_ruleset
+
+    builtin = [{"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc, "offsets": s.offsets,
+                "slow": s.slow, "params": [p.describe() for p in s.params]} for _, s in sorted(REGISTRY.items())]
+    peers = [{"name": p.name, "spec": SPEC, "ruleset": peer_ruleset(p), "doc": p.doc, "offsets": "rewritten",
+              "slow": p.slow, "params": None} for p in sorted(listed_peers(), key=lambda p: p.name)]
+    return builtin + peers
 
 
 def _range(p: dict) -> str:
@@ -253,19 +271,23 @@ def _param_line(p: dict) -> str:
 
 
 def run_strategies(args) -> int:
-    reg = strategies_registry()
     if args.json:
-        json.dump(reg, sys.stdout, ensure_ascii=False, indent=2)
+        json.dump(strategies_registry(args.names), sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 0
+    reg = strategies_registry(args.names) if args.names else _quick_registry()
     for s in reg:
         print(f"{s['name']}  ({s['spec']}, ruleset {s['ruleset']})")
         print(f"  {s['doc']}")
         print(f"  offsets: {s['offsets']}")
         if s["slow"]:
             print(f"  slow: {s['slow']}")
-        for p in s["params"]:
+        if s["params"] is None:
+            print(f"    parameters: chunkbench strategies {s['name']}")
+        for p in s["params"] or ():
             print(_param_line(p))
+    if args.names:
+        return 0
     from chunkbench.app.defaults import RETRIEVAL_DEFAULT
     from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS
 

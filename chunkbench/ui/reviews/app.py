@@ -117,6 +117,10 @@ class ReviewApp:
                                          description="the document's order, or the chunks with the most defects first")
         self.order_w.param.watch(lambda e: self._from_control(session.set_order, e.new), "value")
         self.position = OfflineHTML("", css_classes=["cb-position"])
+        # straight to a boundary by its number (reaching the 26th took 25 presses of n)
+        self.goto_w = pn.widgets.IntInput(label="go to boundary", value=1, start=1, end=max(1, len(session.keys)),
+                                          width=120, css_classes=["cb-goto"])
+        self.goto_w.param.watch(lambda e: self._from_control(self._go_to_number, e.new), "value")
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
         # the page crop takes the app's width (at 640 px its labels showed at 8 px)
         # a click on a word of the page or of the text picks it (shift-click: split there at once)
@@ -177,7 +181,7 @@ class ReviewApp:
             self.position,
             self.info,
             pn.Row(*self.buttons.values()),
-            pn.Row(self.comment, self.earlier_b, self.prev_b, self.next_b),
+            pn.Row(self.comment, self.earlier_b, self.prev_b, self.next_b, self.goto_w),
             pn.Row(OfflineHTML("<b>Fix the boundary:</b>"), self.merge_b, self.earlier_word_b, self.later_word_b,
                    self.split_b, self.split_word),
             pn.Row(self.pick_note, self.split_here_b, self.move_here_b, sizing_mode="stretch_width"),
@@ -202,6 +206,11 @@ class ReviewApp:
         if not self._syncing:
             action(*args)
 
+    def _go_to_number(self, number: int | None) -> None:
+        """The "go to boundary" box: boundaries are numbered from 1, as the position line counts them."""
+        if number is not None and 1 <= number <= len(self.session.keys):
+            self.session.go_to(number - 1)
+
     def _on_key(self, key: str) -> None:
         if key in KEYS:
             self._give(KEYS[key])
@@ -225,6 +234,8 @@ class ReviewApp:
             self.filter_w.value, self.order_w.value = session.filter, session.order
             self.reason_w.options = [ANY_REASON, *sorted({ch.boundary.reason.value for ch in cs.chunks})]
             self.reason_w.value = session.reason
+            self.goto_w.end = max(1, len(session.keys))
+            self.goto_w.value = min(i + 1, self.goto_w.end)
         finally:
             self._syncing = False
         shown = session.visible()
@@ -233,8 +244,8 @@ class ReviewApp:
             return
         where = f"{shown.index(i) + 1} of {len(shown)} shown" if i in shown else "not in the current filter"
         self.position.object = (
-            f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(session.keys)} ({where}) · chunk #{i} · '
-            f'{pages_label(c)}</div>'
+            f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(session.keys)} ({where}): where chunk {i + 1} '
+            f'starts (index {i} in chunks.json) · {pages_label(c)}</div>'
         )
         self._show_image(i, c)
         self._show_pick()
