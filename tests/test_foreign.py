@@ -275,6 +275,29 @@ def test_cli_chunks_file_with_counts_and_warnings(tmp_path):
     assert "mid_sentence" in run_cli("stats", out).stdout
 
 
+def test_render_diff_and_review_take_a_chunks_file(tmp_path, capsys):
+    """`--chunks FILE` reaches every command that shows chunks: render draws LangChain's real chunks,
+    diff compares them with a strategy (a FILE on either side), review exports their verdicts."""
+    from chunkbench.ui.cli import main
+
+    lc = langchain_chunks(pymupdf_text(CONTRACT), 500)
+    file = tmp_path / "lc.jsonl"
+    file.write_text("\n".join(json.dumps({"page_content": d.page_content}) for d in lc), "utf-8")
+    assert main(["render", str(CONTRACT), "--chunks", str(file), "--chunker", "langchain", "--pages", "1",
+                 "-o", str(tmp_path / "r")]) == 0
+    page = (tmp_path / "r" / "index.html").read_text("utf-8")
+    assert f"({len(lc)} chunks" in capsys.readouterr().out and "langchain" in page
+    assert main(["diff", str(CONTRACT), "--a", str(file), "--b", "strategy=elements", "-o", str(tmp_path / "d")]) == 0
+    rows = (tmp_path / "d" / "diff.csv").read_text("utf-8").splitlines()
+    assert len(rows) > 1 and "lc.jsonl" in (tmp_path / "d" / "index.html").read_text("utf-8")
+    assert main(["review", str(CONTRACT), "--chunks", str(file), "--export", str(tmp_path / "v.csv"),
+                 "--workspace", str(tmp_path / "ws.db")]) == 0
+    assert (tmp_path / "v.csv").read_text("utf-8").startswith("doc_id,")
+    missing = tmp_path / "nope.jsonl"
+    assert main(["render", str(CONTRACT), "--chunks", str(missing), "-o", str(tmp_path / "r2")]) == 3
+    assert "nope.jsonl" in capsys.readouterr().err and not (tmp_path / "r2").exists()
+
+
 @pytest.mark.parametrize("content,message", [
     ("this is not json {", "neither JSON nor JSON Lines (line 1 is not JSON)"),
     ('[{"metadata": {}}]', "chunk 0 has no text"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -87,9 +88,29 @@ def test_llama_index_nodes_offsets_and_relationships(chunkset):
     assert "bbox" not in shown and f"reason: {first.metadata['reason']}" not in shown and first.text in shown
 
 
+def test_haystack_documents_in_a_real_pipeline(chunkset):
+    """Haystack's own in-memory store and BM25 retriever take the chunks as they come: ids, text and
+    flat metadata survive the store, and a query finds its chunk."""
+    from haystack.components.retrievers.in_memory import InMemoryBM25Retriever
+    from haystack.document_stores.in_memory import InMemoryDocumentStore
+
+    docs = chunkset.to_haystack()
+    assert [d.id for d in docs] == [c.chunk_id for c in chunkset] and [d.content for d in docs] == [c.text for c in chunkset]
+    store = InMemoryDocumentStore()
+    assert store.write_documents(docs) == len(docs)
+    c = chunkset.chunks[-1]
+    word = max(c.text.split(), key=len)
+    found = InMemoryBM25Retriever(store).run(query=word, top_k=1)["documents"][0]
+    assert found.id == c.chunk_id and found.meta["reason"] == c.boundary.reason.value
+    assert found.meta["section_path"] == " > ".join(c.section_path) and found.meta["doc_id"] == chunkset.doc.doc_id
+    assert all(isinstance(v, (str, int, float, bool)) for d in docs for v in d.meta.values())
+    assert os.environ.get("HAYSTACK_TELEMETRY_ENABLED") == "False"  # nothing sent anywhere
+
+
 @pytest.mark.parametrize("module, method", [
     ("langchain_core.documents", "to_langchain"),
     ("llama_index.core.schema", "to_llama_index"),
+    ("haystack", "to_haystack"),
 ])
 def test_missing_framework_says_how_to_install(chunkset, monkeypatch, module, method):
     monkeypatch.setitem(sys.modules, module, None)  # import now raises ImportError

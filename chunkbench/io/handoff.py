@@ -1,6 +1,7 @@
-"""Hand chunks to RAG frameworks: LangChain `Document`s and LlamaIndex `TextNode`s.
+"""Hand chunks to RAG frameworks: LangChain `Document`s, LlamaIndex `TextNode`s and Haystack
+`Document`s.
 
-Both carry the chunk's evidence in metadata. Vector stores (Chroma, Pinecone, Qdrant filters, …)
+Each carries the chunk's evidence in metadata. Vector stores (Chroma, Pinecone, Qdrant filters, …)
 accept only flat metadata, so by default every value is a str, int, float or bool: `section_path`
 is joined with " > ", `bbox` and other list/dict fields are JSON strings, and None values are
 left out. Pass `flat=False` to keep lists and dicts as they are.
@@ -10,6 +11,7 @@ The frameworks are optional: `pip install 'chunkbench[rag]'`.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from chunkbench.types.chunk import Chunk, ChunkedDocument
@@ -110,3 +112,14 @@ def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True) -> list:
         node_a.relationships[rel.NEXT] = info(node_id=node_b.node_id, metadata=dict(link))
         node_b.relationships[rel.PREVIOUS] = info(node_id=node_a.node_id, metadata=dict(link))
     return nodes
+
+
+def to_haystack(chunks: ChunkedDocument, *, flat: bool = True) -> list:
+    """One Haystack 2.x `haystack.Document` per chunk: id = chunk_id, content = the chunk's text (what
+    an embedder embeds), meta as above. Haystack's usage telemetry is switched off unless the user
+    switched it on (HAYSTACK_TELEMETRY_ENABLED): chunkbench sends nothing anywhere."""
+    os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")
+    haystack = _require("haystack", "ChunkSet.to_haystack()")
+    return [haystack.Document(id=c.chunk_id, content=c.text, meta=chunk_metadata(chunks, c, flat=flat))
+            for c in chunks.chunks]
+

@@ -13,7 +13,7 @@ from typing import Any
 
 from chunkbench.errors import UsageError
 from chunkbench.io.export import debug_markdown, write_chunks_json, write_jsonl
-from chunkbench.io.handoff import to_langchain, to_llama_index
+from chunkbench.io.handoff import to_haystack, to_langchain, to_llama_index
 from chunkbench.text.context import Indexing
 from chunkbench.version import __version__
 
@@ -115,6 +115,10 @@ class ChunkSet:
     def to_llama_index(self, *, flat: bool = True) -> list:
         """LlamaIndex `TextNode`s with char offsets and PREVIOUS/NEXT links (extra `rag`)."""
         return to_llama_index(self, flat=flat)
+
+    def to_haystack(self, *, flat: bool = True) -> list:
+        """Haystack `Document`s (id = chunk_id) with the evidence in meta (extra `rag`)."""
+        return to_haystack(self, flat=flat)
 
     def to_langchain_retriever(self, embeddings, *, k: int = 5, vectorstore=None):
         """A LangChain retriever ranking the chunks by their index texts, returning the chunks (io.retrievers)."""

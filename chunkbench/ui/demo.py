@@ -196,7 +196,7 @@ def demo_sweep(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike,
 
 def final_index(demo: Demo) -> None:
     """`out/index.html`: per document, a row per strategy with what it is, its counts, the quality
-    targets it met (the best marked) and a thumbnail linking its overlay report; then the sweep."""
+    targets it met (the most marked) and a thumbnail linking its overlay report; then the sweep."""
     write_text(demo.out / "index.html", index_html(demo))
     print(f"\nopen {demo.out / 'index.html'} for every report")
 
@@ -222,7 +222,7 @@ def index_html(demo: Demo) -> str:
                 lines.append(f"<tr><td><b>{html.escape(name)}</b></td><td colspan=7 class=err>failed: "
                              f"{html.escape(r['error'])}</td></tr>")
                 continue
-            star = " ✓ best" if r["targets_passed"] == best and best else ""
+            star = " ✓ most" if r["targets_passed"] == best and best else ""
             picture = (f'<a href="{html.escape(report)}"><img src="{html.escape(thumb)}" alt="page 1, {html.escape(name)}"'
                        ' loading=lazy></a>' if (demo.out / thumb).exists() else "")
             lines.append(
@@ -238,8 +238,9 @@ def index_html(demo: Demo) -> str:
             "<th>page 1</th></tr>"
             + "".join(lines) + "</table>"
         )
-    sweep = ('<h2>Sweep</h2><p><a href="sweep/summary.html">Sweep summary</a>: the best strategy per document by '
-             "retrieval over its questions, metrics per strategy, and every point (results.csv, results.parquet).</p>"
+    sweep = ('<h2>Sweep: which retrieves best</h2><p><a href="sweep/summary.html">Sweep summary</a>: the best '
+             "strategy per document by retrieval over its questions (by the measure it names), metrics "
+             "per strategy, and every point (results.csv, results.parquet).</p>"
              if (demo.out / "sweep" / "summary.html").exists() else "")
     return (
         '<!doctype html><meta charset="utf-8"><title>chunkbench demo</title>'
@@ -253,8 +254,9 @@ def index_html(demo: Demo) -> str:
         "report: the pages with each chunk drawn on them and the reason each boundary is where it is.</p>"
         f"<p class=legend><b>Targets met</b> counts four checks of a chunk set: the median chunk is {lo}–{hi} "
         f"characters; 95% of chunks are under {P95_CHARS_LIMIT:,}; every chunk knows its pages; every chunk knows its "
-        "source elements. <b>✓ best</b> marks the strategies that meet the most for that document. They say "
-        "whether chunks are usable for retrieval, not which retrieves best: the sweep measures that. "
+        "source elements. <b>✓ most</b> marks the strategies that meet the most targets for that document: "
+        "a check that chunks are usable, not a verdict on which retrieves best. That verdict is the sweep's, "
+        "below: it is the one this page calls best. "
         "<b>Defects per 100 chunks</b> counts what a reviewer would object to (a lead-in apart from its table, a "
         "cut mid-sentence, a footnote inside a table piece, …), boxed in red in each report (docs/defects.md).</p>"
         + "".join(sections) + sweep

@@ -245,3 +245,44 @@ def print_warnings(doc) -> None:
     line each naming the file: every command that loads an input says why chunks may be missing."""
     for warning in doc.warnings:
         print(f"chunkbench: warning: {terminal_safe(doc.source)}: {warning}", file=sys.stderr)
+
+
+def add_chunks_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--chunks FILE` and `--chunker NAME`: another chunker's chunks instead of a strategy's."""
+    parser.add_argument(
+        "--chunks", default=None, metavar="FILE",
+        help=f"{what} another chunker's chunks instead of a strategy's: a JSON list of strings or of objects "
+             "with text (or page_content), metadata, start_index, or JSON Lines of them; each is located in INPUT "
+             "and its boundary reason inferred (--strategy and --set are then not used)",
+    )
+    parser.add_argument("--chunker", default="foreign", metavar="NAME",
+                        help="with --chunks: the name the chunks are shown under "
+                             "(e.g. langchain:RecursiveCharacterTextSplitter)")
+
+
+def located_chunks(doc, path: str, chunker: str):
+    """A chunk file's chunks located in `doc`: one line of counts on stderr, a warning per chunk not
+    found or only partly found; exit 3 when not one chunk could be placed."""
+    from chunkbench.foreign import inspect, match_summary, require_located
+    from chunkbench.text.segment import one_line
+
+    chunkset = inspect(doc, path, name=chunker, params={"chunks_file": os.path.basename(path)})
+    require_located(chunkset, path)
+    print(f"{terminal_safe(path)}: {match_summary(chunkset)}", file=sys.stderr)
+    for c in chunkset:
+        if c.extra["match"] in ("partial", "unlocated"):
+            state = "not found" if c.extra["match"] == "unlocated" else f"only {c.extra['match_score']:.0%} found"
+            print(f"chunkbench: warning: {terminal_safe(path)}: chunk {c.index} {state}: {one_line(c.text, 60)!r}",
+                  file=sys.stderr)
+    return chunkset
+
+
+def chunks_for(doc, args: argparse.Namespace):
+    """What a command shows: the `--chunks` file's chunks located in `doc`, or the strategy's chunks
+    with the `--set` parameters."""
+    if getattr(args, "chunks", None):
+        return located_chunks(doc, args.chunks, args.chunker)
+    from chunkbench.strategies import chunk
+
+    return chunk(doc, args.strategy, **parse_sets(args.params))
+

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,7 +13,16 @@ from chunkbench.text.context import Indexing
 from chunkbench.text.segment import one_line
 from chunkbench.text.terminal import terminal_safe
 
-from . import add_fail_on_empty, add_input_options, add_set_option, check_not_empty, load_input, parse_sets
+from . import (
+    add_chunks_option,
+    add_fail_on_empty,
+    add_input_options,
+    add_set_option,
+    check_not_empty,
+    load_input,
+    located_chunks,
+    parse_sets,
+)
 
 
 def register(sub) -> None:
@@ -45,12 +53,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", default=None, help="chunks.json path (default: print a table of chunks)")
     p.add_argument("--debug-md", default=None, metavar="PATH", help="also write chunk_debug.md here")
     p.add_argument("--jsonl", default=None, metavar="PATH", help="also write one chunk per line here")
-    p.add_argument(
-        "--chunks", default=None, metavar="FILE",
-        help="inspect another chunker's chunks instead of chunking: a JSON list of strings or of objects with "
-             "text (or page_content), metadata, start_index, or JSON Lines of them; each is located in INPUT and "
-             "its boundary reason inferred (--strategy and --set are then not used)",
-    )
+    add_chunks_option(p, "write")
     p.add_argument("--apply-edits", action="store_true",
                    help="apply the reviewers' boundary edits stored in the workspace for this document and "
                         "strategy (`chunkbench edit`); each edit that cannot be applied is a warning line")
@@ -59,8 +62,6 @@ def register(sub) -> None:
                         "./.chunkbench/workspace.db)")
     p.add_argument("--reviewer", default=None, help="with --apply-edits: only this reviewer's edits")
     add_fail_on_empty(p)
-    p.add_argument("--chunker", default="foreign", metavar="NAME",
-                   help="with --chunks: the name the chunks are shown under (e.g. langchain:RecursiveCharacterTextSplitter)")
     p.set_defaults(func=run_chunk)
 
     p = sub.add_parser("strategies", help="list the chunking strategies and their parameters")
@@ -137,7 +138,7 @@ def run_chunk(args) -> int:
     if meta:
         doc = doc.with_metadata(**meta)
     if args.chunks:
-        chunkset = inspect_chunks(doc, args)
+        chunkset = located_chunks(doc, args.chunks, args.chunker)
     else:
         outcome = chunk_with_edits(doc, args.strategy, edits="apply" if args.apply_edits else None,
                                    workspace=args.workspace, reviewer=args.reviewer, **params)
@@ -199,22 +200,6 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
         raise UsageError("--index-alone indexes each chunk by its own text beside its text with its neighbours: "
                          "give --index-context N too")
     return indexing
-
-
-def inspect_chunks(doc, args):
-    """`--chunks FILE`: the file's chunks located in `doc`; one line of counts, a warning per chunk
-    not found or only partly found; exit 3 when not one chunk could be placed."""
-    from chunkbench.foreign import inspect, match_summary, require_located
-
-    chunkset = inspect(doc, args.chunks, name=args.chunker, params={"chunks_file": os.path.basename(args.chunks)})
-    require_located(chunkset, args.chunks)
-    print(f"{args.chunks}: {match_summary(chunkset)}", file=sys.stderr)
-    for c in chunkset:
-        if c.extra["match"] in ("partial", "unlocated"):
-            state = "not found" if c.extra["match"] == "unlocated" else f"only {c.extra['match_score']:.0%} found"
-            print(f"chunkbench: warning: {args.chunks}: chunk {c.index} {state}: {one_line(c.text, 60)!r}",
-                  file=sys.stderr)
-    return chunkset
 
 
 def format_chunk_table(chunkset) -> str:

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import os
+
 from chunkbench.errors import UsageError
 from chunkbench.io.outputs import check_outputs
 
-from . import add_fail_on_empty, add_input_options, add_set_option, check_not_empty, load_input, parse_sets
+from . import (
+    add_chunks_option,
+    add_fail_on_empty,
+    add_input_options,
+    add_set_option,
+    check_not_empty,
+    chunks_for,
+    load_input,
+    located_chunks,
+)
 
 
 def register(sub) -> None:
@@ -21,13 +32,17 @@ def register(sub) -> None:
                    help="another parse of the same PDF (e.g. a MinerU output folder) drawn dashed over the "
                         "parser's own elements, to compare parsers")
     p.add_argument("-o", "--output", required=True, help="output folder")
+    add_chunks_option(p, "draw")
     add_fail_on_empty(p)
     p.set_defaults(func=run_render)
 
     p = sub.add_parser("diff", help="boundaries that stayed, moved, appeared or vanished between two configurations")
     add_input_options(p)
-    p.add_argument("--a", required=True, metavar="SPEC", help='first configuration, e.g. "strategy=tokens,chunk_size=512"')
-    p.add_argument("--b", required=True, metavar="SPEC", help='second configuration, e.g. "strategy=tokens,chunk_size=256"')
+    p.add_argument("--a", required=True, metavar="SPEC",
+                   help='first configuration, e.g. "strategy=tokens,chunk_size=512", or a chunks FILE (JSON or JSON '
+                        'Lines, as `chunk --chunks` reads) whose chunks are located in INPUT')
+    p.add_argument("--b", required=True, metavar="SPEC",
+                   help='second configuration, e.g. "strategy=tokens,chunk_size=256", or a chunks FILE')
     p.add_argument("--window", type=int, default=200,
                    help="a boundary within this many characters (or in the same element) counts as moved (default 200)")
     p.add_argument("--dpi", type=float, default=100, help="resolution of the page images (default 100)")
@@ -36,7 +51,6 @@ def register(sub) -> None:
 
 
 def run_render(args) -> int:
-    from chunkbench.strategies import chunk
     from chunkbench.ui.report import parse_pages, write_report
 
     if not 10 <= args.dpi <= 600:
@@ -46,9 +60,9 @@ def run_render(args) -> int:
         from chunkbench.ui.render import check_show
 
         check_show(show)
-    check_outputs({}, inputs=[args.input, args.pdf, args.elements_of], folders={"--output": args.output})
+    check_outputs({}, inputs=[args.input, args.pdf, args.elements_of, args.chunks], folders={"--output": args.output})
     doc = load_input(args)
-    chunks = chunk(doc, args.strategy, **parse_sets(args.params))
+    chunks = chunks_for(doc, args)
     check_not_empty(chunks, args)
     other = None
     if args.elements_of:
@@ -68,10 +82,18 @@ def run_diff(args) -> int:
 
     if not 10 <= args.dpi <= 600:
         raise UsageError(f"--dpi must be between 10 and 600, got {args.dpi:g}")
-    check_outputs({}, inputs=[args.input, args.pdf], folders={"--output": args.output})
+    files = [spec for spec in (args.a, args.b) if _is_chunks_file(spec)]
+    check_outputs({}, inputs=[args.input, args.pdf, *files], folders={"--output": args.output})
     doc = load_input(args)
-    d = diff(doc, args.a, args.b, window=args.window)
+    sides = [located_chunks(doc, spec, os.path.basename(spec)) if spec in files else spec for spec in (args.a, args.b)]
+    d = diff(doc, *sides, window=args.window)
     index = write_diff_report(d, args.output, dpi=args.dpi)
     counts = ", ".join(f"{k} {v}" for k, v in d.counts.items())
     print(f"wrote {index} ({counts}; {len(d.changed_pages())} pages with changes)")
     return 0
+
+
+def _is_chunks_file(spec: str) -> bool:
+    """A diff side that names a file of chunks rather than a configuration ("strategy=...")."""
+    return "=" not in spec and os.path.isfile(spec)
+

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from chunkbench.errors import UsageError
 
-from . import add_input_options, add_set_option, load_input, parse_sets
+from . import add_chunks_option, add_input_options, add_set_option, chunks_for, load_input, parse_sets
 
 
 def register(sub) -> None:
@@ -23,21 +23,20 @@ def register(sub) -> None:
     p.add_argument("--show", action="store_true", help="open a browser tab")
     p.add_argument("--export", default=None, metavar="FILE",
                    help="do not serve: write this chunking's verdicts to FILE (.csv or .json) and exit")
+    add_chunks_option(p, "review")
     p.set_defaults(func=run_review)
 
 
 def run_review(args) -> int:
-    from chunkbench.strategies import chunk
-
     if args.export and Path(args.export).suffix.lower() not in (".csv", ".json"):
         raise UsageError(f"--export must name a .csv or .json file, got {args.export!r}")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0–65535, got {args.port}")
     params = parse_sets(args.params)
-    if not args.export and _progressive(args):
+    if not args.export and not args.chunks and _progressive(args):
         return _serve_progressively(args, params)
     doc = load_input(args)
-    cs = chunk(doc, args.strategy, **params)
+    cs = chunks_for(doc, args)
     if args.export:
         return _export(cs, args)
     from chunkbench.ui.reviews.serve import serve_app
