@@ -32,9 +32,12 @@ def test_the_defects_layer_is_on_by_default_boxes_each_place_and_can_be_left_off
     on = render_page(windows.doc, windows, page=1, dpi=60)
     off = render_page(windows.doc, windows, page=1, dpi=60, show=[s for s in DEFAULT_SHOW if s != "defects"])
     assert _red(on) > 500 and _red(off) < _red(on) / 10
-    # the box is drawn at the finding's place: its top-left corner is defect-coloured
+    # the box is drawn at the finding's place (the words before a cut, for mid_sentence): its
+    # top-left corner is defect-coloured
+    from chunkbench.ui.render.overlay import defect_box
+
     f = found[0]
-    x, y = (round(v) for v in on.to_pixels(f.box)[:2])
+    x, y = (round(v) for v in on.to_pixels(defect_box(windows.doc, f, 1))[:2])
     patch = on.to_array()[max(0, y - 3):y + 3, max(0, x - 3):x + 3, :3].astype(int)
     assert (np.abs(patch - np.array(DEFECT_COLOR)).sum(axis=2) < 30).any()
     # findings passed in are what is drawn: none given, none drawn
@@ -88,3 +91,18 @@ def test_the_explorer_switches_the_defects_layer(windows):
     assert "defects" not in ex.layers and _red(ex.image) < with_boxes / 10
     ex.show_defects(True)
     assert ex.defects_w.value and _red(ex.image) == with_boxes
+
+
+def test_a_cut_mid_sentence_is_boxed_at_its_words_not_its_paragraph():
+    """The red box of a mid_sentence cut outlines the line the cut is on, inside the element's box,
+    where the element's own box said nothing about where in the paragraph the cut is."""
+    from chunkbench.ui.render.overlay import defect_box
+
+    doc = cb.load(SAMPLE_PDFS / "technical_manual.pdf")
+    cuts = [f for f in find_defects(cb.chunk(doc, "tokens", chunk_size=120, overlap=0))
+            if f.code.value == "mid_sentence" and f.box is not None and f.box[3] - f.box[1] > 40]
+    assert cuts, "a 120-token window ends inside a tall paragraph somewhere in the manual"
+    for f in cuts:
+        x0, y0, x1, y1 = defect_box(doc, f, f.page)
+        assert y1 - y0 < 20 and (y1 - y0) < (f.box[3] - f.box[1]) / 2  # one line, not the paragraph
+        assert f.box[0] - 1 <= x0 <= x1 <= f.box[2] + 1 and f.box[1] - 1 <= y0 <= y1 <= f.box[3] + 1

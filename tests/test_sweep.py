@@ -520,3 +520,20 @@ def test_a_sweep_with_a_missing_input_writes_nothing_and_names_it(tmp_path, caps
     assert code == 3 and not out.exists()
     err = capsys.readouterr().err
     assert "nope.pdf: no such file or folder; nothing was written" in err and "Traceback" not in err
+
+
+def test_a_second_sweep_into_the_same_folder_says_so(tmp_path, capsys):
+    """A sweep over a folder that holds an earlier one warns (rows, when, what stays) and replaces its
+    tables; a first sweep into a fresh folder says nothing of the kind."""
+    from chunkbench.ui.cli import main
+
+    md = str(Path(__file__).parent / "data" / "markdown" / "deployment_guide.md")
+    out = tmp_path / "sweep"
+    args = ["sweep", md, "-o", str(out), "--notebooks", "none", "--questions", "none", "--workspace", "none",
+            "--no-progress"]
+    assert main([*args, "--grid", "max_chunk_size=800,1600"]) == 0
+    assert "earlier sweep" not in capsys.readouterr().err
+    assert main([*args, "--grid", "max_chunk_size=1200"]) == 0
+    err = capsys.readouterr().err
+    assert f"{out} holds an earlier sweep (2 rows, " in err and "stay under points/" in err
+    assert len((out / "results.csv").read_text("utf-8").splitlines()) == 2  # the new sweep's one row

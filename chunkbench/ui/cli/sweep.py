@@ -8,6 +8,7 @@ import sys
 import time
 
 from chunkbench.app.sweep.floor import FLOOR_HELP
+from chunkbench.text.terminal import terminal_safe
 
 from . import add_set_option, parse_sets
 
@@ -86,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"no such file or folder{more}; nothing was written", missing[0])
     check_outputs({}, inputs=args.inputs, folders={"--output": args.output})
     grid = parse_grid(args.grid)
+    _say_if_replacing(args.output)
     fixed = parse_sets(args.params)
     questions = None if args.questions.lower() == "none" else args.questions
     df = run_sweep(
@@ -133,3 +135,20 @@ def _labels(workspace: str):
     if not workspace_path(workspace).is_file():
         raise UsageError(f"no workspace database at {workspace}")
     return workspace
+
+
+def _say_if_replacing(output: str) -> None:
+    """One warning line when `output` holds an earlier sweep: its tables are replaced, and its point
+    folders this sweep does not compute stay beside the new ones."""
+    import datetime as dt
+
+    earlier = os.path.join(output, "results.csv")
+    if not os.path.isfile(earlier):
+        return
+    with open(earlier, encoding="utf-8", errors="replace") as f:
+        rows = max(0, sum(1 for _ in f) - 1)
+    when = dt.datetime.fromtimestamp(os.path.getmtime(earlier)).strftime("%Y-%m-%d %H:%M")
+    print(f"chunkbench: warning: {terminal_safe(output)} holds an earlier sweep ({rows} rows, {when}): its "
+          "results.csv, results.parquet and summary.html are replaced; its points that this sweep does not "
+          "compute stay under points/ (use another -o to keep both)", file=sys.stderr)
+

@@ -118,7 +118,7 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
         _draw_overlaps(img, doc, all_chunks, on_page, page)
     if "defects" in layers:
         found = defects if defects is not None else chunkset_defects(chunks)
-        _draw_defects(img, [f for f in found if f.page == page and f.box is not None], label_size)
+        _draw_defects(img, [f for f in found if f.page == page and f.box is not None], label_size, doc)
     for label in labels:
         _draw_label(img, label, left, width)
     return img
@@ -137,18 +137,36 @@ def chunkset_defects(chunks) -> list[Finding]:
 DEFECT_COLOR = (200, 30, 30)
 
 
-def _draw_defects(img: PageImage, findings: list[Finding], label_size: float) -> None:
+#: characters before a cut whose words a mid_sentence or mid_word box outlines (a few words, not the paragraph)
+CUT_WORDS_CHARS = 24
+
+
+def defect_box(doc: Document, f: Finding, page: int) -> tuple[float, float, float, float]:
+    """Where a finding is drawn: for a cut inside a sentence or a word, the last words before the cut
+    on its page (the whole last element said nothing about where the cut is); else its own box."""
+    assert f.box is not None
+    if f.code.value not in ("mid_sentence", "mid_word") or f.end_char is None or not doc.pdf_path:
+        return f.box
+    text_end = len(doc.text[:f.end_char].rstrip())
+    words = [b for b in span_regions(doc, max(0, text_end - CUT_WORDS_CHARS), text_end) if b.page == page]
+    if not words:
+        return f.box
+    last = words[-1]  # the line the cut is on
+    return (last.x0, last.y0, last.x1, last.y1)
+
+
+def _draw_defects(img: PageImage, findings: list[Finding], label_size: float, doc: Document) -> None:
     """Each finding's place boxed in red with its code beside it in the right margin, where it covers
     no text; above the box (below it at the page top) when the margin has no room."""
     right_edge = img.to_points(img.width, 0)[0]
     size = label_size * 0.85
     for f in findings:
-        assert f.box is not None
-        x0, y0, x1, y1 = f.box
+        x0, y0, x1, y1 = defect_box(doc, f, img.page)
         img.draw_rect((x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5), stroke=DEFECT_COLOR, width=2)
         width = len(f.code.value) * size * 0.6 + size  # about what draw_text takes, padding included
-        if x1 + 4 + width <= right_edge:
-            at = (x1 + 4, y0 - 1.5)
+        beside = max(x1, f.box[2]) + 4 if f.box is not None else x1 + 4  # past the element's text, on the box's line
+        if beside + width <= right_edge:
+            at = (beside, y0 - 1.5)
         else:
             top = y0 - size * 1.5 - 2
             at = (x0, top if top >= 0 else y1 + 2)
