@@ -19,6 +19,8 @@ from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 
+from .listeners import Listeners
+
 #: re-chunked results kept per (strategy, params), so going back to a setting is instant
 CACHE_SIZE = 16
 
@@ -40,8 +42,7 @@ def _changes(what: str):
         def run(self, *args, **kwargs):
             with self.lock:
                 out = method(self, *args, **kwargs)
-                for listener in self._listeners:
-                    listener(what)
+                self._listeners.notify(what)
                 return out
 
         return run
@@ -58,7 +59,7 @@ class ExplorerState:
         self.doc = doc
         #: held by every change (and by the view while it draws)
         self.lock = threading.RLock()
-        self._listeners: list[Callable[[str], None]] = []
+        self._listeners = Listeners()
         #: the PDF's pages, when the Document holds only some of them yet (loaders.progressive)
         self.page_count = page_count
         self.page = 1
@@ -74,7 +75,7 @@ class ExplorerState:
 
     def on_change(self, listener: Callable[[str], None]) -> None:
         """Call `listener(what)` after every change; `what` is one of CHANGES."""
-        self._listeners.append(listener)
+        self._listeners.add(listener)
 
     @property
     def n_pages(self) -> int:

@@ -20,6 +20,8 @@ from chunkbench.types.chunk import boundary_key
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.review import Verdict
 
+from .listeners import Listeners
+
 FILTERS = ("all", "unreviewed", "flagged")
 ANY_REASON = "any reason"
 #: the order boundaries are shown in: the document's, or the chunks with the most defects
@@ -50,7 +52,7 @@ class ReviewSession:
         #: and edits wait for the final chunks, whose boundaries they are about
         self.provisional = provisional
         #: called after every change (the view redraws); see `on_change`
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners = Listeners()
         #: the word picked for "split / move to the picked word" and the boundary it was picked at
         self._picked: tuple[int, int] | None = None
         self.doc = chunkset.doc
@@ -74,11 +76,10 @@ class ReviewSession:
 
     def on_change(self, listener: Callable[[], None]) -> None:
         """Call `listener` after every change of place, filter, verdict, edit or pick."""
-        self._listeners.append(listener)
+        self._listeners.add(listener)
 
     def _changed(self) -> None:
-        for listener in self._listeners:
-            listener()
+        self._listeners.notify()
 
     def set_provisional(self, note: str) -> None:
         """Say how far the parse has got ("" once the chunks are final)."""
@@ -324,8 +325,7 @@ class ReviewSession:
 
     def save_verdicts(self, path: str | os.PathLike, all_reviewers: bool = True) -> str:
         """Write `verdicts()` to `path`, as CSV or (a .json name) JSON, atomically; returns the text."""
-        write = vexport.to_json if os.fspath(path).lower().endswith(".json") else vexport.to_csv
-        return write(self.verdicts(all_reviewers), path)
+        return vexport.write_verdicts(self.verdicts(all_reviewers), path)
 
     def verdict_summary(self, all_reviewers: bool = True) -> dict[str, int]:
         """How many of each verdict (and in all) this chunking has."""

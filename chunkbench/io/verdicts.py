@@ -40,6 +40,12 @@ def to_json(verdicts: Sequence[Verdict], path: str | os.PathLike | None = None) 
     return text
 
 
+def write_verdicts(verdicts: Sequence[Verdict], path: str | os.PathLike) -> str:
+    """Write `verdicts` to `path` atomically: JSON for a .json name, CSV otherwise; returns the text."""
+    write = to_json if os.fspath(path).lower().endswith(".json") else to_csv
+    return write(verdicts, path)
+
+
 def summary(verdicts: Sequence[Verdict]) -> dict[str, int]:
     """Count per verdict code (every code present, zero when unused)."""
     counts = {k: 0 for k in VERDICTS}

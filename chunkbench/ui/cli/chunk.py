@@ -222,11 +222,14 @@ def strategies_registry(names: Sequence[str] = ()) -> list[dict]:
     from chunkbench.strategies import all_strategies, get_strategy
 
     chosen = [get_strategy(n) for n in names] if names else all_strategies(slow=True)
-    return [
-        {"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc, "offsets": s.offsets,
-         "slow": s.slow, "params": [p.describe() for p in s.params]}
-        for s in chosen
-    ]
+    return [_entry(s.name, s.spec, s.ruleset, s.doc, s.offsets, s.slow, [p.describe() for p in s.params])
+            for s in chosen]
+
+
+def _entry(name: str, spec: str, ruleset: str, doc: str, offsets: str, slow: str, params: list | None) -> dict:
+    """One strategy as `chunkbench strategies` lists it (params None: not read, see _quick_registry)."""
+    return {"name": name, "spec": spec, "ruleset": ruleset, "doc": doc, "offsets": offsets, "slow": slow,
+            "params": params}
 
 
 def _quick_registry() -> list[dict]:
@@ -235,10 +238,9 @@ def _quick_registry() -> list[dict]:
     from chunkbench.strategies import REGISTRY
     from chunkbench.strategies.peers import SPEC, listed_peers, peer_ruleset
 
-    builtin = [{"name": s.name, "spec": s.spec, "ruleset": s.ruleset, "doc": s.doc, "offsets": s.offsets,
-                "slow": s.slow, "params": [p.describe() for p in s.params]} for _, s in sorted(REGISTRY.items())]
-    peers = [{"name": p.name, "spec": SPEC, "ruleset": peer_ruleset(p), "doc": p.doc, "offsets": "rewritten",
-              "slow": p.slow, "params": None} for p in sorted(listed_peers(), key=lambda p: p.name)]
+    builtin = strategies_registry(sorted(REGISTRY))
+    peers = [_entry(p.name, SPEC, peer_ruleset(p), p.doc, "rewritten", p.slow, None)
+             for p in sorted(listed_peers(), key=lambda p: p.name)]
     return builtin + peers
 
 

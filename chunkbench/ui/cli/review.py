@@ -99,6 +99,6 @@ def _export(cs, args) -> int:
     target = check_outputs({"--export": args.export}, inputs=[args.input, args.pdf, args.workspace])["--export"]
     with open_workspace(args.workspace) as conn:
         rows = vstore.query(conn, doc_id=cs.doc.doc_id, strategy=cs.strategy, params_hash=cs.params_hash)
-    write_output(target, lambda path: (vstore.to_csv if args.export.lower().endswith(".csv") else vstore.to_json)(rows, path))
+    write_output(target, lambda path: vstore.write_verdicts(rows, path))
     print(f"wrote {len(rows)} verdicts to {args.export}", file=sys.stderr)
     return 0

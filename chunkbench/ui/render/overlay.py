@@ -144,8 +144,10 @@ CUT_WORDS_CHARS = 24
 def defect_box(doc: Document, f: Finding, page: int) -> tuple[float, float, float, float]:
     """Where a finding is drawn: for a cut inside a sentence or a word, the last words before the cut
     on its page (the whole last element said nothing about where the cut is); else its own box."""
+    from chunkbench.evaluate.defects import Defect
+
     assert f.box is not None
-    if f.code.value not in ("mid_sentence", "mid_word") or f.end_char is None or not doc.pdf_path:
+    if f.code not in (Defect.MID_SENTENCE, Defect.MID_WORD) or f.end_char is None or not doc.pdf_path:
         return f.box
     text_end = len(doc.text[:f.end_char].rstrip())
     words = [b for b in span_regions(doc, max(0, text_end - CUT_WORDS_CHARS), text_end) if b.page == page]
