@@ -217,21 +217,21 @@ def test_app_saves_at_once_and_a_restart_resumes(ws):
 
 
 def test_go_to_a_boundary_by_its_number(ws):
-    """The "go to boundary" box takes the number the position line shows (1-based), and the line
-    numbers the boundary and the chunk it starts the same way."""
+    """The "go to boundary #" box takes the number the position line shows, and the line numbers the
+    boundary and the chunk it starts as the page labels and chunks.json number chunks (from 0)."""
     from chunkbench.ui.reviews.app import ReviewApp
 
     cs = cb.chunk(_doc(), "elements", max_chunk_size=300)
     app = ReviewApp(cs, reviewer="ann", workspace=ws)
     n = len(cs)
     assert n >= 4
-    app.goto_w.value = n - 1
+    app.goto_w.value = n - 2
     assert app.session.current == n - 2
-    assert f"Boundary <b>{n - 1}</b> of {n}" in app.position.object
-    assert f"where chunk {n - 1} starts (index {n - 2} in chunks.json)" in app.position.object
+    assert f"Boundary <b>#{n - 2}</b> (#0–#{n - 1}" in app.position.object
+    assert f"where chunk #{n - 2} starts, labelled {n - 2} on the page" in app.position.object
     app.session.step(+1)  # the box follows the session
-    assert app.goto_w.value == n
-    app.goto_w.value = n + 5  # past the end: refused by the box, nothing moves
+    assert app.goto_w.value == n - 1
+    app.goto_w.value = n + 5  # past the end: nothing moves
     assert app.session.current == n - 1
 
 

@@ -66,7 +66,7 @@ def _at_boundary(page, n: int, total: int):
     position = page.locator(".cb-pos").first
     for _ in range(n - 1):
         page.keyboard.press("n")
-    sync_api.expect(position).to_contain_text(f"Boundary {n} of {total}", timeout=TIMEOUT)
+    sync_api.expect(position).to_contain_text(f"Boundary #{n - 1} (#0–#{total - 1}", timeout=TIMEOUT)
     return position
 
 
@@ -337,7 +337,7 @@ def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browse
     assert edits_of(doc, contract.strategy, serve.workspace) == []
     page.get_by_role("button", name="split before the picked word").click()
     page.wait_for_selector("text=/split here by gus/", timeout=TIMEOUT)
-    expect(position).to_contain_text(f"Boundary 7 of {len(contract) + 1}", timeout=TIMEOUT)
+    expect(position).to_contain_text(f"Boundary #6 (#0–#{len(contract)}", timeout=TIMEOUT)
     # the text below the page: the new chunk's words (wait for them: it is redrawn after the
     # position line, and a stale word was read once); shift-click its third
     words = page.locator(".cb-after [data-pos]")

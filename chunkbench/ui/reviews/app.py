@@ -118,7 +118,7 @@ class ReviewApp:
         self.order_w.param.watch(lambda e: self._from_control(session.set_order, e.new), "value")
         self.position = OfflineHTML("", css_classes=["cb-position"])
         # straight to a boundary by its number (reaching the 26th took 25 presses of n)
-        self.goto_w = pn.widgets.IntInput(label="go to boundary", value=1, start=1, end=max(1, len(session.keys)),
+        self.goto_w = pn.widgets.IntInput(label="go to boundary #", value=0, start=0, end=max(0, len(session.keys) - 1),
                                           width=120, css_classes=["cb-goto"])
         self.goto_w.param.watch(lambda e: self._from_control(self._go_to_number, e.new), "value")
         # an <img> in an HTML pane sizes itself with inline styles (no theme CSS needed offline)
@@ -207,9 +207,10 @@ class ReviewApp:
             action(*args)
 
     def _go_to_number(self, number: int | None) -> None:
-        """The "go to boundary" box: boundaries are numbered from 1, as the position line counts them."""
-        if number is not None and 1 <= number <= len(self.session.keys):
-            self.session.go_to(number - 1)
+        """The "go to boundary #" box: a boundary has the number of the chunk it starts, as the page's
+        labels and chunks.json's `index` number chunks (from 0)."""
+        if number is not None and 0 <= number < len(self.session.keys):
+            self.session.go_to(number)
 
     def _on_key(self, key: str) -> None:
         if key in KEYS:
@@ -234,8 +235,8 @@ class ReviewApp:
             self.filter_w.value, self.order_w.value = session.filter, session.order
             self.reason_w.options = [ANY_REASON, *sorted({ch.boundary.reason.value for ch in cs.chunks})]
             self.reason_w.value = session.reason
-            self.goto_w.end = max(1, len(session.keys))
-            self.goto_w.value = min(i + 1, self.goto_w.end)
+            self.goto_w.end = max(0, len(session.keys) - 1)
+            self.goto_w.value = min(i, self.goto_w.end)
         finally:
             self._syncing = False
         shown = session.visible()
@@ -244,8 +245,8 @@ class ReviewApp:
             return
         where = f"{shown.index(i) + 1} of {len(shown)} shown" if i in shown else "not in the current filter"
         self.position.object = (
-            f'<div class="cb-pos">Boundary <b>{i + 1}</b> of {len(session.keys)} ({where}): where chunk {i + 1} '
-            f'starts (index {i} in chunks.json) · {pages_label(c)}</div>'
+            f'<div class="cb-pos">Boundary <b>#{i}</b> (#0–#{len(session.keys) - 1}; {where}): where chunk #{i} '
+            f'starts, labelled {i} on the page · {pages_label(c)}</div>'
         )
         self._show_image(i, c)
         self._show_pick()
