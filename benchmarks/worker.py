@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
         import pymupdf
         import pymupdf4llm
 
-        options = pdf_layout._ocr_options(pdf_loader.ocr_available())  # the options chunkbench passes
+        options = pdf_layout.ocr_options(pdf_loader.ocr_available())  # the options chunkbench passes
         t0 = time.perf_counter()
         with pymupdf.open(args.pdf) as doc:
             raw = pymupdf4llm.to_json(doc, **options)

@@ -49,7 +49,7 @@ def test_changed_ocr_option_misses(fresh_cache, parses, monkeypatch):
     path = shared_pdf(SCAN)
     assert chunkbench.load(path).parser.options["ocr"] is False
     monkeypatch.setattr(pdf_loader, "ocr_available", lambda: True)  # Tesseract "installed" later
-    monkeypatch.setattr(pdf_layout, "_ocr_options", lambda ocr: {"use_ocr": OCRMode.NEVER})  # but not run
+    monkeypatch.setattr(pdf_layout, "ocr_options", lambda ocr: {"use_ocr": OCRMode.NEVER})  # but not run
     assert chunkbench.load(path).parser.options["ocr"] is True
     assert len(parses) == 2 and len(cache_files(fresh_cache)) == 2
 

@@ -14,7 +14,7 @@ from chunkbench.io.docling_doc import to_docling
 from chunkbench.strategies import get_strategy
 from chunkbench.text.tokenizer import get_encoding
 from chunkbench.ui.cli import main
-from tests.conftest import SAMPLE_PDFS
+from tests.conftest import MINERU_FIXTURES, SAMPLE_PDFS
 
 pytest.importorskip("docling_core", reason="docling-core (a dev dependency) is not installed")
 pytest.importorskip("semchunk", reason="semchunk (HybridChunker's splitter, a dev dependency) is not installed")
@@ -146,3 +146,65 @@ def test_sections_merged_under_headings_that_read_the_same_are_their_items_apart
         assert "1 as items apart" in cb.foreign.match_summary(cs)
         # without merge_peers each section is its own chunk, found as it is
         assert [c.source_blocks for c in cb.chunk(doc, HYBRID, merge_peers=False)] == [("e1",), ("e3",)]
+
+
+# --- docling-core's newer chunkers: line-based tokens, pages, chunk expanders ----------------------
+
+LINES = "docling:LineBasedTokenChunker"
+PAGES = "docling:PageChunker"
+
+
+def test_line_based_chunks_are_docling_own_each_on_the_items_it_holds(manual):
+    """The peer's chunks are the library's, made by a user's own LineBasedTokenChunker, and each
+    is placed on the elements whose lines it holds (the library names every item for every chunk)."""
+    from docling_core.transforms.chunker.line_chunker import LineBasedTokenChunker
+
+    conversion = to_docling(manual)
+    own = LineBasedTokenChunker(tokenizer=OpenAITokenizer(tokenizer=get_encoding(), max_tokens=128)).chunk(
+        conversion.document)
+    cs = cb.chunk(manual, LINES, max_tokens=128)
+    assert [c.text for c in cs] == [c.text for c in own if c.text.strip()]
+    assert max(len(get_encoding().encode(c.text)) for c in cs) <= 128
+    starts = [c.start_char for c in cs]
+    assert starts == sorted(starts), "in reading order (the pieces of a table all placed at the table)"
+    tables = {e.id for e in manual.elements if e.type == "table"}
+    assert tables and all(c.extra["match"] == "referenced" for c in cs if set(c.source_blocks) <= tables)
+    assert len(cb.chunk(manual, LINES, max_tokens=64)) > len(cs)
+
+
+def test_page_chunks_are_one_per_page(manual):
+    from docling_core.transforms.chunker.page_chunker import PageChunker
+
+    cs = cb.chunk(manual, PAGES)
+    own = list(PageChunker().chunk(to_docling(manual).document))
+    assert [c.text for c in cs] == [c.text for c in own] and len(cs) == len(manual.pages)
+    assert [(c.page_start, c.page_end) for c in cs] == [(n, n) for n in range(1, len(manual.pages) + 1)]
+    assert {c.boundary.reason.value for c in cs[1:]} <= {"page_break", "heading"}
+
+
+def test_page_chunker_declares_what_has_no_box():
+    found = sorted(MINERU_FIXTURES.glob("*/naacl-long-107_content_list.json"))
+    if not found:
+        pytest.skip("the MinerU 2.x fixtures are in ../shared, which is not beside this clone")
+    doc = cb.load(found[0])
+    cs = cb.chunk(doc, PAGES)
+    assert not cs.chunks and all(e.bbox is None for e in doc.elements)
+    assert all("no box on a page" in cs.skipped[e.id] for e in doc.elements if e.text.strip() and not
+               cb.types.document.is_noise(e))
+
+
+@pytest.mark.parametrize("expand", ["tree", "page"])
+def test_a_chunk_expander_grows_hybrid_chunks_as_docling_does(manual, expand):
+    from docling_core.transforms.chunker.chunk_expander import PageChunkExpander, TreeChunkExpander
+
+    conversion = to_docling(manual)
+    chunker = HybridChunker(tokenizer=OpenAITokenizer(tokenizer=get_encoding(), max_tokens=128))
+    expander = {"tree": TreeChunkExpander, "page": PageChunkExpander}[expand]()
+    serializer = chunker.serializer_provider.get_serializer(doc=conversion.document)
+    own = [expander.expand(chunk=c, dl_doc=conversion.document, serializer=serializer)
+           for c in chunker.chunk(conversion.document)]
+    cs = cb.chunk(manual, HYBRID, max_tokens=128, expand=expand)
+    assert [c.text for c in cs] == [c.text for c in own if c.text.strip()]
+    plain = cb.chunk(manual, HYBRID, max_tokens=128)
+    assert sum(c.char_len for c in cs) > sum(c.char_len for c in plain), "expanded chunks hold more"
+    assert "expand" in {p.name for p in get_strategy(HYBRID).params}

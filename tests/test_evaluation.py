@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +215,19 @@ def test_on_the_public_domain_corpus_sentences_beat_the_200_char_splitter_at_equ
     default = rows["sentences"]  # the strategy's defaults, not only a tuned variant
     assert default["recall_ok"] and default["iou_gain"] >= 0.20, format_table(result)
     assert rows["elements"]["iou_gain"] < 0 < default["iou_gain"]  # big chunks lose on IoU, as they should
+
+
+def test_a_second_run_into_the_same_folder_says_what_it_replaces(tmp_path, capsys):
+    """evaluate, render and diff into a folder holding an earlier run of theirs: one warning line
+    (when, what is replaced); into a fresh folder, none."""
+    corpus = make_corpus(tmp_path / "c")
+    md = str(Path(__file__).parent / "data" / "markdown" / "deployment_guide.md")
+    runs = {"evaluation": ["evaluate", str(corpus), "--strategy", "recursive", "-o", str(tmp_path / "e")],
+            "report": ["render", md, "-o", str(tmp_path / "r")],
+            "diff": ["diff", md, "--a", "strategy=elements", "--b", "strategy=recursive", "-o", str(tmp_path / "d")]}
+    for name, args in runs.items():
+        assert main(args) == 0
+        assert "holds an earlier" not in capsys.readouterr().err, name
+        assert main(args) == 0
+        err = capsys.readouterr().err
+        assert "holds an earlier" in err and "replaced" in err and err.count("\n") == 1, (name, err)

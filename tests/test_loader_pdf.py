@@ -241,7 +241,7 @@ def test_ocr_runs_on_pages_without_text_when_available_and_stays_off_stdout(fres
 
     monkeypatch.setattr(pdf_loader, "ocr_available", lambda: True)
     monkeypatch.setattr(
-        pdf_layout, "_ocr_options", lambda ocr: {"use_ocr": OCRMode.SELECT_KEEP_OLD, "ocr_function": fake_ocr}
+        pdf_layout, "ocr_options", lambda ocr: {"use_ocr": OCRMode.SELECT_KEEP_OLD, "ocr_function": fake_ocr}
     )
     doc = load_pdf(shared_pdf(SCAN), page_timeout=0)  # 0: parsed in this process, where ocr_calls is
     assert capfd.readouterr().out == ""
@@ -255,7 +255,7 @@ def test_ocr_runs_on_pages_without_text_when_available_and_stays_off_stdout(fres
 def test_ocr_that_finds_nothing_is_reported(fresh_cache, monkeypatch):
     monkeypatch.setattr(pdf_loader, "ocr_available", lambda: True)
     monkeypatch.setattr(
-        pdf_layout, "_ocr_options", lambda ocr: {"use_ocr": OCRMode.SELECT_KEEP_OLD, "ocr_function": lambda page, **kw: None}
+        pdf_layout, "ocr_options", lambda ocr: {"use_ocr": OCRMode.SELECT_KEEP_OLD, "ocr_function": lambda page, **kw: None}
     )
     doc = load_pdf(shared_pdf(SCAN))
     assert doc.warnings[-1] == "OCR found no text on page(s): 1"

@@ -137,3 +137,23 @@ def test_notebook_runs_with_small_parameters(path, tmp_path):
         assert [(r["chunk_index"], r["verdict"], r["reviewer"]) for r in rows] == [
             ("0", "ok", "demo"), ("1", "should_merge", "demo"), ("2", "ok", "demo")]
         assert len(json.loads((out / "verdicts.json").read_text(encoding="utf-8"))) == 3
+
+
+def test_the_parsers_notebook_without_mineru_shows_the_default_parse_and_says_how(tmp_path, monkeypatch):
+    """Issue 58.9: `make demo` does not install MinerU; 05_parsers then says so in one message,
+    names the way to get it, and runs everything else on the default parse."""
+    from chunkbench.loaders.mineru.run import COMMAND_ENV
+
+    monkeypatch.setenv(COMMAND_ENV, str(tmp_path / "no-mineru-here"))  # as if MinerU were not installed
+    monkeypatch.setenv("CHUNKBENCH_CACHE_DIR", str(tmp_path / "cache"))  # no MinerU parse from the cache either
+    path = ROOT / "notebooks" / "05_parsers.ipynb"
+    out, executed = tmp_path / "out", tmp_path / "executed.ipynb"
+    execute_notebook(path, executed, small_parameters(path, out), cwd=path.parent, timeout=300,
+                     kernel_log=tmp_path / "kernel.log")
+    cells = _code_cells(_load(executed))
+    outputs = [o for c in cells for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    printed = "".join("".join(o.get("text", "")) for o in outputs)
+    assert "MinerU could not run" in printed and "make lab" in printed
+    assert [line.split(",")[0] for line in (out / "parsers.csv").read_text("utf-8").splitlines()[1:]] == ["default"]
+    assert any("image/png" in o.get("data", {}) for o in outputs)

@@ -80,7 +80,7 @@ def test_the_retrieval_default_through_langchain_and_llama_index_gives_evaluates
     assert ref["token_recall"] > plain["token_recall"]
 
 
-def test_every_chunk_comes_back_once_with_its_text_and_the_index_text_is_never_shown(case):
+def test_every_chunk_comes_back_once_with_its_text_and_the_index_text_is_never_shown(case, embed_once):
     from dataclasses import replace
 
     from llama_index.core.schema import MetadataMode

@@ -371,24 +371,63 @@ def test_a_point_that_fails_is_recorded_run_from_a_clean_environment(tmp_path):
     assert pd.isna(row["notebook"]) and not list(out.rglob("*.ipynb"))
 
 
+def langchain_chunks(path: Path, size: int) -> list[str]:
+    """LangChain's recursive splitter on PyMuPDF's page text, as a user's pipeline makes chunks."""
+    import pymupdf
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    with pymupdf.open(path) as pdf:
+        text = "\n".join(page.get_text() for page in pdf)
+    return RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=0).split_text(text)
+
+
 def test_cli_runs_the_best_notebook_from_a_clean_environment_with_this_interpreter(tmp_path):
-    """The notebook's kernel is this interpreter even without the venv on PATH."""
+    """The notebook's kernel is this interpreter even without the venv on PATH; a chunks file given
+    with --chunks is one more point, and when it is the best, the notebook measures that file."""
     import os
     import subprocess
 
-    out = tmp_path / "out"
+    out, file = tmp_path / "out", tmp_path / "langchain.json"
+    file.write_text(json.dumps(langchain_chunks(PDF, 150)), encoding="utf-8")  # more chunks than either grid point
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CHUNKBENCH_CACHE_DIR": os.environ["CHUNKBENCH_CACHE_DIR"]}
     proc = subprocess.run(
         [sys.executable, "-m", "chunkbench", "sweep", str(PDF), "--grid", "max_chunk_size=900,1800",
-         "-o", str(out), "--no-progress", "--rank-by", "chunks"],
+         "--chunks", str(file), "--chunker", "langchain-150", "-o", str(out), "--no-progress", "--rank-by", "chunks"],
         env=env, capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "time: points" in proc.stdout and "notebooks" in proc.stdout
+    assert "time: points" in proc.stdout and "notebooks" in proc.stdout and "failed" not in proc.stderr
     rows = pd.read_csv(out / "results.csv")
     best = rows.loc[rows["chunks"].idxmax()]
+    assert best["strategy"] == "langchain-150"
     point = json.loads((Path(best["point_dir"]) / "metrics.json").read_text())
     assert point["python"] == sys.executable and Path(best["notebook"]).exists()
+    executed = json.loads(Path(best["notebook"]).read_text(encoding="utf-8"))
+    printed = "".join("".join(o.get("text", "")) for c in executed["cells"] for o in c.get("outputs", []))
+    assert f"{best['chunks']} chunks with langchain-150" in printed
+
+
+def test_a_chunks_file_is_one_more_point_measured_as_the_grid_is(tmp_path, capsys):
+    chunks = langchain_chunks(PDF, 400)
+    file = tmp_path / "langchain.json"
+    file.write_text(json.dumps(chunks), encoding="utf-8")
+    args = ["--strategy", "recursive", "--grid", "chunk_size=300,600", "--chunks", str(file), "--chunker", "lc-400",
+            "--notebooks", "none", "--no-progress", "--workspace", "none", "--jobs", "1"]
+    assert main(["sweep", str(PDF), *args, "-o", str(tmp_path / "s")]) == 0
+    df = pd.read_csv(tmp_path / "s" / "results.csv")
+    assert list(df["strategy"]) == ["recursive", "recursive", "lc-400"] and set(df["status"]) == {"ok"}
+    mine = df.iloc[2]
+    assert mine["chunks"] == len(chunks) and mine["ret_chunks_mrr"] >= 0 and mine["defects_per_100"] >= 0
+    written = json.loads((Path(mine["point_dir"]) / "chunks.json").read_text(encoding="utf-8"))
+    assert written["chunking"]["strategy"] == "lc-400" and written["chunking"]["params"] == {"chunks_file": "langchain.json"}
+    capsys.readouterr()
+    # one document's chunks: two inputs, or a missing file, stop before anything is written
+    other = SAMPLE_PDFS / "rfp_it_services.pdf"
+    assert main(["sweep", str(PDF), str(other), *args, "-o", str(tmp_path / "two")]) == 2
+    assert "exactly one INPUT" in capsys.readouterr().err and not (tmp_path / "two").exists()
+    missing = ["--chunks", str(tmp_path / "nope.json")]
+    assert main(["sweep", str(PDF), *args[:4], *missing, "-o", str(tmp_path / "none"), "--no-progress"]) == 3
+    assert "nope.json" in capsys.readouterr().err and not (tmp_path / "none").exists()
 
 
 def test_the_dask_path_on_a_local_cluster(tmp_path):
@@ -535,5 +574,5 @@ def test_a_second_sweep_into_the_same_folder_says_so(tmp_path, capsys):
     assert "earlier sweep" not in capsys.readouterr().err
     assert main([*args, "--grid", "max_chunk_size=1200"]) == 0
     err = capsys.readouterr().err
-    assert f"{out} holds an earlier sweep (2 rows, " in err and "stay under points/" in err
+    assert f"{out} holds an earlier sweep (2 rows, " in err and "stay under points/" in err and err.count("\n") == 1
     assert len((out / "results.csv").read_text("utf-8").splitlines()) == 2  # the new sweep's one row

@@ -5,7 +5,8 @@
 * a symlink is written through: the file it points to is replaced, the link stays;
 * devices, FIFOs, sockets and paths under /dev, /proc, /sys are refused (`-o /dev/stdout`);
 * a folder where a file is expected, or a file where a folder is expected, is refused;
-* OS errors while writing (read-only folder, full disk) become a UsageError naming the path (exit 2).
+* OS errors while writing (read-only folder, full disk) become a UsageError naming the path (exit 2);
+* a folder output that holds an earlier run of the same command is said, in one warning line.
 """
 
 from __future__ import annotations
@@ -47,6 +48,24 @@ def check_outputs(
             raise UsageError(f"{seen[key]} and {option} name the same path: give each output its own", target)
         seen[key] = option
     return chosen
+
+
+def say_if_replacing(folder: str | os.PathLike, marker: str, run: str, replaced: str, stays: str = "",
+                     detail: str = "") -> bool:
+    """One warning line on stderr when `folder` holds an earlier `run` (its `marker` file): how
+    big (`detail`) and when, what this run replaces and what of it stays. Whether there was one."""
+    import datetime as dt
+    import sys
+
+    from chunkbench.text.terminal import terminal_safe
+
+    earlier = Path(folder) / marker
+    if not earlier.is_file():
+        return False
+    when = dt.datetime.fromtimestamp(earlier.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+    print(f"chunkbench: warning: {terminal_safe(str(folder))} holds an earlier {run} ({detail + ', ' if detail else ''}"
+          f"{when}): {replaced} replaced{'; ' + stays if stays else ''} (use another -o to keep both)", file=sys.stderr)
+    return True
 
 
 def _file_target(option: str, path: Path) -> Path:

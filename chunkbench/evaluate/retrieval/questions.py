@@ -1,5 +1,6 @@
-"""Questions with evidence: `*.questions.json` lists, FinanceBench rows matched to a document, and
-Chroma's chunking-evaluation CSV (`question`, `references`, `corpus_id`) grouped by corpus."""
+"""Questions with evidence: `*.questions.json` lists, FinanceBench rows matched to a document,
+Ragas test sets and MTCB question sets (JSON, JSONL or, for MTCB's Hugging Face files, Parquet),
+and Chroma's chunking-evaluation CSV (`question`, `references`, `corpus_id`) grouped by corpus."""
 
 from __future__ import annotations
 
@@ -48,38 +49,89 @@ class Question:
 
 
 def load_questions(path: str | os.PathLike[str], doc: Document | None = None) -> list[Question]:
-    """Questions from a `*.questions.json` list or a FinanceBench `*.jsonl` (rows for `doc` only).
+    """Questions from a JSON list, a JSONL file or a Parquet file, in any of the formats of
+    `row_questions`; FinanceBench rows are kept for `doc` only.
 
     FinanceBench pages (`evidence_page_num`) are 0-based and become 1-based here; its rows are
     matched to `doc` by the document name (`BESTBUY_2023_10K` ~ `financial_bestbuy-2023-10k.pdf`)."""
     path = Path(path)
+    if path.suffix == ".parquet":
+        return _rows_questions(_parquet_rows(path), doc, path)
     try:
         raw = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read questions file: {exc.strerror or exc}", path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read questions file: {getattr(exc, 'strerror', None) or exc}", path) from None
     try:
         if path.suffix == ".jsonl":
-            rows = [loads_checked(line, path) for line in raw.splitlines() if line.strip()]
-            return _financebench(rows, doc, path)
+            return _rows_questions([loads_checked(line, path) for line in raw.splitlines() if line.strip()], doc, path)
         data = loads_checked(raw, path)
     except json.JSONDecodeError as exc:
         raise InputError(f"questions file is not valid JSON: {exc}", path) from None
     if isinstance(data, Mapping):
         data = data.get("questions")
     if not isinstance(data, list):
-        raise InputError("questions file must be a JSON list of {question, evidence_page, evidence_text}", path)
-    out = []
-    for n, row in enumerate(data):
-        if not isinstance(row, Mapping) or not str(row.get("question") or "").strip():
-            raise InputError(f"question {n} has no 'question' text", path)
-        page = row.get("evidence_page")
-        text = row.get("evidence_text")
-        if page is None and not text:
-            raise InputError(f"question {n} has neither evidence_page nor evidence_text", path)
+        raise InputError("questions file must be a JSON list of {question, evidence_page, evidence_text} "
+                         "(or of Ragas or MTCB rows)", path)
+    return _rows_questions(data, doc, path)
+
+
+def _parquet_rows(path: Path) -> list:
+    import pandas as pd
+
+    try:
+        frame = pd.read_parquet(path)
+    except (OSError, ValueError, ImportError) as exc:
+        raise InputError(f"cannot read questions file as Parquet: {exc}", path) from None
+    return [{k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in row.items()}
+            for row in frame.to_dict("records")]
+
+
+def _rows_questions(rows: list, doc: Document | None, path: Path) -> list[Question]:
+    if rows and isinstance(rows[0], Mapping) and ("financebench_id" in rows[0] or "doc_name" in rows[0]):
+        return _financebench(rows, doc, path)
+    questions = [row_question(row, n, path) for n, row in enumerate(rows)]
+    if not questions:
+        raise InputError("the questions file has no questions", path)
+    return questions
+
+
+#: MTCB's name for the text a chunk must contain (its Hugging Face datasets; its own model: chunk_must_contain)
+MTCB_EVIDENCE = ("chunk-must-contain", "chunk_must_contain")
+
+
+def row_question(row: object, n: int, path: Path) -> Question:
+    """One question from a row in chunkbench's format ({question, evidence_page, evidence_text}),
+    Ragas's (a test set's `user_input` with its `reference_contexts`) or MTCB's (`question` with
+    `chunk-must-contain`); anything else is an InputError naming the row."""
+    where = f"question {n}"
+    if not isinstance(row, Mapping):
+        raise InputError(f"{where} is not an object", path)
+    if "user_input" in row or "reference_contexts" in row:  # Ragas (SingleTurnSample.model_dump)
+        text, contexts = row.get("user_input"), row.get("reference_contexts")
+        if not isinstance(contexts, list) or not contexts or not all(isinstance(c, str) and c.strip() for c in contexts):
+            raise InputError(f"{where}: reference_contexts must be a non-empty list of texts (a Ragas test set)", path)
+        evidence = tuple(Evidence(None, c) for c in contexts)
+    elif any(k in row for k in MTCB_EVIDENCE):
+        text = row.get("question")
+        must = next(row[k] for k in MTCB_EVIDENCE if k in row)
+        if not isinstance(must, str) or not must.strip():
+            raise InputError(f"{where}: chunk-must-contain must be a text (an MTCB question)", path)
+        evidence = (Evidence(None, must),)
+    else:
+        text = row.get("question")
+        page, found = row.get("evidence_page"), row.get("evidence_text")
+        if page is None and not found:
+            raise InputError(f"{where} has neither evidence_page nor evidence_text", path)
         if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
-            raise InputError(f"question {n}: evidence_page must be a 1-based page number, got {page!r}", path)
-        out.append(Question(str(row.get("id") or f"q{n + 1}"), str(row["question"]), (Evidence(page, text or None),)))
-    return out
+            raise InputError(f"{where}: evidence_page must be a 1-based page number, got {page!r}", path)
+        if found is not None and not isinstance(found, str):
+            raise InputError(f"{where}: evidence_text must be a text, got {type(found).__name__}", path)
+        evidence = (Evidence(page, found or None),)
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"{where} has no question text ('question', or a Ragas 'user_input')", path)
+    ident = row.get("id")
+    return Question(str(ident) if isinstance(ident, (str, int)) and not isinstance(ident, bool) else f"q{n + 1}",
+                    text, evidence)
 
 
 def _name_tokens(name: str) -> list[str]:

@@ -247,13 +247,14 @@ def print_warnings(doc) -> None:
         print(f"chunkbench: warning: {terminal_safe(doc.source)}: {warning}", file=sys.stderr)
 
 
-def add_chunks_option(parser: argparse.ArgumentParser, what: str) -> None:
-    """`--chunks FILE` and `--chunker NAME`: another chunker's chunks instead of a strategy's."""
+def add_chunks_option(parser: argparse.ArgumentParser, what: str,
+                      role: str = "instead of a strategy's (--strategy and --set are then not used)") -> None:
+    """`--chunks FILE` and `--chunker NAME`: another chunker's chunks, instead of a strategy's or beside them."""
     parser.add_argument(
         "--chunks", default=None, metavar="FILE",
-        help=f"{what} another chunker's chunks instead of a strategy's: a JSON list of strings or of objects "
-             "with text (or page_content), metadata, start_index, or JSON Lines of them; each is located in INPUT "
-             "and its boundary reason inferred (--strategy and --set are then not used)",
+        help=f"{what} another chunker's chunks: a JSON list of strings or of objects with text (or page_content), "
+             "metadata, start_index, or JSON Lines of them (a chunks.json too); each is located in INPUT and its "
+             f"boundary reason inferred; {role}",
     )
     parser.add_argument("--chunker", default="foreign", metavar="NAME",
                         help="with --chunks: the name the chunks are shown under "

@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from chunkbench.evaluate.margin import RecallMargin
     from chunkbench.io.atomic import dumps_json, write_json, write_text
-    from chunkbench.io.outputs import check_outputs
+    from chunkbench.io.outputs import check_outputs, say_if_replacing
 
     check_outputs({}, inputs=[*args.inputs, args.questions], folders={"--output": args.output})
     if args.top_k < 1:
@@ -129,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
         _parse_first(args)
     # an input without a questions file asks its own (evaluate.proxy), and the report says so
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir, proxy=args.questions is None)
+    if args.output:
+        say_if_replacing(args.output, "evaluation.json", "evaluation", "its evaluation.json, evaluation.md and misses/ are")
     retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
     base = baseline(args.baseline_size, args.baseline_overlap, args.baseline_separators, args.baseline_unit,
                     args.baseline_index_context, args.baseline_index_alone, args.baseline_index_windows,

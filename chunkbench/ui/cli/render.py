@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from chunkbench.errors import UsageError
-from chunkbench.io.outputs import check_outputs
+from chunkbench.io.outputs import check_outputs, say_if_replacing
 
 from . import (
     add_chunks_option,
@@ -70,6 +70,7 @@ def run_render(args) -> int:
 
         other = load(args.elements_of, pdf=doc.pdf_path, cache=not args.no_cache)
     pages = parse_pages(args.pages, len(doc.pages)) if doc.pdf_path else None
+    say_if_replacing(args.output, "index.html", "report", "its index.html and the page images of the same pages are")
     index = write_report(doc, chunks, args.output, pages=pages, dpi=args.dpi, show=show, elements_of=other)
     what = f"{len(pages)} page images" if pages is not None else "the text view (no PDF)"
     print(f"wrote {index} ({len(chunks)} chunks, {what})")
@@ -87,6 +88,8 @@ def run_diff(args) -> int:
     doc = load_input(args)
     sides = [located_chunks(doc, spec, os.path.basename(spec)) if spec in files else spec for spec in (args.a, args.b)]
     d = diff(doc, *sides, window=args.window)
+    say_if_replacing(args.output, "index.html", "report", "its index.html, diff.csv and the page images of the same "
+                     "pages are")
     index = write_diff_report(d, args.output, dpi=args.dpi)
     counts = ", ".join(f"{k} {v}" for k, v in d.counts.items())
     print(f"wrote {index} ({counts}; {len(d.changed_pages())} pages with changes)")

@@ -8,9 +8,8 @@ import sys
 import time
 
 from chunkbench.app.sweep.floor import FLOOR_HELP
-from chunkbench.text.terminal import terminal_safe
 
-from . import add_set_option, parse_sets
+from . import add_chunks_option, add_set_option, parse_sets
 
 
 def register(subparsers) -> None:
@@ -34,6 +33,8 @@ def register(subparsers) -> None:
                         "columns rank each chunk by its text with N chunks before and after it, or 'index_alone': "
                         "with index_context, also by its own text alone, the better score kept; 'index_windows', "
                         "'index_headings' likewise (also with --set)")
+    add_chunks_option(p, "measure", role="one more point beside the grid's, for one INPUT (indexed as --set's "
+                      "index_* parameters say)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
     p.add_argument("--questions", default="auto", metavar="FILE",
                    help="questions file for the retrieval check (default: <input stem>.questions.json beside each "
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    from chunkbench.io.outputs import check_outputs
+    from chunkbench.io.outputs import check_outputs, say_if_replacing
     from chunkbench.loaders.corpus import expand_corpus_items
 
     args.inputs = expand_corpus_items(args.inputs)
@@ -87,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"no such file or folder{more}; nothing was written", missing[0])
     check_outputs({}, inputs=args.inputs, folders={"--output": args.output})
     grid = parse_grid(args.grid)
-    _say_if_replacing(args.output)
+    say_if_replacing(args.output, "results.csv", "sweep", "its results.csv, results.parquet and summary.html are",
+                     "its points that this sweep does not compute stay under points/", _rows(args.output))
     fixed = parse_sets(args.params)
     questions = None if args.questions.lower() == "none" else args.questions
     df = run_sweep(
@@ -95,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
         timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
         labels=_labels(args.workspace), recall_floor=args.recall_floor, holdout=args.holdout,
+        chunks=(args.chunks, args.chunker) if args.chunks else None,
     )
     from chunkbench.ui.sweep_summary import write_summary
 
@@ -137,18 +140,10 @@ def _labels(workspace: str):
     return workspace
 
 
-def _say_if_replacing(output: str) -> None:
-    """One warning line when `output` holds an earlier sweep: its tables are replaced, and its point
-    folders this sweep does not compute stay beside the new ones."""
-    import datetime as dt
-
-    earlier = os.path.join(output, "results.csv")
-    if not os.path.isfile(earlier):
-        return
-    with open(earlier, encoding="utf-8", errors="replace") as f:
-        rows = max(0, sum(1 for _ in f) - 1)
-    when = dt.datetime.fromtimestamp(os.path.getmtime(earlier)).strftime("%Y-%m-%d %H:%M")
-    print(f"chunkbench: warning: {terminal_safe(output)} holds an earlier sweep ({rows} rows, {when}): its "
-          "results.csv, results.parquet and summary.html are replaced; its points that this sweep does not "
-          "compute stay under points/ (use another -o to keep both)", file=sys.stderr)
-
+def _rows(output: str) -> str:
+    """The row count of the results.csv in `output`, for the warning that replaces it."""
+    try:
+        with open(os.path.join(output, "results.csv"), encoding="utf-8", errors="replace") as f:
+            return f"{max(0, sum(1 for _ in f) - 1)} rows"
+    except OSError:
+        return ""

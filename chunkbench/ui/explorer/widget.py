@@ -33,8 +33,11 @@ from .cards import STYLE, chunk_label, detail_html, error_html, summary_html
 
 #: keys over the page that edit the selected chunk's boundary: (kind, words)
 EDIT_KEYS = {"m": ("merge", 0), "[": ("move", -1), "]": ("move", 1), "s": ("split", 0)}
-#: sliders stop at this multiple of the default (the number box beside it takes any allowed value)
-SLIDER_SPAN = 5
+#: sliders stop at this multiple of the default (the number box beside it takes any allowed value):
+#: at 2, the 460 px slider's track (about 280 px beside its name and readout) moves a 2,000-character
+#: default about 14 characters a pixel (at 5 on 340 px it was about 60)
+SLIDER_SPAN = 2
+SLIDER_WIDTH = "460px"
 #: gutter label size (points) of the explorer's page: a notebook beside JupyterLab's file browser
 #: shows a 1,280 px window's page at about 1.2 px per point, so 9-point labels would read at 10.6 px
 LABEL_SIZE = 10.5
@@ -100,7 +103,7 @@ def param_control(p: Param, value: Any) -> w.Widget:
         cls = w.IntSlider if p.type is int else w.FloatSlider
         step = p.ui_step or (1 if p.type is int else (p.max - p.min) / 100)
         return cls(value=value, min=p.min, max=hi, step=step, continuous_update=False,
-                   layout=w.Layout(width="340px"), description=p.name, tooltip=p.doc, style=style)
+                   layout=w.Layout(width=SLIDER_WIDTH), description=p.name, tooltip=p.doc, style=style)
     if p.type is int:
         return w.IntText(value=value, **common)
     if p.type is float:
