@@ -182,6 +182,15 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         box.press("Enter")
         readout = page.locator(".cb-explorer .widget-slider .widget-readout").first
         expect(readout).to_have_text("1234", timeout=TIMEOUT)
+        # issue 58.8: a pixel of the size slider's track is not tens of characters (it was about 60)
+        from chunkbench.strategies import get_strategy
+        from chunkbench.ui.explorer.widget import SLIDER_SPAN
+
+        size = next(p for p in get_strategy("elements").params if p.name == "max_chunk_size")
+        track = page.locator(".cb-explorer .widget-slider .slider-container").first.bounding_box()["width"]
+        per_pixel = (SLIDER_SPAN * size.default - size.min) / track
+        print(f"slider track {track:.0f} px: {per_pixel:.1f} characters a pixel")
+        assert per_pixel <= 20, (track, per_pixel)
         # issue 20.1: select a chunk in the list and merge it into the one before with the button
         options = page.locator(".cb-explorer .cb-chunk-list select option")
         count = options.count()

@@ -34,8 +34,8 @@ from .cards import STYLE, chunk_label, detail_html, error_html, summary_html
 #: keys over the page that edit the selected chunk's boundary: (kind, words)
 EDIT_KEYS = {"m": ("merge", 0), "[": ("move", -1), "]": ("move", 1), "s": ("split", 0)}
 #: sliders stop at this multiple of the default (the number box beside it takes any allowed value):
-#: at 2, the 460 px slider's track (about 280 px beside its name and readout) moves a 2,000-character
-#: default about 14 characters a pixel (at 5 on 340 px it was about 60)
+#: at 2, the 460 px slider's track (258 px beside its name and readout in JupyterLab) moves a
+#: 2,000-character default 15 characters a pixel (at 5 on 340 px it was about 70)
 SLIDER_SPAN = 2
 SLIDER_WIDTH = "460px"
 #: gutter label size (points) of the explorer's page: a notebook beside JupyterLab's file browser
