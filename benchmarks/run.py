@@ -30,7 +30,7 @@ from chunkbench.io.atomic import write_text
 
 from .common import HEADER, ROOT, Row, machine, markdown_rows, plain_table
 
-SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus", "judge", "cli")
+SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus", "judge", "cli", "lineage")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,6 +105,11 @@ def main(argv: list[str] | None = None) -> int:
 
         r, n = bench_cli.run(runs=3 if args.quick else 5)
         _report(rows, notes, bench_cli.SECTION, r, n)
+    if "lineage" in only:
+        from . import bench_lineage
+
+        r, n = bench_lineage.run(runs=2 if args.quick else 3)
+        _report(rows, notes, bench_lineage.SECTION, r, n)
     elapsed = time.perf_counter() - started
     run = {"command": command(args.quick, only), "written": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
            "minutes": round(elapsed / 60, 1), "machine": header}

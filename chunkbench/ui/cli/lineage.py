@@ -1,0 +1,68 @@
+"""`chunkbench lineage OLD NEW [--a SPEC] [--b SPEC] [-o lineage.jsonl]`: what became of each chunk
+between two chunk sets (two versions of a document, two parses, two settings), and what to re-embed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "lineage", help="what became of each chunk between two versions or settings, and what to re-embed",
+        description=(
+            "Maps every chunk of OLD to the chunks of NEW: unchanged, moved, split, merged, edited (with the "
+            "share of words kept) or removed; a chunk of NEW nothing maps to is added. Each side is a chunks.json "
+            "(its document beside it) or an input chunked with --a / --b (like diff: 'strategy=tokens,"
+            "chunk_size=512'; default: elements). Prints one summary line; -o writes one JSON line per mapping "
+            "(kind, old ids, new ids, similarity, pages): re-embed the new ids of added, edited, split and "
+            "merged, keep the rest (docs/lineage.md)."),
+    )
+    p.add_argument("old", metavar="OLD", help="the earlier chunks.json, or input (.pdf, .md, MinerU output, ...)")
+    p.add_argument("new", metavar="NEW", help="the later chunks.json, or input")
+    p.add_argument("--a", default="", metavar="SPEC", help="how OLD is chunked when it is an input")
+    p.add_argument("--b", default="", metavar="SPEC", help="how NEW is chunked when it is an input (default: as --a)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="write the mappings as JSON Lines here")
+    p.add_argument("--force", action="store_true",
+                   help="map two sets that share no text (every chunk removed and added) instead of refusing")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from chunkbench.evaluate.lineage import lineage
+    from chunkbench.io.atomic import write_text
+    from chunkbench.io.outputs import check_outputs, write_output
+
+    target = check_outputs({"--output": args.output}, inputs=[args.old, args.new])["--output"] \
+        if args.output else None
+    old = side(args.old, args.a)
+    new = side(args.new, args.b or args.a)
+    result = lineage(old, new, force=args.force)
+    if target is not None:
+        text = "".join(json.dumps(link.to_dict(), ensure_ascii=False) + "\n" for link in result.links)
+        write_output(target, lambda p: write_text(p, text))
+    print(result.summary())
+    if target is not None:
+        print(f"wrote {target} ({len(result.links)} lines)")
+    return 0
+
+
+def side(path: str, spec: str):
+    """One side of the lineage: a chunks.json over its document, or the input chunked by `spec`."""
+    from chunkbench.evaluate.diff import parse_spec
+    from chunkbench.loaders import load
+    from chunkbench.loaders.chunks_file import load_chunks
+    from chunkbench.strategies import chunk
+
+    if path.endswith(".json") and os.path.isfile(path) and _is_chunks_json(path):
+        return load_chunks(path)
+    strategy, params = parse_spec(spec)
+    return chunk(load(path), strategy, **params)
+
+
+def _is_chunks_json(path: str) -> bool:
+    """Whether a .json file is a chunks.json (it names its chunking), read only as far as needed."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    return b'"chunking"' in head
