@@ -149,3 +149,25 @@ def test_every_chunk_is_in_one_link_whatever_changed(paragraphs, edits, strategy
     new = cb.chunk(make_doc([{"type": "paragraph", "text": p + "."} for p in changed], source="v2.json"), strategy, **(
         {"max_chunk_size": 60} if strategy == "elements" else {}))
     check_every_chunk_once(lineage(old, new, force=True), old, new)
+
+
+def test_token_windows_that_restart_at_headings_keep_the_other_sections(tmp_path):
+    """Issue 56.3 for `tokens`: one run of windows slides every window after a change; runs that
+    start again at each heading move only the changed section's windows."""
+    old_path, new_path = versions(tmp_path, "inserted")
+    old_doc, new_doc = cb.load(old_path), cb.load(new_path)
+    kept = {}
+    for restart in ("none", "headings"):
+        old = cb.chunk(old_doc, "tokens", chunk_size=24, overlap=4, restart_at=restart)
+        new = cb.chunk(new_doc, "tokens", chunk_size=24, overlap=4, restart_at=restart)
+        result = lineage(old, new)
+        check_every_chunk_once(result, old, new)
+        kept[restart] = result.kept
+    assert kept["headings"] >= 0.8 > kept["none"], kept
+    windows = cb.chunk(new_doc, "tokens", chunk_size=24, overlap=4, restart_at="headings")
+    starts = {c.start_char for c in windows}
+    for h in (e for e in new_doc.elements if e.is_heading and e.char_start > 0):
+        assert h.char_start in starts and not any(c.start_char < h.char_start < c.end_char for c in windows), h.text
+    heading_led = [c for c in windows if c.boundary.reason.value == "heading"]
+    assert heading_led and all("the windows start again" in c.boundary.detail for c in heading_led)
+    assert all(c.text == new_doc.text[c.start_char:c.end_char] and c.extra["tokens"] <= 24 for c in windows)

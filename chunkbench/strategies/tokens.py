@@ -42,8 +42,14 @@ def _check(params: dict) -> None:
         )
 
 
-def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyResult:
-    """Sliding windows of `chunk_size` tokens advancing by `chunk_size - overlap` tokens."""
+#: where `restart_at` lets a new run of windows start
+RESTARTS = ("none", "headings")
+
+
+def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: str = "none") -> StrategyResult:
+    """Sliding windows of `chunk_size` tokens advancing by `chunk_size - overlap` tokens; with
+    `restart_at="headings"` a new run of windows starts at every heading, so a change in one section
+    moves only that section's windows (the lineage of two versions keeps the others)."""
     _check({"chunk_size": chunk_size, "overlap": overlap})
     located: list[Element] = []
     skipped = {}
@@ -53,7 +59,9 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
         else:
             skipped[e.id] = "empty text"
     text = doc.text
-    spans = token_windows(text, chunk_size, overlap, source=doc.source)
+    headings = [e for e in located if e.is_heading and e.char_start > 0] if restart_at == "headings" else []
+    spans = token_windows(text, chunk_size, overlap, source=doc.source, anchors=tuple(e.char_start for e in headings))
+    heading_at = {e.char_start: e for e in headings}
     if not spans:
         return StrategyResult(chunks=[], skipped=skipped)
     starts = np.fromiter((e.char_start for e in located), dtype=np.int64, count=len(located))
@@ -78,13 +86,17 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int) -> StrategyRes
             continue
         n = len(chunks)
         overlap_tokens = max(0, prev_end - w.token_start) if n else 0
-        prev_end = w.token_end
+        prev_end_before, prev_end = prev_end, w.token_end
         if hi <= lo:  # the window lies inside a separator: cite the element that follows it
             lo = min(lo, len(located) - 1)
             hi = lo + 1
         ts, te = w.token_start, w.token_end
+        opened = heading_at.get(w.start_char) if heading_at and (not n or prev_end_before <= ts) else None
         if n == 0:
             boundary = Boundary(Reason.DOCUMENT_START, f"tokens 0–{te - 1} of {total}")
+        elif opened is not None:
+            boundary = Boundary(Reason.HEADING, f"at the heading {opened.text[:60]!r}: the windows start again "
+                                                f"(tokens {ts}–{te - 1})")
         else:
             boundary = Boundary(Reason.TOKEN_WINDOW, f"tokens {ts}–{te - 1} (overlap {overlap_tokens})")
         if page_sets is None:
@@ -226,8 +238,11 @@ def encode_ids(text: str, min_parallel: int = PARALLEL_MIN_CHARS, threads: int |
     return np.concatenate(arrays)
 
 
-def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source: str = "") -> list[Window]:
-    """The windows of `text` with exact, character-aligned offsets (see the module docstring)."""
+def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source: str = "",
+                  anchors: tuple[int, ...] = ()) -> list[Window]:
+    """The windows of `text` with exact, character-aligned offsets (see the module docstring).
+    `anchors`: character offsets where a new run of windows starts (at the first token boundary at
+    or after each), so that a change before an anchor moves no window after it."""
     if not text:
         return []
     try:
@@ -237,13 +252,15 @@ def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source
                          source or None) from None
     ids = encode_ids(text)
     n = len(ids)
-    starts = window_starts(n, chunk_size, overlap)
-    tok_start = np.asarray(starts, dtype=np.int64)
-    tok_end = np.minimum(tok_start + chunk_size, n)
     cum = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(token_byte_lengths(ids), out=cum[1:])
     if cum[-1] != len(data):  # tokens always decode back to the text; anything else is a bug
         raise RuntimeError(f"token bytes {cum[-1]} != text bytes {len(data)}")
+    runs = [0, *sorted({int(t) for t in np.searchsorted(cum, _byte_offsets(text, anchors), side="left")} - {0, n}), n]
+    tok_start = np.concatenate([np.asarray(window_starts(b - a, chunk_size, overlap), dtype=np.int64) + a
+                                for a, b in zip(runs, runs[1:])]) if n else np.zeros(0, dtype=np.int64)
+    tok_end = np.minimum(tok_start + chunk_size, np.asarray(runs[1:], dtype=np.int64)[
+        np.searchsorted(np.asarray(runs[1:], dtype=np.int64), tok_start, side="right")]) if n else tok_start
     b_start = cum[tok_start]
     b_end = cum[tok_end]
     if len(data) == len(text):  # ASCII: byte offsets are character offsets
@@ -255,6 +272,16 @@ def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source
     for ts, te, cs, ce in zip(tok_start.tolist(), tok_end.tolist(), c_start.tolist(), c_end.tolist()):
         out.append(Window(ts, te, cs, ce, prev_end - ts if out else 0))
         prev_end = te
+    return out
+
+
+def _byte_offsets(text: str, chars: tuple[int, ...]) -> list[int]:
+    """UTF-8 byte offsets of sorted character offsets, in one pass over the text between them."""
+    out, at, byte = [], 0, 0
+    for c in sorted(chars):
+        byte += len(text[at:c].encode("utf-8", "surrogatepass"))
+        at = c
+        out.append(byte)
     return out
 
 
@@ -282,6 +309,9 @@ STRATEGY = declare(
         Param("chunk_size", int, 512, "tokens per window (cl100k)", min=1, max=100_000, ui_step=32),
         Param("overlap", int, 50, "tokens shared by consecutive windows (< chunk_size)", min=0, max=99_999,
               ui_step=10),
+        Param("restart_at", str, "none", "where a new run of windows starts: none (one run over the text, "
+              "spec 5) or headings (at every heading: a change in one section moves only its windows)",
+              choices=RESTARTS),
     ],
     doc="tiktoken windows (512/50), exact char offsets, page and bbox per chunk",
     spec="docs/specs/5-token-window-citations.md",
