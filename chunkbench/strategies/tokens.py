@@ -46,7 +46,7 @@ def _check(params: dict) -> None:
 RESTARTS = ("none", "headings")
 
 
-def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: str = "none") -> StrategyResult:
+def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: str) -> StrategyResult:
     """Sliding windows of `chunk_size` tokens advancing by `chunk_size - overlap` tokens; with
     `restart_at="headings"` a new run of windows starts at every heading, so a change in one section
     moves only that section's windows (the lineage of two versions keeps the others)."""
