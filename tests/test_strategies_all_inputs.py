@@ -292,11 +292,16 @@ def test_scanned_pdf_gives_only_what_its_text_allows(tmp_path):
 # --- the 311-page manual: one load, every strategy once --------------------------------------------
 
 
+#: peers whose time on the 311-page manual is their library's own (docling-core re-counts tokens of
+#: each line's rest: 6 s here); the 17-input matrix runs them
+LONG_MANUAL_SKIP = {"docling:LineBasedTokenChunker"}
+
+
 def test_long_manual_every_strategy(tmp_path):
     """About 10 s of CPU on a warm parse cache (the cold parse of 311 pages takes minutes)."""
     path = shared_pdf(GNUPLOT)
     doc = chunkbench.load(path)
-    for strategy in STRATEGIES:
+    for strategy in (s for s in STRATEGIES if s not in LONG_MANUAL_SKIP):
         cs = chunk(doc, strategy)
         assert len(cs) > (100 if ":" not in strategy else 10), strategy  # peers default to 1,000-4,000 units
         check_all(doc, cs, tmp_path)
