@@ -24,7 +24,8 @@ import bisect
 import hashlib
 import re
 from collections import defaultdict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from chunkbench.errors import InputError
@@ -134,13 +135,22 @@ def similarity(old: str, new: str) -> float:
     return round(2 * common / (len(a) + len(b)), 3)
 
 
+def _identical_pairs(old: Sequence[Chunk], new: Sequence[Chunk], used_old: AbstractSet[int] = frozenset(),
+                     used_new: AbstractSet[int] = frozenset()) -> list[tuple[int, int]]:
+    """(old index, new index) of identical texts, paired in order, each chunk used once (those in
+    `used_old` / `used_new` not at all)."""
+    waiting: dict[str, deque[int]] = defaultdict(deque)
+    for j, c in enumerate(new):
+        if j not in used_new:
+            waiting[_key(c.text)].append(j)
+    return [(i, waiting[k].popleft()) for i, c in enumerate(old)
+            if i not in used_old and waiting.get(k := _key(c.text))]
+
+
 def _anchors(old: Sequence[Chunk], new: Sequence[Chunk]) -> list[tuple[int, int]]:
     """Pairs (old index, new index) of identical texts that keep both orders: identical texts paired
     in order, then the longest run increasing in both (patience sorting, O(n log n))."""
-    waiting: dict[str, deque[int]] = defaultdict(deque)
-    for j, c in enumerate(new):
-        waiting[_key(c.text)].append(j)
-    pairs = [(i, waiting[k].popleft()) for i, c in enumerate(old) if waiting.get(k := _key(c.text))]
+    pairs = _identical_pairs(old, new)
     tails: list[int] = []  # new index ending the best run of each length
     tail_at: list[int] = []  # position in `pairs` of that end
     back = [-1] * len(pairs)
@@ -157,18 +167,6 @@ def _anchors(old: Sequence[Chunk], new: Sequence[Chunk]) -> list[tuple[int, int]
         run.append(pairs[p])
         p = back[p]
     return run[::-1]
-
-
-def _same_text_pairs(old: Sequence[Chunk], new: Sequence[Chunk], anchors: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Identical texts that are not anchors (they left their place): each old and new used once."""
-    used_old = {i for i, _ in anchors}
-    used_new = {j for _, j in anchors}
-    waiting: dict[str, deque[int]] = defaultdict(deque)
-    for j, c in enumerate(new):
-        if j not in used_new:
-            waiting[_key(c.text)].append(j)
-    return [(i, waiting[k].popleft()) for i, c in enumerate(old)
-            if i not in used_old and waiting.get(k := _key(c.text))]
 
 
 def _related(old_idx: list[int], new_idx: list[int], old: Sequence[Chunk], new: Sequence[Chunk]) -> list[tuple[int, int]]:
@@ -215,7 +213,7 @@ def lineage(old: ChunkSet, new: ChunkSet, *, force: bool = False) -> Lineage:
     share nothing are refused (InputError) unless `force`: they are not two versions of one document."""
     a, b = list(old.chunks), list(new.chunks)
     anchors = _anchors(a, b)
-    moved = _same_text_pairs(a, b, anchors)
+    moved = _identical_pairs(a, b, {i for i, _ in anchors}, {j for _, j in anchors})  # left their place
     links: list[tuple[tuple[int, int], Link]] = []  # (order key, link)
 
     def add(kind: str, olds: list[int], news: list[int], sim: float) -> None:
