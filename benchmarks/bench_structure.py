@@ -43,7 +43,7 @@ def run(facts: dict, runs: int = 3) -> tuple[list[Row], list[str]]:
     doc = None
     gc.collect()
     streams = {"synthetic": lambda k: synthetic_document(BASE_ELEMENTS * k)}
-    real = _real_base()
+    real = real_base()
     if real is not None:
         repeat = max(1, round(BASE_ELEMENTS / max(1, len(real.elements))))
         streams[f"{REAL_PDF} ×{repeat}"] = lambda k, r=real, n=repeat: repeated_document(r, n * k)
@@ -91,7 +91,7 @@ def _serial_tokenizer():
         tokens._idle_cores = idle
 
 
-def _real_base():
+def real_base():
     """The real stream's 1× Document (parsed once into the parse cache), or None without ../shared."""
     path = os.path.join(SHARED_PDFS, REAL_PDF)
     if not os.path.exists(path):

@@ -55,7 +55,8 @@ class Namespace:
 
 store = Namespace("store", "Saved chunkings in the workspace (docs/store.md): save, load, search, compare.", {
     name: ("chunkbench.app.runs", name)
-    for name in ("save", "load", "runs", "search", "find_chunks", "get_chunk", "ensure", "compare")
+    for name in ("save", "load", "runs", "search", "find_chunks", "get_chunk", "ensure", "compare", "changes",
+                 "lineage_of")
 })
 metrics = Namespace("metrics", "Measure a chunking (docs/evaluation.md), and compare parses.", {
     "measure": ("chunkbench.evaluate.metrics", "measure"),

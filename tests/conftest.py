@@ -98,6 +98,18 @@ CAPTION_HEADER_TABLE = [
 ]
 
 
+def without_page(pdf: Path, page: int, folder: Path) -> Path:
+    """A second version of `pdf` under the same name in `folder`, its 1-based page `page` removed."""
+    import pymupdf
+
+    out = folder / pdf.name
+    folder.mkdir(parents=True, exist_ok=True)
+    with pymupdf.open(pdf) as doc:
+        doc.delete_page(page - 1)
+        doc.save(out)
+    return out
+
+
 def make_doc(elements, pages=None, *, source="test.json", metadata=None):
     """A Document from element dicts (id, type, text, page_idx, bbox, text_level, ...) for tests.
 

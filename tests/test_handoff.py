@@ -32,7 +32,8 @@ def chunkset():
     chunks = tuple(
         build_chunk(doc, index=i, chunk_id=cid, type="paragraph", text=doc.text[els[0].char_start:els[-1].char_end],
                     elements=els, boundary=b, section_path=["Warranty", "Scope"] if i < 2 else ["Claims"],
-                    heading="Warranty" if i < 2 else None, extra={"header_path": "Warranty > Scope"})
+                    heading="Warranty" if i < 2 else None,
+                    extra={"header_path": "Warranty > Scope", **({"parent_chunk_id": "d_chunk_0"} if i < 2 else {})})
         for i, (cid, els, b) in enumerate(specs)
     )
     return ChunkSet(doc=doc, strategy="headers", params={"max_chunk_chars": 70}, chunks=chunks)

@@ -10,7 +10,7 @@ from chunkbench.app import sweep
 from chunkbench.ui.render.overlay import LABEL_SIZE
 from chunkbench.ui.report import write_diff_report
 from chunkbench.ui.sweep_summary import write_summary
-from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium
+from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, without_page
 
 pytestmark = [
     pytest.mark.browser,
@@ -58,3 +58,25 @@ def test_sweep_summary_fits_the_window_and_says_what_is_averaged(browser, tmp_pa
     assert "What these columns mean" in text and "number of chunks" in text
     assert "Small by design" in text  # the ranking metric (a value of the objective column) is explained too
     page.close()
+
+
+def test_lineage_page_shows_both_versions_side_by_side_with_readable_tags(browser, tmp_path):
+    """Issue 56.4: the lineage page at 1,280 px: the old and the new version's pages side by side,
+    nothing wider than the window, the kind tags at 11 CSS px or more."""
+    from chunkbench.ui.lineage_report import write_lineage_report
+    from chunkbench.ui.render.lineagepages import TAG_SIZE
+
+    v1 = SAMPLE_PDFS / "contract_services_agreement.pdf"
+    v2 = without_page(v1, 3, tmp_path / "v2")
+    old, new = cb.chunk(cb.load(v1), "elements"), cb.chunk(cb.load(v2), "elements")
+    index = write_lineage_report(cb.lineage(old, new), old, new, tmp_path / "lineage", dpi=80)
+    page = browser.new_page(viewport=WINDOW)
+    page.goto(index.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= WINDOW["width"]
+    old_img, new_img = page.locator("img[alt^='old page']").first, page.locator("img[alt^='new page']").first
+    for img in (old_img, new_img):
+        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle())
+    a, b = old_img.bounding_box(), new_img.bounding_box()
+    assert a["x"] + a["width"] <= b["x"] and abs(a["y"] - b["y"]) < 1, (a, b)  # side by side
+    shown, natural = old_img.evaluate("i => [i.clientWidth, i.naturalWidth]")
+    assert TAG_SIZE * 80 / 72 * shown / natural >= 11

@@ -453,3 +453,37 @@ def test_opening_retries_a_locked_database_within_the_busy_timeout(tmp_path, mon
     with pytest.raises(sqlite3.OperationalError, match="locked"):  # nor retried past the timeout
         workspace._retry_while_locked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("database is locked")),
                                       timeout_s=0.1)
+
+
+def test_each_amendment_records_its_lineage_and_store_changes_lists_it(ws, tmp_path, capsys):
+    """Issue 56.6: saving amendment N records its lineage to N-1; `store changes` lists what changed
+    and what to re-embed per amendment, and writes one amendment's lineage.jsonl; latest-only
+    retrieval is as before."""
+    from chunkbench.ui.cli import main
+
+    extra = " Each turbine is rated at three megawatts."
+    versions = [notice_doc("1 May"), notice_doc("15 May"), notice_doc("15 May", extra=extra)]
+    chunksets = [cb.chunk(doc, "sentences") for doc in versions]
+    run_ids = [store.save(cs, notice_id="T-9", workspace=ws) for cs in chunksets]
+    df = store.changes("T-9", workspace=ws)
+    assert df["amendment_number"].tolist() == [1, 2] and df["previous_run_id"].tolist() == run_ids[:2]
+    for (_, row), before, after in zip(df.iterrows(), chunksets, chunksets[1:]):
+        expected = cb.lineage(before, after)
+        assert row["summary"] == expected.summary() and row["to_embed"] == len(expected.to_embed) >= 1
+        assert store.lineage_of(row["run_id"], workspace=ws) == expected
+    assert df.loc[0, "edited"] == 1 and df.loc[0, "unchanged"] == len(chunksets[1]) - 1
+    assert set(store.search("turbine", workspace=ws)["run_id"]) == {run_ids[-1]}  # latest only, as before
+    with pytest.raises(InputError, match="no lineage"):
+        store.lineage_of(run_ids[0], workspace=ws)
+    out = tmp_path / "changes.jsonl"
+    assert main(["store", "changes", "T-9", "--amendment", "1", "-o", str(out), "--workspace", str(ws)]) == 0
+    printed = capsys.readouterr().out
+    assert df.loc[1, "summary"] in printed and f"wrote {out}" in printed
+    assert out.read_text("utf-8") == store.lineage_of(run_ids[1], workspace=ws).to_jsonl()
+    assert main(["store", "changes", "NOPE", "--workspace", str(ws)]) == 3
+    assert "no saved run of notice 'NOPE'" in capsys.readouterr().err
+    assert main(["store", "save", str(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"),
+                 "--notice-id", "G", "--workspace", str(ws)]) == 0
+    assert main(["store", "save", str(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"),
+                 "--notice-id", "G", "--workspace", str(ws)]) == 0
+    assert "changes from amendment 0: " in capsys.readouterr().out

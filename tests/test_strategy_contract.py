@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import uuid
 
 import pytest
 from conftest import CAPTION_HEADER_TABLE, ROOT, SAMPLE_PDFS, make_doc, shared_pdf
@@ -419,12 +420,13 @@ def test_section_stack_pops_and_pushes_by_level():
 # --- ids and parameters -------------------------------------------------------------------------
 
 
-def test_chunk_ids_are_deterministic_unique_and_depend_on_params():
+def test_chunk_ids_are_deterministic_unique_uuids_and_survive_a_parameter_that_moves_nothing():
     doc = _doc([_h("1. A"), _p("1.1 x"), _h("2. B"), _p("2.1 y")])
     a, b = chunk(doc, "contract"), chunk(doc, "contract")
     assert [c.chunk_id for c in a] == [c.chunk_id for c in b]
     assert len({c.chunk_id for c in a}) == len(a)
-    assert a[0].chunk_id != chunk(doc, "contract", max_chars=1999)[0].chunk_id
+    assert all(str(uuid.UUID(c.chunk_id)) == c.chunk_id for c in a)  # spec 2: "<uuid>"
+    assert [c.chunk_id for c in chunk(doc, "contract", max_chars=1999)] == [c.chunk_id for c in a]
 
 
 def test_bad_parameters_are_rejected():

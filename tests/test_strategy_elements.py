@@ -37,7 +37,7 @@ def test_spec_worked_example_gives_exactly_its_three_chunks():
         (("e2",), "heading", 2, "Financial Statements"),
         (("e3",), "table", 2, "Revenue: $100M..."),
     ]
-    assert [c.chunk_id for c in cs] == ["doc-42_chunk_0", "doc-42_chunk_1", "doc-42_chunk_2"]
+    assert all(c.chunk_id.startswith("doc-42_") for c in cs) and len({c.chunk_id for c in cs}) == 3  # not the index: lineage.md
     assert [c.boundary.reason.value for c in cs] == ["document_start", "page_break", "table"]
     assert cs[1].boundary.detail == "page 2 → 3"
     assert [c.extra["has_table"] for c in cs] == [False, False, True]

@@ -13,6 +13,7 @@ import chunkbench
 from chunkbench.errors import ParamError
 from chunkbench.loaders.textfile import read_source_text
 from chunkbench.strategies import chunk
+from chunkbench.types.ids import document_key
 from tests.support.strategy_checks import headers_coverage, headers_own
 
 GUIDE = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
@@ -61,7 +62,7 @@ def test_header_path_follows_the_heading_levels():
     assert [c.extra["header_path"] for c in cs] == [
         "Architecture", "Architecture > Components", "Architecture > Components > Detail",
         "Architecture > Interfaces", "Ops"]
-    assert [c.chunk_id for c in cs] == [f"doc1_chunk_{i}" for i in range(5)]
+    assert all(c.chunk_id.startswith("doc1_") for c in cs) and len({c.chunk_id for c in cs}) == 5
     assert [c.extra["chunk_index"] for c in cs] == list(range(5))
     assert [c.boundary.reason.value for c in cs] == ["document_start"] + ["heading"] * 4
     assert cs[2].boundary.detail == "heading level 3 'Detail'"
@@ -111,11 +112,13 @@ def test_large_section_splits_into_sub_chunks_overlapping_their_sibling_in_place
     doc = make_doc([_h("Deployment", 1), _h("Steps", 2), *map(_p, paras), _h("Next", 2), _p("n" * 400)],
                    metadata={"document_id": "doc1"})
     cs = chunk(doc, "headers", include_parent_headers=False)
-    assert [c.chunk_id for c in cs] == ["doc1_chunk_0_sub_0", "doc1_chunk_0_sub_1", "doc1_chunk_1"]
     sub0, sub1, nxt = cs
+    parent = sub0.chunk_id.rsplit("_sub_", 1)[0]  # spec 3: siblings share the id before `_sub_`
+    assert parent.startswith("doc1_") and sub1.chunk_id.rsplit("_sub_", 1)[0] == parent
+    assert nxt.chunk_id.startswith("doc1_") and "_sub_" not in nxt.chunk_id
     assert sub0.text == "Deployment\n\nSteps\n\n" + paras[0] + "\n\n" + paras[1]
     assert sub1.text == (sub0.text + "\n\n")[-50:] + paras[2]
-    assert sub1.extra["overlap_chars"] == 50 and sub1.extra["parent_chunk_id"] == "doc1_chunk_0"
+    assert sub1.extra["overlap_chars"] == 50 and sub1.extra["parent_chunk_id"] == parent
     assert sub1.boundary.reason.value == "paragraph_split"
     assert sub1.boundary.detail == ("split of 'Deployment > Steps' (part 2 of 2) at a paragraph boundary, "
                                     "50-char overlap")
@@ -132,8 +135,8 @@ def test_overlap_is_the_previous_siblings_text_in_place_even_when_a_sibling_is_s
     doc = make_doc([_h("H", 1), *map(_p, paras), _h("Other", 1), _p("o" * 300)])
     plain = chunk(doc, "headers", include_parent_headers=False, overlap_chars=0)
     cs = chunk(doc, "headers", include_parent_headers=False, overlap_chars=50)
-    assert [c.chunk_id for c in cs] == [c.chunk_id for c in plain]
-    assert [c.chunk_id.split("_chunk_")[1] for c in cs] == ["0_sub_0", "0_sub_1", "0_sub_2", "0_sub_3", "1"]
+    assert [c.extra.get("split_part") for c in cs] == [c.extra.get("split_part") for c in plain] == [1, 2, 3, 4, None]
+    assert len({c.extra["parent_chunk_id"] for c in cs[:4]}) == 1
     for k, (c, own) in enumerate(zip(cs, plain)):
         assert c.text == doc.text[c.start_char:c.end_char], "a slice, never re-joined text"
         assert headers_own(c) == own.text and c.end_char == own.end_char
@@ -279,7 +282,7 @@ def test_shared_pdf_federal_register():
     assert len(cs) > 20
     assert {c.boundary.reason.value for c in cs} >= {"heading", "merged_small", "paragraph_split"}
     assert all(len(headers_own(c)) <= 2000 for c in cs)
-    subs = [c for c in cs if "_sub_" in c.chunk_id and not c.chunk_id.endswith("_sub_0")]
+    subs = [c for c in cs if c.extra.get("split_part", 1) > 1]
     assert subs and all(0 < c.extra["overlap_chars"] <= 50 for c in subs)
 
 
@@ -307,7 +310,7 @@ def test_properties_on_random_element_streams(doc, sizes, parents):
             assert c.extra["overlap_chars"] == 0, "overlap only between siblings"
             head, tail = headers_own(c).split("\n\n")[0], headers_own(c).split("\n\n")[-1]  # skipped noise may sit between
             assert doc.text[c.start_char:].startswith(head) and doc.text[:c.end_char].endswith(tail)
-        assert c.chunk_id.startswith(f"{cs.doc.doc_id[:16]}_chunk_")
+        assert c.chunk_id.startswith(f"{document_key(cs.doc)}_")
 
 
 def test_a_table_above_the_maximum_is_split_at_rows():

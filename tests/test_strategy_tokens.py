@@ -36,7 +36,7 @@ def test_golden_offsets_pages_and_boxes():
         (3, 7, 13, 28, "\n\nfour five six", 2, [2], ("e1",)),  # starts in the separator: page 2's text
         (6, 8, 24, 34, " six seven", 2, [2], ("e1",)),
     ]
-    assert [c.chunk_id for c in cs] == ["d7_chunk_0", "d7_chunk_1", "d7_chunk_2"]
+    assert all(c.chunk_id.startswith("d7_") for c in cs) and len({c.chunk_id for c in cs}) == 3  # not the index: lineage.md
     assert [c.extra["tokens"] for c in cs] == [4, 4, 2]
     assert [c.extra["overlap_tokens"] for c in cs] == [0, 1, 1]
     assert [c.boundary.reason.value for c in cs] == ["document_start", "token_window", "token_window"]

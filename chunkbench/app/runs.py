@@ -25,6 +25,7 @@ from chunkbench.db.catalog import (
     search,
     stored_manifests,
 )
+from chunkbench.db.versions import changes, lineage_of
 from chunkbench.evaluate.diff import diff
 from chunkbench.strategies import chunk, get_strategy
 from chunkbench.types.chunk import boundary_key
@@ -33,7 +34,8 @@ from chunkbench.types.document import Document
 
 __all__ = [
     "PAUSE_ENV", "PAUSE_MARKER", "BoundaryComparison", "Change", "Ensured", "compare", "document_content_key",
-    "ensure", "find_chunks", "get_chunk", "load", "manifest", "manifest_changes", "runs", "save", "search",
+    "changes", "ensure", "find_chunks", "get_chunk", "lineage_of", "load", "manifest", "manifest_changes", "runs",
+    "save", "search",
 ]
 
 log = logging.getLogger("chunkbench.store")

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import json
 import re
 from collections import defaultdict, deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -58,6 +59,15 @@ class Link:
                 "old_pages": list(self.old_pages) if self.old_pages else None,
                 "new_pages": list(self.new_pages) if self.new_pages else None}
 
+    @classmethod
+    def from_dict(cls, d: dict) -> Link:
+        """The Link `to_dict` wrote."""
+        def pages(value):
+            return (value[0], value[1]) if value else None
+
+        return cls(str(d["kind"]), tuple(d["old"]), tuple(d["new"]), float(d["similarity"]),
+                   pages(d.get("old_pages")), pages(d.get("new_pages")))
+
 
 @dataclass(frozen=True)
 class Lineage:
@@ -82,11 +92,32 @@ class Lineage:
         return [cid for m in self.links if m.kind in REEMBED for cid in m.new]
 
     @property
+    def to_delete(self) -> list[str]:
+        """The old chunk ids no new chunk carries: the vectors a re-index removes."""
+        new_ids = {cid for m in self.links for cid in m.new}
+        return [cid for m in self.links for cid in m.old if cid not in new_ids]
+
+    @property
     def kept(self) -> float:
         """Share of the new chunks that keep an old chunk's text (unchanged or moved): what a
         re-index does not pay for."""
         same = sum(len(m.new) for m in self.links if m.kind in ("unchanged", "moved"))
         return same / self.new_size if self.new_size else 1.0
+
+    def to_jsonl(self) -> str:
+        """One JSON line per link, in order: the `-o lineage.jsonl` of `chunkbench lineage` and `store changes`."""
+        return "".join(json.dumps(m.to_dict(), ensure_ascii=False) + "\n" for m in self.links)
+
+    def to_dict(self) -> dict:
+        """Everything, JSON-ready (the workspace stores an amendment's lineage so)."""
+        return {"old_size": self.old_size, "new_size": self.new_size, "old_strategy": self.old_strategy,
+                "new_strategy": self.new_strategy, "links": [m.to_dict() for m in self.links]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Lineage:
+        """The Lineage `to_dict` wrote."""
+        return cls(tuple(Link.from_dict(m) for m in d["links"]), int(d["old_size"]), int(d["new_size"]),
+                   str(d.get("old_strategy", "")), str(d.get("new_strategy", "")))
 
     def summary(self) -> str:
         """'412 unchanged, 3 edited, 1 split, 2 added: re-embed 6 of 418 new chunks'."""
@@ -95,6 +126,15 @@ class Lineage:
         if self.old_strategy != self.new_strategy:
             line += f" (chunked by {self.old_strategy} before, {self.new_strategy} now)"
         return line
+
+
+def stability(chunks: Iterable[Chunk], baseline: Iterable[Chunk]) -> float:
+    """Share of `chunks` that keep a `baseline` chunk's id and text: what a store keyed by chunk_id
+    neither embeds nor re-keys when it moves from the baseline (another version, another setting)
+    to these chunks. 1.0 for no chunks."""
+    kept = {(c.chunk_id, c.text) for c in baseline}
+    keys = [(c.chunk_id, c.text) for c in chunks]
+    return sum(k in kept for k in keys) / len(keys) if keys else 1.0
 
 
 def words(text: str) -> list[str]:

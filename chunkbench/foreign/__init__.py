@@ -15,16 +15,17 @@ from typing import Any
 from chunkbench.errors import InputError
 from chunkbench.runtime import paused_gc
 from chunkbench.text.words import stands_in
-from chunkbench.types.chunk import Boundary, build_chunk, document_key, with_section_paths
+from chunkbench.types.chunk import Boundary, build_chunk, with_section_paths
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document, Element, is_noise
+from chunkbench.types.ids import document_key, with_stable_ids
 
 from .locate import KINDS, Match, locate_all
 from .read import ForeignChunk, from_objects, read_chunk_file
 from .reasons import BoundaryReader
 
 #: the ruleset of inspected chunks (bump when locating or the inferred reasons change)
-RULESET = "foreign/2026-12-01"
+RULESET = "foreign/2026-12-02"
 
 __all__ = ["KINDS", "RULESET", "ForeignChunk", "Match", "inspect", "match_counts", "match_summary", "read_chunks"]
 
@@ -55,7 +56,6 @@ def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapp
     covered = {e.id for elements in found for e in elements}
     reader.in_no_chunk = frozenset(e.id for e in doc.elements if e.id not in covered)
     first = next((i for i, m in enumerate(matches) if m.located), None)
-    key = document_key(doc)
     out = []
     previous_end: int | None = None
     for i, (fc, m, elements) in enumerate(zip(foreign, matches, found)):
@@ -74,12 +74,12 @@ def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapp
         if fc.metadata:
             extra["foreign_metadata"] = dict(fc.metadata)
         out.append(build_chunk(
-            doc, index=i, chunk_id=f"{key}_foreign_{i}",
+            doc, index=i, chunk_id=f"foreign_{i}",
             type="table" if elements and all(e.type == "table" for e in elements) else "text",
             text=fc.text, elements=elements, boundary=boundary,
             start_char=m.start, end_char=m.end, extra=extra,
         ))
-    return ChunkSet(doc=doc, strategy=name, params=dict(params or {}), chunks=with_section_paths(doc, out),
+    return ChunkSet(doc=doc, strategy=name, params=dict(params or {}), chunks=with_stable_ids(with_section_paths(doc, out), document_key(doc)),
                     ruleset=RULESET)
 
 

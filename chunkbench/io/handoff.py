@@ -5,6 +5,12 @@ Each carries the chunk's evidence in metadata. Vector stores (Chroma, Pinecone, 
 accept only flat metadata, so by default every value is a str, int, float or bool: `section_path`
 is joined with " > ", `bbox` and other list/dict fields are JSON strings, and None values are
 left out. Pass `flat=False` to keep lists and dicts as they are.
+
+`stable=True` is for re-indexing a document that changes (docs/lineage.md): the metadata keeps only
+what stays the same while a chunk's text and section do (STABLE_FIELDS and the document's own
+metadata), not its index, pages, boxes, offsets or neighbours, so a record manager or docstore that
+hashes metadata sees an unchanged chunk as unchanged; look the rest up by chunk_id
+(`cb.store.get_chunk`, chunks.json).
 The frameworks are optional: `pip install 'chunkbench[rag]'`.
 """
 
@@ -27,6 +33,10 @@ NOT_FOR_EMBEDDING = ("chunk_id", "doc_id", "bbox", "start_char", "end_char", "re
                      "index_text", "index_texts")
 
 
+#: the chunk fields `stable=True` keeps: each stays the same while the chunk's text and section do
+STABLE_FIELDS = ("chunk_id", "type", "section_path", "heading", "char_len", "tokens_est")
+
+
 class MissingExtraError(ImportError):
     """An optional framework is not installed; the message says how to install it."""
 
@@ -41,9 +51,9 @@ def _require(module: str, what: str):
 
 
 def parent_id(chunk: Chunk) -> str | None:
-    """The chunk id a `_sub_N` sub-chunk was split from (headers strategy), else None."""
-    base, sep, _ = chunk.chunk_id.rpartition("_sub_")
-    return base if sep else None
+    """The id of the section a sub-chunk was split from (`parent_chunk_id`: headers strategy), else None."""
+    parent = chunk.extra.get("parent_chunk_id")
+    return str(parent) if parent is not None else None
 
 
 def _simple(value: Any) -> Any:
@@ -52,20 +62,25 @@ def _simple(value: Any) -> Any:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
-def chunk_metadata(chunks: ChunkedDocument, chunk: Chunk, *, flat: bool = True) -> dict[str, Any]:
-    """The metadata both hand-offs attach to a chunk: document metadata, then chunk fields."""
+def chunk_metadata(chunks: ChunkedDocument, chunk: Chunk, *, flat: bool = True, stable: bool = False
+                   ) -> dict[str, Any]:
+    """The metadata the hand-offs attach to a chunk: document metadata, then chunk fields (with
+    `stable`, only those of STABLE_FIELDS)."""
     d = chunk.to_dict()
     meta: dict[str, Any] = dict(chunk.metadata)  # pass-through (user_id, company, ...); chunk fields win
-    meta.update({k: v for k, v in d.items() if k not in ("text", "metadata", "boundary")})
-    meta.update(
-        source=chunks.doc.source,
-        doc_id=chunks.doc.doc_id,
-        strategy=chunks.strategy,
-        params_hash=chunks.params_hash,
-        page=chunk.page_start,
-        reason=chunk.boundary.reason.value,
-        reason_detail=chunk.boundary.detail,
-    )
+    if stable:
+        meta.update({k: d[k] for k in STABLE_FIELDS}, source=chunks.doc.source, strategy=chunks.strategy)
+    else:
+        meta.update({k: v for k, v in d.items() if k not in ("text", "metadata", "boundary")})
+        meta.update(
+            source=chunks.doc.source,
+            doc_id=chunks.doc.doc_id,
+            strategy=chunks.strategy,
+            params_hash=chunks.params_hash,
+            page=chunk.page_start,
+            reason=chunk.boundary.reason.value,
+            reason_detail=chunk.boundary.detail,
+        )
     parent = parent_id(chunk)
     if parent is not None:
         meta["parent_id"] = parent
@@ -75,16 +90,19 @@ def chunk_metadata(chunks: ChunkedDocument, chunk: Chunk, *, flat: bool = True) 
     return {k: _simple(v) for k, v in meta.items() if v is not None}
 
 
-def to_langchain(chunks: ChunkedDocument, *, flat: bool = True) -> list:
-    """One `langchain_core.documents.Document` per chunk (id = chunk_id, metadata as above)."""
+def to_langchain(chunks: ChunkedDocument, *, flat: bool = True, stable: bool = False) -> list:
+    """One `langchain_core.documents.Document` per chunk (id = chunk_id, metadata as above). For
+    LangChain's `index()`, pass `key_encoder=lambda d: d.id`: its record manager then keys each
+    chunk by its chunkbench id, and a new version re-embeds only chunks whose text changed."""
     documents = _require("langchain_core.documents", "ChunkSet.to_langchain()")
     return [
-        documents.Document(page_content=c.text, metadata=chunk_metadata(chunks, c, flat=flat), id=c.chunk_id)
+        documents.Document(page_content=c.text, metadata=chunk_metadata(chunks, c, flat=flat, stable=stable),
+                           id=c.chunk_id)
         for c in chunks.chunks
     ]
 
 
-def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True) -> list:
+def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True, stable: bool = False) -> list:
     """One LlamaIndex `TextNode` per chunk, id = chunk_id, with start/end char indices. What is
     embedded is the text and the section path (EMBEDDED_METADATA); the model also sees the
     metadata that says what the chunk is (type, pages, …), not positions and ids (NOT_FOR_EMBEDDING).
@@ -93,19 +111,28 @@ def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True) -> list:
     reading order, as LlamaIndex's own node parsers do; when both chunks are sub-chunks of one
     parent (`…_sub_N`, headers strategy) the link's metadata says `{"sibling": True,
     "parent_id": …}` and each node has `parent_id` metadata (no PARENT relationship: the parent
-    is not a node of its own)."""
+    is not a node of its own).
+
+    `stable=True` (an IngestionPipeline with a docstore, `docstore_strategy=UPSERTS_AND_DELETE`):
+    stable metadata and no relationships (a SOURCE would make the document, not the node, the unit
+    the docstore compares; PREVIOUS/NEXT change with the neighbours), so a new version re-embeds
+    only the nodes whose text changed. The pipeline deletes from the vector store by document, so
+    the chunks a version lost go with `vector_store.delete_nodes(lineage.to_delete)`."""
     schema = _require("llama_index.core.schema", "ChunkSet.to_llama_index()")
     rel, info = schema.NodeRelationship, schema.RelatedNodeInfo
     nodes = []
     for c in chunks.chunks:
-        meta = chunk_metadata(chunks, c, flat=flat)
+        meta = chunk_metadata(chunks, c, flat=flat, stable=stable)
         hidden = [k for k in NOT_FOR_EMBEDDING if k in meta]
         not_embedded = [k for k in meta if k not in EMBEDDED_METADATA]
         nodes.append(schema.TextNode(
             id_=c.chunk_id, text=c.text, metadata=meta, start_char_idx=c.start_char, end_char_idx=c.end_char,
             excluded_embed_metadata_keys=not_embedded, excluded_llm_metadata_keys=hidden,
-            relationships={rel.SOURCE: info(node_id=chunks.doc.doc_id, metadata={"source": chunks.doc.source})},
+            relationships={} if stable else {rel.SOURCE: info(node_id=chunks.doc.doc_id,
+                                                              metadata={"source": chunks.doc.source})},
         ))
+    if stable:
+        return nodes
     for (a, node_a), (b, node_b) in zip(zip(chunks.chunks, nodes), zip(chunks.chunks[1:], nodes[1:])):
         parent = parent_id(a)
         link = {"sibling": True, "parent_id": parent} if parent is not None and parent == parent_id(b) else {}
@@ -114,12 +141,12 @@ def to_llama_index(chunks: ChunkedDocument, *, flat: bool = True) -> list:
     return nodes
 
 
-def to_haystack(chunks: ChunkedDocument, *, flat: bool = True) -> list:
+def to_haystack(chunks: ChunkedDocument, *, flat: bool = True, stable: bool = False) -> list:
     """One Haystack 2.x `haystack.Document` per chunk: id = chunk_id, content = the chunk's text (what
     an embedder embeds), meta as above. Haystack's usage telemetry is switched off unless the user
     switched it on (HAYSTACK_TELEMETRY_ENABLED): chunkbench sends nothing anywhere."""
     os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")
     haystack = _require("haystack", "ChunkSet.to_haystack()")
-    return [haystack.Document(id=c.chunk_id, content=c.text, meta=chunk_metadata(chunks, c, flat=flat))
+    return [haystack.Document(id=c.chunk_id, content=c.text, meta=chunk_metadata(chunks, c, flat=flat, stable=stable))
             for c in chunks.chunks]
 

@@ -14,6 +14,7 @@ from chunkbench.runtime import paused_gc
 from chunkbench.types.chunk import with_section_paths
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
+from chunkbench.types.ids import document_key, with_stable_ids
 
 from . import contract, elements, headers, recursive, sections, semantic, sentences, tokens
 from .base import Strategy
@@ -85,6 +86,8 @@ def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
     with paused_gc():
         result = strat.func(doc, **resolved)
         chunks = with_section_paths(doc, result.chunks)  # every chunk says which section it is in
+        prefix = strat.id_prefix(doc, resolved) if strat.id_prefix is not None else document_key(doc)
+        chunks = with_stable_ids(chunks, prefix, as_uuid=strat.uuid_ids)  # ids that survive change
         if strat.size_limit is not None:  # pieces of a table cut at rows repeat its header
             limit, unit = strat.size_limit(resolved)
             chunks = tuple(repeat_table_header(doc, c, limit, unit) for c in chunks)

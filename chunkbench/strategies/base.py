@@ -187,6 +187,11 @@ class Strategy:
     #: with its defaults and with these (tests/test_strategies_all_inputs.py), and the ruleset
     #: fingerprints are taken under both
     small: Mapping[str, Any] = field(default_factory=dict)
+    #: the prefix of its chunk ids, when its spec names one (sections: notice id and file name);
+    #: else the document key (types/ids.py)
+    id_prefix: Callable[[Document, Mapping[str, Any]], str] | None = None
+    #: its spec asks for UUID chunk ids (contract): the UUID5 of the stable id
+    uuid_ids: bool = False
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -221,6 +226,8 @@ def declare(
     size_limit: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None,
     target_size: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None,
     small: Mapping[str, Any] | None = None,
+    id_prefix: Callable[[Document, Mapping[str, Any]], str] | None = None,
+    uuid_ids: bool = False,
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written). `small`:
@@ -232,4 +239,4 @@ def declare(
     if unknown:
         raise ValueError(f"strategy {name!r}: `small` names no parameter {', '.join(unknown)}")
     return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow, size_limit,
-                    target_size or size_limit, dict(small or {}))
+                    target_size or size_limit, dict(small or {}), id_prefix, uuid_ids)

@@ -11,7 +11,6 @@ the spec leaves open are listed in docs/strategy-contract.md.
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -19,7 +18,6 @@ from chunkbench.errors import ParamError
 from chunkbench.text.clauses import ClauseRef, is_descendant, is_sibling, numbering_restarts, within
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
-from chunkbench.types.chunkset import params_hash
 from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, Document, Element, is_noise
 
 from .base import Param, StrategyResult, declare
@@ -95,8 +93,7 @@ def contract(doc: Document, **params) -> StrategyResult:
         skipped.update((e.id, CONTENTS_SKIPPED) for e in doc.elements if e.type in CONTENTS_TYPES and e.id not in skipped)
     units = build_units(doc, skipped, params)
     opens = _Walker(params).walk(units)
-    salt = params_hash(params)
-    chunks = [_finish(doc, i, o, salt, params["max_chars"]) for i, o in enumerate(opens)]
+    chunks = [_finish(doc, i, o, params["max_chars"]) for i, o in enumerate(opens)]
     if log.isEnabledFor(logging.DEBUG):
         for c in chunks:
             log.debug("%s chunk %d (%s, %d chars) %s: %s", doc.source, c.index, c.type, c.char_len,
@@ -318,7 +315,7 @@ def _rows(e: Element) -> str:
 # --- chunk assembly -----------------------------------------------------------------------------
 
 
-def _finish(doc: Document, index: int, o: _Open, salt: str, max_chars: int) -> Chunk:
+def _finish(doc: Document, index: int, o: _Open, max_chars: int) -> Chunk:
     """The Chunk for an open chunk: text, type, clause fields and evidence."""
     text = o.units[0].text + "".join(sep(p, u) + u.text for p, u in zip(o.units, o.units[1:]))
     elements: list[Element] = []
@@ -343,7 +340,7 @@ def _finish(doc: Document, index: int, o: _Open, salt: str, max_chars: int) -> C
     return build_chunk(
         doc,
         index=index,
-        chunk_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"chunkbench/contract/{doc.doc_id}/{salt}/{index}")),
+        chunk_id=f"chunk_{index}",
         type=_chunk_type(o, body, terms),
         text=text,
         elements=elements,
@@ -380,10 +377,11 @@ STRATEGY = declare(
     params=PARAMS,
     doc="section stack, clause refs, hard/soft boundaries, tables alone, lists split by item",
     spec="docs/specs/2-contract-chunking.md",
-    ruleset="contract/2026-12-01",
+    ruleset="contract/2026-12-02",
     offsets="rewritten",  # specs/2 text normalization (hyphenated line breaks joined, ...)
     check=_check,
     boundaries='headings (section stack), tables (one table = one chunk, pipe text, rows kept, preceding heading linked), page break only near `max_chars`, clause numbering reset / new sub-clause / list run (soft), `max_chars` 2000, `max_list_items` 12, new clause ref; an element over `max_chars` is cut at paragraphs, sentences, then spaces (`split_oversize`); a heading right after a heading joins it (`join_headings`); footnotes carry no clause number',
     fields='`clause_ref`, `clause_level`, `list_items`, `defined_terms`, `table_rows`; types heading/definition/clause/schedule/table/paragraph/unknown',
     target_size=lambda p: (p["max_chars"], "chars"),
+    uuid_ids=True,  # spec 2: "chunk_id": "<uuid>"
 )

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from chunkbench.errors import ParamError
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line
-from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.document import SEPARATOR, Document, Element
 
 from .base import Param, StrategyResult, declare
@@ -205,7 +205,6 @@ class _Builder:
     def __init__(self, doc: Document, ct: ContentText, maximum: int, overlap: int, parents: bool,
                  sections: list[_Section]):
         self.doc, self.ct, self.maximum, self.overlap, self.parents = doc, ct, maximum, overlap, parents
-        self.key = document_key(doc)
         self.chunks: list[Chunk] = []
         self.packer = Packer(ct.text, maximum)
         self.use_src = all("src_start" in e.attrs for e in ct.elements)
@@ -249,7 +248,7 @@ class _Builder:
 
     def _emit(self, n: int, start: int, end: int, boundary: Boundary, path: tuple[str, ...],
               heading: str | None, ctype: str, extra: dict) -> None:
-        base_id = f"{self.key}_chunk_{n}"
+        base_id = f"chunk_{n}"
         if end - start <= self.maximum:
             self._add(base_id, _Piece(start, end, HEADING), boundary, path, heading, ctype, extra, None)
             return
@@ -337,7 +336,7 @@ STRATEGY = declare(
     ],
     doc="header-based with min/max chars, overlap only between sibling sub-chunks",
     spec="docs/specs/3-markdown-header-chunking.md",
-    ruleset="headers/2026-12-01",
+    ruleset="headers/2026-12-02",
     offsets="slice_without_skipped",
     check=_check,
     boundaries="header sections; merged below `min_chunk_chars` (200), split above `max_chunk_chars` (2000) at paragraphs, then sentences; `overlap_chars` (50) only between sibling `_sub_N` chunks, in place: the text is always a slice of the document (the spec's prepended overlap and header breadcrumb are not; the breadcrumb is the field `header_prefix`)",

@@ -30,8 +30,9 @@ from chunkbench.errors import ParamError
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line
 from chunkbench.text.tokenizer import count_tokens
-from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.document import Document
+from chunkbench.types.ids import document_key
 
 from .base import Param, StrategyResult, declare
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, SKIP_CONTENTS, TABLE, TITLE, ContentText, Packer, PackUnit
@@ -435,7 +436,7 @@ class _Builder:
         }
         ctype = ("pricing_table" if pricing else "table") if is_table else "text"
         self.chunks.append(build_chunk(
-            self.doc, index=index, chunk_id=f"{self.notice_id}_{self.filename}_{index}", type=ctype, text=text,
+            self.doc, index=index, chunk_id=f"chunk_{index}", type=ctype, text=text,
             elements=ct.elements_in(start, end), boundary=boundary, section_path=sec.path,
             heading=sec.name or None, start_char=ct.canonical(start), end_char=ct.canonical(end, end=True),
             extra=extra,
@@ -452,16 +453,18 @@ STRATEGY = declare(
               min=1, max=100_000, ui_step=50),
         Param("max_tokens", int, 600, "a section above this many tokens is split (cl100k)",
               min=10, max=100_000, ui_step=50),
-        Param("notice_id", str, "", "notice id used in chunk ids; empty = the document key"),
+        Param("notice_id", str, "", "notice id: chunk ids are `{notice_id}_{document key}_...`; empty = the document key alone"),
         Param("amendment_number", int, 0, "0 for the original, 1, 2, ... for amendments", min=0, max=10_000,
               ui_step=1),
     ],
     doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
     spec="docs/specs/4-section-token-chunking.md",
-    ruleset="sections/2026-12-01",
+    ruleset="sections/2026-12-02",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='detected headings (layout, ALL CAPS, `SECTION 1:`, trailing colon), 400–600 cl100k tokens, split at paragraphs then sentences; no headings → paragraph fallback',
     fields='`section_name`, `section_type`, `requirement_flag`, `is_critical`, `is_table`, `embed`, `amendment_number`, `is_latest_version`',
     size_limit=lambda p: (p["max_tokens"], "tokens"),
+    # spec 4's ids are noticeId_filename_...: the document key is the file name unless metadata names one
+    id_prefix=lambda doc, p: f"{p['notice_id']}_{document_key(doc)}" if p["notice_id"] else document_key(doc),
 )

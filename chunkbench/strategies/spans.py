@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from chunkbench.text.segment import _strip_span, is_rule_line, paragraph_spans
 from chunkbench.text.sentences import depends_on_previous, sentence_spans
 from chunkbench.text.tokenizer import count_tokens
-from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise, lead_ins
 
 from .base import Param
@@ -526,7 +526,7 @@ def content_chunk(doc: Document, ct: ContentText, index: int, start: int, end: i
     offsets, id `<document key>_chunk_<index>`, type `table` when it is all table, else `text`."""
     elements = ct.elements_in(start, end)
     return build_chunk(
-        doc, index=index, chunk_id=f"{document_key(doc)}_chunk_{index}",
+        doc, index=index, chunk_id=f"chunk_{index}",
         type="table" if all(e.type == "table" for e in elements) else "text", text=ct.text[start:end],
         elements=elements, boundary=boundary, start_char=ct.canonical(start), end_char=ct.canonical(end, end=True),
         extra=extra,

@@ -28,7 +28,7 @@ import numpy as np
 
 from chunkbench.errors import InputError, ParamError
 from chunkbench.text.tokenizer import get_encoding
-from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, document_key, element_bboxes, element_pages
+from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, element_bboxes, element_pages
 from chunkbench.types.document import Document, Element
 
 from .base import Param, StrategyResult, declare
@@ -48,8 +48,9 @@ RESTARTS = ("none", "headings")
 
 def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: str) -> StrategyResult:
     """Sliding windows of `chunk_size` tokens advancing by `chunk_size - overlap` tokens; with
-    `restart_at="headings"` a new run of windows starts at every heading, so a change in one section
-    moves only that section's windows (the lineage of two versions keeps the others)."""
+    `restart_at="headings"` (the default) a new run of windows starts at every heading, so a change in
+    one section moves only that section's windows (the lineage of two versions keeps the others);
+    `"none"` is spec 5's one run over the text."""
     _check({"chunk_size": chunk_size, "overlap": overlap})
     located: list[Element] = []
     skipped = {}
@@ -78,7 +79,6 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: st
     page_sets = None if simple_pages else [e.page_numbers for e in located]
     stitched = not simple_pages and any(len(e.parts) > 1 for e in located)
     total = spans[-1].token_end
-    key = document_key(doc)
     chunks: list[Chunk] = []
     prev_end = 0  # token end of the last window kept
     for w, lo, hi in zip(spans, lows, highs):
@@ -109,7 +109,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: st
             build_chunk(
                 doc,
                 index=n,
-                chunk_id=f"{key}_chunk_{n}",
+                chunk_id=f"chunk_{n}",
                 type="window",
                 text=text[w.start_char : w.end_char],
                 elements=located[lo:hi],
@@ -309,15 +309,15 @@ STRATEGY = declare(
         Param("chunk_size", int, 512, "tokens per window (cl100k)", min=1, max=100_000, ui_step=32),
         Param("overlap", int, 50, "tokens shared by consecutive windows (< chunk_size)", min=0, max=99_999,
               ui_step=10),
-        Param("restart_at", str, "none", "where a new run of windows starts: none (one run over the text, "
-              "spec 5) or headings (at every heading: a change in one section moves only its windows)",
-              choices=RESTARTS),
+        Param("restart_at", str, "headings", "where a new run of windows starts: headings (at every heading, so "
+              "a change in one section moves only its windows) or none (one run over the text: spec 5's literal "
+              "windows, where a change slides every later window)", choices=RESTARTS),
     ],
     doc="tiktoken windows (512/50), exact char offsets, page and bbox per chunk",
     spec="docs/specs/5-token-window-citations.md",
-    ruleset="tokens/2026-12-01",
+    ruleset="tokens/2026-12-02",
     check=_check,
-    boundaries='cl100k windows of `chunk_size` (512) with `overlap` (50) tokens, computed in one linear pass; `text == doc.text[start_char:end_char]` exactly, never a broken character',
+    boundaries='cl100k windows of `chunk_size` (512) with `overlap` (50) tokens, computed in one linear pass, a new run of windows at every heading (`restart_at=headings`; `none`: one run over the text, as spec 5); `text == doc.text[start_char:end_char]` exactly, never a broken character',
     fields='`tokens`, `overlap_tokens`, `page`, `pages`',
     target_size=lambda p: (p["chunk_size"], "tokens"),
 )

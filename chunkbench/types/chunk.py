@@ -87,6 +87,14 @@ class Reason(DocumentedCode):
 #: code -> meaning, derived from Reason (for lookups by the string a chunks.json holds)
 REASON_DOCS: dict[str, str] = {r.value: r.doc for r in Reason}
 
+#: the reasons that say a size limit cut here, inside what belongs together (a paragraph, a list, a
+#: section, a sentence): the cuts a return policy may reach across (evaluate.retrieval.budget); every
+#: other reason is a structural boundary (a heading, a table, a page, a clause, a topic)
+SIZE_CUTS: frozenset[Reason] = frozenset({
+    Reason.SIZE_LIMIT, Reason.LIST_LIMIT, Reason.PARAGRAPH_SPLIT, Reason.SENTENCE_SPLIT, Reason.WORD_SPLIT,
+    Reason.TABLE_ROW_SPLIT, Reason.MID_SENTENCE, Reason.MID_WORD, Reason.TOKEN_WINDOW, Reason.FALLBACK_PARAGRAPHS,
+})
+
 
 @dataclass(frozen=True)
 class Boundary:
@@ -343,11 +351,6 @@ def with_section_paths(doc: Document, chunks: Sequence[Chunk]) -> tuple[Chunk, .
 
 # `_frozen` skips `__init__`: it must stay equivalent (no __post_init__, every field given)
 assert not hasattr(BBox, "__post_init__") and not hasattr(Chunk, "__post_init__")
-
-
-def document_key(doc: Document) -> str:
-    """The id prefix of a document's chunks: metadata `document_id` if given, else doc_id[:16]."""
-    return str(doc.metadata.get("document_id") or doc.doc_id[:16])
 
 
 def boundary_key(chunk: Chunk) -> str:

@@ -108,17 +108,18 @@ class ChunkSet:
         """One chunk dict per line, written atomically."""
         write_jsonl(self, path)
 
-    def to_langchain(self, *, flat: bool = True) -> list:
-        """LangChain `Document`s with the evidence in metadata (extra `rag`; see chunkbench.io.handoff)."""
-        return to_langchain(self, flat=flat)
+    def to_langchain(self, *, flat: bool = True, stable: bool = False) -> list:
+        """LangChain `Document`s with the evidence in metadata (extra `rag`; see chunkbench.io.handoff;
+        `stable=True` for incremental re-indexing)."""
+        return to_langchain(self, flat=flat, stable=stable)
 
-    def to_llama_index(self, *, flat: bool = True) -> list:
+    def to_llama_index(self, *, flat: bool = True, stable: bool = False) -> list:
         """LlamaIndex `TextNode`s with char offsets and PREVIOUS/NEXT links (extra `rag`)."""
-        return to_llama_index(self, flat=flat)
+        return to_llama_index(self, flat=flat, stable=stable)
 
-    def to_haystack(self, *, flat: bool = True) -> list:
+    def to_haystack(self, *, flat: bool = True, stable: bool = False) -> list:
         """Haystack `Document`s (id = chunk_id) with the evidence in meta (extra `rag`)."""
-        return to_haystack(self, flat=flat)
+        return to_haystack(self, flat=flat, stable=stable)
 
     def to_langchain_retriever(self, embeddings, *, k: int = 5, vectorstore=None):
         """A LangChain retriever ranking the chunks by their index texts, returning the chunks (io.retrievers)."""

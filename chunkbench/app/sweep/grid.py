@@ -42,6 +42,9 @@ class Point:
     #: another chunker's chunks file measured at this point instead of a strategy (sweep --chunks);
     #: `strategy` is then the chunker's name
     chunks_file: str | None = None
+    #: what the `stability` column compares the point's chunks with (sweep --stability-against): another
+    #: version of the input (a file, chunked with the point's setting) or a setting ('strategy=...,k=v')
+    baseline: str | None = None
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
@@ -67,7 +70,8 @@ def slug(value: Any) -> str:
 def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[Any]], out_dir: str | os.PathLike,
                 *, strategy: str = DEFAULT_STRATEGY, fixed: Mapping[str, Any] | None = None,
                 questions: str | os.PathLike | None = "auto", retriever: str = "bm25",
-                holdout: float | None = None, chunks: tuple[str, str] | None = None) -> list[Point]:
+                holdout: float | None = None, chunks: tuple[str, str] | None = None,
+                baseline: str | None = None) -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).
 
     `grid` may hold `strategy`, and the indexing parameters every strategy takes (INDEX_PARAMS:
@@ -76,7 +80,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
     strategy has is a UsageError. A value a strategy rejects makes that point fail without running.
     `holdout`: the share of each input's questions its points are not scored on (Point.holdout).
     `chunks`: (file, chunker name) of another chunker's chunks of the one input, one more point
-    (indexed as the fixed indexing parameters say)."""
+    (indexed as the fixed indexing parameters say). `baseline`: Point.baseline (checked here)."""
     from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS, indexing_params, split_indexing
     from chunkbench.strategies import get_strategy
 
@@ -93,6 +97,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
     keys = list(grid)
     if chunks is not None and len(set(map(str, inputs))) != 1:
         raise UsageError("--chunks is one document's chunks: give exactly one INPUT with it")
+    baseline = _checked_baseline(baseline, inputs)
     points: list[Point] = []
     seen: set = set()
     folders = _input_folders([str(Path(i).resolve()) for i in inputs])
@@ -117,10 +122,28 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 name = "__".join([slug(strat)] + [f"{slug(k)}={slug(v)}" for k, v in values.items()])
                 point_dir = Path(out_dir) / "points" / folder / name
                 points.append(Point(inp, strat, params, {"strategy": strat, **values}, qfile,
-                                    str(point_dir.resolve()), error, folder, retriever, holdout=holdout))
+                                    str(point_dir.resolve()), error, folder, retriever, holdout=holdout,
+                                    baseline=baseline))
         if chunks is not None:
             points.append(_chunks_point(inp, folder, chunks, fixed, qfile, out_dir, retriever, holdout))
     return points
+
+
+def _checked_baseline(baseline: str | None, inputs: Sequence[str | os.PathLike]) -> str | None:
+    """`baseline` as the points hold it: a version file's absolute path (one INPUT only), or a
+    setting whose strategy and values are checked now, before any point runs."""
+    if baseline is None:
+        return None
+    if Path(baseline).is_file():
+        if len(set(map(str, inputs))) != 1:
+            raise UsageError("--stability-against FILE is another version of one document: give exactly one INPUT")
+        return str(Path(baseline).resolve())
+    from chunkbench.evaluate.diff import parse_spec
+    from chunkbench.strategies import get_strategy
+
+    strategy, params = parse_spec(baseline)
+    get_strategy(strategy).resolve(params)
+    return baseline
 
 
 def _chunks_point(inp: str, folder: str, chunks: tuple[str, str], fixed: Mapping[str, Any], qfile: str | None,

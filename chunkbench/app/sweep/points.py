@@ -20,13 +20,15 @@ from .grid import Point
 def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[str, Any] | None,
                   questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
                   retriever: str = "bm25", labels=None, holdout: float | None = None,
-                  chunks_file: str | os.PathLike | None = None):
+                  chunks_file: str | os.PathLike | None = None, baseline: str | None = None):
     """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
     check ranked by `retriever`, each chunk indexed as the point's INDEX_PARAMS say: then its
     chunks.json has the `index_text` or `index_texts` of each chunk; with `holdout`, on the
     questions that share does not hold out: holdout.questions_not_held_out), write chunks.json and
     metrics.json to `out_dir`. With `chunks_file`, the point is that file's chunks (another
-    chunker's, named `strategy`) located in the document, not a strategy's. Returns (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
+    chunker's, named `strategy`) located in the document, not a strategy's. With `baseline`
+    (Point.baseline), the `stability` value: the share of its chunks keeping a baseline chunk's id
+    and text (evaluate.lineage.stability). Returns (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
     from chunkbench.evaluate import metrics
     from chunkbench.evaluate.retrieval.scoring import split_indexing
     from chunkbench.loaders import load
@@ -42,6 +44,16 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
     else:
         chunkset = chunk(doc, strategy, **strategy_params)
     chunkset = chunkset.with_index_texts(indexing)
+    extra_values = {}
+    if baseline and not chunks_file:
+        from chunkbench.evaluate.diff import as_chunkset
+        from chunkbench.evaluate.lineage import stability
+
+        if os.path.isfile(baseline):
+            before = chunk(_document(baseline, os.stat(baseline).st_mtime_ns), strategy, **strategy_params)
+        else:
+            before = as_chunkset(doc, baseline)
+        extra_values["stability"] = round(stability(chunkset, before), 4)
     asked = None
     if questions and holdout:
         from chunkbench.evaluate.holdout import questions_not_held_out
@@ -51,6 +63,7 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
         asked = questions_not_held_out(every, holdout)
     values, details = metrics.measure(doc, chunkset, asked if asked is not None else questions or None,
                                       retriever=retriever, labels=labels, indexing=indexing)
+    values = {**values, **extra_values}
     if asked is not None:
         details["holdout"] = {"fraction": holdout, "held_out": len(every) - len(asked), "scored": len(asked)}
     write_point(out_dir, chunkset, values, details)
@@ -79,7 +92,8 @@ def compute_point(point: Point) -> dict:
         doc = _document(point.input, os.stat(point.input).st_mtime_ns)
         _, _, values, details = measure_point(point.input, point.strategy, point.params, point.questions,
                                               point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels,
-                                              holdout=point.holdout, chunks_file=point.chunks_file)
+                                              holdout=point.holdout, chunks_file=point.chunks_file,
+                                              baseline=point.baseline)
         row.update(values)
         if "edits_reproduced" in details:  # ids of the reviewers' edits this point reproduces (edit_changes)
             row["edits_reproduced"] = " ".join(str(i) for i in details["edits_reproduced"])

@@ -4,7 +4,6 @@ between two chunk sets (two versions of a document, two parses, two settings), a
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
 
@@ -24,6 +23,14 @@ def register(subparsers) -> None:
     p.add_argument("--a", default="", metavar="SPEC", help="how OLD is chunked when it is an input")
     p.add_argument("--b", default="", metavar="SPEC", help="how NEW is chunked when it is an input (default: as --a)")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="write the mappings as JSON Lines here")
+    p.add_argument("--html", default=None, metavar="DIR",
+                   help="write index.html here: the changes, and both versions' changed pages side by side with "
+                        "each chunk in the colour of its kind")
+    p.add_argument("--carry-reviews", action="store_true",
+                   help="save for NEW the reviewers' verdicts and edits on OLD that still apply (the chunk's text "
+                        "is the same; the edit's text is there) and list those that no longer apply")
+    p.add_argument("--workspace", default=None,
+                   help="workspace database of the reviews (default $CHUNKBENCH_WORKSPACE or ./.chunkbench/workspace.db)")
     p.add_argument("--force", action="store_true",
                    help="map two sets that share no text (every chunk removed and added) instead of refusing")
     p.set_defaults(func=run)
@@ -34,17 +41,27 @@ def run(args: argparse.Namespace) -> int:
     from chunkbench.io.atomic import write_text
     from chunkbench.io.outputs import check_outputs, write_output
 
-    target = check_outputs({"--output": args.output}, inputs=[args.old, args.new])["--output"] \
-        if args.output else None
+    targets = check_outputs({"--output": args.output}, inputs=[args.old, args.new], folders={"--html": args.html})
+    target, html_dir = targets.get("--output"), targets.get("--html")
     old = side(args.old, args.a)
     new = side(args.new, args.b or args.a)
     result = lineage(old, new, force=args.force)
     if target is not None:
-        text = "".join(json.dumps(link.to_dict(), ensure_ascii=False) + "\n" for link in result.links)
-        write_output(target, lambda p: write_text(p, text))
+        write_output(target, lambda p: write_text(p, result.to_jsonl()))
     print(result.summary())
     if target is not None:
         print(f"wrote {target} ({len(result.links)} lines)")
+    if html_dir is not None:
+        from chunkbench.ui.lineage_report import write_lineage_report
+
+        print(f"wrote {write_lineage_report(result, old, new, html_dir)}")
+    if args.carry_reviews:
+        from chunkbench.app.carry_over import carry_reviews
+
+        carried = carry_reviews(old, new, workspace=args.workspace, result=result)
+        print(carried.summary())
+        for line in carried.not_applying:
+            print(f"  no longer applies: {line}")
     return 0
 
 

@@ -37,6 +37,15 @@ def register(sub) -> None:
     _workspace_option(p)
     p.set_defaults(func=run_search)
 
+    p = ssub.add_parser("changes", help="what changed between the saved amendments of a notice, what to re-embed")
+    p.add_argument("notice_id")
+    p.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="lineage.jsonl of one amendment to the one before it (the latest unless --amendment)")
+    p.add_argument("--amendment", type=int, default=None, help="the amendment -o writes (default: the latest)")
+    p.add_argument("--json", action="store_true", help="print JSON lines instead of a table")
+    _workspace_option(p)
+    p.set_defaults(func=run_changes)
+
     p = ssub.add_parser("show", help="the chunks of a saved run, one line each")
     p.add_argument("run_id")
     _workspace_option(p)
@@ -66,6 +75,12 @@ def run_save(args) -> int:
     chunks = chunk(doc, args.strategy, **parse_sets(args.params))
     run_id = store.save(chunks, notice_id=args.notice_id, amendment=args.amendment, workspace=args.workspace)
     print(run_id)
+    if args.notice_id is not None or chunks.params.get("notice_id"):
+        changed = store.changes(args.notice_id or chunks.params["notice_id"], args.workspace)
+        mine = changed[changed["run_id"] == run_id]
+        if not mine.empty:
+            row = mine.iloc[0]
+            print(f"changes from amendment {row['previous_amendment']}: {row['summary']}")
     return 0
 
 
@@ -84,6 +99,29 @@ def _print_json_lines(df) -> None:
     for row in df.to_dict(orient="records"):
         clean = {k: None if not isinstance(v, (list, dict)) and pd.isna(v) else v for k, v in row.items()}
         print(json.dumps(clean, ensure_ascii=False, default=str))
+
+
+def run_changes(args) -> int:
+    from chunkbench import store
+    from chunkbench.errors import UsageError
+    from chunkbench.io.atomic import write_text
+    from chunkbench.io.outputs import check_outputs, write_output
+
+    target = check_outputs({"--output": args.output})["--output"] if args.output else None
+    df = store.changes(args.notice_id, args.workspace)
+    if args.json:
+        _print_json_lines(df)
+    else:
+        _print_table(df, ["amendment_number", "previous_amendment", "run_id", "to_embed", "to_delete", "summary"])
+    if target is not None:
+        chosen = df if args.amendment is None else df[df["amendment_number"] == args.amendment]
+        if chosen.empty:
+            raise UsageError(f"notice {args.notice_id!r} has no amendment {args.amendment} with one before it"
+                             if args.amendment is not None else f"notice {args.notice_id!r} has one version only")
+        result = store.lineage_of(chosen.iloc[-1]["run_id"], args.workspace)
+        write_output(target, lambda p: write_text(p, result.to_jsonl()))
+        print(f"wrote {target} ({len(result.links)} lines)")
+    return 0
 
 
 def run_runs(args) -> int:

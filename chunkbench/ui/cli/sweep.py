@@ -35,6 +35,11 @@ def register(subparsers) -> None:
                         "'index_headings' likewise (also with --set)")
     add_chunks_option(p, "measure", role="one more point beside the grid's, for one INPUT (indexed as --set's "
                       "index_* parameters say)")
+    p.add_argument("--stability-against", default=None, metavar="BASELINE",
+                   help="a `stability` column: the share of each point's chunks that keep a baseline chunk's id and "
+                        "text (what a vector store keyed by chunk_id keeps). BASELINE is another version of the one "
+                        "INPUT (a file, chunked with each point's setting) or a setting ('strategy=elements,"
+                        "max_chunk_size=900', diff's syntax)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
     p.add_argument("--questions", default="auto", metavar="FILE",
                    help="questions file for the retrieval check (default: <input stem>.questions.json beside each "
@@ -97,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs, dask=args.dask, progress=not args.no_progress, kernel_name=args.kernel,
         timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
         labels=_labels(args.workspace), recall_floor=args.recall_floor, holdout=args.holdout,
-        chunks=(args.chunks, args.chunker) if args.chunks else None,
+        chunks=(args.chunks, args.chunker) if args.chunks else None, baseline=args.stability_against,
     )
     from chunkbench.ui.sweep_summary import write_summary
 
