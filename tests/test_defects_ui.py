@@ -99,7 +99,7 @@ def test_a_cut_mid_sentence_is_boxed_at_its_words_not_its_paragraph():
     from chunkbench.ui.render.overlay import defect_box
 
     doc = cb.load(SAMPLE_PDFS / "technical_manual.pdf")
-    cuts = [f for f in find_defects(cb.chunk(doc, "tokens", chunk_size=120, overlap=0))
+    cuts = [f for f in find_defects(cb.chunk(doc, "tokens", chunk_size=120, overlap=0, restart_at="none"))
             if f.code.value == "mid_sentence" and f.box is not None and f.box[3] - f.box[1] > 40]
     assert cuts, "a 120-token window ends inside a tall paragraph somewhere in the manual"
     for f in cuts:

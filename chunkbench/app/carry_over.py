@@ -1,4 +1,4 @@
-"""Reviews follow a new version (issue 56.5): the verdicts and boundary edits given on one version's
+"""Reviews follow a new version: the verdicts and boundary edits given on one version's
 chunking, carried through the lineage to the next version's, and the ones that no longer apply.
 
 A verdict judges the cut where a chunk starts; it carries to the new chunk with the same text (a

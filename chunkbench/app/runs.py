@@ -21,16 +21,16 @@ from chunkbench.db.catalog import (
     manifest_changes,
     run_manifest,
     runs,
-    save,
     search,
     stored_manifests,
 )
-from chunkbench.db.versions import changes, lineage_of
 from chunkbench.evaluate.diff import diff
 from chunkbench.strategies import chunk, get_strategy
 from chunkbench.types.chunk import boundary_key
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
+
+from .versions import changes, lineage_of, save
 
 __all__ = [
     "PAUSE_ENV", "PAUSE_MARKER", "BoundaryComparison", "Change", "Ensured", "compare", "document_content_key",

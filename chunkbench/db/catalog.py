@@ -30,7 +30,6 @@ from chunkbench.types.chunkset import ChunkSet, jsonable_params, restore_params
 from chunkbench.types.document import Document
 from chunkbench.version import __version__
 
-from . import versions
 from .workspace import open_workspace, transaction, workspace_path
 
 log = logging.getLogger("chunkbench.store")
@@ -125,8 +124,7 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
 
     With `notice_id`, the run is amendment `amendment` of that notice (default: one more than the
     highest saved, 0 for the first); afterwards only the chunks of the notice's latest amendment
-    (highest number, most recently saved on a tie) have `is_latest_version` true, and its lineage to
-    the amendment below it is recorded (db/versions.py: `changes`, `lineage_of`). When neither is
+    (highest number, most recently saved on a tie) have `is_latest_version` true. When neither is
     given and the strategy itself has a non-empty `notice_id` parameter (sections), its
     `notice_id` / `amendment_number` parameters are used."""
     if notice_id is None and amendment is None and str(chunks.params.get("notice_id") or "").strip():
@@ -185,8 +183,6 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
         conn.executemany(insert, ((run_id, *row) for row in rows[half:]))
         if notice is not None:
             _relabel_latest(conn, notice)
-            assert amendment is not None  # numbered above when not given
-            versions.record(conn, run_id, notice, amendment, chunks, lambda c, rid: _load(c, rid, workspace))
     log.info("saved run %s (%d chunks) to %s", run_id, len(rows), workspace_path(workspace))
     return run_id
 

@@ -109,7 +109,7 @@ MIGRATIONS: list[list[str]] = [
     ],
     # 4: the parameters of the chunking an edit was made on (a sweep names the smallest change from them)
     ["ALTER TABLE edits ADD COLUMN params TEXT NOT NULL DEFAULT ''"],
-    # 5: an amendment's lineage to the amendment before it (db/versions.py: what changed, what to re-embed)
+    # 5: an amendment's lineage to the amendment before it (app/versions.py: what changed, what to re-embed)
     [
         """CREATE TABLE run_lineage (run_id TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
             previous_run_id TEXT NOT NULL, lineage TEXT NOT NULL)""",

@@ -83,6 +83,8 @@ _MEASURES = {
     "units": "units ranked",
 }
 _RETRIEVAL = re.compile(r"ret_(chunks|elements|baseline)_(\w+)")
+#: recall at a context budget and the tokens sent there (evaluate.retrieval.budget)
+_BUDGET = re.compile(r"budget_(recall|tokens)_at_(\d+)")
 #: the label-free measures (evaluate.proxy) of the chunks, and of the splitter on the same queries
 _PROXY = re.compile(r"proxy_(baseline_)?(\w+)")
 
@@ -96,6 +98,12 @@ def explain(metric: str) -> str:
     match = _RETRIEVAL.fullmatch(metric)
     if match and match.group(2) in _MEASURES:
         return f"{_MEASURES[match.group(2)]}; units: {_SYSTEMS[match.group(1)]}"
+    budget = _BUDGET.fullmatch(match.group(2)) if match else None
+    if match and budget:
+        what = (f"share of the evidence inside the ranked units sent until {budget.group(2)} cl100k tokens are "
+                f"filled (docs/context-budget.md)" if budget.group(1) == "recall" else
+                f"cl100k tokens sent per question at a budget of {budget.group(2)}")
+        return f"{what}; units: {_SYSTEMS[match.group(1)]}"
     match = _PROXY.fullmatch(metric)
     if match and match.group(2) in _MEASURES:
         units = _SYSTEMS["baseline"].split(", at")[0] + " at 200 characters" if match.group(1) else "the chunks"

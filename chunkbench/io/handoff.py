@@ -28,7 +28,8 @@ SECTION_SEPARATOR = " > "
 EMBEDDED_METADATA = ("section_path",)
 #: metadata LlamaIndex should not show the LLM (positions and ids, not meaning)
 NOT_FOR_EMBEDDING = ("chunk_id", "doc_id", "bbox", "start_char", "end_char", "reason", "reason_detail",
-                     "params_hash", "tokens_est", "index", "parent_id", "strategy",
+                     "params_hash", "tokens_est", "index", "parent_id", "strategy", "prev_chunk_id",
+                     "next_chunk_id", "size_cut_before", "size_cut_after",
                      # the retrieval recipe's texts: what to rank by (io.retrievers), never the node's text
                      "index_text", "index_texts")
 
@@ -71,6 +72,7 @@ def chunk_metadata(chunks: ChunkedDocument, chunk: Chunk, *, flat: bool = True, 
     if stable:
         meta.update({k: d[k] for k in STABLE_FIELDS}, source=chunks.doc.source, strategy=chunks.strategy)
     else:
+        meta.update(neighbours(chunks, chunk))
         meta.update({k: v for k, v in d.items() if k not in ("text", "metadata", "boundary")})
         meta.update(
             source=chunks.doc.source,
@@ -88,6 +90,21 @@ def chunk_metadata(chunks: ChunkedDocument, chunk: Chunk, *, flat: bool = True, 
         return meta
     meta["section_path"] = SECTION_SEPARATOR.join(chunk.section_path)
     return {k: _simple(v) for k, v in meta.items() if v is not None}
+
+
+def neighbours(chunks: ChunkedDocument, chunk: Chunk) -> dict[str, Any]:
+    """The chunk's neighbours and the cuts between them, as a return policy reads them from the
+    metadata (io.context, evaluate.retrieval.budget): `prev_chunk_id` / `next_chunk_id` (None at the
+    ends) and whether the cut before / after it is a size cut (`size_cut_before` / `size_cut_after`)."""
+    from chunkbench.types.chunk import SIZE_CUTS
+
+    seq = chunks.chunks
+    i = chunk.index if 0 <= chunk.index < len(seq) and seq[chunk.index] is chunk else seq.index(chunk)
+    after = seq[i + 1] if i + 1 < len(seq) else None
+    return {"prev_chunk_id": seq[i - 1].chunk_id if i > 0 else None,
+            "next_chunk_id": after.chunk_id if after is not None else None,
+            "size_cut_before": i > 0 and chunk.boundary.reason in SIZE_CUTS,
+            "size_cut_after": after is not None and after.boundary.reason in SIZE_CUTS}
 
 
 def to_langchain(chunks: ChunkedDocument, *, flat: bool = True, stable: bool = False) -> list:

@@ -1,6 +1,6 @@
 """Other libraries' chunkers as strategies: `langchain:RecursiveCharacterTextSplitter`,
 `langchain:TokenTextSplitter`, `llamaindex:SentenceSplitter`, `chonkie:RecursiveChunker`,
-`chonkie:TokenChunker`, `chonkie:SemanticChunker`, `docling:HybridChunker`, `docling:PageChunker`,
+`chonkie:TokenChunker`, `chonkie:SemanticChunker`, `semchunk:chunkerify`, `docling:HybridChunker`, `docling:PageChunker`,
 `docling:LineBasedTokenChunker`, `pymupdf:to_chunks`; each one registered only
 when its library (and whatever else it `requires`, such as the embedder's weights) is installed.
 
@@ -267,6 +267,9 @@ DOCLING_EXPAND = (Param("expand", str, "none", "grow each chunk with a docling-c
                         "top-level items it touches (tree) or to its whole pages (page)", choices=("none", *EXPANDERS)),
                   ) if module_file_exists(EXPANDER_MODULE) else ()
 
+#: semchunk's chunk size (its chunkerify takes it as an argument: no default to read)
+SEMCHUNK_SIZE = Param("chunk_size", int, 512, "largest chunk in cl100k tokens", min=1, max=100_000, ui_step=32)
+
 PEERS = (
     Peer("langchain:RecursiveCharacterTextSplitter", "langchain_text_splitters", "RecursiveCharacterTextSplitter",
          "LangChain's recursive splitter (separators \\n\\n, \\n, space) on the canonical text",
@@ -319,6 +322,11 @@ PEERS = (
          split=_docling_chunks, make=_docling_chunker, skips=_page_chunker_skips, requires=DOCLING_NEEDS,
          hidden=frozenset({"serializer_provider"}), size=("", "pages"),
          slow="docling-core serializes the whole document once for each page: 73 s for the 311-page gnuplot manual"),
+    Peer("semchunk:chunkerify", "semchunk", "chunkerify",
+         "semchunk's semantic splitter (splits at the most meaningful separator it finds, largest first, and merges "
+         "within chunk_size cl100k tokens, offline) on the canonical text",
+         make=lambda fn, params: fn(get_encoding(), params["chunk_size"]),
+         split=lambda chunker, doc: list(chunker(doc.text)), extra=(SEMCHUNK_SIZE,), small={"chunk_size": 64}),
     Peer(pymupdf_peer.NAME, "pymupdf4llm", "to_chunks",
          "PyMuPDF's own layout-aware chunker (pymupdf4llm.to_chunks): the PDF read by the same layout model as "
          "the default parser, cut by layout signals within max_tokens cl100k tokens", split=pymupdf_peer.split,

@@ -12,6 +12,7 @@ from ..margin import RecallMargin, difference_se
 from ..retrieval import (
     TOKEN_K,
 )
+from ..retrieval.budget import BudgetSpec, budget_measures
 from ..settings import BASELINE, Setting
 from .baseline import baseline
 from .cases import Case
@@ -22,7 +23,8 @@ from .scoring import PAIRED, PROTOCOLS, score_questions
 def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
             token_k: int = TOKEN_K, retriever: str = "bm25", units_cache: dict | None = None,
             rankers: dict | None = None, margin: RecallMargin | None = None,
-            questions_out: dict | None = None, pooled: bool = False) -> dict[str, Any]:
+            questions_out: dict | None = None, pooled: bool = False,
+            budget: BudgetSpec | None = None) -> dict[str, Any]:
     """Score the baseline and every setting; mark each against the baseline, overall and per
     document, and name the best.
 
@@ -35,19 +37,21 @@ def compare_settings(cases: Sequence[Case], settings: Sequence[Setting], base: S
     (dicts the caller keeps) share cut documents and built indexes with other calls (score_questions);
     `questions_out` receives each setting's per-question rows by its name (misses_of can reuse them);
     `pooled`: each question searched in every document's units at once (score_questions), said in
-    the result's `protocol`."""
+    the result's `protocol`; `budget`: the budgets and return policy of recall@B (score_questions),
+    each budget's recall difference from the baseline with its interval in `budget_recall_diff_ci`."""
     from chunkbench.io.progress import progress
 
     base = base or baseline()
     scored = []
     with progress(len(settings) + 1, "evaluate", "setting", enabled=None if len(settings) > 1 else False) as bar:
         for setting in (base, *settings):
-            scored.append(score_questions(setting, cases, token_k, retriever, units_cache, rankers, pooled))
+            scored.append(score_questions(setting, cases, token_k, retriever, units_cache, rankers, pooled, budget))
             bar.update(1)
     if questions_out is not None:
         questions_out.update((s.name, questions) for s, (_, questions) in zip((base, *settings), scored))
     result = compare_scored(scored, cases, token_k, retriever, margin)
     result["protocol"] = PROTOCOLS["pooled" if pooled and len(cases) > 1 else "own"]
+    result["budget_policy"] = (budget or BudgetSpec()).policy
     return result
 
 
@@ -86,9 +90,10 @@ def _mark_against_baseline(rows: list[dict], spanned: list[list[dict]], n_cases:
     pooled = PairedBootstrap(groups)
     picks = [[i for i, g in enumerate(groups) if g == n] for n in range(n_cases)]  # each case's questions
     per_case = [PairedBootstrap([0] * len(pick)) for pick in picks]
-    base_q = {key: [q[key] for q in spanned[0]] for key in PAIRED}
+    paired = [*PAIRED, *(k for k in budget_measures(spanned[0]) if k.startswith("budget_recall@"))]
+    base_q = {key: [q[key] for q in spanned[0]] for key in paired}
     for row, qs in zip(rows, spanned):
-        values = {key: [q[key] for q in qs] for key in PAIRED}
+        values = {key: [q[key] for q in qs] for key in paired}
         _mark(row, rows[0], pooled, values, base_q, row is rows[0])
         for n, (doc, pick) in enumerate(zip(row["documents"], picks)):
             _mark(doc, rows[0]["documents"][n], per_case[n], {k: [v[i] for i in pick] for k, v in values.items()},
@@ -107,6 +112,9 @@ def _mark(row: dict, base: Mapping[str, Any], boot: PairedBootstrap, values: Map
     row["iou_gain_ci"] = list(gain) if gain else None
     row["recall_diff_ci"] = list(recall) if recall else None
     row["recall_diff_se"] = se
+    row["budget_recall_diff_ci"] = {
+        key.rpartition("@")[2]: list(boot.difference_interval(values[key], reference[key]))
+        for key in values if key.startswith("budget_recall@") and not is_base and boot.size}
 
 
 def beats_baseline(row: Mapping[str, Any], by: float = 0.0) -> bool:
@@ -138,14 +146,15 @@ def candidates(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 def compare_retrievers(cases: Sequence[Case], settings: Sequence[Setting], base: Setting | None = None,
                        token_k: int = TOKEN_K, retrievers: Sequence[str] = ("bm25",),
                        units_cache: dict | None = None, margin: RecallMargin | None = None,
-                       questions_out: dict | None = None, pooled: bool = False) -> list[dict[str, Any]]:
+                       questions_out: dict | None = None, pooled: bool = False,
+                       budget: BudgetSpec | None = None) -> list[dict[str, Any]]:
     """compare_settings once per retriever, every document cut once per setting (`units_cache`,
     when given, keeps the cut documents for the caller's later calls; `questions_out`, each
     setting's per-question rows by retriever, then setting name)."""
     cache: dict = {} if units_cache is None else units_cache
     return [compare_settings(cases, settings, base, token_k, r, cache, margin=margin,
                              questions_out=questions_out.setdefault(r, {}) if questions_out is not None else None,
-                             pooled=pooled)
+                             pooled=pooled, budget=budget)
             for r in retrievers]
 
 

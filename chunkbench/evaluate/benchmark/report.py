@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chunkbench.io.return_policy import POLICIES
+
 from ..calibration import caveat
 from ..intervals import excludes_zero
 from ..margin import RecallMargin
+from ..retrieval.budget import budget_measures
 from ..settings import BASELINE, Setting
 from .baseline import equally_indexed
 from .compare import _gain, _short_of, candidates, clears_margin, result_margin
@@ -22,6 +25,28 @@ def format_table(result: Mapping[str, Any]) -> str:
     return _table(head, [[row["setting"] + (" *" if row["setting"] == result["best"] else ""), str(row["units"]),
                           f"{row['mean_chars']:.0f}", *(_pct(row[k]) if k != "mrr" else _num(row[k]) for k in MEASURES),
                           *_against(row, row["setting"] == result["baseline"])] for row in result["rows"]])
+
+
+def format_budget_table(result: Mapping[str, Any]) -> str:
+    """Recall at each context budget (retrieval.budget) per setting, the tokens sent at each, and
+    the difference from the baseline with its 95% interval; "" when no budget was measured."""
+    budgets = [k.rpartition("@")[2] for k in budget_measures(result["rows"]) if k.startswith("budget_recall@")]
+    if not budgets:
+        return ""
+    head = ["setting", *(f"recall@{b}" for b in budgets), *(f"tokens@{b}" for b in budgets),
+            *(f"recall@{b} Δ 95% CI" for b in budgets)]
+    body = [[row["setting"], *(_pct(row.get(f"budget_recall@{b}")) for b in budgets),
+             *(_tokens(row.get(f"budget_tokens@{b}")) for b in budgets),
+             *(("baseline" if row["setting"] == result["baseline"] else
+                _interval((row.get("budget_recall_diff_ci") or {}).get(b), _points)) for b in budgets)]
+            for row in result["rows"]]
+    policy = result.get("budget_policy", "hits")
+    return (f"At a context budget (cl100k tokens sent per question, return policy `{policy}`: "
+            f"{POLICIES.get(policy, '')}):\n\n{_table(head, body)}")
+
+
+def _tokens(v: float | None) -> str:
+    return "-" if v is None else f"{v:,.0f}"
 
 
 def format_documents(result: Mapping[str, Any]) -> str:
@@ -155,6 +180,9 @@ def format_report(result: Mapping[str, Any], per_document: bool = True) -> str:
         said += f"Protocol: {result['protocol']}.\n\n"
     parts = [f"## {result.get('retriever', 'bm25')} top {result['token_k']}: all documents{chosen}\n\n"
              f"{said}{format_table(result)}\n\n{summary_line(result)}"]
+    budgets = format_budget_table(result)
+    if budgets:
+        parts[0] += f"\n\n{budgets}"
     if "holdout" in result:
         parts[0] += f"\n\n{holdout_line(result['holdout'])}"
     if result.get("health"):

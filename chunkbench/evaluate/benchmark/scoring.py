@@ -17,6 +17,7 @@ from ..retrieval import (
     evaluate,
     indexed_units,
 )
+from ..retrieval.budget import BudgetSpec, budget_measures
 from ..retrieval.scoring import (
     DEFAULT_SEPARATORS,
     unit_ranker,
@@ -61,7 +62,7 @@ def score_setting(setting: Setting, cases: Sequence[Case], token_k: int = TOKEN_
 
 def score_questions(setting: Setting, cases: Sequence[Case], token_k: int, retriever: str,
                     units_cache: dict | None, rankers: dict | None = None,
-                    pooled: bool = False) -> tuple[dict[str, Any], list[dict]]:
+                    pooled: bool = False, budget: BudgetSpec | None = None) -> tuple[dict[str, Any], list[dict]]:
     """The row of score_setting and every question's scores (with `case`, its case's index).
 
     Each question is searched in its own document's units, or with `pooled` in the units of every
@@ -70,7 +71,9 @@ def score_questions(setting: Setting, cases: Sequence[Case], token_k: int, retri
     embedding). `units_cache` (keyed by setting and document) lets a second retriever rank the same
     units without cutting every document again; `rankers` (keyed by those and the retriever) lets
     other questions of the same documents be ranked without indexing them again (a dense index
-    embeds every unit)."""
+    embeds every unit). `budget`: the budgets recall is measured at and the return policy
+    (retrieval.budget; default BudgetSpec())."""
+    budget = budget or BudgetSpec()
     per_case = []
     for case in cases:
         key = (setting.name, case.doc.source)
@@ -80,8 +83,9 @@ def score_questions(setting: Setting, cases: Sequence[Case], token_k: int, retri
             if units_cache is not None:
                 units_cache[key] = units
         per_case.append(units)
-    rows_of = _pooled_rows(setting, cases, per_case, token_k, retriever, rankers) if pooled and len(cases) > 1 else [
-        _own_rows(setting, case, units, token_k, retriever, rankers) for case, units in zip(cases, per_case)]
+    rows_of = (_pooled_rows(setting, cases, per_case, token_k, retriever, rankers, budget) if pooled and len(cases) > 1
+               else [_own_rows(setting, case, units, token_k, retriever, rankers, budget)
+                     for case, units in zip(cases, per_case)])
     questions: list[dict] = []
     documents = []
     for n, (case, units, rows) in enumerate(zip(cases, per_case, rows_of)):
@@ -96,7 +100,7 @@ def score_questions(setting: Setting, cases: Sequence[Case], token_k: int, retri
 
 
 def _own_rows(setting: Setting, case: Case, units: Sequence[RetrievalUnit], token_k: int, retriever: str,
-              rankers: dict | None) -> list[dict]:
+              rankers: dict | None, budget: BudgetSpec) -> list[dict]:
     """Each question of `case` searched in its own document's units."""
     key = (setting.name, case.doc.source, retriever)
     ranker = rankers.get(key) if rankers is not None else None
@@ -104,7 +108,8 @@ def _own_rows(setting: Setting, case: Case, units: Sequence[RetrievalUnit], toke
         ranker = unit_ranker(retriever, units)
         if rankers is not None:
             rankers[key] = ranker
-    return evaluate(units, case.resolved, KS, token_k, retriever, text=case.doc.text, ranker=ranker)[1]
+    return evaluate(units, case.resolved, KS, token_k, retriever, text=case.doc.text, ranker=ranker,
+                    budgets=budget.budgets, policy=budget.policy)[1]
 
 
 #: a page number far above any document's: page n of the k-th pooled document becomes k * this + n
@@ -112,7 +117,7 @@ _POOLED_PAGES = 1_000_000
 
 
 def _pooled_rows(setting: Setting, cases: Sequence[Case], per_case: Sequence[Sequence[RetrievalUnit]], token_k: int,
-                 retriever: str, rankers: dict | None) -> list[list[dict]]:
+                 retriever: str, rankers: dict | None, budget: BudgetSpec) -> list[list[dict]]:
     """Every question searched in the units of all documents at once: the documents' texts laid end
     to end (a blank line between), each unit's range, pages and evidence moved to its document's place,
     so a unit of another document can be retrieved but never holds the evidence. Rows per case."""
@@ -138,7 +143,8 @@ def _pooled_rows(setting: Setting, cases: Sequence[Case], per_case: Sequence[Seq
     for n, case in enumerate(cases):
         resolved = [replace(r, spans=tuple((a + offsets[n], b + offsets[n]) for a, b in r.spans),
                             pages=frozenset(p + n * _POOLED_PAGES for p in r.pages)) for r in case.resolved]
-        out.append(evaluate(units, resolved, KS, token_k, retriever, text=joined, ranker=ranker)[1])
+        out.append(evaluate(units, resolved, KS, token_k, retriever, text=joined, ranker=ranker,
+                            budgets=budget.budgets, policy=budget.policy)[1])
     return out
 
 
@@ -147,7 +153,7 @@ def pooled_measures(rows: Sequence[Mapping[str, Any]], units: int, chars: float)
     rows are pooled: per document, overall, and in benchmarks/retrieval_public.py)."""
     out: dict[str, Any] = {"units": units, "mean_chars": round(chars / units, 1) if units else 0.0,
                            "questions": len(rows)}
-    for key in MEASURES:
+    for key in (*MEASURES, *budget_measures(rows)):
         values = [row[key] for row in rows if key in row]
         out[key] = round(sum(values) / len(values), 4) if values else None
     return out

@@ -12,6 +12,7 @@ from chunkbench.strategies.base import Param
 from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.ranges import Span, blank_gaps, merge_ranges, overlap_length
 
+from .budget import BUDGETS, DEFAULT_POLICY, budget_keys, sent, unit_tokens
 from .locate import Resolved, normalized_text, pages_of, resolve
 from .questions import Question
 from .ranking import UnitRanker, make_ranker
@@ -40,6 +41,11 @@ class RetrievalUnit:
     end: int | None
     pages: frozenset[int]
     indexed: tuple[str, ...] = ()
+    #: the headings above its start (what the `section` and `grow` return policies keep within)
+    section: tuple[str, ...] = ()
+    #: whether the cut at its start / end is a size cut (SIZE_CUTS), which `grow` may reach across
+    cut_before: bool = False
+    cut_after: bool = False
 
     @property
     def ranked_texts(self) -> tuple[str, ...]:
@@ -112,8 +118,15 @@ def token_scores(retrieved: Sequence[Span], evidence: Sequence[Span], text: str 
 
 
 def chunk_units(chunkset: ChunkSet) -> list[RetrievalUnit]:
-    """The chunks as retrievable units."""
-    return [RetrievalUnit(c.text, c.start_char, c.end_char, frozenset(c.pages)) for c in chunkset.chunks]
+    """The chunks as retrievable units, each with its section and whether the cuts around it are
+    size cuts (its boundary reason and the next chunk's: budget.POLICIES)."""
+    from chunkbench.types.chunk import SIZE_CUTS
+
+    chunks = chunkset.chunks
+    size_cut = [c.boundary.reason in SIZE_CUTS for c in chunks]
+    return [RetrievalUnit(c.text, c.start_char, c.end_char, frozenset(c.pages), section=c.section_path,
+                          cut_before=size_cut[n], cut_after=n + 1 < len(chunks) and size_cut[n + 1])
+            for n, c in enumerate(chunks)]
 
 
 def element_units(doc: Document) -> list[RetrievalUnit]:
@@ -160,7 +173,12 @@ def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
         hi = bisect.bisect_left(starts, b)
         pages = frozenset().union(*(pages_of(e) for e in spans[lo:hi] if e.char_end > a))
         out.append(RetrievalUnit(piece.page_content, a, b, frozenset(pages)))
-    return out
+    # the splitter cuts for size alone: every cut but the document's ends and the forced `cuts`
+    forced = set(bounds)
+    sections = doc.section_paths(u.start for u in out)
+    return [replace(u, section=path, cut_before=u.start not in forced,
+                    cut_after=n + 1 < len(out) and out[n + 1].start not in forced)
+            for n, (u, path) in enumerate(zip(out, sections))]
 
 
 def _relevant(unit: RetrievalUnit, r: Resolved) -> bool:
@@ -178,10 +196,13 @@ def unit_ranker(retriever: str, units: Sequence[RetrievalUnit]) -> UnitRanker:
 
 def evaluate(units: Sequence[RetrievalUnit], resolved: Sequence[Resolved], ks: Sequence[int] = KS,
              token_k: int = TOKEN_K, retriever: str = "bm25", *, text: str,
-             ranker: UnitRanker | None = None) -> tuple[dict, list[dict]]:
+             ranker: UnitRanker | None = None, budgets: Sequence[int] = BUDGETS,
+             policy: str = DEFAULT_POLICY) -> tuple[dict, list[dict]]:
     """Summary scores of ranking `units` of the document `text` (with `retriever`, or `ranker`,
     one unit_ranker built over these units before) for the resolved questions, and one row per
-    question (with `retrieved`, the indices of its top `token_k` units).
+    question (with `retrieved`, the indices of its top `token_k` units). For a question with a
+    located span, each of `budgets` adds `budget_recall@B` and `budget_tokens@B`: the span's share
+    inside what `policy` sends from the same ranking until B tokens are filled (budget.sent).
 
     Questions with neither a located span nor a page are left out (counted in `questions_used`)."""
     if ranker is None:
@@ -190,6 +211,7 @@ def evaluate(units: Sequence[RetrievalUnit], resolved: Sequence[Resolved], ks: S
         raise ValueError(f"a {ranker.retriever} ranker over {ranker.size} units was given to score {retriever} "
                          f"retrieval of {len(units)} units")
     rows: list[dict[str, Any]] = []
+    tokens = unit_tokens(units) if budgets else []
     for r in resolved:
         if not r.spans and not r.pages:
             continue
@@ -204,12 +226,16 @@ def evaluate(units: Sequence[RetrievalUnit], resolved: Sequence[Resolved], ks: S
             ranges = [(u.start, u.end) for u in top if u.start is not None and u.end is not None]
             p, rec, iou = token_scores(ranges, r.spans, text)
             row.update({"token_precision": p, "token_recall": rec, "token_iou": iou})
+            for budget in budgets:
+                ranges, spent = sent(units, tokens, ranking, budget, policy)
+                row[f"budget_recall@{budget}"] = token_scores(ranges, r.spans, text)[1]
+                row[f"budget_tokens@{budget}"] = spent
         rows.append(row)
     summary: dict = {"questions_used": len(rows), "units": len(units)}
     for key in [f"recall@{k}" for k in ks] + ["mrr"]:
         summary[key] = _mean(row[key] for row in rows)
     spanned = [row for row in rows if "token_iou" in row]
-    for key in ("token_precision", "token_recall", "token_iou"):
+    for key in ("token_precision", "token_recall", "token_iou", *budget_keys(budgets)):
         summary[key] = _mean(row[key] for row in spanned)
     return summary, rows
 
@@ -227,7 +253,8 @@ def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Que
     The baseline (the splitter with sentence ends among its separators) splits the canonical text
     with chunks of the ChunkSet's mean length in characters (no overlap), so it is compared at the
     same size. The chunks are ranked as `indexing` says (neighbours each side: INDEX_CONTEXT);
-    elements and the baseline by their own text. Returns (flat, details)."""
+    elements and the baseline by their own text. The chunks and the baseline also get recall at
+    each budget of BUDGETS (`ret_chunks_budget_recall_at_1000`, tokens sent beside it). Returns (flat, details)."""
     norm = normalized_text(doc.text)
     resolved = resolve(doc, questions, norm)
     sizes = [c.char_len for c in chunkset.chunks]
@@ -246,8 +273,9 @@ def retrieval_metrics(doc: Document, chunkset: ChunkSet, questions: Sequence[Que
         {"id": r.question.id, "question": r.question.question, "spans": [list(s) for s in r.spans],
          "pages": sorted(r.pages), "located": round(r.located, 4)} for r in resolved
     ]}
-    for name, units in systems.items():
-        summary, rows = evaluate(units, resolved, ks, token_k, retriever, text=doc.text)
+    for name, units in systems.items():  # budgets for what a pipeline would send: chunks or splitter pieces
+        summary, rows = evaluate(units, resolved, ks, token_k, retriever, text=doc.text,
+                                 budgets=() if name == "elements" else BUDGETS)
         for key, value in summary.items():
             flat[f"ret_{name}_{key.replace('@', '_at_')}"] = value
         details[name] = rows

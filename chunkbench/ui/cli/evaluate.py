@@ -7,7 +7,9 @@ import argparse
 import os
 
 from chunkbench.evaluate.glossary import explain
+from chunkbench.evaluate.retrieval.budget import BudgetSpec
 from chunkbench.evaluate.retrieval.scoring import BASELINE_UNITS
+from chunkbench.io.return_policy import POLICIES
 
 from . import add_set_option, parse_sets
 
@@ -85,6 +87,12 @@ def register(subparsers) -> None:
     p.add_argument("--per-document", action="store_true",
                    help="print a table per document (corpus), not only a line each (evaluation.md always has them)")
     p.add_argument("--top-k", type=int, default=5, help="units per question scored by token IoU (default 5)")
+    p.add_argument("--budgets", default=None, metavar="B1,B2,...",
+                   help="context budgets in cl100k tokens: recall@B is the reference's share inside the ranked "
+                        "chunks sent until B tokens are filled (default 500,1000,2000; 'none' to skip)")
+    p.add_argument("--return-policy", default="hits", choices=sorted(POLICIES),
+                   help="what is sent for each hit within the budget: " + "; ".join(
+                       f"{name}: {what}" for name, what in POLICIES.items()) + " (default hits)")
     p.add_argument("-o", "--output", default=None, metavar="DIR",
                    help="also write evaluation.json and evaluation.md here")
     p.add_argument("--json", action="store_true", help="print the result as JSON instead of a table")
@@ -122,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
     if args.baseline_size < 1 or not 0 <= args.baseline_overlap < args.baseline_size:
         raise UsageError("--baseline-size must be at least 1 and --baseline-overlap in [0, size)")
     margin = None if args.recall_margin is None else RecallMargin.parse(args.recall_margin)
+    try:
+        budget = BudgetSpec.parse(args.budgets, args.return_policy)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     explicit = args.strategy is not None or args.grid or args.params
     settings = (grid_settings(args.strategy or "recursive", parse_sets(args.params), parse_grid(args.grid))
                 if explicit else default_settings())
@@ -142,9 +154,9 @@ def run(args: argparse.Namespace) -> int:
                          "check the best on held-out questions")
     if args.holdout is None:
         results = compare_retrievers(cases, settings, base, args.top_k, retrievers, margin=margin, questions_out=scored,
-                                     pooled=args.pooled)
+                                     pooled=args.pooled, budget=budget)
     else:
-        results = _with_holdout(cases, settings, base, args.top_k, retrievers, args.holdout, margin)
+        results = _with_holdout(cases, settings, base, args.top_k, retrievers, args.holdout, margin, budget)
     missed = (_write_misses(args, cases, settings, results[0], scored.get(results[0]["retriever"], {}))
               if args.output and args.misses != "none" and not args.pooled else
               "misses: not drawn for a pooled search (each question's misses are drawn in its own document)"
@@ -161,7 +173,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_holdout(cases, settings, base, top_k: int, retrievers, fraction: float, margin=None) -> list[dict]:
+def _with_holdout(cases, settings, base, top_k: int, retrievers, fraction: float, margin=None,
+                  budget=None) -> list[dict]:
     """Per retriever: the comparison on the questions not held out (the best chosen with the recall
     `margin`, if any), with its best setting checked on the held-out ones under "holdout" (each
     document cut once per setting for both)."""
@@ -170,7 +183,7 @@ def _with_holdout(cases, settings, base, top_k: int, retrievers, fraction: float
 
     choose, held = split_cases(cases, fraction)
     units: dict = {}
-    results = compare_retrievers(choose, settings, base, top_k, retrievers, units, margin)
+    results = compare_retrievers(choose, settings, base, top_k, retrievers, units, margin, budget=budget)
     for result in results:
         result["holdout"] = check_best(result, settings, held, base, units)
     return results

@@ -1,0 +1,151 @@
+"""Issue 57: recall at a context budget and the return policies (evaluate.retrieval.budget), on the
+sample contract's real questions and by hypothesis on random unit lists."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkbench as cb
+from chunkbench.evaluate.retrieval import load_questions
+from chunkbench.evaluate.retrieval.budget import BUDGETS, sent, unit_tokens
+from chunkbench.evaluate.retrieval.locate import normalized_text, resolve
+from chunkbench.evaluate.retrieval.scoring import RetrievalUnit, chunk_units, evaluate, token_scores
+from chunkbench.io.return_policy import POLICIES
+from chunkbench.types.chunk import SIZE_CUTS
+from tests.conftest import SAMPLE_PDFS
+
+CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
+
+
+def units_of(lengths, sections, cuts) -> list[RetrievalUnit]:
+    """Units laid end to end: unit i is `lengths[i]` characters of "w " words in section `sections[i]`,
+    the cut before it a size cut when `cuts[i]`."""
+    out, at = [], 0
+    for n, (length, section) in enumerate(zip(lengths, sections)):
+        out.append(RetrievalUnit("w " * (length // 2), at, at + length, frozenset({1}), section=(section,),
+                                 cut_before=n > 0 and cuts[n], cut_after=n + 1 < len(lengths) and cuts[n + 1]))
+        at += length
+    return out
+
+
+def test_each_policy_sends_what_it_says():
+    units = units_of([20] * 6, ["A", "A", "A", "B", "B", "B"], [False, True, False, False, True, True])
+    tokens = unit_tokens(units)
+    big = 10 * sum(tokens)
+
+    def order(policy, hit):
+        ranges, _ = sent(units, tokens, [hit], big, policy)
+        return [next(i for i, u in enumerate(units) if u.start == a) for a, _ in ranges]
+
+    assert order("hits", 1) == [1]
+    assert order("window", 1) == [1, 2, 0]
+    assert order("window", 3) == [3, 4, 2]  # ±1 crosses the section: it does not know sections
+    assert order("section", 1) == [1, 2, 0] and order("section", 4) == [4, 5, 3]
+    assert order("grow", 1) == [1, 0]  # a size cut before it, a structural one after
+    assert order("grow", 4) == [4, 5, 3]  # size cuts on both sides, within section B
+    assert order("grow", 3) == [3, 4]  # 3 opens section B after a structural cut; 3 | 4 is a size cut
+    assert order("grow", 2) == [2]  # structural cuts on both sides
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(2, 400), st.sampled_from("ABC"), st.booleans()), min_size=1, max_size=25),
+       st.data())
+def test_budget_invariants(spec, data):
+    units = units_of([s[0] for s in spec], [s[1] for s in spec], [s[2] for s in spec])
+    tokens = unit_tokens(units)
+    ranking = data.draw(st.permutations(range(len(units))))
+    budget = data.draw(st.integers(1, 400))
+    policy = data.draw(st.sampled_from(sorted(POLICIES)))
+    ranges, spent = sent(units, tokens, ranking, budget, policy)
+    assert spent == min(budget, sum(tokens)), "every policy fills the budget from a ranking of every unit"
+    starts = [a for a, _ in ranges]
+    assert len(starts) == len(set(starts)), "each unit sent once"
+    for a, b in ranges:
+        unit = next(u for u in units if u.start == a)
+        assert a <= b <= unit.end
+    evidence = [(0, units[-1].end)]
+    more, _ = sent(units, tokens, ranking, budget * 2, policy)
+    assert token_scores(more, evidence)[1] >= token_scores(ranges, evidence)[1] - 1e-12, "recall grows with the budget"
+
+
+def test_recall_at_a_budget_on_the_contracts_questions():
+    doc = cb.load(CONTRACT)
+    chunks = cb.chunk(doc, "elements")
+    units = chunk_units(chunks)
+    assert [u.cut_before for u in units] == [c.boundary.reason in SIZE_CUTS for c in chunks]
+    resolved = resolve(doc, load_questions(CONTRACT.with_suffix(".questions.json"), doc), normalized_text(doc.text))
+    summary, rows = evaluate(units, resolved, text=doc.text)
+    spanned = [r for r in rows if "token_iou" in r]
+    assert spanned and all(r[f"budget_tokens@{b}"] <= b for r in spanned for b in BUDGETS)
+    for r in spanned:
+        recalls = [r[f"budget_recall@{b}"] for b in BUDGETS]
+        assert recalls == sorted(recalls)
+    everything = sum(unit_tokens(units))
+    _, whole = evaluate(units, resolved, text=doc.text, budgets=(everything,))
+    assert all(r[f"budget_recall@{everything}"] == pytest.approx(token_scores(
+        [(u.start, u.end) for u in units], [s for q in resolved if q.question.id == r["id"] for s in q.spans],
+        doc.text)[1]) for r in whole if "token_iou" in r)
+    assert summary["budget_recall@1000"] is not None and summary["budget_tokens@500"] <= 500
+    for policy in POLICIES:
+        assert evaluate(units, resolved, text=doc.text, policy=policy)[0]["budget_recall@2000"] is not None
+    with pytest.raises(ValueError, match="return policy"):
+        evaluate(units, resolved, text=doc.text, policy="everything")
+
+
+def expected_send(chunks, hit_ids, budget, policy):
+    """What budget.returned sends for these hits over the chunk units: the measure's own answer."""
+    from chunkbench.evaluate.retrieval.budget import IndexNeighbourhood
+    from chunkbench.io.return_policy import returned
+
+    units = chunk_units(chunks)
+    index = {c.chunk_id: n for n, c in enumerate(chunks)}
+    tokens = unit_tokens(units)
+    return [(chunks[i].chunk_id, take) for i, take, _ in
+            returned(IndexNeighbourhood(units), [index[h] for h in hit_ids], tokens.__getitem__, budget, policy)]
+
+
+@pytest.mark.parametrize("policy", ["grow", "window", "section"])
+def test_the_langchain_wrapper_sends_what_the_measure_counts(policy):
+    """Issue 57.4: `budget_retriever` over a real InMemoryVectorStore and its retriever sends, for
+    the store's hits, the chunks budget.returned says, the last one cut at the budget."""
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from chunkbench.io.context import budget_retriever
+    from chunkbench.text.tokenizer import count_tokens
+
+    chunks = cb.chunk(cb.load(CONTRACT), "recursive", chunk_size=150)
+    store = InMemoryVectorStore(DeterministicFakeEmbedding(size=16))
+    docs = chunks.to_langchain()
+    store.add_documents(docs, ids=[d.id for d in docs])
+    base = store.as_retriever(search_kwargs={"k": 3})
+    hits = [d.id for d in base.invoke("termination for convenience")]
+    sent_docs = budget_retriever(base, store, budget=300, policy=policy).invoke("termination for convenience")
+    expected = expected_send(chunks, hits, 300, policy)
+    assert [d.id for d in sent_docs] == [cid for cid, _ in expected]
+    assert [count_tokens(d.page_content) for d in sent_docs][:-1] == [take for _, take in expected][:-1]
+    assert sum(count_tokens(d.page_content) for d in sent_docs) <= 300 + 1  # a cut may re-tokenize by one
+    assert sent_docs[-1].metadata.get("cut_at_budget") or sum(t for _, t in expected) < 300
+    assert all(d.metadata.get("brought_by") in hits for d in sent_docs if d.id not in hits)
+    by_dict = budget_retriever(base, {d.id: d for d in docs}, budget=300, policy=policy).invoke("termination for convenience")
+    assert [d.id for d in by_dict] == [d.id for d in sent_docs]
+
+
+def test_the_llama_index_postprocessor_sends_what_the_measure_counts():
+    from llama_index.core import VectorStoreIndex
+    from llama_index.core.embeddings import MockEmbedding
+
+    from chunkbench.io.context import budget_postprocessor
+
+    chunks = cb.chunk(cb.load(CONTRACT), "elements", max_chunk_size=600)
+    index = VectorStoreIndex(chunks.to_llama_index(), embed_model=MockEmbedding(embed_dim=8))
+    retrieved = index.as_retriever(similarity_top_k=3).retrieve("payment terms")
+    post = budget_postprocessor(index.docstore, budget=400, policy="grow")
+    out = post.postprocess_nodes(retrieved, query_str="payment terms")
+    expected = expected_send(chunks, [n.node.node_id for n in retrieved], 400, "grow")
+    assert [n.node.node_id for n in out] == [cid for cid, _ in expected]
+    assert all(n.score is not None for n in out)
+    with pytest.raises(ValueError, match="return policy"):
+        budget_postprocessor(index.docstore, policy="all")
