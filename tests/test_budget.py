@@ -149,3 +149,20 @@ def test_the_llama_index_postprocessor_sends_what_the_measure_counts():
     assert all(n.score is not None for n in out)
     with pytest.raises(ValueError, match="return policy"):
         budget_postprocessor(index.docstore, policy="all")
+
+
+def test_the_budget_benchmark_runs_and_says_whether_the_goal_is_met(tmp_path):
+    """benchmarks.budgets_public --quick: every row and policy at every budget, the verdicts with
+    their intervals, the goal line (the full run is docs/context-budget.md's table)."""
+    from benchmarks.budgets_public import QUICK
+    from benchmarks.budgets_public import main as table
+
+    out = tmp_path / "budgets.md"
+    assert table(["--quick", "--budgets", "500,1000", "-o", str(out)]) == 0
+    text = out.read_text("utf-8")
+    rows = [line.split(" | ")[:2] for line in text.splitlines() if line.startswith("| ") and "%" in line]
+    labels = {label.lstrip("| ") for label, _ in rows}
+    assert labels == set(QUICK)
+    assert sum(1 for label, policy in rows if label.lstrip("| ") == "retrieval default") == len(POLICIES)
+    assert text.count("95% CI") == 4 and "most recall@1000 pooled among chunkbench's rows" in text
+    assert "Goal (default ≥ best peer + 3 pt at every budget" in text
