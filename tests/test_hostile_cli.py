@@ -307,3 +307,81 @@ def test_temp_files_of_killed_runs_are_swept(text_input, tmp_path):
     alive.write_bytes(b"y")
     assert cli("chunk", text_input, "-o", out).returncode == 0
     assert not stale.exists() and alive.exists() and out.exists()
+
+
+# -- bounds at the boundary of the input (robustness round 3) -------------------------------------
+
+def test_devices_named_as_inputs_are_refused_before_any_read(text_input, tmp_path, capsys):
+    """/dev/zero as INPUT, as a symlink named .md or _content_list.json, as --chunks or as a
+    questions file: one line naming it, exit 3, nothing read (it would never end)."""
+    from chunkbench.ui.cli import main
+
+    md, content_list = tmp_path / "zero.md", tmp_path / "zero_content_list.json"
+    md.symlink_to("/dev/zero")
+    content_list.symlink_to("/dev/zero")
+    for argv in (["chunk", "/dev/zero"], ["chunk", str(md)], ["chunk", str(content_list)],
+                 ["chunk", str(text_input), "--chunks", "/dev/urandom"],
+                 ["evaluate", str(text_input), "--questions", "/dev/zero"]):
+        assert main(argv) == 3, argv
+        err = capsys.readouterr().err
+        assert "not a regular file" in err and err.count("\n") == 1, err
+
+
+def test_an_input_above_the_size_bound_is_refused(text_input, monkeypatch, capsys):
+    from chunkbench.ui.cli import main
+
+    monkeypatch.setenv("CHUNKBENCH_MAX_INPUT_BYTES", "10")
+    assert main(["chunk", str(text_input)]) == 3
+    assert "above the input bound of 10 (set CHUNKBENCH_MAX_INPUT_BYTES" in capsys.readouterr().err
+
+
+def test_a_full_disk_names_the_file_being_written(text_input, tmp_path, monkeypatch, capsys):
+    import errno
+
+    from chunkbench.ui.cli import main
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    out = tmp_path / "chunks.json"
+    assert main(["chunk", str(text_input), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: cannot write: No space left on device" in err and err.count("\n") == 1
+    assert not out.exists() and not list(tmp_path.glob(".chunks.json.*.tmp"))
+
+
+def test_the_workspace_says_what_is_wrong_with_it(text_input, tmp_path, capsys):
+    import sqlite3
+
+    from chunkbench.db.workspace import database_error
+    from chunkbench.errors import InputError, UsageError
+    from chunkbench.ui.cli import main
+
+    full = database_error(sqlite3.OperationalError("database or disk is full"), tmp_path / "ws.db")
+    readonly = database_error(sqlite3.OperationalError("attempt to write a readonly database"), tmp_path / "ws.db")
+    assert isinstance(full, UsageError) and isinstance(readonly, UsageError) and full.exit_code == 2
+    broken = tmp_path / "broken.db"
+    broken.write_bytes(b"SQLite format 3\x00" + b"\x07" * 4000)
+    assert isinstance(database_error(sqlite3.DatabaseError("database disk image is malformed"), broken), InputError)
+    assert main(["store", "save", str(text_input), "--workspace", str(broken)]) == 3
+    err = capsys.readouterr().err
+    assert "not a usable workspace database" in err and str(broken) in err and err.count("\n") == 1
+
+
+def test_names_and_grids_that_would_forge_lines_or_run_forever_are_refused(text_input, tmp_path, capsys):
+    from chunkbench.ui.cli import main
+
+    chunks = tmp_path / "c.json"
+    chunks.write_text('[{"text": "x"}]', "utf-8")
+    for name in ("evil\nchunkbench: error: forged", "esc\x1b[31mred", ""):
+        with pytest.raises(SystemExit) as stop:  # argparse's own exit, as from the shell
+            main(["chunk", str(text_input), "--chunks", str(chunks), "--chunker", name])
+        assert stop.value.code == 2 and "printable" in capsys.readouterr().err
+    big = ",".join(str(n) for n in range(100, 10_200))
+    out = tmp_path / "sweep"
+    assert main(["sweep", str(text_input), "--grid", f"max_chunk_size={big}", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "the grid makes 10,100 points" in err and "--max-points" in err and not out.exists()
+    assert main(["chunk", str(text_input), "--index-context", "1000000", "-o", str(tmp_path / "x.json")]) == 2
+    assert "--index-context must be <= 20" in capsys.readouterr().err

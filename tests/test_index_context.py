@@ -267,7 +267,7 @@ def test_chunks_get_every_text_to_index_them_by_with_index_alone_or_windows(tmp_
     assert main(["chunk", str(source), "--index-alone", "-o", str(tmp_path / "x.json")]) == 2
     assert "give --index-context N too" in capsys.readouterr().err
     assert main(["chunk", str(source), "--index-windows", "-5", "-o", str(tmp_path / "x.json")]) == 2
-    assert "--index-windows must be 0 or more" in capsys.readouterr().err
+    assert "--index-windows must be >= 0" in capsys.readouterr().err
     assert not (tmp_path / "x.json").exists()
 
 

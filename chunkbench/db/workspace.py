@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from chunkbench.errors import InputError
+from chunkbench.errors import ChunkbenchError, InputError, UsageError
 
 #: environment variable naming the workspace database (path or sqlite:/// URL)
 ENV_VAR = "CHUNKBENCH_WORKSPACE"
@@ -161,7 +161,7 @@ def connect(path: str | os.PathLike | None = None, *, migrate: bool = True) -> s
         _retry_while_locked(lambda: _prepare(conn, db, migrate))
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise InputError(f"not a usable workspace database: {exc}", db) from None
+        raise database_error(exc, db) from None
     except BaseException:
         conn.close()
         raise
@@ -238,9 +238,26 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 @contextlib.contextmanager
 def open_workspace(path: str | os.PathLike | None = None) -> Iterator[sqlite3.Connection]:
-    """`with open_workspace(p) as conn:` — connect, and close when done."""
+    """`with open_workspace(p) as conn:` — connect, and close when done; a database error on the way
+    is the user's (database_error), said of the workspace file."""
     conn = connect(path)
     try:
         yield conn
+    except sqlite3.DatabaseError as exc:
+        raise database_error(exc, workspace_path(path)) from None
     finally:
         conn.close()
+
+
+#: what SQLite says when the database cannot be written: a full disk, a read-only file or folder
+_CANNOT_WRITE = ("full", "readonly", "read-only", "disk i/o", "unable to open")
+
+
+def database_error(exc: sqlite3.DatabaseError, db: Path) -> ChunkbenchError:
+    """The user's error a database error is: an output that cannot be written (UsageError, exit 2:
+    a full disk, a read-only workspace) or a file that is not a usable workspace (InputError, exit 3:
+    malformed, not a database)."""
+    said = str(exc)
+    if any(word in said.lower() for word in _CANNOT_WRITE):
+        return UsageError(f"cannot write the workspace database: {said}", db)
+    return InputError(f"not a usable workspace database: {said}", db)

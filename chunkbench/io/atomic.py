@@ -31,6 +31,10 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         with open(tmp_path, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp_path, target)
+    except OSError as exc:  # a full disk, a quota: said of the file being written, not of its temp file
+        with contextlib.suppress(FileNotFoundError):
+            tmp_path.unlink()
+        raise OSError(exc.errno, exc.strerror or str(exc), os.fspath(target)) from exc
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()

@@ -22,6 +22,7 @@ from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import ChunkedDocument
 
 from .atomic import dumps_json, write_json, write_text
+from .inputs import check_input_file
 
 SCHEMA_NAME = "chunks.schema.json"
 
@@ -186,7 +187,7 @@ def load_chunks_json(path: str | os.PathLike) -> dict:
     """Read and validate a chunks.json; InputError naming the file and the first problem."""
     p = Path(path)
     try:
-        data = json.loads(p.read_bytes().decode("utf-8"))
+        data = json.loads(check_input_file(p).read_bytes().decode("utf-8"))
     except FileNotFoundError:
         raise InputError("no such file", p) from None
     except IsADirectoryError:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import InputError, UsageError
+from chunkbench.io.inputs import check_input_file
 from chunkbench.types.document import Document
 
 from .settle import settle
@@ -101,6 +102,7 @@ def load(
     """
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    check_input_file(path)  # a device or a pipe named as an input would be read without end
     kind = detect_kind(path)
     if kind == "pdf" and backend == "mineru":
         from .mineru.run import load_with_mineru

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from chunkbench.errors import InputError
+from chunkbench.io.inputs import check_input_file
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # the line breaks markdown-it normalizes to "\n"
 
@@ -19,6 +20,8 @@ def read_source_text(path: str | os.PathLike) -> str:
 
 
 def read_bytes(file: Path) -> bytes:
+    """The file's bytes, checked first (check_input_file); one InputError naming it on failure."""
+    check_input_file(file)
     try:
         return file.read_bytes()
     except OSError as exc:

@@ -4,6 +4,7 @@ questions file of each input, and where each point's files go."""
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -47,6 +48,10 @@ class Point:
     baseline: str | None = None
 
 
+#: the most points a sweep runs unless told otherwise (--max-points): a grid of a million is a typo
+MAX_POINTS = 10_000
+
+
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
     """`["chunk_size=256,512", "overlap=0,50"]` → `{"chunk_size": ["256", "512"], ...}`."""
     grid: dict[str, list[str]] = {}
@@ -71,7 +76,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 *, strategy: str = DEFAULT_STRATEGY, fixed: Mapping[str, Any] | None = None,
                 questions: str | os.PathLike | None = "auto", retriever: str = "bm25",
                 holdout: float | None = None, chunks: tuple[str, str] | None = None,
-                baseline: str | None = None) -> list[Point]:
+                baseline: str | None = None, max_points: int | None = None) -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).
 
     `grid` may hold `strategy`, and the indexing parameters every strategy takes (INDEX_PARAMS:
@@ -80,7 +85,8 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
     strategy has is a UsageError. A value a strategy rejects makes that point fail without running.
     `holdout`: the share of each input's questions its points are not scored on (Point.holdout).
     `chunks`: (file, chunker name) of another chunker's chunks of the one input, one more point
-    (indexed as the fixed indexing parameters say). `baseline`: Point.baseline (checked here)."""
+    (indexed as the fixed indexing parameters say). `baseline`: Point.baseline (checked here).
+    A grid of more than `max_points` points (default MAX_POINTS) is refused before anything runs."""
     from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS, indexing_params, split_indexing
     from chunkbench.strategies import get_strategy
 
@@ -95,6 +101,12 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
             allowed = sorted(set().union(*known.values()))
             raise UsageError(f"no swept strategy has a parameter {key!r}; allowed: {', '.join(allowed) or 'none'}")
     keys = list(grid)
+    count = len(inputs) * len(strategies) * math.prod(len(v) for v in grid.values())
+    limit = MAX_POINTS if max_points is None else max_points
+    if count > limit:
+        raise UsageError(f"the grid makes {count:,} points ({len(inputs)} inputs × {len(strategies)} strategies × "
+                         f"{' × '.join(str(len(v)) for v in grid.values()) or '1'} values), above the bound of "
+                         f"{limit:,}: narrow it, or raise the bound with --max-points")
     if chunks is not None and len(set(map(str, inputs))) != 1:
         raise UsageError("--chunks is one document's chunks: give exactly one INPUT with it")
     baseline = _checked_baseline(baseline, inputs)

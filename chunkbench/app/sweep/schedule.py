@@ -38,7 +38,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
               notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25",
               labels: str | os.PathLike | None = None, recall_floor: str | None = "splitter",
               holdout: float | None = None, chunks: tuple[str, str] | None = None,
-              baseline: str | None = None):
+              baseline: str | None = None, max_points: int | None = None):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir` as
     results.csv and results.parquet; `chunkbench.ui.sweep_summary.write_summary(df, out_dir)` adds summary.html).
 
@@ -54,7 +54,8 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     None), recorded per input in the `recall_floor` column; `holdout`: the share of each input's
     questions the points are not scored on, on which each best point is then checked against the
     splitter (df.attrs["holdout"]: document → holdout.score_held; evaluate --holdout's split and check);
-    `baseline`: another version of the one input, or a setting, for the `stability` column (Point.baseline)."""
+    `baseline`: another version of the one input, or a setting, for the `stability` column (Point.baseline);
+    `max_points`: the bound on the grid's points (grid.MAX_POINTS by default)."""
     if not inputs:
         raise UsageError("sweep needs at least one input")
     if notebooks not in NOTEBOOK_MODES:
@@ -72,7 +73,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
         check_fraction(holdout)
     out = Path(out_dir)
     points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever,
-                         holdout=holdout, chunks=chunks, baseline=baseline)
+                         holdout=holdout, chunks=chunks, baseline=baseline, max_points=max_points)
     out.mkdir(parents=True, exist_ok=True)  # after every check the points make: a failed start writes nothing
     failed_inputs, labelled = preparse(list(dict.fromkeys(p.input for p in points)), labels,
                                        workers=jobs or os.cpu_count() or 1, dask=dask, progress=progress)

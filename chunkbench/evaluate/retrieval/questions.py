@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chunkbench.errors import InputError
+from chunkbench.io.inputs import check_input_file
 from chunkbench.loaders.jsonread import loads_checked
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def load_questions(path: str | os.PathLike[str], doc: Document | None = None) ->
 
     FinanceBench pages (`evidence_page_num`) are 0-based and become 1-based here; its rows are
     matched to `doc` by the document name (`BESTBUY_2023_10K` ~ `financial_bestbuy-2023-10k.pdf`)."""
-    path = Path(path)
+    path = check_input_file(path)
     if path.suffix == ".parquet":
         return _rows_questions(_parquet_rows(path), doc, path)
     try:
@@ -184,7 +185,7 @@ def load_chroma_csv(path: str | os.PathLike[str]) -> dict[str, list[Question]]:
     Each row has `question`, `references` (a JSON list of {content, start_index, end_index}: the
     reference spans, offsets into the corpus file) and `corpus_id` (the corpus file's name or path,
     or its stem). Question ids are `<corpus stem>:<row>` (1-based data row), stable across runs."""
-    path = Path(path)
+    path = check_input_file(path)
     try:
         raw = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:

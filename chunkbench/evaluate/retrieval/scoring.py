@@ -57,7 +57,11 @@ class RetrievalUnit:
 #: many neighbours on each side (chunkbench.text.context); the strategy never sees it
 INDEX_CONTEXT = "index_context"
 #: INDEX_CONTEXT declared like a strategy parameter, so it is checked and coerced the same way
-INDEX_CONTEXT_PARAM = Param(INDEX_CONTEXT, int, 0, "neighbouring chunks each side that a chunk is ranked with", min=0)
+#: the most neighbours each side: the index texts grow with it (a chunk's text and 2n others), so a
+#: large n writes a chunks.json many times the document (a bound, said in the message)
+MAX_INDEX_CONTEXT = 20
+INDEX_CONTEXT_PARAM = Param(INDEX_CONTEXT, int, 0, "neighbouring chunks each side that a chunk is ranked with", min=0,
+                            max=MAX_INDEX_CONTEXT)
 #: the setting parameter that, with INDEX_CONTEXT, also indexes each unit by its own text alone
 INDEX_ALONE = "index_alone"
 INDEX_ALONE_PARAM = Param(INDEX_ALONE, bool, False,

@@ -256,9 +256,17 @@ def add_chunks_option(parser: argparse.ArgumentParser, what: str,
              "metadata, start_index, or JSON Lines of them (a chunks.json too); each is located in INPUT and its "
              f"boundary reason inferred; {role}",
     )
-    parser.add_argument("--chunker", default="foreign", metavar="NAME",
+    parser.add_argument("--chunker", default="foreign", metavar="NAME", type=_printable_name,
                         help="with --chunks: the name the chunks are shown under "
                              "(e.g. langchain:RecursiveCharacterTextSplitter)")
+
+
+def _printable_name(value: str) -> str:
+    """A name shown in tables, titles and file names: printable text of at most 100 characters,
+    else a usage error (a newline or an escape in it would forge or colour the lines it is printed on)."""
+    if not value or len(value) > 100 or not value.isprintable():
+        raise argparse.ArgumentTypeError("a name of 1 to 100 printable characters (no newline, tab or escape)")
+    return value
 
 
 def located_chunks(doc, path: str, chunker: str):

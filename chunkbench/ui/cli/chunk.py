@@ -178,10 +178,16 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
     (in place); how the chunks are to be indexed (--index-context, --index-alone, --index-windows,
     --index-headings, over the retrieval default's)."""
     from chunkbench.app.defaults import DEFAULT_STRATEGY, RETRIEVAL_DEFAULT
+    from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT_PARAM, INDEX_WINDOWS_PARAM
 
-    for flag, value in (("--index-context", args.index_context), ("--index-windows", args.index_windows)):
-        if value is not None and value < 0:
-            raise UsageError(f"{flag} must be 0 or more, got {value}")
+    for flag, value, param in (("--index-context", args.index_context, INDEX_CONTEXT_PARAM),
+                               ("--index-windows", args.index_windows, INDEX_WINDOWS_PARAM)):
+        if value is not None:  # the bounds every setting's index parameters have
+            try:
+                param.coerce(value, "indexing")
+            except ValueError as exc:
+                said = str(exc)
+                raise UsageError(f"{flag} {said[said.find('must'):] if 'must' in said else said}") from None
     if not args.for_retrieval:
         args.strategy = args.strategy or DEFAULT_STRATEGY
         default = Indexing()

@@ -40,6 +40,8 @@ def register(subparsers) -> None:
                         "text (what a vector store keyed by chunk_id keeps). BASELINE is another version of the one "
                         "INPUT (a file, chunked with each point's setting) or a setting ('strategy=elements,"
                         "max_chunk_size=900', diff's syntax)")
+    p.add_argument("--max-points", type=int, default=None, metavar="N",
+                   help="run a grid of more than 10,000 points (the bound against a typo that makes millions)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
     p.add_argument("--questions", default="auto", metavar="FILE",
                    help="questions file for the retrieval check (default: <input stem>.questions.json beside each "
@@ -103,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
         labels=_labels(args.workspace), recall_floor=args.recall_floor, holdout=args.holdout,
         chunks=(args.chunks, args.chunker) if args.chunks else None, baseline=args.stability_against,
+        max_points=args.max_points,
     )
     from chunkbench.ui.sweep_summary import write_summary
 
