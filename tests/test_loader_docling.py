@@ -314,3 +314,19 @@ def test_the_blocks_document_json_still_loads(tmp_path):
         {"block_id": "b1", "type": "heading", "text": "Title", "level": 1, "page_start": 1}]}))
     doc = chunkbench.load(path)
     assert doc.parser.name == "document_json" and doc.elements[0].text == "Title"
+
+
+def test_a_table_whose_cells_cover_its_grid_many_times_over_is_refused_at_once(tmp_path):
+    """Robustness: a hostile table (cells each spanning the whole grid: 30,000 of them over 547 x 547
+    ran for ever) is an InputError naming the table, before the cells are laid out."""
+    path = save(rich_document(), tmp_path)
+    data = json.loads(path.read_text("utf-8"))
+    table = data["tables"][0]["data"]
+    table.update(num_rows=50, num_cols=50, table_cells=[
+        {**table["table_cells"][0], "start_row_offset_idx": 0, "end_row_offset_idx": 50,
+         "start_col_offset_idx": 0, "end_col_offset_idx": 50} for _ in range(250)])
+    table.pop("grid", None)
+    path.write_text(json.dumps(data), "utf-8")
+    with pytest.raises(InputError, match="cover its 50 x 50 grid more than 4 times over") as err:
+        chunkbench.load(path)
+    assert err.value.path == str(path)

@@ -302,6 +302,7 @@ class _DoclingReader:
         if not (is_int(n_rows) and is_int(n_cols) and n_rows >= 0 and n_cols >= 0 and n_rows * n_cols <= 10 * len(cells) + 100):
             self.fail(where, f"num_rows/num_cols ({n_rows!r} x {n_cols!r}) do not fit its {len(cells)} cells")
         table = [[""] * n_cols for _ in range(n_rows)]
+        covered, bound = 0, 4 * n_rows * n_cols + 1000  # overlapping spans beyond this are hostile, not a table
         for cell in cells:
             text = self._cell_text(cell, where)
             spans = [cell.get(k) for k in ("start_row_offset_idx", "end_row_offset_idx",
@@ -309,6 +310,10 @@ class _DoclingReader:
             if not all(is_int(v) for v in spans):
                 self.fail(where, "a table cell needs integer row and column offsets")
             r0, r1, c0, c1 = spans
+            covered += max(0, min(r1, n_rows) - max(r0, 0)) * max(0, min(c1, n_cols) - max(c0, 0))
+            if covered > bound:
+                self.fail(where, f"the table's cells cover its {n_rows} x {n_cols} grid more than 4 times over "
+                                 "(overlapping spans)")
             for r in range(max(r0, 0), min(r1, n_rows)):
                 for c in range(max(c0, 0), min(c1, n_cols)):
                     table[r][c] = text

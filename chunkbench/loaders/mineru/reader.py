@@ -17,7 +17,7 @@ from chunkbench.loaders.jsonread import MAX_PAGES, is_int, is_number, json_type
 from chunkbench.text.segment import pipe_table
 from chunkbench.types.document import Element, Page, as_bbox
 
-from .tables import html_table_rows
+from .tables import TableTooLarge, html_table_rows
 
 #: MinerU bboxes are integers relative to the page: 0..BBOX_SCALE on each axis
 BBOX_SCALE = 1000
@@ -186,7 +186,10 @@ class ItemReader:
         html = self._string(item, "table_body", where)
         self._captions(item, where, attrs, ("table_caption",), ("table_footnote",))
         self._keep_img_path(item, where, attrs)
-        rows = html_table_rows(html) if html else None
+        try:
+            rows = html_table_rows(html) if html else None
+        except TableTooLarge as exc:
+            self.fail(where, str(exc))
         if html:
             attrs["html"] = html
         if rows:

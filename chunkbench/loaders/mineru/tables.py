@@ -5,6 +5,13 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 _MAX_SPAN = 1000  # colspan/rowspan cap: a hostile table must not allocate millions of cells
+#: the most cells a table's spans may expand to (rows × columns): a few kB of HTML declaring
+#: thousands of spans would otherwise build billions (a real table has hundreds)
+MAX_TABLE_CELLS = 200_000
+
+
+class TableTooLarge(ValueError):
+    """A table whose spans expand beyond MAX_TABLE_CELLS; the message says so."""
 
 
 def html_table_rows(html: str) -> tuple[tuple[str, ...], ...]:
@@ -12,6 +19,7 @@ def html_table_rows(html: str) -> tuple[tuple[str, ...], ...]:
 
     A cell spanning n columns is followed by n-1 empty cells and one spanning n rows leaves an
     empty cell below it, so every cell stays in its column. Text of nested tables joins its cell.
+    TableTooLarge when the spans expand to more than MAX_TABLE_CELLS cells.
     """
     parser = _TableParser()
     parser.feed(html)
@@ -33,6 +41,14 @@ class _TableParser(HTMLParser):
         self._carry: dict[int, int] = {}  # column -> rows still covered by a rowspan from above
         self._cell: list[str] | None = None
         self._span = (1, 1)
+        self._cells = 0
+
+    def _append(self, text: str) -> None:
+        assert self._row is not None, "cells are only added inside an open row"
+        self._cells += 1
+        if self._cells > MAX_TABLE_CELLS:
+            raise TableTooLarge(f"the table's colspan/rowspan expand to more than {MAX_TABLE_CELLS:,} cells")
+        self._row.append(text)
 
     def handle_starttag(self, tag, attrs):
         if tag == "table":
@@ -70,7 +86,7 @@ class _TableParser(HTMLParser):
         colspan, rowspan = self._span
         self._skip_carried()
         for k in range(colspan):
-            self._row.append(text if k == 0 else "")
+            self._append(text if k == 0 else "")
             if rowspan > 1:
                 self._carry[self._col] = rowspan - 1
             self._col += 1
@@ -80,7 +96,7 @@ class _TableParser(HTMLParser):
         assert self._row is not None, "cells are only skipped inside an open row"
         while self._carry.get(self._col, 0) > 0:
             self._carry[self._col] -= 1
-            self._row.append("")
+            self._append("")
             self._col += 1
 
     def end_row(self):
@@ -92,7 +108,7 @@ class _TableParser(HTMLParser):
         while self._col <= last:
             if self._carry.get(self._col, 0) > 0:
                 self._carry[self._col] -= 1
-            self._row.append("")
+            self._append("")
             self._col += 1
         self.rows.append(self._row)
         self._row = None
