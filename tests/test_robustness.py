@@ -137,6 +137,23 @@ def test_rotated_pages_keep_their_text(hostile):
     every_strategy_exports(doc)
 
 
+def test_a_page_the_layout_model_reads_no_text_of_is_read_from_its_text_blocks(hostile):
+    """Lines at 45 degrees: the layout model's boxes hold no text, the text layer does; each text
+    block becomes a paragraph marked `read_without_layout`, so every line is chunked."""
+    from chunkbench.loaders.pdf_layout import READ_WITHOUT_LAYOUT
+
+    doc = cb.load(hostile["slanted.pdf"])
+    text = flat(" ".join(e.text for e in doc.elements))
+    assert text.count("The supplier shall deliver the goods within th") == 8  # the first line runs off the page
+    assert doc.elements and all(e.attrs.get("read_without_layout") == READ_WITHOUT_LAYOUT
+                                for e in doc.elements if e.text)
+    page = doc.pages[0]
+    assert all(0 <= e.bbox[0] <= e.bbox[2] <= page.width and 0 <= e.bbox[1] <= e.bbox[3] <= page.height
+               for e in doc.elements)
+    assert len(cb.chunk(doc, "elements")) >= 1
+    every_strategy_exports(doc)
+
+
 def test_huge_page_loads_with_bboxes_inside_the_page_and_text_kept(hostile):
     doc = cb.load(hostile["huge_page.pdf"])
     assert (doc.pages[0].width, doc.pages[0].height) == (14400, 14400)

@@ -233,6 +233,7 @@ def parse_range(
                         _add_margin_text(doc[i], raw_page, blocks)
                     _mark_text_pictures(doc[i], raw_page)
                     _mark_split_words(doc[i], raw_page)
+                    _read_text_blocks_instead(doc[i], raw_page, blocks)
             except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:
                 raise InputError(f"cannot parse pages {first + 1}-{stop}: {exc}", path) from None
     finally:
@@ -257,6 +258,27 @@ def _add_rotated_text(page: pymupdf.Page, raw_page: dict) -> None:
         text = " ".join(page.get_text("text", clip=clip).split())
         if text:
             box["rotated_text"] = text
+
+
+#: what an element read from the PDF's text blocks, not the layout model, says about itself (attrs)
+READ_WITHOUT_LAYOUT = ("the layout model read no text on this page (text at an angle, a page crowded with "
+                       "annotations): read from the PDF's text blocks instead")
+
+
+def _read_text_blocks_instead(page: pymupdf.Page, raw_page: dict, blocks: Sequence[dict]) -> None:
+    """A page whose text layer has text but whose boxes hold none: each text block becomes a
+    paragraph box of its own text, marked READ_WITHOUT_LAYOUT, so no text is lost in silence."""
+    if not blocks or any(box.get("textlines") or box.get("rotated_text") for box in raw_page["boxes"]):
+        return
+    to_displayed = page.rotation_matrix
+    for block in blocks:
+        text = " ".join(" ".join(s["text"] for s in line["spans"]) for line in block["lines"])
+        text = " ".join(text.split())
+        if not text:
+            continue
+        r = pymupdf.Rect(block["bbox"]) * to_displayed
+        raw_page["boxes"].append({"x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1, "boxclass": "text",
+                                  "rotated_text": text, "read_without_layout": True})
 
 
 def _text_blocks(page: pymupdf.Page) -> list[dict]:
@@ -464,6 +486,8 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
             attrs["reclassified"] = why
     if box.get("unboxed"):  # see _add_margin_text
         attrs["unboxed"] = True
+    if box.get("read_without_layout"):  # see _read_text_blocks_instead
+        attrs["read_without_layout"] = READ_WITHOUT_LAYOUT
     return Element(
         id=element_id,
         type=kind.value,

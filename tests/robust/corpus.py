@@ -156,6 +156,18 @@ def rotated_pdf(folder: Path) -> Path:
     return _save(doc, folder / "rotated.pdf")
 
 
+@builder("slanted.pdf")
+def slanted_pdf(folder: Path) -> Path:
+    """One page of lines set at 45 degrees: a text layer the layout model reads nothing of."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i in range(8):  # this very text: the layout model finds a box of it with none of its lines
+        at = pymupdf.Point(100, 150 + 40 * i)
+        page.insert_text(at, "The supplier shall deliver the goods within thirty days.", fontsize=11,
+                         morph=(at, pymupdf.Matrix(45)))
+    return _save(doc, folder / "slanted.pdf")
+
+
 @builder("dense_page.pdf")
 def dense_page_pdf(folder: Path) -> Path:
     """One page carrying about 100,000 characters of text in a tiny font."""
