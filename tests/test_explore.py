@@ -59,7 +59,7 @@ def test_controls_are_generated_from_the_registry(contract):
         for p, c in zip(strat.params, controls):
             if p.type is bool:
                 assert isinstance(c, w.Checkbox)
-            elif p.choices is not None:
+            elif p.choices is not None and p.type is not tuple:  # a list of choices is typed
                 assert isinstance(c, w.Dropdown) and tuple(c.options) == tuple(p.choices)
             elif p.type is int and p.min is not None and p.max is not None:
                 assert isinstance(c, w.IntSlider) and c.min == p.min and c.step == (p.ui_step or 1)

@@ -385,3 +385,12 @@ def test_names_and_grids_that_would_forge_lines_or_run_forever_are_refused(text_
     assert "the grid makes 10,100 points" in err and "--max-points" in err and not out.exists()
     assert main(["chunk", str(text_input), "--index-context", "1000000", "-o", str(tmp_path / "x.json")]) == 2
     assert "--index-context must be <= 20" in capsys.readouterr().err
+
+
+def test_an_unknown_item_of_a_list_parameter_is_refused(text_input, capsys):
+    from chunkbench.ui.cli import main
+
+    assert main(["chunk", str(text_input), "--strategy", "contract", "--set", "noise_types=headers,footers"]) == 2
+    err = capsys.readouterr().err
+    assert "lists 'headers', 'footers', not one of" in err and err.count("\n") == 1
+    assert main(["chunk", str(text_input), "--strategy", "contract", "--set", "noise_types=header,footer"]) == 0

@@ -78,7 +78,12 @@ class Param:
             raise ParamError(f"{where} must be >= {self.min}, got {out!r}")
         if self.max is not None and out > self.max:
             raise ParamError(f"{where} must be <= {self.max}, got {out!r}")
-        if self.choices is not None and out not in self.choices:
+        if self.choices is not None and self.type is tuple:  # a list: each of its items is one of the choices
+            unknown = [v for v in out if v not in self.choices]
+            if unknown:
+                raise ParamError(f"{where} lists {', '.join(map(repr, unknown))}, not one of "
+                                 f"{', '.join(map(str, self.choices))}")
+        elif self.choices is not None and out not in self.choices:
             raise ParamError(f"{where} must be one of {', '.join(map(str, self.choices))}, got {out!r}")
         return out
 

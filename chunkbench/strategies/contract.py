@@ -18,7 +18,7 @@ from chunkbench.errors import ParamError
 from chunkbench.text.clauses import ClauseRef, is_descendant, is_sibling, numbering_restarts, within
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
-from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, Document, Element, is_noise
+from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, ELEMENT_TYPES, Document, Element, is_noise
 
 from .base import Param, StrategyResult, declare
 from .contract_noise import find_noise
@@ -71,7 +71,8 @@ PARAMS = [
     Param("list_run_min_items", int, 2, "consecutive list items that make a list run (soft boundary)", min=2, max=1000, ui_step=1),
     Param("infer_headings", str, "auto", "fallback heading heuristics for paragraphs: auto (when the document has fewer than 2 heading elements), always, never", choices=("auto", "always", "never")),
     Param("heading_max_chars", int, 120, "fallback heuristics: a paragraph this long or longer is never a heading", min=10, max=1000, ui_step=10),
-    Param("noise_types", tuple, ("header", "footer", "page_number"), "element types skipped as page furniture (kept in the document)"),
+    Param("noise_types", tuple, ("header", "footer", "page_number"), "element types skipped as page furniture (kept in the document)",
+          choices=ELEMENT_TYPES),
     Param("keep_identifiers", bool, True, "keep one header/footer that carries an identifier (e.g. an agreement number) the body never states"),
     Param("join_headings", bool, True, "a heading directly after headings joins them: no chunk of headings alone; "
           "false keeps the spec's hard boundary at every heading"),

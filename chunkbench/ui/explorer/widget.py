@@ -94,7 +94,7 @@ def param_control(p: Param, value: Any) -> w.Widget:
     common = dict(description=p.name, tooltip=p.doc, style=style, layout=w.Layout(width="auto"))
     if p.type is bool:
         return w.Checkbox(value=bool(value), indent=False, **common)
-    if p.choices is not None:
+    if p.choices is not None and p.type is not tuple:  # a list parameter is typed in a text box
         return w.Dropdown(options=list(p.choices), value=value, **common)
     if p.type in (int, float) and p.min is not None and p.max is not None:
         hi = p.max
