@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from chunkbench.app.defaults import RETRIEVAL_DEFAULT
 from chunkbench.evaluate.benchmark import Case, Setting, baseline, score_questions
+from chunkbench.evaluate.benchmark.formats import _pct
 from chunkbench.evaluate.intervals import PairedBootstrap
 from chunkbench.evaluate.retrieval.budget import BUDGETS, BudgetSpec
 from chunkbench.io.return_policy import POLICIES
@@ -84,10 +85,6 @@ def measure(cases: Sequence[Case], rows: Sequence[tuple[str, Setting]], retrieve
                                              budget=BudgetSpec(tuple(budgets), policy))
             out[(label, policy)] = {"pooled": row, "questions": [q for q in questions if "token_iou" in q]}
     return out
-
-
-def _pct(v) -> str:
-    return "-" if v is None else f"{100 * v:.1f}%"
 
 
 def table(scores: dict, budgets: Sequence[int], documents: Sequence[str]) -> str:

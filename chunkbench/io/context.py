@@ -82,6 +82,21 @@ def plan(nb: MetadataNeighbourhood, hits: Sequence[str], budget: int, policy: st
     return returned(nb, hits, cost, budget, policy)
 
 
+def sent_chunks(nb: MetadataNeighbourhood, hits: Sequence[str], budget: int, policy: str
+                ) -> list[tuple[str, str, dict[str, Any], str]]:
+    """(chunk id, text, metadata, the hit that brought it) of what to send, in order: a neighbour's
+    metadata says `brought_by`, the chunk cut at the budget `cut_at_budget` (both wrappers' output)."""
+    out = []
+    for key, take, by in plan(nb, hits, budget, policy):
+        text, meta = nb.text(key), dict(nb.meta(key))
+        if by != key:
+            meta["brought_by"] = by
+        if take < count_tokens(text):
+            text, meta["cut_at_budget"] = cut_to_tokens(text, take), True
+        out.append((key, text, meta, by))
+    return out
+
+
 def _check(budget: int, policy: str) -> None:
     if budget < 1:
         raise ValueError(f"budget must be at least 1 token, got {budget}")
@@ -127,16 +142,8 @@ def _langchain_class() -> type:
                 key = d.id or d.metadata["chunk_id"]
                 nb.add(key, d.metadata, d.page_content)
                 ids.append(key)
-            out = []
-            for key, take, by in plan(nb, ids, self.budget, self.policy):
-                text = nb.text(key)
-                meta = dict(nb.meta(key))
-                if by != key:
-                    meta["brought_by"] = by
-                if take < count_tokens(text):
-                    text, meta["cut_at_budget"] = cut_to_tokens(text, take), True
-                out.append(Document(page_content=text, metadata=meta, id=key))
-            return out
+            return [Document(page_content=text, metadata=meta, id=key)
+                    for key, text, meta, _ in sent_chunks(nb, ids, self.budget, self.policy)]
 
     return ContextBudgetRetriever
 
@@ -181,15 +188,7 @@ def _llama_index_class() -> type:
             for n in nodes:
                 nb.add(n.node.node_id, n.node.metadata, n.node.get_content())
                 score[n.node.node_id] = n.score
-            out = []
-            for key, take, by in plan(nb, list(score), self.budget, self.policy):
-                text, meta = nb.text(key), dict(nb.meta(key))
-                if by != key:
-                    meta["brought_by"] = by
-                if take < count_tokens(text):
-                    text, meta["cut_at_budget"] = cut_to_tokens(text, take), True
-                node = TextNode(id_=key, text=text, metadata=meta)
-                out.append(NodeWithScore(node=node, score=score.get(key, score.get(by))))
-            return out
+            return [NodeWithScore(node=TextNode(id_=key, text=text, metadata=meta), score=score.get(key, score.get(by)))
+                    for key, text, meta, by in sent_chunks(nb, list(score), self.budget, self.policy)]
 
     return ContextBudgetPostprocessor
