@@ -55,3 +55,8 @@ class EmptyResultError(ChunkbenchError):
 class EditWarning(UserWarning):
     """A reviewer's edit that `chunk(..., edits="apply")` could not apply (its text is gone, these
     parameters make no boundary there, or reviewers disagree about the place)."""
+
+
+class RenderWarning(UserWarning):
+    """A page drawn other than asked (a page too large for the dpi is drawn at a lower one); the CLI
+    prints it as one `chunkbench: warning:` line."""

@@ -62,6 +62,12 @@ def test_a_corpus_parse_records_each_file_and_resumes(corpus, tmp_path):
     (out / MANIFEST).write_text((out / MANIFEST).read_text("utf-8") + '{"file": "cut sh', encoding="utf-8")
     third = {os.path.basename(r.file): r for r in parse_corpus([corpus], out, progress=False)}
     assert not third["rfp.pdf"].skipped and third["contract.pdf"].skipped and third["rfp.pdf"].status == "ok"
+    # the line after a torn one is a line of its own: rfp is not parsed a third time; a tail of bytes
+    # that are not UTF-8 (a crash mid-write) is a torn line too, not a failed run
+    with open(out / MANIFEST, "ab") as fh:
+        fh.write(b'{"file": "\xe2\x82')
+    fourth = {os.path.basename(r.file): r for r in parse_corpus([corpus], out, progress=False)}
+    assert all(r.skipped for name, r in fourth.items() if name != "broken.pdf")
     fresh = parse_corpus([corpus], out, progress=False, resume=False)
     assert not any(r.skipped for r in fresh)
 

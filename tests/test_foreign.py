@@ -141,6 +141,25 @@ def test_the_same_words_in_another_order_are_not_found_as_normalised(docs):
     assert cs[0].extra["match"] not in ("exact", "normalised")
 
 
+def test_a_chunk_of_megabytes_costs_no_more_than_its_reading(docs):
+    """A 2 MB chunk of the document's own words in random order took a search per piece it was cut
+    into (12 MB ran past three minutes): beyond twice the document it is unlocated at once, and
+    beyond PIECES_MAX it is not taken apart; the document's own text as one chunk is still exact."""
+    import random
+
+    from chunkbench.foreign.locate import PIECES_MAX
+
+    doc = docs[CONTRACT.name]
+    words = doc.text.split()
+    rnd = random.Random(3)
+    huge = " ".join(rnd.choice(words) for _ in range(300_000))
+    long = " ".join(rnd.choice(words) for _ in range(PIECES_MAX // 4))
+    assert len(huge) > 2 * len(doc.text) + 20_000 and PIECES_MAX < len(normalise(long)) < 2 * len(doc.text)
+    junk, shuffled, whole = cb.inspect(doc, [huge, long, doc.text])
+    assert junk.extra["match"] == "unlocated" and shuffled.extra["match"] in ("fuzzy", "partial", "unlocated")
+    assert whole.extra["match"] == "exact" and (whole.start_char, whole.end_char) == (0, len(doc.text))
+
+
 def test_a_chunk_of_running_headers_and_footers_alone_is_placed_at_them(docs):
     """PyMuPDF reads the contract's page 3 footer and page 4 header as one chunk of their own."""
     doc = docs[CONTRACT.name]

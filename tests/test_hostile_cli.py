@@ -394,3 +394,71 @@ def test_an_unknown_item_of_a_list_parameter_is_refused(text_input, capsys):
     err = capsys.readouterr().err
     assert "lists 'headers', 'footers', not one of" in err and err.count("\n") == 1
     assert main(["chunk", str(text_input), "--strategy", "contract", "--set", "noise_types=header,footer"]) == 0
+
+
+@pytest.mark.parametrize("evidence, needle", [
+    ('[{"evidence_page_num": "abc", "evidence_text": "t"}]', "evidence_page_num must be a 0-based page number, got 'abc'"),
+    ('[{"evidence_page_num": 1e999}]', "got inf"),
+    ('[{"evidence_page_num": Infinity}]', "holds Infinity at line 1, column 101, which JSON does not allow"),
+    ('"the text"', "evidence must be a list"),
+    ('[{"evidence_page_num": 1, "evidence_text": 5}]', "evidence_text must be a text, got int"),
+])
+def test_question_fields_of_the_wrong_type_are_input_errors(text_input, tmp_path, capsys, evidence, needle):
+    """A FinanceBench row with a page 'abc' or Infinity, or evidence as a string, was a ValueError,
+    OverflowError or AttributeError (exit 1); a sweep beside such a file failed every point so."""
+    from chunkbench.ui.cli import main
+
+    questions = tmp_path / "notes.questions.json"
+    questions.write_text(f'[{{"financebench_id": "a", "doc_name": "notes", "question": "q?", "evidence": {evidence}}}]')
+    assert main(["evaluate", str(text_input), "--questions", str(questions)]) == 3
+    err = capsys.readouterr().err
+    assert needle in err and str(questions) in err and err.count("\n") == 1
+    assert main(["sweep", str(text_input), "--grid", "max_chunk_size=200,400", "-o", str(tmp_path / "s"),
+                 "--notebooks", "none", "--no-progress"]) == 3
+    assert needle in capsys.readouterr().err
+
+
+def test_nan_and_infinity_are_refused_in_documents_and_null_in_chunk_metadata(text_input, tmp_path, capsys):
+    """NaN and Infinity (Python's json.dump writes them; JSON does not allow them) in a MinerU page
+    size were exit 1 "produced a value JSON cannot hold" at export: a document holding them is exit 3
+    naming the file; in a chunk file (metadata from pandas, say) they are read as null."""
+    from chunkbench.ui.cli import main
+
+    middle = tmp_path / "x_middle.json"
+    block = {"type": "text", "bbox": [10, 10, 100, 30], "lines": [{"bbox": [10, 10, 100, 30], "spans": [
+        {"type": "text", "content": "Hello world", "bbox": [10, 10, 100, 30]}]}]}
+    middle.write_text(json.dumps({"pdf_info": [{"page_idx": 0, "page_size": [float("inf"), 792],
+                                               "para_blocks": [block]}], "_backend": "pipeline"}))
+    out = tmp_path / "out.json"
+    assert main(["chunk", str(middle), "-o", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert "holds Infinity at line 1, column 45, which JSON does not allow" in err and str(middle) in err and not out.exists()
+    chunks = tmp_path / "chunks.json"
+    chunks.write_text('[{"text": "Some text that makes a chunk.", "metadata": {"score": NaN, "w": -Infinity}}]')
+    assert main(["chunk", str(text_input), "--chunks", str(chunks), "-o", str(out)]) == 0
+    [chunk] = json.loads(out.read_text())["chunks"]
+    assert chunk["foreign_metadata"] == {"score": None, "w": None}
+
+
+def test_a_page_too_large_for_the_dpi_is_drawn_at_a_lower_one(tmp_path, monkeypatch, capsys):
+    """A 200-inch page at 600 dpi was MuPDF's "Overly large image" (exit 1): the page is drawn at the
+    dpi that fits the raster bound, with one warning line saying so."""
+    import pymupdf
+
+    from chunkbench.ui.cli import main
+    from chunkbench.ui.render import image
+
+    assert image.fitting_dpi(14_400, 14_400, 600) * 200 <= 1.01 * image.MAX_PAGE_PIXELS ** 0.5
+    assert image.fitting_dpi(612, 792, 600) == 600
+    monkeypatch.setattr(image, "MAX_PAGE_PIXELS", 2_000_000)  # the same path, on a page that renders fast
+    pdf = pymupdf.open()
+    pdf.new_page(width=1440, height=1440).insert_text((100, 100), "A poster with one line of text on it.", fontsize=40)
+    pdf.save(tmp_path / "poster.pdf")
+    out = tmp_path / "out"
+    assert main(["render", str(tmp_path / "poster.pdf"), "--dpi", "600", "-o", str(out),
+                 "--set", "skip_noise=false"]) == 0
+    warning = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert len(warning) == 1 and "page 1 drawn at 68 dpi, not 600: its image would hold" in warning[0]
+    png = (out / "page-001.png").read_bytes()
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert width * height <= 2_000_000 * 1.02 and height > 1000

@@ -483,3 +483,4 @@ def test_the_inline_app_keeps_stylesheets_inline_when_its_panes_change(ws):
     inline = [s for s in sheets if isinstance(s, InlineStyleSheet)]
     assert len({id(s) for s in inline}) < len(inline)  # shared, not a fresh copy per pane and update
     assert any("loading" in s.css or ".pn-loading" in s.css for s in inline)
+

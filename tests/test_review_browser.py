@@ -383,3 +383,35 @@ def test_a_provisional_chunking_is_shown_at_once_and_the_final_one_swaps_in(brow
         ctx.close()
     finally:
         server.stop()
+
+
+def test_sessions_beyond_the_limit_get_a_busy_page_until_one_closes(browser, contract, tmp_path):
+    """More browsers than `max_sessions` get a page saying the server is busy at once (100 sessions
+    on two cores left a quarter without a page after 30 s); a tab closed frees its place."""
+    from chunkbench.ui.reviews.serve import serve_app
+
+    port = free_port()
+    server = serve_app(contract, workspace=tmp_path / "ws.db", port=port, threaded=True, max_sessions=1,
+                       unused_session_lifetime_milliseconds=300, check_unused_sessions_milliseconds=200)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        first, _ = _open(browser, url, "ann")
+        late = browser.new_context()
+        page = late.new_page()
+        page.goto(url)
+        page.wait_for_selector("text=This review server is busy", timeout=TIMEOUT)
+        assert page.locator("text=--max-sessions").count() == 1 and page.locator("text=/\\d+ of \\d+ reviewed/").count() == 0
+        first.close()  # its websocket closes: Bokeh discards the session, and its place is free
+        for _ in range(40):
+            time.sleep(0.5)
+            page.reload()
+            try:
+                page.wait_for_selector("text=/\\d+ of \\d+ reviewed|This review server is busy/", timeout=TIMEOUT)
+            except sync_api.TimeoutError:
+                continue
+            if page.locator("text=/\\d+ of \\d+ reviewed/").count():
+                break
+        assert page.locator("text=/\\d+ of \\d+ reviewed/").count() == 1
+        late.close()
+    finally:
+        server.stop()

@@ -154,6 +154,16 @@ def test_a_page_the_layout_model_reads_no_text_of_is_read_from_its_text_blocks(h
     every_strategy_exports(doc)
 
 
+@pytest.mark.parametrize("name, label", [("deep_outline.pdf", "Deep outline"), ("annotated_page.pdf", "Annotated page")])
+def test_deep_outlines_and_many_annotations_keep_the_page_text(hostile, name, label):
+    """An outline 5,000 levels deep stopped the parse ("maximum recursion depth exceeded"); a page
+    under thousands of annotations must keep its text layer's text too."""
+    doc = cb.load(hostile[name])
+    text = flat(" ".join(e.text for e in doc.elements))
+    assert label in text and all(f"Paragraph {i} of {label}" in text for i in range(3)), text[:300]
+    assert "Paragraph 2 of " + label in chunked_text(cb.chunk(doc, "elements"))
+
+
 def test_huge_page_loads_with_bboxes_inside_the_page_and_text_kept(hostile):
     doc = cb.load(hostile["huge_page.pdf"])
     assert (doc.pages[0].width, doc.pages[0].height) == (14400, 14400)
@@ -231,7 +241,7 @@ def test_pdf_of_2500_pages(tmp_path):
         ("mineru_empty", "empty file"),
         ("mineru_missing_keys", "item 1: missing or invalid 'type'"),
         ("mineru_wrong_types", "item 1: 'text' must be a string, got a number"),
-        ("mineru_nan_bbox", "item 0: 'bbox' has a non-finite value"),
+        ("mineru_nan_bbox", "holds NaN at line 1, column 47, which JSON does not allow"),
         ("mineru_page_beyond_pdf", "element 1 is on page_idx 8, beyond the 2 page(s) of page_beyond.pdf"),
     ],
 )

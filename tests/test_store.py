@@ -487,3 +487,77 @@ def test_each_amendment_records_its_lineage_and_store_changes_lists_it(ws, tmp_p
     assert main(["store", "save", str(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"),
                  "--notice-id", "G", "--workspace", str(ws)]) == 0
     assert "changes from amendment 0: " in capsys.readouterr().out
+
+
+def _long_doc():
+    """Eight sections of two paragraphs: `elements` at 200 characters cuts between every paragraph."""
+    elements = []
+    for k in range(8):
+        elements.append({"type": "heading", "text": f"Section {k}", "text_level": 1})
+        for p in range(2):
+            elements.append({"type": "paragraph", "text": f"Paragraph {p} of section {k}: " + "words that fill it. " * 6})
+    return make_doc(elements, source="long.json")
+
+
+def _saver(ws: str, n: int) -> None:
+    doc = _long_doc()
+    for i in range(3):
+        store.save(cb.chunk(doc, "elements", max_chunk_size=300 + 10 * n + i), notice_id="C", workspace=ws)
+
+
+def _editor(ws: str, n: int) -> None:
+    """Merges as a reviewer in the review app does: on the chunking with everyone's edits applied
+    (what they see), the chunk found by its text; the edit is anchored to that text."""
+    from chunkbench.app.chunking import add_edit, with_edits
+
+    doc = _long_doc()
+    for k in (n, n + 4):
+        seen = with_edits(cb.chunk(doc, "elements", max_chunk_size=200), ws).chunkset
+        index = next(c.index for c in seen if c.text.startswith(f"Paragraph 1 of section {k}"))
+        add_edit(seen, "merge", index, reviewer=f"r{n}", workspace=ws)
+
+
+def _judge(ws: str, n: int) -> None:
+    from chunkbench.db import verdicts
+    from chunkbench.db.workspace import open_workspace
+
+    chunks = cb.chunk(_long_doc(), "elements", max_chunk_size=200)
+    for index in range(1, 5):
+        with open_workspace(ws) as conn:
+            verdicts.record_for_chunk(conn, chunks, index, "ok", reviewer=f"j{n}")
+
+
+def test_savers_editors_and_reviewers_at_once_lose_nothing(tmp_path):
+    """Three processes saving runs, four adding edits on the view with the others' edits applied and
+    two recording verdicts, at once on a fresh workspace, twice over: every run, edit and verdict
+    lands (an outside run once lost 8 of 16 edits so), and each merge joins the paragraphs its
+    reviewer saw."""
+    import multiprocessing
+
+    from chunkbench.app.chunking import with_edits
+    from chunkbench.db import edits as stored
+    from chunkbench.db import verdicts
+    from chunkbench.db.workspace import open_workspace
+
+    context = multiprocessing.get_context("fork")  # chunkbench is imported already: no start-up per process
+    for attempt in range(2):
+        ws = str(tmp_path / f"round{attempt}" / "w.db")
+        jobs = ([context.Process(target=_saver, args=(ws, n)) for n in range(3)]
+                + [context.Process(target=_editor, args=(ws, n)) for n in range(4)]
+                + [context.Process(target=_judge, args=(ws, n)) for n in range(2)])
+        for job in jobs:
+            job.start()
+        for job in jobs:
+            job.join(120)
+        assert [job.exitcode for job in jobs] == [0] * len(jobs)
+        assert len(store.runs(ws)) == 9 and store.runs(ws)["latest"].sum() == 1
+        doc = _long_doc()
+        with open_workspace(ws) as conn:
+            assert len(stored.query(conn, doc.doc_id, "elements")) == 8
+            plain = cb.chunk(doc, "elements", max_chunk_size=200)
+            assert sum(len(v) for v in verdicts.for_chunkset(conn, plain).values()) == 8
+        merged = with_edits(plain, ws).chunkset
+        assert len(merged) == len(plain) - 8
+        for k in range(8):
+            assert any(f"Paragraph 0 of section {k}" in c.text and f"Paragraph 1 of section {k}" in c.text
+                       for c in merged), k

@@ -65,6 +65,9 @@ PIECES_REACH = 3000
 PIECE_AVERAGE = 8
 #: a chunk in more pieces than one per this many normalised characters (or 8) is not taken apart
 PIECE_AVERAGE_SHORT = 3
+#: a chunk longer than this (normalised) is not taken apart: the pieces of a table or a column
+#: are short, and each piece costs a search (a chunk of 12 MB of the document's words took minutes)
+PIECES_MAX = 20_000
 #: match kinds, best first
 KINDS = ("exact", "normalised", "referenced", "fuzzy", "partial", "unlocated")
 
@@ -147,6 +150,8 @@ class Locator:
             return self._moved(self._in_items(chunk_text, items))
         needle = chunk_text.strip()
         folded = normalise(chunk_text)
+        if len(folded) > 2 * len(self.norm.text) + WINDOW:
+            return UNLOCATED  # more words than the document holds twice over: not a chunk of it
         content: str | None = None
         match = None
         for near in (True, False):  # near the previous chunk first: bounded work per chunk, linear overall
@@ -335,7 +340,7 @@ class Locator:
         Mostly long pieces may lie a column apart (PIECES_REACH); mostly short ones (the cells of
         a table read in another order) must lie close together, within PIECES_SPAN of its length."""
         n = len(needle)
-        if n < PIECE_MIN:
+        if not PIECE_MIN <= n <= PIECES_MAX:
             return None
         hay = self.norm.text
         centre = self.norm.from_source(self.cursor)

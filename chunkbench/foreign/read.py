@@ -47,7 +47,7 @@ def read_chunk_file(path: str | os.PathLike) -> list[ForeignChunk]:
     if not text.strip():
         raise InputError("empty file: a chunk file is JSON or JSON Lines", file)
     try:
-        data = loads_checked(text, file)
+        data = loads_checked(text, file, non_finite_as_null=True)
     except json.JSONDecodeError:
         data = _json_lines(text, file)
     if isinstance(data, Mapping) and isinstance(data.get("chunks"), list):
@@ -73,7 +73,7 @@ def _json_lines(text: str, file: Path) -> list[Any]:
         if not line.strip():
             continue
         try:
-            rows.append(loads_checked(line, file))
+            rows.append(loads_checked(line, file, non_finite_as_null=True))
         except json.JSONDecodeError:
             raise InputError(f"neither JSON nor JSON Lines (line {n} is not JSON)", file) from None
     return rows
@@ -137,8 +137,9 @@ def _attribute_metadata(item: Any) -> Mapping[str, Any]:
 
 
 def _plain(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """The metadata as plain JSON values (anything else becomes its string), so chunks.json holds it."""
+    """The metadata as plain JSON values (anything else becomes its string, NaN and Infinity null),
+    so chunks.json holds it."""
     try:
-        return json.loads(json.dumps(dict(metadata), ensure_ascii=False, default=str))
+        return json.loads(json.dumps(dict(metadata), ensure_ascii=False, default=str), parse_constant=lambda _: None)
     except (TypeError, ValueError, RecursionError):
         return {"metadata": str(metadata)[:1000]}

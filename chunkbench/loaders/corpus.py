@@ -129,13 +129,27 @@ def read_manifest(out_dir: str | os.PathLike) -> dict[str, dict]:
     if not path.is_file():
         return {}
     done: dict[str, dict] = {}
-    for line in path.read_text("utf-8").splitlines():
+    for line in path.read_bytes().decode("utf-8", "replace").splitlines():
         try:
             entry = json.loads(line)
             done[str(entry["file"])] = entry
         except (ValueError, KeyError, TypeError):
-            continue  # a line cut short by a killed run: that file is simply parsed again
+            continue  # a line cut short by a killed run (or bytes a crash left): that file is parsed again
     return done
+
+
+def _end_torn_line(path: Path) -> None:
+    """End the manifest's last line when a killed run left it cut short, so the next line appended
+    is a line of its own (and not lost with the torn one)."""
+    try:
+        with open(path, "rb+") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            if size:
+                fh.seek(size - 1)
+                if fh.read(1) != b"\n":
+                    fh.write(b"\n")
+    except FileNotFoundError:
+        pass
 
 
 def _unchanged(entry: dict, path: str) -> bool:
@@ -181,6 +195,8 @@ def parse_corpus(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike
         out.mkdir(parents=True, exist_ok=True)
     names = output_names(files)
     done = read_manifest(out) if (out is not None and resume) else {}
+    if out is not None:
+        _end_torn_line(out / MANIFEST)
     results: dict[str, FileResult] = {}
     todo = []
     for f in files:

@@ -33,17 +33,34 @@ def read_json(file: Path) -> Any:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
-def loads_checked(text: str, file: Path | None) -> Any:
-    """`json.loads(text)` for an input file: too deep nesting, and strings holding a lone surrogate
-    (`"\\ud800"`, which no UTF-8 output can hold), are an InputError naming the file.
+def loads_checked(text: str, file: Path | None, non_finite_as_null: bool = False) -> Any:
+    """`json.loads(text)` for an input file: too deep nesting, strings holding a lone surrogate
+    (`"\\ud800"`, which no UTF-8 output can hold) and NaN or Infinity (which Python's json.dump
+    writes but JSON does not allow, and no output of chunkbench can hold) are an InputError naming
+    the file; `non_finite_as_null` reads NaN and Infinity as null instead.
     A JSONDecodeError is left to the caller (some inputs try JSON Lines next)."""
+    def constant(name: str) -> None:
+        if non_finite_as_null:
+            return None
+        raise InputError(f"holds {name}{_where(text, name)}, which JSON does not allow: write null or a number", file)
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=constant)
     except RecursionError:
         raise InputError("JSON nested too deeply", file) from None
     if _SURROGATE_ESCAPE.search(text):  # rare: only then are the strings walked
         _refuse_lone_surrogates(data, file)
     return data
+
+
+def _where(text: str, name: str) -> str:
+    """' at line L, column C' of the first `name` standing as a value in `text` (json gives no place)."""
+    found = re.search(r"[\[:,]\s*(" + re.escape(name) + r")\b", text)
+    if found is None:
+        return ""
+    at = found.start(1)
+    line = text.count("\n", 0, at) + 1
+    return f" at line {line}, column {at - (text.rfind(chr(10), 0, at) + 1) + 1}"
 
 
 def _refuse_lone_surrogates(data: Any, file: Path | None) -> None:

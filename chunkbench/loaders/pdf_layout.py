@@ -210,11 +210,19 @@ def limit_model_threads(threads: int = 1) -> None:
     ort.InferenceSession = LimitedSession
 
 
+def _without_outline(doc: pymupdf.Document) -> pymupdf.Document:
+    """`doc` with an empty outline for pymupdf4llm, which reads the whole outline on every call (into
+    page chunks' `toc_items`, which chunkbench does not use) by recursion: an outline 5,000 levels deep
+    stopped the parse with "maximum recursion depth exceeded" although the page text was fine."""
+    doc.get_toc = lambda *args, **kwargs: []
+    return doc
+
+
 def parse_range(
     path: str, password: str | None, first: int, stop: int, ocr: bool
 ) -> tuple[ParsedPage, ...]:
     """Parse pages `first` to `stop - 1` (0-based) with the layout model; OCR only if `ocr`."""
-    doc = open_pdf(path, password)
+    doc = _without_outline(open_pdf(path, password))
     try:
         pages = list(range(first, stop))
         # MuPDF failing on a damaged page (a page tree with a cycle, a broken content stream) is

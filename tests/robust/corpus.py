@@ -168,6 +168,40 @@ def slanted_pdf(folder: Path) -> Path:
     return _save(doc, folder / "slanted.pdf")
 
 
+@builder("deep_outline.pdf")
+def deep_outline_pdf(folder: Path) -> Path:
+    """A page of body text under an outline nested 5,000 levels deep (PyMuPDF reads outlines by recursion)."""
+    doc = pymupdf.open()
+    body_text(doc.new_page(), "Deep outline")
+    root, items = doc.get_new_xref(), [doc.get_new_xref() for _ in range(5000)]
+    for i, xref in enumerate(items):
+        child = f"/First {items[i + 1]} 0 R /Last {items[i + 1]} 0 R /Count 1" if i + 1 < len(items) else ""
+        parent = items[i - 1] if i else root
+        doc.update_object(xref, f"<< /Title (Level {i}) /Parent {parent} 0 R /Dest [{doc[0].xref} 0 R /Fit] {child} >>")
+    doc.update_object(root, f"<< /Type /Outlines /First {items[0]} 0 R /Last {items[0]} 0 R /Count 5000 >>")
+    doc.xref_set_key(doc.pdf_catalog(), "Outlines", f"{root} 0 R")
+    return _save(doc, folder / "deep_outline.pdf")
+
+
+@builder("annotated_page.pdf")
+def annotated_page_pdf(folder: Path) -> Path:
+    """A page of body text under 2,000 FreeText annotations, each with an appearance, tiling the page."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    body_text(page, "Annotated page")
+    look = doc.get_new_xref()
+    doc.update_object(look, "<< /Type /XObject /Subtype /Form /BBox [0 0 12 12] >>")
+    doc.update_stream(look, b"0 0 1 rg 0 0 3 3 re f")
+    annots = []
+    for i in range(2000):
+        x, y = (i % 50) * 12, (i // 50) * 21
+        annots.append(doc.get_new_xref())
+        doc.update_object(annots[-1], f"<< /Type /Annot /Subtype /FreeText /Rect [{x} {y} {x + 12} {y + 12}] "
+                                      f"/Contents (note {i}) /DA (/Helv 4 Tf 0 g) /AP << /N {look} 0 R >> >>")
+    doc.xref_set_key(page.xref, "Annots", "[" + " ".join(f"{x} 0 R" for x in annots) + "]")
+    return _save(doc, folder / "annotated_page.pdf")
+
+
 @builder("dense_page.pdf")
 def dense_page_pdf(folder: Path) -> Path:
     """One page carrying about 100,000 characters of text in a tiny font."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import numbers
 import os
 import re
 from collections.abc import Mapping
@@ -158,16 +159,32 @@ def _financebench(rows: list, doc: Document | None, path: Path) -> list[Question
             raise InputError(f"line {n + 1} is not a FinanceBench row", path)
         if doc is not None and not matches_doc_name(str(row.get("doc_name", "")), doc.source):
             continue
-        evidence = tuple(
-            Evidence(
-                int(ev["evidence_page_num"]) + 1 if ev.get("evidence_page_num") is not None else None,
-                ev.get("evidence_text") or None,
-            )
-            for ev in row.get("evidence") or ()
-        )
+        evidence = _financebench_evidence(row.get("evidence"), f"line {n + 1}", path)
         if evidence:
             out.append(Question(str(row.get("financebench_id") or f"fb{n + 1}"), str(row["question"]), evidence))
     return out
+
+
+def _financebench_evidence(items: object, where: str, path: Path) -> tuple[Evidence, ...]:
+    """A FinanceBench row's evidence list ({evidence_page_num: 0-based int, evidence_text}), each
+    item checked: a wrong type is an InputError naming the row, never a crash."""
+    if items is None:
+        return ()
+    if not isinstance(items, list):
+        raise InputError(f"{where}: evidence must be a list of {{evidence_page_num, evidence_text}}, "
+                         f"got {type(items).__name__}", path)
+    out = []
+    for k, ev in enumerate(items, 1):
+        if not isinstance(ev, Mapping):
+            raise InputError(f"{where}, evidence {k} is not an object", path)
+        page, text = ev.get("evidence_page_num"), ev.get("evidence_text")
+        if page is not None and (isinstance(page, bool) or not isinstance(page, numbers.Integral) or page < 0):
+            raise InputError(f"{where}, evidence {k}: evidence_page_num must be a 0-based page number, "
+                             f"got {page!r}", path)
+        if text is not None and not isinstance(text, str):
+            raise InputError(f"{where}, evidence {k}: evidence_text must be a text, got {type(text).__name__}", path)
+        out.append(Evidence(int(page) + 1 if page is not None else None, text or None))
+    return tuple(out)
 
 
 def default_questions_path(input_path: str | os.PathLike[str]) -> Path | None:

@@ -12,8 +12,9 @@ import importlib
 import os
 import sys
 import traceback
+import warnings
 
-from chunkbench.errors import ChunkbenchError, UsageError
+from chunkbench.errors import ChunkbenchError, RenderWarning, UsageError
 from chunkbench.strategies import DEFAULT_STRATEGY  # written once there; app.defaults re-exports it
 from chunkbench.text.terminal import terminal_safe
 
@@ -84,11 +85,22 @@ class _SafeStream:
         return getattr(self._stream, name)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """chunkbench's own warnings as one `chunkbench: warning:` line; others as Python shows them."""
+    if issubclass(category, RenderWarning):
+        print(f"chunkbench: warning: {message}", file=sys.stderr)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
 def _main(argv: list[str]) -> int:
     debug = "--debug" in argv
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args) or 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", RenderWarning)
+            warnings.showwarning = _show_warning
+            return int(args.func(args) or 0)
     except ChunkbenchError as exc:
         if debug:
             traceback.print_exc()

@@ -21,6 +21,8 @@ def register(sub) -> None:
     p.add_argument("--workspace", default=None,
                    help="workspace database (default $CHUNKBENCH_WORKSPACE or ./.chunkbench/workspace.db)")
     p.add_argument("--show", action="store_true", help="open a browser tab")
+    p.add_argument("--max-sessions", type=int, default=None, metavar="N",
+                   help="browser sessions served at once (default 32); more get a page saying the server is busy")
     p.add_argument("--export", default=None, metavar="FILE",
                    help="do not serve: write this chunking's verdicts to FILE (.csv or .json) and exit")
     add_chunks_option(p, "review")
@@ -32,6 +34,8 @@ def run_review(args) -> int:
         raise UsageError(f"--export must name a .csv or .json file, got {args.export!r}")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0–65535, got {args.port}")
+    if args.max_sessions is not None and args.max_sessions < 1:
+        raise UsageError(f"--max-sessions must be at least 1, got {args.max_sessions}")
     params = parse_sets(args.params)
     if not args.export and not args.chunks and _progressive(args):
         return _serve_progressively(args, params)
@@ -44,8 +48,12 @@ def run_review(args) -> int:
     print(f"reviewing {len(cs)} boundaries of {doc.source} ({cs.strategy}, params {cs.params_hash[:10]}) "
           f"at http://{args.address}:{args.port}/ — Ctrl-C to stop", file=sys.stderr)
     serve_app(cs, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
-              show=args.show)
+              show=args.show, **_limits(args))
     return 0
+
+
+def _limits(args) -> dict:
+    return {} if args.max_sessions is None else {"max_sessions": args.max_sessions}
 
 
 def _progressive(args) -> bool:
@@ -87,7 +95,7 @@ def _serve_progressively(args, params: dict) -> int:
           f"pages now, all {first.page_count} when parsed; Ctrl-C to stop", file=sys.stderr)
     begin.set()
     serve_app(live, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
-              show=args.show)
+              show=args.show, **_limits(args))
     return 0
 
 

@@ -11,12 +11,14 @@ pixels of this image, for mapping clicks.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from chunkbench.errors import RenderWarning
 from chunkbench.io.atomic import write_bytes
 from chunkbench.types.chunk import BBox
 
@@ -25,6 +27,19 @@ from .palette import chunk_color, parse_color
 from .pdfpages import pixel_box, png_bytes, rasterise
 
 Box = tuple[float, float, float, float]
+
+#: the most pixels one page raster holds (3 bytes each: 150 MB); a larger page (a 200-inch poster,
+#: an A0 plan at 600 dpi) is drawn at the dpi that fits, as MuPDF refuses an "overly large image"
+MAX_PAGE_PIXELS = 50_000_000
+
+
+def fitting_dpi(width: float, height: float, dpi: float) -> float:
+    """`dpi`, lowered (to a whole number) when an area of width × height points would make more
+    than MAX_PAGE_PIXELS pixels at it."""
+    pixels = (width * dpi / 72.0) * (height * dpi / 72.0)
+    if pixels <= MAX_PAGE_PIXELS:
+        return float(dpi)
+    return float(max(1, int(dpi * (MAX_PAGE_PIXELS / pixels) ** 0.5)))
 
 
 @dataclass(frozen=True)
@@ -143,6 +158,13 @@ class PageImage:
             w, h = page_size or _size(pdf_path, page)
             clip = (0.0, 0.0, w, h)
         self.clip: Box = tuple(float(v) for v in clip)  # type: ignore[assignment]
+        fitted = fitting_dpi(self.clip[2] - self.clip[0], self.clip[3] - self.clip[1], dpi)
+        if fitted < dpi:
+            asked = (self.clip[2] - self.clip[0]) * (self.clip[3] - self.clip[1]) * (dpi / 72.0) ** 2
+            warnings.warn(f"{pdf_path}: page {self.page} drawn at {fitted:.0f} dpi, not {dpi:g}: its image would "
+                          f"hold {asked:,.0f} pixels, above the bound of {MAX_PAGE_PIXELS:,}", RenderWarning, stacklevel=2)
+            dpi = fitted
+            self.scale = dpi / 72.0
         self._pixbox = pixel_box(self.clip, dpi)
         self._ops: list[tuple] = []
         self._pixels: np.ndarray | None = None

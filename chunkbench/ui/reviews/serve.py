@@ -31,6 +31,40 @@ class ComponentFiles(ComponentResourceHandler):
         return super().parse_url_path(path)
 
 
+#: review sessions open at once; more browsers get a short "busy" page (a session costs about 0.15 s
+#: of the server's CPU to build and its browser several seconds more to draw: 100 at once on two
+#: cores left a quarter of them without a page after 30 s)
+MAX_SESSIONS = 32
+
+
+class SessionGate:
+    """Counts the review sessions open; `enter` is False when `limit` are open already."""
+
+    def __init__(self, limit: int):
+        self.limit, self.open = limit, 0
+        self._lock = threading.Lock()
+
+    def enter(self) -> bool:
+        with self._lock:
+            if self.open >= self.limit:
+                return False
+            self.open += 1
+            return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self.open = max(0, self.open - 1)
+
+
+def busy_page(limit: int) -> pn.pane.HTML:
+    """What a browser beyond the limit gets instead of the app: why, and what to do."""
+    return pn.pane.HTML(
+        "<h2>This review server is busy</h2>"
+        f"<p>{limit} review sessions are open, the most it serves at once. Reload this page in a minute, "
+        "or ask whoever started it to raise <code>--max-sessions</code>. Verdicts given in the open "
+        "sessions are saved as they are given.</p>", sizing_mode="stretch_width")
+
+
 class LiveChunking:
     """The chunking a served review app shows: final from the start, or provisional (the first
     pages of a PDF, while loaders.progressive parses the rest) until `update` gives the final one."""
@@ -51,17 +85,23 @@ class LiveChunking:
 
 def serve_app(chunkset: ChunkSet | LiveChunking, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
               port: int = 5006, address: str = "127.0.0.1", show: bool = False, threaded: bool = False,
-              dpi: int = 110):
-    """Serve a ReviewApp per browser session on `address:port` (loopback by default).
+              dpi: int = 110, max_sessions: int = MAX_SESSIONS, **server_options):
+    """Serve a ReviewApp per browser session on `address:port` (loopback by default), at most
+    `max_sessions` at once (more get `busy_page`, until one is closed).
 
     Page images are rendered once and shared by all sessions. A LiveChunking still provisional
     is shown as it is, verdicts closed, and each session swaps in the final app by itself once it
     arrives (a check every second). Blocks until stopped unless `threaded`, in which case the
-    server thread is returned (call `.stop()` on it)."""
+    server thread is returned (call `.stop()` on it). `server_options` go to Bokeh's server
+    (`unused_session_lifetime_milliseconds`: how soon a closed tab frees its place)."""
     images: dict = {}
     live = chunkset if isinstance(chunkset, LiveChunking) else LiveChunking(chunkset)
+    gate = SessionGate(max_sessions)
 
     def session():
+        if not gate.enter():
+            return busy_page(gate.limit)
+        pn.state.on_session_destroyed(lambda _context: gate.leave())
         args = pn.state.session_args or {}
         name = args.get("reviewer", [b""])[0].decode("utf-8", "replace") or reviewer
         cs, note, seen = live.current()
@@ -91,4 +131,5 @@ def serve_app(chunkset: ChunkSet | LiveChunking, *, reviewer: str = "", workspac
         title=f"chunkbench review · {first.doc.source}",
         websocket_origin=[f"{address}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"],
         extra_patterns=[(f"/{COMPONENT_PATH}(.*)", ComponentFiles, {})],  # before Panel's own route
+        **server_options,
     )
