@@ -96,14 +96,16 @@ def interleaved(fns: dict[str, Callable[[], float | None]], runs: int) -> dict[s
 def forget_pages() -> None:
     """Drop every page-level cache of the render module (open files, rasters or display lists,
     page words), so the next render of a page starts from the file, as when a page is first shown."""
+    from chunkbench.loaders import pagewords
     from chunkbench.ui.render import pdfpages
 
-    with pdfpages.LOCK:
-        for name, value in vars(pdfpages).items():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-            elif isinstance(value, dict) and "CACHE" in name.upper():
-                value.clear()
+    with pagewords.LOCK:
+        for module in (pagewords, pdfpages):
+            for name, value in vars(module).items():
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+                elif isinstance(value, dict) and "CACHE" in name.upper():
+                    value.clear()
 
 
 def run(runs: int = 3) -> tuple[list[Row], list[str]]:

@@ -1,6 +1,6 @@
 """`make bench`: run the benchmarks, print the table, write `benchmarks/results.md`.
 
-    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus,judge,cli]
+    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus,judge,cli,lineage,cite]
                              [-o benchmarks/results.md]
 
 Each section's rows, notes and the run that measured them are kept in `results.json` beside the
@@ -13,7 +13,8 @@ as a share of parse time and their scaling; 3. parsing vs pymupdf4llm, cores, ca
 6. locating another chunker's chunks (`bench_foreign`); 7. the torch-free dense encoder (`bench_dense`);
 8. MinerU 4's flash tier against the default parser (`bench_mineru`); 9. a corpus of PDFs
 (`bench_corpus`); 10. judging without questions: defects and the proxy score (`bench_judge`);
-11. how long the command line takes to answer (`bench_cli`).
+11. how long the command line takes to answer (`bench_cli`); 12. chunk lineage (`bench_lineage`);
+13. citing a quote (`bench_cite`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from chunkbench.io.atomic import write_text
 
 from .common import HEADER, ROOT, Row, machine, markdown_rows, plain_table
 
-SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus", "judge", "cli", "lineage")
+SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus", "judge", "cli",
+            "lineage", "cite")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,6 +112,11 @@ def main(argv: list[str] | None = None) -> int:
 
         r, n = bench_lineage.run(runs=2 if args.quick else 3)
         _report(rows, notes, bench_lineage.SECTION, r, n)
+    if "cite" in only:
+        from . import bench_cite
+
+        r, n = bench_cite.run()
+        _report(rows, notes, bench_cite.SECTION, r, n)
     elapsed = time.perf_counter() - started
     run = {"command": command(args.quick, only), "written": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
            "minutes": round(elapsed / 60, 1), "machine": header}

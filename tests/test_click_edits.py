@@ -15,10 +15,10 @@ import chunkbench as cb
 from chunkbench.app.chunking import add_edit
 from chunkbench.db.edits import edits_of
 from chunkbench.errors import UsageError
+from chunkbench.loaders.regions import position_at, position_box
 from chunkbench.strategies.edits import make_edit_at, resolve
 from chunkbench.ui.render.crops import boundary_crop
 from chunkbench.ui.render.overlay import MARK_COLOR
-from chunkbench.ui.render.regions import position_at, position_box
 from tests.conftest import SAMPLE_PDFS, SHARED_PDFS
 
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"

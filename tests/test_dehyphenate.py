@@ -15,8 +15,8 @@ from chunkbench.loaders.dehyphenate import ATTR, OPTION_DROPPED, OPTION_KEPT, de
 from chunkbench.loaders.paragraphs import OPTION as OPTION_JOINED
 from chunkbench.loaders.paragraphs import join_broken_paragraphs
 from chunkbench.loaders.pdf_layout import flow_text_and_hyphens
+from chunkbench.loaders.regions import span_regions
 from chunkbench.types.document import Element
-from chunkbench.ui.render.regions import span_regions
 from tests.conftest import mineru_fixture, shared_pdf
 from tests.support.builders import line
 

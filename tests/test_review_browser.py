@@ -313,9 +313,9 @@ def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browse
     import re
 
     from chunkbench.db.edits import edits_of
+    from chunkbench.loaders.regions import position_box
     from chunkbench.strategies.edits import resolve
     from chunkbench.ui.render.crops import boundary_crop
-    from chunkbench.ui.render.regions import position_box
 
     doc = contract.doc
     url = serve(contract)

@@ -205,8 +205,8 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
                                arg=[img.element_handle(), before], timeout=TIMEOUT)
         # a shift-click on a word of the page splits the chunk holding it before that word
         import chunkbench as cb
+        from chunkbench.loaders.regions import position_box
         from chunkbench.ui.render import render_page
-        from chunkbench.ui.render.regions import position_box
 
         doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
         shown_chunks = cb.chunk(doc, "elements", max_chunk_size=1234, edits="apply",

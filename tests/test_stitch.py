@@ -8,9 +8,9 @@ import json
 import pytest
 
 import chunkbench as cb
+from chunkbench.loaders.regions import chunk_regions
 from chunkbench.types.document import Element
 from chunkbench.ui.cli import main
-from chunkbench.ui.render.regions import chunk_regions
 from tests.conftest import SAMPLE_PDFS, shared_pdf
 
 REPORT = SAMPLE_PDFS / "financial_annual_report.pdf"

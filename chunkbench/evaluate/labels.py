@@ -145,7 +145,8 @@ def labels_from_verdicts(doc: Document, verdicts: Iterable[Verdict], edits: Iter
 
 def edit_target(doc: Document, strategy: str, edit: Edit) -> EditTarget | None:
     """The cuts a reviewer's edit removes and adds in `doc`; None when its text is gone."""
-    from chunkbench.strategies.edits import resolve, word_start
+    from chunkbench.strategies.edits import resolve
+    from chunkbench.text.segment import word_start
 
     at = resolve(doc, edit.at)
     to = resolve(doc, edit.to) if edit.to is not None else None

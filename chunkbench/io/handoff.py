@@ -29,7 +29,7 @@ EMBEDDED_METADATA = ("section_path",)
 #: metadata LlamaIndex should not show the LLM (positions and ids, not meaning)
 NOT_FOR_EMBEDDING = ("chunk_id", "doc_id", "bbox", "start_char", "end_char", "reason", "reason_detail",
                      "params_hash", "tokens_est", "index", "parent_id", "strategy", "prev_chunk_id",
-                     "next_chunk_id", "size_cut_before", "size_cut_after",
+                     "next_chunk_id", "size_cut_before", "size_cut_after", "citation",
                      # the retrieval recipe's texts: what to rank by (io.retrievers), never the node's text
                      "index_text", "index_texts")
 

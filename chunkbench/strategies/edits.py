@@ -19,22 +19,14 @@ import re
 from collections.abc import Iterable
 
 from chunkbench.errors import UsageError
-from chunkbench.text.segment import one_line, skip_space
+from chunkbench.text.segment import one_line, skip_space, word_start
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 from chunkbench.types.review import ANCHOR_CHARS, KINDS, Anchor, Edit, EditOutcome, anchor_at, resolve
 
 #: the edit record (types.review), used here and by every caller of `apply_edits` under this name too
-__all__ = ["ANCHOR_CHARS", "KINDS", "Anchor", "Edit", "EditOutcome", "anchor_at", "resolve", "apply_edits",
-           "word_start"]
-
-
-def word_start(text: str, position: int) -> int:
-    """`position` moved back to the start of the word it falls in, then past whitespace."""
-    while 0 < position < len(text) and not text[position - 1].isspace() and not text[position].isspace():
-        position -= 1
-    return skip_space(text, position)
+__all__ = ["ANCHOR_CHARS", "KINDS", "Anchor", "Edit", "EditOutcome", "anchor_at", "resolve", "apply_edits"]
 
 
 def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:

@@ -39,6 +39,13 @@ def skip_space(text: str, pos: int, end: int | None = None) -> int:
     return pos
 
 
+def word_start(text: str, position: int) -> int:
+    """`position` moved back to the start of the word it falls in, then past whitespace."""
+    while 0 < position < len(text) and not text[position - 1].isspace() and not text[position].isspace():
+        position -= 1
+    return skip_space(text, position)
+
+
 def pipe_table(rows: Sequence[Sequence[str]]) -> str:
     """Rows as a Markdown pipe table (first row is the header); pipes in cells are escaped."""
     cells = [[" ".join(str(c or "").split()).replace("|", "\\|") for c in r] for r in rows if r]

@@ -24,9 +24,6 @@ from chunkbench.types.chunkset import ChunkSet
 from .report import CSS as REPORT_CSS
 from .report import chunk_card, color_vars, html_page
 
-#: the evidence's mark on the page: outline colour and fill (RGBA)
-EVIDENCE_STROKE = (200, 30, 30, 255)
-EVIDENCE_FILL = (255, 214, 0, 70)
 #: pages of one miss drawn at most (evidence spanning more shows its first pages)
 MAX_PAGES = 2
 
@@ -48,23 +45,22 @@ def _esc(value) -> str:
 def miss_images(chunkset: ChunkSet, miss: Miss, dpi: float = 80) -> list[tuple[int, bytes]]:
     """(page, PNG) of each page the evidence lies on (at most MAX_PAGES): the chunk overlay with
     the reference span outlined and tinted; none for an input without a PDF."""
-    from .render import render_page, span_regions
+    from chunkbench.loaders.regions import word_lines
+
+    from .render import render_page
+    from .render.overlay import draw_quote
 
     doc = chunkset.doc
     if not doc.pdf_path:
         return []
-    boxes = [b for a, z in miss.spans for b in span_regions(doc, a, z)]
+    boxes = [b for a, z in miss.spans for b in word_lines(doc, a, z)]
     out: list[tuple[int, bytes]] = []
     for page in sorted({b.page for b in boxes})[:MAX_PAGES]:
         try:
             img = render_page(doc, chunkset, page=page, dpi=dpi)
         except ChunkbenchError:  # the PDF moved since it was parsed: the text view still explains
             return out
-        on = [b for b in boxes if b.page == page]
-        img.draw_rects([(b.x0 - 1.5, b.y0 - 1.5, b.x1 + 1.5, b.y1 + 1.5) for b in on], stroke=EVIDENCE_STROKE,
-                       fill=EVIDENCE_FILL, width=3, dash=7)
-        img.draw_text("evidence", (on[0].x0, max(on[0].y0 - 12, 0)), color=(255, 255, 255), size=8,
-                      background=EVIDENCE_STROKE)
+        draw_quote(img, boxes, label="evidence")
         out.append((page, img.png()))
     return out
 

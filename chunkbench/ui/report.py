@@ -286,3 +286,30 @@ def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float
     if not sections:
         sections.append('<p class="meta" style="padding:0 20px">No boundary changed.</p>')
     return write_text(out / "index.html", html_page(f"{d.doc.source} boundary diff", head, summary + "".join(sections)))
+
+
+def write_citation_report(doc: Document, citation, out_dir: str | os.PathLike, *, dpi: float = 100) -> Path:
+    """index.html and a PNG per page a Citation crosses, its words' lines highlighted (the text
+    itself, marked, for an input without a PDF); returns index.html's path."""
+    from .render import render_page
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    title = f"{doc.source} — quote"
+    where = (f"{_esc(citation.kind)}, characters {citation.start}–{citation.end}"
+             + (f", page(s) {', '.join(map(str, citation.pages))}" if citation.pages else ""))
+    head = (f"<h1>{_esc(title)}</h1><div class=\"meta\">{where}"
+            + (f" · found {citation.share:.0%}: “{_esc(citation.found_part)}”" if citation.found_part else "")
+            + f"</div><blockquote>{_esc(citation.quote)}</blockquote>")
+    sections = []
+    if not doc.pdf_path or not citation.pages:
+        a, b = citation.start or 0, citation.end or 0
+        sections.append(f'<section style="padding:16px 20px"><p>{_esc(doc.text[max(0, a - 200):a])}'
+                        f'<mark>{_esc(doc.text[a:b])}</mark>{_esc(doc.text[b:b + 200])}</p></section>')
+    for page in citation.pages:
+        img = render_page(doc, None, page=page, dpi=dpi, cite=citation)
+        name = f"page-{page:03d}.png"
+        img.save(out / name)
+        sections.append(f'<section class="page" id="page-{page}">'
+                        f"{figure_html(name, img, [], f'page {page}: the quote highlighted')}</section>")
+    return write_text(out / "index.html", html_page(title, head, "".join(sections)))

@@ -53,6 +53,9 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", default=None, help="chunks.json path (default: print a table of chunks)")
     p.add_argument("--debug-md", default=None, metavar="PATH", help="also write chunk_debug.md here")
     p.add_argument("--jsonl", default=None, metavar="PATH", help="also write one chunk per line here")
+    p.add_argument("--citations", action="store_true",
+                   help="give each chunk a `citation`: its first page, the boxes of its first and last words, and "
+                        "for a MinerU parse its page:N/block:M/char:K locator (docs/citations.md)")
     add_chunks_option(p, "write")
     p.add_argument("--apply-edits", action="store_true",
                    help="apply the reviewers' boundary edits stored in the workspace for this document and "
@@ -147,6 +150,10 @@ def run_chunk(args) -> int:
         chunkset = outcome.chunkset
     check_not_empty(chunkset, args)
     chunkset = chunkset.with_index_texts(indexing)
+    if args.citations:
+        from chunkbench.foreign.cite import with_citations
+
+        chunkset = with_citations(chunkset)
     wrote = []
     writers = {"--output": chunkset.to_json, "--debug-md": lambda path: chunkset.to_debug_markdown(
         path, [f.to_dict() for f in find_defects(chunkset)]), "--jsonl": chunkset.to_jsonl}

@@ -172,7 +172,7 @@ class Explorer:
         return hit
 
     def _edit_at_click(self, x_px: float, y_px: float, kind: str) -> int | None:
-        from chunkbench.ui.render.regions import position_at
+        from chunkbench.loaders.regions import position_at
 
         assert self.image is not None
         pos = position_at(self.doc, self.state.page, *self.image.to_points(x_px, y_px))

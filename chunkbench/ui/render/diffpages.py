@@ -4,11 +4,11 @@ in two colours, shared ones in a third, moved pairs joined."""
 from __future__ import annotations
 
 from chunkbench.evaluate.diff import BoundaryDiff
+from chunkbench.loaders.regions import element_at, position_box
 
 from .image import PageImage, Region
 from .overlay import LABEL_SIZE, render_page
 from .palette import DIFF_A, DIFF_B, DIFF_SAME
-from .regions import element_at, position_box
 
 
 def render_diff(d: BoundaryDiff, page: int, dpi: float = 100):

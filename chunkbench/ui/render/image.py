@@ -333,7 +333,7 @@ class PageImage:
 
     def outline_chunk(self, chunk, stroke: Any = None, width: float = 3, fill: Any = None) -> PageImage:
         """Outline a chunk's regions on this page (sub-element precision); colour: the chunk's own."""
-        from .regions import chunk_regions
+        from chunkbench.loaders.regions import chunk_regions
 
         if self.doc is None:
             raise ValueError("outline_chunk needs a PageImage made by render_page (it knows the document)")

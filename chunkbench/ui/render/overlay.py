@@ -5,7 +5,7 @@ Layers, bottom to top (each switched on by a name in `show`):
 * `elements` – the parser's raw elements outlined in a colour per type, with a legend; with
   `elements_of=` a second parse of the same PDF (e.g. MinerU) is drawn dashed on top of it.
 * `noise` – elements the strategy skipped (ChunkSet.skipped): dashed grey, labelled with the reason.
-* `chunks` – each chunk's regions (sub-element precise, see `regions.py`) lightly filled and
+* `chunks` – each chunk's regions (sub-element precise, see `loaders/regions.py`) lightly filled and
   outlined in the chunk's palette colour, its number at the top-left.
 * `overlap` – text two neighbouring chunks share (`[start_char, previous.end_char)`) hatched.
 * `reasons` – where a chunk starts, a bar in its colour and its reason code next to the number;
@@ -17,9 +17,9 @@ Layers, bottom to top (each switched on by a name in `show`):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chunkbench.errors import UsageError
 from chunkbench.types.chunk import BBox, Chunk
@@ -29,6 +29,8 @@ from .image import PageImage, Region
 
 if TYPE_CHECKING:
     from chunkbench.evaluate.defects import Finding
+from chunkbench.loaders.regions import chunk_regions, position_box, span_regions
+
 from .palette import (
     CHUNK_PALETTE,
     ELEMENT_COLORS,
@@ -41,7 +43,6 @@ from .palette import (
     readable_on_white,
 )
 from .pdfpages import page_size, pdf_path_of
-from .regions import chunk_regions, position_box, span_regions
 
 LAYERS = ("chunks", "elements", "reasons", "overlap", "noise", "defects")
 DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise", "defects")
@@ -75,13 +76,15 @@ def chunks_on_page(chunks, page: int) -> list[Chunk]:
 
 def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, show: Iterable[str] = DEFAULT_SHOW,
                 *, selected: int | None = None, elements_of: Document | None = None,
-                label_size: float = LABEL_SIZE, defects: Iterable[Finding] | None = None) -> PageImage:
+                label_size: float = LABEL_SIZE, defects: Iterable[Finding] | None = None,
+                cite: Any = None) -> PageImage:
     """Render 1-based `page` of `doc`'s PDF at `dpi` with the `show` layers of `chunks` (a ChunkSet,
     a sequence of Chunks, or None for the bare page / raw elements). `selected` emphasises one
     chunk (by index); `elements_of` adds another parse of the same PDF as a dashed element layer;
     `label_size` is the gutter labels' font size in points (a view that shows the page smaller than
     its pixels asks for bigger ones); `defects`, the findings of `chunks` (evaluate.defects) when
-    the caller has them (a report of many pages finds them once), else found here.
+    the caller has them (a report of many pages finds them once), else found here; `cite`, a
+    Citation (`cb.cite`) or several, highlights exactly their words' lines on this page.
 
     Raises InputError when the document has no PDF (use `render_text_view` then)."""
     layers = check_show(show)
@@ -108,6 +111,7 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
             _draw_elements(img, elements_of, page, dashed=True, target=page_size(path, page))
         _legend(img, doc, elements_of, page)
     if chunks is None:
+        draw_quote(img, _cited_boxes(cite, page))
         return img
     if "noise" in layers:
         _draw_noise(img, doc, getattr(chunks, "skipped", {}) or {}, page)
@@ -119,9 +123,33 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
     if "defects" in layers:
         found = defects if defects is not None else chunkset_defects(chunks)
         _draw_defects(img, [f for f in found if f.page == page and f.box is not None], label_size, doc)
+    draw_quote(img, _cited_boxes(cite, page))
     for label in labels:
         _draw_label(img, label, left, width)
     return img
+
+
+#: a quote's highlight: a marker's yellow over each line of its words, with a thin amber edge
+QUOTE_FILL = (255, 214, 0, 120)
+QUOTE_EDGE = (200, 120, 0, 255)
+
+
+def draw_quote(img: PageImage, boxes: Sequence[BBox], label: str | None = None) -> PageImage:
+    """Highlight `boxes` (a quote's or a reference span's line boxes on img's page), the one
+    highlight of cited words: citations, the misses report's evidence."""
+    on = [b for b in boxes if b.page == img.page]
+    if on:
+        img.draw_rects([(b.x0, b.y0, b.x1, b.y1) for b in on], stroke=QUOTE_EDGE, fill=QUOTE_FILL, width=1)
+        if label:
+            img.draw_text(label, (on[0].x0, max(on[0].y0 - 12, 0)), color=(255, 255, 255), size=8, background=QUOTE_EDGE)
+    return img
+
+
+def _cited_boxes(cite: Any, page: int) -> list[BBox]:
+    if cite is None:
+        return []
+    citations = [cite] if hasattr(cite, "boxes") else list(cite)
+    return [b for c in citations for b in c.boxes if b.page == page]
 
 
 def chunkset_defects(chunks) -> list[Finding]:

@@ -3,7 +3,7 @@
 The overlay is painted into the same pixmap right after the page's display list, without building
 a PDF: opening or modifying any PyMuPDF document purges MuPDF's glyph cache, which made every page
 render re-rasterise its fonts (5-10x slower). Coordinates are PDF points, origin top-left; `ctm`
-maps them to pixels. Callers hold `pdfpages.LOCK`.
+maps them to pixels. Callers hold `loaders.pagewords.LOCK`.
 """
 
 from __future__ import annotations

@@ -1,95 +1,61 @@
-"""Cached access to the PDF behind a Document: open files, page rasters and page words.
+"""Page rasters of the PDF behind a Document (opened and locked by `loaders.pagewords`).
 
-PyMuPDF documents are not thread-safe, so every call into them holds one lock (the notebook
-explorer and the review app render from worker threads). A render rasterises the page and then
-paints the overlay onto the same draw device
+A render rasterises the page and then paints the overlay onto the same draw device
 (`painter.py`), so all pixel work happens in MuPDF's C code. The plain raster of the last few
 pages is kept, so re-rendering a page with other chunks (explorer, review app) skips the page itself.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 import struct
-import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
 
-from chunkbench.errors import InputError
+from chunkbench.loaders.pagewords import (
+    LOCK,
+    open_pdf,
+    open_stamped,
+    page_size,
+    page_words,
+    pdf_page,
+    pdf_path_of,
+    stamp,
+)
 from chunkbench.loaders.pdflib import pymupdf
-from chunkbench.types.document import Document
 
 mu = pymupdf.mupdf
 
-LOCK = threading.RLock()
 #: plain page rasters (explorer / review re-renders of the same page skip the page's own drawing)
 _BASE_CACHE: OrderedDict[tuple, np.ndarray] = OrderedDict()
 _BASE_CACHE_SIZE = 12
 
-
-def pdf_path_of(doc: Document) -> str:
-    """The PDF to draw on, or InputError pointing to the text view when the input has none."""
-    path = doc.pdf_path
-    if not path:
-        raise InputError(
-            "this document has no PDF to draw on (Markdown, or document.json / MinerU output without "
-            "--pdf); use chunkbench.ui.render.render_text_view(doc, chunks) for the text view",
-            doc.source,
-        )
-    if not os.path.exists(path):
-        raise InputError(f"the source PDF {path} of this document is missing", doc.source)
-    return path
-
-
-def _stamp(path: str) -> tuple[str, int, int]:
-    st = os.stat(path)
-    return (os.path.abspath(path), st.st_mtime_ns, st.st_size)
-
-
-@functools.lru_cache(maxsize=8)
-def _open(stamp: tuple[str, int, int]) -> pymupdf.Document:
-    try:
-        return pymupdf.open(stamp[0])
-    except Exception as exc:  # noqa: BLE001 - any open failure is a bad input
-        raise InputError(f"cannot open PDF: {exc}", stamp[0]) from None
-
-
-def open_pdf(path: str) -> pymupdf.Document:
-    """An open (cached) PyMuPDF document; callers hold LOCK while using it."""
-    return _open(_stamp(path))
-
-
-def _page(pdf: pymupdf.Document, page: int, path: str) -> pymupdf.Page:
-    if not 1 <= page <= pdf.page_count:
-        raise InputError(f"page {page} does not exist (the PDF has {pdf.page_count} pages)", path)
-    return pdf[page - 1]
+__all__ = ["LOCK", "open_pdf", "page_size", "page_words", "pdf_path_of", "rasterise", "png_bytes", "pixel_box"]
 
 
 def rasterise(path: str, page: int, dpi: float, paint: Callable | None = None,
               clip: tuple[float, float, float, float] | None = None) -> np.ndarray:
     """Page `page` at `dpi` as a (height, width, 3) uint8 array; `paint(device, ctm)` then draws
     the overlay into the same pixmap (see `painter.py`); `clip` (points) crops the page."""
-    stamp = _stamp(path)
+    stamped = stamp(path)
     with LOCK:
-        pdf = _open(stamp)
-        rect = _page(pdf, page, path).rect
+        pdf = open_stamped(stamped)
+        rect = pdf_page(pdf, page, path).rect
         zoom = float(dpi) / 72.0
         ctm = mu.FzMatrix(zoom, 0, 0, zoom, 0, 0)
         area = mu.FzRect(*(clip if clip is not None else (rect.x0, rect.y0, rect.x1, rect.y1)))
         bbox = mu.fz_round_rect(mu.fz_transform_rect(area, ctm))
         pix = mu.fz_new_pixmap_with_bbox(mu.fz_device_rgb(), bbox, mu.FzSeparations(), 0)
         samples = np.frombuffer(mu.fz_pixmap_samples_memoryview(pix), dtype=np.uint8)
-        key = (stamp, page, round(zoom, 6), (bbox.x0, bbox.y0, bbox.x1, bbox.y1))
+        key = (stamped, page, round(zoom, 6), (bbox.x0, bbox.y0, bbox.x1, bbox.y1))
         base = _BASE_CACHE.get(key)
         if base is None:
             mu.fz_clear_pixmap_with_value(pix, 255)
             dev = mu.fz_new_draw_device(mu.FzMatrix(), pix)
             try:
-                mu.fz_run_page(_page(pdf, page, path).this, dev, ctm, mu.FzCookie())
+                mu.fz_run_page(pdf_page(pdf, page, path).this, dev, ctm, mu.FzCookie())
             finally:
                 mu.fz_close_device(dev)
             _BASE_CACHE[key] = samples.copy()
@@ -131,32 +97,3 @@ def pixel_box(clip: tuple[float, float, float, float], dpi: float) -> tuple[int,
     with LOCK:
         r = mu.fz_round_rect(mu.fz_transform_rect(mu.FzRect(*clip), mu.FzMatrix(zoom, 0, 0, zoom, 0, 0)))
         return (r.x0, r.y0, r.x1, r.y1)
-
-
-def page_size(path: str, page: int) -> tuple[float, float]:
-    """Width and height of the page in points (as PyMuPDF's page.rect shows it)."""
-    with LOCK:
-        rect = _page(open_pdf(path), page, path).rect
-        return rect.width, rect.height
-
-
-@functools.lru_cache(maxsize=64)
-def _words(stamp: tuple[str, int, int], page: int) -> tuple[tuple[float, float, float, float, str, int, int, int], ...]:
-    with LOCK:
-        pdf = _open(stamp)
-        src = _page(pdf, page, stamp[0])
-        words = src.get_text("words", sort=False)
-        if not src.rotation:
-            return tuple(tuple(w) for w in words)
-        # words come in unrotated coordinates; element bboxes (and the picture) are rotated
-        m = src.rotation_matrix
-        out = []
-        for w in words:
-            r = pymupdf.Rect(w[:4]) * m
-            out.append((r.x0, r.y0, r.x1, r.y1, *w[4:]))
-        return tuple(out)
-
-
-def page_words(path: str, page: int):
-    """PyMuPDF words of a page: (x0, y0, x1, y1, text, block_no, line_no, word_no) in extraction order."""
-    return _words(_stamp(path), page)

@@ -305,7 +305,7 @@ class ReviewApp:
     def click_image(self, x: float, y: float, shift: bool = False) -> int | None:
         """A click on the page crop at its pixel (x, y): pick the word there (`session.pick`; with
         `shift`, edit there at once); its canonical offset, or None when no word of the text is there."""
-        from chunkbench.ui.render.regions import position_at
+        from chunkbench.loaders.regions import position_at
 
         where = self._crop.to_page(x, y) if self._crop is not None else None
         pos = position_at(self.doc, *where) if where is not None else None

@@ -23,12 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from chunkbench.strategies.edits import word_start
-from chunkbench.text.segment import skip_space
+from chunkbench.text.segment import skip_space, word_start
 from chunkbench.types.chunk import BBox, Chunk
 from chunkbench.types.document import BBoxTuple, Document, Element, as_bbox
 
-from .pdfpages import page_words
+from .pagewords import page_words
 
 #: hyphens a PDF word may end with at a line break that a joined text leaves out
 _LINE_END_HYPHENS = frozenset("-\u2010")
@@ -159,18 +158,20 @@ def _proportional(e: Element, a: int, b: int) -> list[tuple[float, float, float,
     return [(x0, y0 + h * a / n, x1, y0 + h * b / n)]
 
 
-def _partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
-    """Boxes of characters [a, b) of element `e`'s text (see module docstring), cached."""
-    return list(_partial_boxes_cached(path, _page(e), _box(e), e.text, a, b))
+def _partial_boxes(path: str, e: Element, a: int, b: int, merge: bool = True) -> list[tuple[float, float, float, float]]:
+    """Boxes of characters [a, b) of element `e`'s text (see module docstring), cached; `merge`
+    False keeps one box per line (a citation's highlight)."""
+    return list(_partial_boxes_cached(path, _page(e), _box(e), e.text, a, b, merge))
 
 
 @functools.lru_cache(maxsize=16384)
-def _partial_boxes_cached(path: str, page_idx: int, bbox: tuple, text: str, a: int, b: int) -> tuple:
+def _partial_boxes_cached(path: str, page_idx: int, bbox: tuple, text: str, a: int, b: int, merge: bool) -> tuple:
     e = Element(id="", type="", text=text, page_idx=page_idx, bbox=bbox)
-    return tuple(_compute_partial_boxes(path, e, a, b))
+    return tuple(_compute_partial_boxes(path, e, a, b, merge))
 
 
-def _compute_partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[float, float, float, float]]:
+def _compute_partial_boxes(path: str, e: Element, a: int, b: int,
+                           merge: bool = True) -> list[tuple[float, float, float, float]]:
     words = _element_words(path, _page(e) + 1, _box(e), e.text)
     if words is None:
         return _proportional(e, a, b)
@@ -203,7 +204,7 @@ def _compute_partial_boxes(path: str, e: Element, a: int, b: int) -> list[tuple[
         ids = [i for i in line_words[key] if i in chosen]
         bx = words.boxes[ids]
         box = [float(bx[:, 0].min()), float(bx[:, 1].min()), float(bx[:, 2].max()), float(bx[:, 3].max())]
-        complete = len(ids) == len(line_words[key])
+        complete = merge and len(ids) == len(line_words[key])
         if complete and run is not None:
             run = [min(run[0], box[0]), min(run[1], box[1]), max(run[2], box[2]), max(run[3], box[3])]
             continue
@@ -240,6 +241,23 @@ def span_regions(doc: Document, start: int, end: int, elements: Iterable[Element
         else:
             boxes = _partial_boxes(path, e, a, b)
         out.extend(BBox(e.page_idx + 1, *box) for box in boxes)
+    return out
+
+
+def word_lines(doc: Document, start: int, end: int) -> list[BBox]:
+    """One box per line (1-based page, points) around exactly the words of canonical text
+    [start, end), whole elements too (their words, not their box); elements without words on the
+    page (scans) give their box cut in proportion. Empty without a PDF."""
+    path = doc.pdf_path
+    if not path:
+        return []
+    out: list[BBox] = []
+    for e in (part for el in elements_overlapping(doc, start, end) for part in el.parts):
+        if e.bbox is None or e.page_idx is None or not e.text:
+            continue
+        a, b = max(start, e.char_start) - e.char_start, min(end, e.char_end) - e.char_start
+        if a < b:
+            out.extend(BBox(e.page_idx + 1, *box) for box in _partial_boxes(path, e, a, b, merge=False))
     return out
 
 
