@@ -1,6 +1,6 @@
 """`make bench`: run the benchmarks, print the table, write `benchmarks/results.md`.
 
-    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus,judge,cli,lineage,cite]
+    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus,judge,cli,lineage,cite,parse_stages,budgets]
                              [-o benchmarks/results.md]
 
 Each section's rows, notes and the run that measured them are kept in `results.json` beside the
@@ -14,7 +14,8 @@ as a share of parse time and their scaling; 3. parsing vs pymupdf4llm, cores, ca
 8. MinerU 4's flash tier against the default parser (`bench_mineru`); 9. a corpus of PDFs
 (`bench_corpus`); 10. judging without questions: defects and the proxy score (`bench_judge`);
 11. how long the command line takes to answer (`bench_cli`); 12. chunk lineage (`bench_lineage`);
-13. citing a quote (`bench_cite`).
+13. citing a quote (`bench_cite`); 14. the default parse by stage on one core (`bench_parse_stages`);
+15. recall at a context budget (`bench_budgets`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from chunkbench.io.atomic import write_text
 from .common import HEADER, ROOT, Row, machine, markdown_rows, plain_table
 
 SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus", "judge", "cli",
-            "lineage", "cite")
+            "lineage", "cite", "parse_stages", "budgets")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,6 +118,16 @@ def main(argv: list[str] | None = None) -> int:
 
         r, n = bench_cite.run()
         _report(rows, notes, bench_cite.SECTION, r, n)
+    if "parse_stages" in only:
+        from . import bench_parse_stages
+
+        r, n = bench_parse_stages.run(runs=2 if args.quick else 3)
+        _report(rows, notes, bench_parse_stages.SECTION, r, n)
+    if "budgets" in only:
+        from . import bench_budgets
+
+        r, n = bench_budgets.run()
+        _report(rows, notes, bench_budgets.SECTION, r, n)
     elapsed = time.perf_counter() - started
     run = {"command": command(args.quick, only), "written": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
            "minutes": round(elapsed / 60, 1), "machine": header}
