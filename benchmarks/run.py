@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import importlib
 import json
 import os
 import sys
@@ -36,6 +37,18 @@ SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "den
             "lineage", "cite", "parse_stages", "budgets")
 
 
+#: each section's `run` arguments for a --quick or a full run (default: runs=2 or 3)
+RUN_ARGS = {
+    "tokens": lambda quick: {"runs": 3 if quick else 5, "peer_runs": 3},
+    "parse": lambda quick: {"runs": 2 if quick else 3, "quick": quick},
+    "dense": lambda quick: {"runs": 2},
+    "corpus": lambda quick: {"runs": 1 if quick else 2},
+    "cli": lambda quick: {"runs": 3 if quick else 5},
+    "cite": lambda quick: {},
+    "budgets": lambda quick: {},
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer runs; skip the generated 2,400-page PDF")
@@ -46,88 +59,21 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(only) - set(SECTIONS)
     if unknown:
         ap.error(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
-    runs = 3 if args.quick else 5
     started = time.perf_counter()
     header = machine()
     print("\n".join(header), flush=True)
     rows: list[Row] = []
     notes: dict[str, list[str]] = {}
     facts: dict = {}
-    if "tokens" in only:
-        from . import bench_tokens
-
-        r, n = bench_tokens.run(runs=runs, peer_runs=3)
-        _report(rows, notes, bench_tokens.SECTION, r, n)
-    if "parse" in only:
-        from . import bench_parse
-
-        r, n, facts = bench_parse.run(runs=2 if args.quick else 3, quick=args.quick)
-        _report(rows, notes, bench_parse.SECTION, r, n)
-    if "structure" in only:
-        from . import bench_structure
-
-        r, n = bench_structure.run(facts, runs=2 if args.quick else 3)
-        _report(rows, notes, bench_structure.SECTION, r, n)
-    if "render" in only:
-        from . import bench_render
-
-        r, n = bench_render.run(runs=2 if args.quick else 3)
-        _report(rows, notes, bench_render.SECTION, r, n)
-    if "explore" in only:
-        from . import bench_explore
-
-        r, n = bench_explore.run(runs=2 if args.quick else 3)
-        _report(rows, notes, bench_explore.SECTION, r, n)
-    if "foreign" in only:
-        from . import bench_foreign
-
-        r, n = bench_foreign.run(runs=2 if args.quick else 3)
-        _report(rows, notes, bench_foreign.SECTION, r, n)
-    if "dense" in only:
-        from . import bench_dense
-
-        r, n = bench_dense.run(runs=2)
-        _report(rows, notes, bench_dense.SECTION, r, n)
-    if "mineru" in only:
-        from . import bench_mineru
-
-        r, n = bench_mineru.run(runs=2 if args.quick else 3)
-        _report(rows, notes, bench_mineru.SECTION, r, n)
-    if "corpus" in only:
-        from . import bench_corpus
-
-        r, n = bench_corpus.run(runs=1 if args.quick else 2)
-        _report(rows, notes, bench_corpus.SECTION, r, n)
-    if "judge" in only:
-        from . import bench_judge
-
-        r, n = bench_judge.run(runs=2 if args.quick else 3)
-        _report(rows, notes, bench_judge.SECTION, r, n)
-    if "cli" in only:
-        from . import bench_cli
-
-        r, n = bench_cli.run(runs=3 if args.quick else 5)
-        _report(rows, notes, bench_cli.SECTION, r, n)
-    if "lineage" in only:
-        from . import bench_lineage
-
-        r, n = bench_lineage.run(runs=2 if args.quick else 3)
-        _report(rows, notes, bench_lineage.SECTION, r, n)
-    if "cite" in only:
-        from . import bench_cite
-
-        r, n = bench_cite.run()
-        _report(rows, notes, bench_cite.SECTION, r, n)
-    if "parse_stages" in only:
-        from . import bench_parse_stages
-
-        r, n = bench_parse_stages.run(runs=2 if args.quick else 3)
-        _report(rows, notes, bench_parse_stages.SECTION, r, n)
-    if "budgets" in only:
-        from . import bench_budgets
-
-        r, n = bench_budgets.run()
-        _report(rows, notes, bench_budgets.SECTION, r, n)
+    for name in (n for n in SECTIONS if n in only):
+        module = importlib.import_module(f".bench_{name}", __package__)
+        kwargs = RUN_ARGS.get(name, lambda quick: {"runs": 2 if quick else 3})(args.quick)
+        if name == "structure":
+            kwargs["facts"] = facts  # the parse section's figures (the 311-page PDF's parse time)
+        r, n, *extra = module.run(**kwargs)
+        if name == "parse":
+            facts = extra[0]
+        _report(rows, notes, module.SECTION, r, n)
     elapsed = time.perf_counter() - started
     run = {"command": command(args.quick, only), "written": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
            "minutes": round(elapsed / 60, 1), "machine": header}
