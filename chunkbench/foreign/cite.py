@@ -141,7 +141,7 @@ def _search(locator: Locator, quote: str, at: int) -> Match:
     match = locator.locate(quote)
     folded = normalise(quote)
     if len(match.pieces) > max(2, len(folded) // PIECE_MIN):
-        match = locator._fuzzy(folded)
+        match = locator.by_anchors(folded)
     return match
 
 

@@ -173,7 +173,7 @@ class Locator:
             content = self._without_furniture(folded) if content is None else content
             match = self._furniture_only(folded) if len(content) < FURNITURE_MIN else self._in_pieces(content)
         if match is None:
-            match = self._fuzzy(folded)
+            match = self.by_anchors(folded)
         return self._moved(match)
 
     def _moved(self, match: Match) -> Match:
@@ -385,7 +385,8 @@ class Locator:
                        key=lambda item: needle.find(item[1]))
         return _pieces_match([span for span, _ in spans])
 
-    def _fuzzy(self, needle: str) -> Match:
+    def by_anchors(self, needle: str) -> Match:
+        """`needle` (normalised) placed where most of its anchors lie together: fuzzy, partial or unlocated."""
         if len(needle) < ANCHOR:
             return UNLOCATED
         hits, anchors = self._anchor_hits(needle)
