@@ -76,7 +76,7 @@ def test_every_python_block_runs_as_written(page, newcomer):
 SYNOPSIS = ("[", "|", "...")
 #: commands run as written (in the newcomer's folder) when every file they name is there: the
 #: quick ones; sweeps, evaluations, corpus parses and the review server are only parsed
-RUN = {"chunk", "stats", "render", "diff", "info", "strategies", "edit"}
+RUN = {"chunk", "stats", "render", "diff", "info", "strategies", "edit", "cite"}
 
 
 def command_lines(page) -> list[tuple[int, str]]:
