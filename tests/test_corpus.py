@@ -109,9 +109,15 @@ def test_local_workers_and_a_scheduler_give_the_same_documents(corpus, tmp_path)
     distributed = pytest.importorskip("distributed")
     os.remove(corpus / "broken.pdf")
     here = {os.path.basename(r.file): r for r in parse_corpus([corpus], tmp_path / "one", progress=False)}
+    held = []  # the futures the client still holds as each Document arrives: the finished ones are let go
+
+    def arrived(_file, _doc):
+        held.append(len(distributed.Client.current().futures))
+
     two = {os.path.basename(r.file): r for r in parse_corpus([corpus], tmp_path / "two", workers=2, progress=False,
-                                                            options={"cache": False})}
+                                                            options={"cache": False}, on_document=arrived)}
     assert {k: r.status for k, r in two.items()} == {k: "ok" for k in here}
+    assert held == list(range(len(here) - 1, -1, -1))
     for name in here:
         stem = name.replace(".pdf", ".elements.json")
         assert (tmp_path / "two" / stem).read_bytes() == (tmp_path / "one" / stem).read_bytes()

@@ -317,11 +317,15 @@ def _run(files: Sequence[str], workers: int | None, dask: str | None,
                                      key=f"chunkbench-parse-{i}-{time.time_ns()}"): f
                        for i, f in enumerate(files)}
             for fut in as_completed(list(futures)):
+                f = futures.pop(fut)
                 try:
                     answer = fut.result()
                 except Exception as exc:  # noqa: BLE001 - a worker lost mid-task: that file failed
                     answer = {"ok": False, "error": f"worker failed: {type(exc).__name__}: {exc}", "seconds": 0.0}
-                yield futures[fut], answer
+                # the cluster lets the Document go once this process has it (it is written as it arrives):
+                # a corpus's finished parses are not held on the workers until the run ends
+                fut.release()
+                yield f, answer
         finally:
             client.close()
     finally:
