@@ -105,8 +105,16 @@ def test_a_parse_made_elsewhere_lands_in_this_machines_cache(tmp_path, monkeypat
     assert pdf_loader.cache_entry_for(path, dataclasses.replace(raw, parser=other)) is None  # other versions
 
 
-def test_local_workers_and_a_scheduler_give_the_same_documents(corpus, tmp_path):
+def test_local_workers_and_a_scheduler_give_the_same_documents(corpus, tmp_path, monkeypatch):
+    """The same elements.json whether a file is parsed here, by one worker, or as page ranges
+    across the workers (split_pages=2 splits every sample); the client lets each parse go on the
+    cluster as it arrives."""
     distributed = pytest.importorskip("distributed")
+    from chunkbench.loaders import corpus as corpus_module
+
+    planned = []
+    plan = corpus_module.plan_split
+    monkeypatch.setattr(corpus_module, "plan_split", lambda *a, **k: planned.append(plan(*a, **k)) or planned[-1])
     os.remove(corpus / "broken.pdf")
     here = {os.path.basename(r.file): r for r in parse_corpus([corpus], tmp_path / "one", progress=False)}
     held = []  # the futures the client still holds as each Document arrives: the finished ones are let go
@@ -115,9 +123,11 @@ def test_local_workers_and_a_scheduler_give_the_same_documents(corpus, tmp_path)
         held.append(len(distributed.Client.current().futures))
 
     two = {os.path.basename(r.file): r for r in parse_corpus([corpus], tmp_path / "two", workers=2, progress=False,
-                                                            options={"cache": False}, on_document=arrived)}
+                                                            options={"cache": False}, on_document=arrived,
+                                                            split_pages=2)}
     assert {k: r.status for k, r in two.items()} == {k: "ok" for k in here}
-    assert held == list(range(len(here) - 1, -1, -1))
+    assert held == sorted(held, reverse=True) and held[-1] == 0
+    assert sorted(len(p.ranges) for p in planned) == sorted(-(-r.pages // 4) for r in here.values())  # ranges of 4
     for name in here:
         stem = name.replace(".pdf", ".elements.json")
         assert (tmp_path / "two" / stem).read_bytes() == (tmp_path / "one" / stem).read_bytes()

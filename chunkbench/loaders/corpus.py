@@ -24,6 +24,7 @@ from typing import Any
 from chunkbench.errors import InputError, UsageError
 
 from .settle import settle
+from .split_pdf import SPLIT_PAGES, SplitParse, parse_range_task, plan_split
 
 #: the manifest of a corpus parse in its output folder
 MANIFEST = "corpus.jsonl"
@@ -175,14 +176,18 @@ def output_names(files: Sequence[str]) -> dict[str, str]:
 def parse_corpus(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike | None = None, *,
                  workers: int | None = None, dask: str | None = None, resume: bool = True,
                  progress: bool = True, options: dict[str, Any] | None = None,
-                 on_document: Callable[[str, Any], None] | None = None) -> list[FileResult]:
+                 on_document: Callable[[str, Any], None] | None = None,
+                 split_pages: int | None = None) -> list[FileResult]:
     """Parse every file of `inputs` (see expand_inputs) on `workers` local processes (a Dask
     LocalCluster; 1: in this process) or on the Dask scheduler at `dask`; returns one FileResult
     per file, in input order. With `out_dir`: each Document is written there as
     `<stem>.elements.json` and the manifest records each file as it finishes (see the module
     docstring; `resume=False` parses everything again). `on_document(file, Document)` is called in
     this process for each file parsed. Every parse lands in this machine's cache when its
-    versions match."""
+    versions match. On a scheduler's workers (`dask`), a PDF of more than `split_pages` pages
+    (default SPLIT_PAGES) is parsed as page ranges across them (`split_pdf`), not by one alone; local
+    workers split only when `split_pages` is given (on two cores it gained nothing: one worker's
+    parse already keeps both busy through the model's threads)."""
     from chunkbench.io.atomic import write_json
     from chunkbench.io.progress import progress as progress_bar
     from chunkbench.types.document import Document
@@ -231,7 +236,7 @@ def parse_corpus(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike
 
     with progress_bar(len(files), "parse", "file", enabled=None if progress else False) as bar:
         bar.update(len(files) - len(todo))
-        for f, answer in _run(todo, workers, dask, options):
+        for f, answer in _run(todo, workers, dask, options, split_pages):
             finish(f, answer)
             bar.update(1)
     return [results[f] for f in files]
@@ -289,8 +294,10 @@ def prime_cache(path: str, doc) -> bool:
 
 
 def _run(files: Sequence[str], workers: int | None, dask: str | None,
-         options: dict[str, Any] | None) -> Iterable[tuple[str, dict]]:
-    """(file, parse_file answer) as each finishes: in this process, or on a Dask cluster."""
+         options: dict[str, Any] | None, split_pages: int | None = None) -> Iterable[tuple[str, dict]]:
+    """(file, parse_file answer) as each finishes: in this process, or on a Dask cluster, where a
+    PDF of more than `split_pages` pages (default: SPLIT_PAGES on a scheduler's workers, none on local
+    ones) is parsed as page ranges across the workers (split_pdf)."""
     if not files:
         return
     if dask is None and (workers or 1) == 1:
@@ -313,11 +320,21 @@ def _run(files: Sequence[str], workers: int | None, dask: str | None,
         try:
             # every worker parses whole files side by side with the others: one model thread each
             worker_options = {**(options or {}), "model_threads": 1}
-            futures = {client.submit(parse_file, f, worker_options, pure=False,
-                                     key=f"chunkbench-parse-{i}-{time.time_ns()}"): f
-                       for i, f in enumerate(files)}
+            futures: dict = {}  # future -> (file, its page range's number when the file is split, else None)
+            splits: dict[str, SplitParse] = {}
+            split_at = split_pages if split_pages is not None else (SPLIT_PAGES if dask is not None else None)
+            for i, f in enumerate(files):
+                split = plan_split(f, options or {}, split_at) if split_at is not None else None
+                if split is None:
+                    futures[client.submit(parse_file, f, worker_options, pure=False,
+                                          key=f"chunkbench-parse-{i}-{time.time_ns()}")] = (f, None)
+                    continue
+                splits[f] = split
+                for k, (first, stop) in enumerate(split.ranges):
+                    futures[client.submit(parse_range_task, split.path, split.password, first, stop, split.ocr,
+                                          pure=False, key=f"chunkbench-pages-{i}-{k}-{time.time_ns()}")] = (f, k)
             for fut in as_completed(list(futures)):
-                f = futures.pop(fut)
+                f, part = futures.pop(fut)
                 try:
                     answer = fut.result()
                 except Exception as exc:  # noqa: BLE001 - a worker lost mid-task: that file failed
@@ -325,7 +342,21 @@ def _run(files: Sequence[str], workers: int | None, dask: str | None,
                 # the cluster lets the Document go once this process has it (it is written as it arrives):
                 # a corpus's finished parses are not held on the workers until the run ends
                 fut.release()
-                yield f, answer
+                if part is None:
+                    yield f, answer
+                    continue
+                split = splits.get(f)
+                if split is None:
+                    continue  # another range of this file failed already: the file was reported
+                if not answer["ok"]:
+                    del splits[f]
+                    yield f, {**answer, "error": f"pages {split.ranges[part][0] + 1}-{split.ranges[part][1]}: "
+                                                 f"{answer['error']}"}
+                    continue
+                split.done[part] = answer
+                if split.complete():
+                    del splits[f]
+                    yield f, split.answer()
         finally:
             client.close()
     finally:
