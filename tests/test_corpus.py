@@ -158,3 +158,28 @@ def test_a_sweep_and_an_evaluation_over_a_glob_parse_on_workers_first(corpus, tm
     assert main(["evaluate", one, "--questions-dir", str(SAMPLE_PDFS), "--workers", "1", "--no-progress",
                  "--strategy", "recursive", "--grid", "chunk_size=400"]) == 0
     assert is_cached(one)
+
+
+def test_a_worker_killed_mid_run_loses_and_repeats_no_file(tmp_path):
+    """SIGKILL of a LocalCluster worker once the first Document is in: its nanny restarts it, the
+    scheduler gives its task to a worker again, and every file is done once (one manifest line each)."""
+    import signal
+
+    distributed = pytest.importorskip("distributed")
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    for i in range(6):
+        shutil.copy(SAMPLE_PDFS / "technical_manual.pdf", folder / f"m{i}.pdf")
+    killed = []
+
+    def arrived(_file, _doc):
+        if not killed:
+            pids = distributed.Client.current().run(os.getpid)
+            killed.append(min(pids.values()))
+            os.kill(killed[0], signal.SIGKILL)
+
+    out = tmp_path / "out"
+    results = parse_corpus([folder], out, workers=2, progress=False, options={"cache": False}, on_document=arrived)
+    assert killed and [r.status for r in results] == ["ok"] * 6
+    lines = [json.loads(x) for x in (out / MANIFEST).read_text("utf-8").splitlines()]
+    assert sorted(x["file"] for x in lines) == sorted(r.file for r in results)
