@@ -80,4 +80,67 @@ def run(runs: int = 1) -> tuple[list[Row], list[str]]:
             "one after another in one process", alone, alone / two[0],
             note="the process uses about 1.5 cores (the layout model's threads); each worker 1 (limit_model_threads)"),
     ]
-    return rows, [f"corpus: {FILES} slices of {', '.join(SOURCES)} ({FILES * PAGES} pages)"]
+    many = many_files_rows(MANY_FILES)
+    return rows + many, [f"corpus: {FILES} slices of {', '.join(SOURCES)} ({FILES * PAGES} pages)",
+                         f"many files: {MANY_FILES} one-page PDFs of corpus text (generated once in .cache/bench), "
+                         "cache off, on 2 local workers; overhead per file = (wall × workers − the workers' own "
+                         "parse seconds) / files; client RSS sampled as each Document arrives"]
+
+
+#: the many-files measure: one-page PDFs (issue 60's thousand)
+MANY_FILES = 1000
+
+
+def many_pdfs(count: int) -> list[str]:
+    """`count` distinct one-page PDFs cut from the generated text PDF (written once, reused)."""
+    import pymupdf
+
+    from .common import BENCH_DIR
+
+    folder = os.path.join(BENCH_DIR, f"many-{count}")
+    os.makedirs(folder, exist_ok=True)
+    source = long_pdf(200)
+    files = []
+    with pymupdf.open(source) as src:
+        for i in range(count):
+            path = os.path.join(folder, f"p{i:05d}.pdf")
+            if not os.path.exists(path):
+                one = pymupdf.open()
+                one.insert_pdf(src, from_page=i % src.page_count, to_page=i % src.page_count)
+                one.set_metadata({"title": f"file {i}"})  # each file its own bytes: no two share a cache key
+                one.save(path + ".tmp", no_new_id=True)
+                one.close()
+                os.replace(path + ".tmp", path)
+            files.append(path)
+    return files
+
+
+def many_files_rows(count: int) -> list[Row]:
+    """Client RSS at a tenth and at the end of the run, the scheduling overhead per file, and files/s."""
+
+    from chunkbench.loaders import corpus
+
+    files = many_pdfs(count)
+    rss: list[int] = []
+    work: list[float] = []
+
+    def arrived(_file, _doc):
+        with open("/proc/self/statm") as fh:
+            rss.append(int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE"))
+
+    t0 = time.perf_counter()
+    results = corpus.parse_corpus(files, None, workers=2, progress=False, options={"cache": False}, on_document=arrived)
+    wall = time.perf_counter() - t0
+    work = [r.seconds for r in results]
+    bad = [r for r in results if r.status != "ok"]
+    overhead = (wall * 2 - sum(work)) / count
+    tenth, last = rss[max(0, count // 10 - 1)], rss[-1]
+    return [
+        Row(SECTION, f"{count} one-page PDFs on 2 local workers: client RSS, last file / at a tenth", last / tenth, "×",
+            target="flat (≤ 1.2×)", met=last / tenth <= 1.2,
+            note=f"{tenth / 1e6:.0f} MB at file {count // 10}, {last / 1e6:.0f} MB at file {count}; {len(bad)} failed"),
+        Row(SECTION, f"{count} one-page PDFs: scheduling overhead per file", overhead * 1000, "ms",
+            target="≤ 50 ms", met=overhead <= 0.05,
+            note=f"{wall:.0f} s end to end (cluster start included), {count / wall:.1f} files/s; workers' own "
+                 f"parse time {sum(work):.0f} s"),
+    ]
