@@ -60,7 +60,8 @@ def busy_page(limit: int) -> pn.pane.HTML:
     """What a browser beyond the limit gets instead of the app: why, and what to do."""
     return pn.pane.HTML(
         "<h2>This review server is busy</h2>"
-        f"<p>{limit} review sessions are open, the most it serves at once. Reload this page in a minute, "
+        f"<p>{limit} review session{' is' if limit == 1 else 's are'} open, the most it serves at once. "
+        "Reload this page in a minute, "
         "or ask whoever started it to raise <code>--max-sessions</code>. Verdicts given in the open "
         "sessions are saved as they are given.</p>", sizing_mode="stretch_width")
 
