@@ -118,15 +118,18 @@ def many_pdfs(count: int) -> list[str]:
 def many_files_rows(count: int) -> list[Row]:
     """Client RSS at a tenth and at the end of the run, the scheduling overhead per file, and files/s."""
 
+    import psutil
+
     from chunkbench.loaders import corpus
 
     files = many_pdfs(count)
     rss: list[int] = []
     work: list[float] = []
 
+    client = psutil.Process()
+
     def arrived(_file, _doc):
-        with open("/proc/self/statm") as fh:
-            rss.append(int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE"))
+        rss.append(client.memory_info().rss)  # this process alone: the workers are its children
 
     t0 = time.perf_counter()
     results = corpus.parse_corpus(files, None, workers=2, progress=False, options={"cache": False}, on_document=arrived)

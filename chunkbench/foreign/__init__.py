@@ -20,7 +20,7 @@ from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document, Element, is_noise
 from chunkbench.types.ids import document_key, with_stable_ids
 
-from .locate import KINDS, Match, locate_all
+from .locate import KINDS, Match, document_furniture, locate_all
 from .read import ForeignChunk, from_objects, read_chunk_file
 from .reasons import BoundaryReader
 
@@ -47,8 +47,7 @@ def inspect(doc: Document, chunks: str | os.PathLike | Iterable[Any], *, name: s
 
 
 def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapping[str, Any] | None) -> ChunkSet:
-    furniture = [(e.char_start, e.char_end, e.text) for e in doc.elements
-                 if is_noise(e) and e.char_start is not None and e.char_end is not None]
+    furniture = document_furniture(doc)
     items = _item_spans(doc) if any(c.refs for c in foreign) else {}
     matches = locate_all(doc.text, [c.text for c in foreign], furniture, [_item_spans_named(items, c.refs) for c in foreign])
     reader = BoundaryReader(doc)

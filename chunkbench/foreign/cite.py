@@ -20,7 +20,7 @@ from chunkbench.types.chunk import BBox, Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document, is_noise
 
-from .locate import PIECE_MIN, UNLOCATED, Locator, Match, normalise
+from .locate import PIECE_MIN, UNLOCATED, Locator, Match, document_furniture, normalise
 
 #: match kinds that place the quote's own words (fuzzy and partial place the span of its anchors)
 FOUND_KINDS = ("exact", "normalised")
@@ -108,9 +108,7 @@ def _locator(doc: Document) -> Locator:
     kept = _locators.get(id(doc))
     if kept is not None and kept[0] is doc:
         return kept[1]
-    furniture = [(e.char_start, e.char_end, e.text) for e in doc.elements
-                 if is_noise(e) and e.char_start is not None and e.char_end is not None]
-    locator = Locator(doc.text, furniture)
+    locator = Locator(doc.text, document_furniture(doc))
     while len(_locators) >= _KEPT:
         _locators.pop(next(iter(_locators)))
     _locators[id(doc)] = (doc, locator)
@@ -122,13 +120,8 @@ def _in_span(locator: Locator, needle: str, folded: str, start: int, end: int) -
     at = locator.text.find(needle, start, end)
     if at >= 0 and at + len(needle) <= end:
         return Match(at, at + len(needle), "exact", 1.0)
-    norm = locator.norm
-    lo, hi = norm.from_source(start), norm.from_source(end)
-    at = norm.text.find(folded, lo, hi)
-    if at >= 0 and at + len(folded) <= hi:
-        a, b = norm.to_source(at, at + len(folded))
-        return Match(a, b, "normalised", 1.0)
-    return UNLOCATED
+    found = locator.norm.find(folded, start, end)
+    return Match(found[0], found[1], "normalised", 1.0) if found is not None else UNLOCATED
 
 
 def _search(locator: Locator, quote: str, at: int) -> Match:

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from chunkbench.text.folding import LETTERS_AND_DIGITS, FoldedText, fold
+from chunkbench.types.document import Document, is_noise
 
 #: a fuzzy span must cover at least this share of the chunk's normalised text
 FUZZY_MIN = 0.6
@@ -500,6 +501,12 @@ def _find_touching(text: str, needle: str, lo: int, hi: int, first_end: int, las
     in repetitive text the first place in the span may lie wholly in the first item; -1 if nowhere."""
     at = text.find(needle, max(lo, last_start - len(needle) + 1), min(hi, first_end + len(needle) - 1))
     return at if at >= 0 else text.find(needle, lo, hi)
+
+
+def document_furniture(doc: Document) -> list[tuple[int, int, str]]:
+    """(start, end, text) of the Document's page furniture: what a Locator may find chunks across."""
+    return [(e.char_start, e.char_end, e.text) for e in doc.elements
+            if is_noise(e) and e.char_start is not None and e.char_end is not None]
 
 
 def locate_all(text: str, chunk_texts: Sequence[str], furniture: Sequence[tuple[int, int, str]] = (),
