@@ -99,24 +99,34 @@ def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
     for strategy, (param, values) in CHANGES.items():
         ex = explore(doc, strategy, **{param: values[0]})
         ex.state.go_to_page(SHOWN_PAGE)
-        times = []
+        ex.settle()
+        times, defect_times = [], []
         for v in values[1:n + 1]:
             t0 = time.perf_counter()
             ex.state.set_params(**{param: v})
-            png = ex.image_w.value
+            svg = ex.overlay_w.value
             times.append(time.perf_counter() - t0)
-            assert png and ex.state.params[param] == v
+            ex.settle()  # the defects layer, drawn when found (a user releases the slider once per change)
+            defect_times.append(time.perf_counter() - t0)
+            assert svg and ex.state.params[param] == v and ex._defects[0] is ex.state.chunkset
         ms = statistics.median(times) * 1000
         t0 = time.perf_counter()
         ex.state.set_params(**{param: values[1]})  # a setting seen before: the explorer's result cache
         back_ms = (time.perf_counter() - t0) * 1000
+        ex.settle()
         chunk_s = _median_chunk(doc, strategy, param, values[1:n + 1])
         rows.append(Row(SECTION, f"explorer: {param} change → new overlay ({strategy})", ms, "ms",
-                        target="≤ 150 ms", met=ms <= 150,
+                        target="≤ 16 ms", met=ms <= 16,
                         note=f"median of {len(times)} new values, {len(ex.state.chunkset)} chunks; re-chunk alone "
-                             f"{chunk_s * 1000:.0f} ms; back to a seen value {back_ms:.0f} ms"))
+                             f"{chunk_s * 1000:.1f} ms; back to a seen value {back_ms:.1f} ms; the page's raster "
+                             "is sent once per page, each change sends the drawing over it as SVG"))
+        rows.append(Row(SECTION, f"explorer: {param} change → defects layer drawn ({strategy})",
+                        statistics.median(defect_times) * 1000, "ms",
+                        note="the defects of the whole chunking, found on the explorer's thread after the new "
+                             "overlay is on screen"))
         fresh = iter(v + 7 for v in values[1:])
         total, lines = profile_top(lambda: ex.state.set_params(**{param: next(fresh)}))
+        ex.settle()
         notes.append(profile_note(f"of one explorer parameter change ({strategy}, {param})", total, lines))
 
 

@@ -102,10 +102,14 @@ def real_base():
 
 
 def _cold(doc, name: str):
-    """Chunk with an empty token-count cache, so every run (and every stream size) pays the same."""
+    """Chunk with empty token caches (counts, the tokens strategy's offsets), so every run (and every
+    stream size) pays the same."""
+    from chunkbench.strategies.tokens import token_offsets
+
     clear = getattr(count_tokens, "cache_clear", None)
     if clear:
         clear()
+    token_offsets.cache_clear()
     return chunk(doc, name)
 
 

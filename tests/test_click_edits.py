@@ -217,7 +217,9 @@ def test_the_explorer_splits_at_a_shift_clicked_word_and_moves_at_an_alt_click(c
     target = _words(doc, c.start_char, c.end_char)[4]
     box = position_box(doc, target)
     x0, y0, x1, y1 = ex.image.to_pixels((box.x0, box.y0, box.x1, box.y1))
-    ex._on_image_event({"type": "click", "dataX": (x0 + x1) / 2, "dataY": (y0 + y1) / 2, "shiftKey": True})
+    # ipyevents gives pixels of the page's raster, which starts where the drawing's left gutter ends
+    gutter = ex.image.pixel_box[0]
+    ex._on_image_event({"type": "click", "dataX": (x0 + x1) / 2 + gutter, "dataY": (y0 + y1) / 2, "shiftKey": True})
     assert len(ex.state.chunkset) == len(cs) + 1
     assert ex.state.selected is not None and ex.state.chunkset[ex.state.selected].start_char == target
     assert [e.kind for e in edits_of(doc, "elements", ws)] == ["split"]
@@ -225,7 +227,8 @@ def test_the_explorer_splits_at_a_shift_clicked_word_and_moves_at_an_alt_click(c
     later = _words(doc, target, c.end_char)[2]
     box = position_box(doc, later)
     x0, y0, x1, y1 = ex.image.to_pixels((box.x0, box.y0, box.x1, box.y1))
-    ex._on_image_event({"type": "click", "dataX": (x0 + x1) / 2, "dataY": (y0 + y1) / 2, "altKey": True})
+    ex._on_image_event({"type": "click", "dataX": (x0 + x1) / 2 + ex.image.pixel_box[0], "dataY": (y0 + y1) / 2,
+                        "altKey": True})
     assert ex.state.chunkset[ex.state.selected].start_char == later
     assert len(ex.state.chunkset) == len(cs) + 1
     # a shift-click in the margin: no word, nothing stored, the reason shown

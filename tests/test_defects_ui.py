@@ -86,7 +86,10 @@ def test_the_explorer_switches_the_defects_layer(windows):
 
     ex = Explorer(windows.doc, "tokens", {"chunk_size": 64})
     assert "defects" in ex.layers and ex.defects_w.value
-    with_boxes = _red(ex.image)
+    # the chunks are drawn at once, their defects when found (on the explorer's thread)
+    assert _red(ex.image) < 100 or ex._defects[0] is ex.state.chunkset
+    with_boxes = _red(ex.settle().image)
+    assert with_boxes > 500
     ex.defects_w.value = False
     assert "defects" not in ex.layers and _red(ex.image) < with_boxes / 10
     ex.show_defects(True)

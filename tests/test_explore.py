@@ -142,13 +142,16 @@ def test_document_without_pdf_uses_the_text_view_escaped():
 
 
 def test_page_clicks_arrive_through_ipyevents(contract):
-    """ipyevents sends image clicks with dataX/dataY in the PNG's own pixels (whatever its display size)."""
+    """ipyevents sends image clicks with dataX/dataY in the PNG's own pixels (whatever its display
+    size): the page's raster, which starts right of the left gutter the drawing (`ex.image`) has."""
     ipyevents = pytest.importorskip("ipyevents")
     ex = Explorer(contract)
     assert isinstance(ex._events, ipyevents.Event)
     assert ex._events.source is ex.image_w and "click" in ex._events.watched_events
-    r = [r for r in ex.image.regions if r.kind == "chunk"][-1]
-    ex._on_image_event({"type": "click", "dataX": (r.x0 + r.x1) / 2, "dataY": (r.y0 + r.y1) / 2,
+    r = [r for r in ex.image.regions if r.kind == "chunk" and r.label != "label"][-1]
+    gutter = -ex.image.pixel_box[0]
+    assert gutter > 0  # chunk labels on the left of this page
+    ex._on_image_event({"type": "click", "dataX": (r.x0 + r.x1) / 2 - gutter, "dataY": (r.y0 + r.y1) / 2,
                         "relativeX": 10, "relativeY": 10})
     assert ex.state.selected == r.chunk_index
     ex._on_image_event({"type": "click", "dataX": 1, "dataY": 1})  # the margin: nothing changes
@@ -294,3 +297,43 @@ def test_the_strategy_list_names_every_strategy_without_importing_the_peers():
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_change_sends_the_drawing_over_the_page_not_the_page(contract):
+    """The page's raster goes to the image widget once per page; a re-chunk or a selection changes
+    only the SVG over it, which covers exactly the drawing's area (gutters and page) in points and
+    holds the labels as escaped text."""
+    import re
+
+    ex = Explorer(contract, "elements")
+    page_png, first_svg = bytes(ex.image_w.value), ex.overlay_w.value
+    assert page_png.startswith(b"\x89PNG") and first_svg.startswith("<svg")
+    sent = []
+    ex.image_w.observe(sent.append, names="value")
+    ex.state.set_params(max_chunk_size=600)
+    ex.state.select(3)
+    assert not sent and ex.overlay_w.value != first_svg
+    x0, y0, x1, y1 = ex.image.pixel_box
+    view = [float(v) for v in re.search(r'viewBox="([^"]+)"', ex.overlay_w.value).group(1).split()]
+    s = ex.image.scale
+    assert view == pytest.approx([x0 / s, y0 / s, (x1 - x0) / s, (y1 - y0) / s], abs=0.01)
+    # the page raster is the page alone: the drawing less its gutters
+    import io
+
+    from PIL import Image
+
+    assert ex._left_px == -x0 > 0  # chunk labels left of this page
+    assert Image.open(io.BytesIO(page_png)).width < ex.image.width - ex._left_px + 1
+    labels = re.findall(r"<text[^>]*>([^<]*)</text>", ex.overlay_w.value)
+    assert any(t.startswith("0 document_start") for t in labels)
+    ex.state.go_to_page(2)
+    assert len(sent) == 1 and bytes(ex.image_w.value) != page_png
+
+
+def test_text_drawn_into_the_svg_is_escaped(contract):
+    from chunkbench.ui.render import render_page
+
+    img = render_page(contract, None, page=1, dpi=50)
+    img.draw_text("<script>alert(1)</script> & co", (10, 10))
+    svg = img.overlay_svg()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in svg and "<script>" not in svg

@@ -531,6 +531,7 @@ def gnuplot():
     return load_shared(GNUPLOT)
 
 
+@pytest.mark.xdist_group("gnuplot")  # one worker parses the 311 pages once (minutes cold)
 def test_long_manual_parses_completely(gnuplot):
     assert len(gnuplot.pages) == 311
     assert {p.index for p in gnuplot.pages} == set(range(311))
@@ -567,6 +568,7 @@ def test_a_bullet_from_a_bitmap_font_with_no_unicode_map_is_a_bullet_in_latex3_n
     assert any("• A revised version of xparse" in c.text for c in chunks)
 
 
+@pytest.mark.xdist_group("gnuplot")  # one worker parses the 311 pages once (minutes cold)
 def test_a_bullet_drawn_from_a_font_with_no_unicode_map_is_a_bullet(gnuplot):
     """Issue 19.7 (bullets extracted as a wrong character): the gnuplot manual's itemize bullets
     are TS1 \\textbullet from a bitmap (Type 3) font with no Unicode map, which PyMuPDF reads

@@ -195,14 +195,17 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         options = page.locator(".cb-explorer .cb-chunk-list select option")
         count = options.count()
         page.locator(".cb-explorer .cb-chunk-list select").first.select_option(index=3)
-        before = img.get_attribute("src")
+        overlay = page.locator(".cb-explorer .cb-overlay").first
+        before = overlay.inner_html()
         page.locator(".cb-explorer .cb-edit-merge").first.click()
         expect(options).to_have_count(count - 1, timeout=TIMEOUT)
         expect(options.nth(2)).to_contain_text("reviewer_edit", timeout=TIMEOUT)
-        # the merge redraws the page: click on the new image only once it is decoded (a click on
-        # an image still loading has no natural size, so ipyevents reports the wrong pixel)
-        page.wait_for_function("([i, old]) => i.src !== old && i.complete && i.naturalWidth > 0",
-                               arg=[img.element_handle(), before], timeout=TIMEOUT)
+        # the merge redraws the drawing over the page (the page's own raster stays): click once it is there
+        page.wait_for_function("([o, old]) => o.innerHTML !== old", arg=[overlay.element_handle(), before],
+                               timeout=TIMEOUT)
+        # the drawing lies exactly over the page raster: the page's left edge in the SVG is the image's
+        svg_box, img_box = overlay.locator("svg").bounding_box(), img.bounding_box()
+        assert svg_box["height"] == pytest.approx(img_box["height"], abs=2), (svg_box, img_box)
         # a shift-click on a word of the page splits the chunk holding it before that word
         import chunkbench as cb
         from chunkbench.loaders.regions import position_box
@@ -218,6 +221,7 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         box = position_box(doc, word)
         drawn = render_page(doc, shown_chunks, page=page_no, dpi=90, label_size=LABEL_SIZE)
         x0, y0, x1, y1 = drawn.to_pixels((box.x0, box.y0, box.x1, box.y1))
+        x0, x1 = x0 + drawn.pixel_box[0], x1 + drawn.pixel_box[0]  # pixels of the page raster (no gutter)
         shown, natural = img.evaluate("i => [i.clientWidth, i.naturalWidth]")
         img.click(position={"x": (x0 + x1) / 2 * shown / natural, "y": (y0 + y1) / 2 * shown / natural},
                   modifiers=["Shift"])

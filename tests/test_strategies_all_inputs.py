@@ -297,6 +297,7 @@ def test_scanned_pdf_gives_only_what_its_text_allows(tmp_path):
 LONG_MANUAL_SKIP = {"docling:LineBasedTokenChunker"}
 
 
+@pytest.mark.xdist_group("gnuplot")  # after test_loader_pdf's parse of it, on the same worker
 def test_long_manual_every_strategy(tmp_path):
     """About 10 s of CPU on a warm parse cache (the cold parse of 311 pages takes minutes)."""
     path = shared_pdf(GNUPLOT)

@@ -262,3 +262,26 @@ def test_furniture_kept_between_a_caption_and_its_table_stays_with_them():
         check_common_invariants(doc, cs, dict(cs.params))
         assert cs[0].source_blocks == ("e0",) and cs[1].source_blocks[:len(with_table)] == with_table, skip_noise
         assert cs[1].boundary.reason.value == "table"
+
+
+@given(element_documents(), st.data())
+def test_the_lead_ins_a_document_keeps_are_those_of_its_elements_less_the_left_out(doc, data):
+    """`Document.lead_ins_without` (asked at every re-chunk and defect scan of one Document) answers
+    as `lead_ins` over the elements left, asked again or not, and cannot be changed by a caller."""
+    ids = data.draw(st.sets(st.sampled_from([e.id for e in doc.elements]))) if doc.elements else set()
+    types = data.draw(st.sets(st.sampled_from(["table", "caption", "list", "toc"])))
+    expected = lead_ins([e for e in doc.elements if e.id not in ids and e.type not in types])
+    first = doc.lead_ins_without(ids=ids, types=types)
+    assert dict(first) == expected and doc.lead_ins_without(ids=set(ids), types=list(types)) is first
+    with pytest.raises(TypeError):
+        first["x"] = None  # type: ignore[index]
+
+
+def test_max_chunk_size_steps_give_the_chunks_of_a_fresh_document():
+    """A slider's settings one after another on one Document (its kept lead-ins) give the chunks the
+    same settings give on a fresh load."""
+    path = SAMPLE_PDFS / "technical_manual.pdf"
+    doc = chunkbench.load(path)
+    steps = [chunk(doc, "elements", max_chunk_size=size).chunks for size in (400, 900, 1500, 400)]
+    for size, chunks in zip((400, 900, 1500, 400), steps):
+        assert chunk(chunkbench.load(path), "elements", max_chunk_size=size).chunks == chunks

@@ -213,3 +213,15 @@ def test_real_pdfs(path):
         assert c.text == doc.text[c.start_char:c.end_char]
         assert c.page_start is not None and c.bbox and c.source_blocks
         assert c.extra["tokens"] <= 512 and abs(c.tokens_est - c.extra["tokens"]) <= 2
+
+
+@given(element_documents(), st.lists(st.sampled_from([(8, 0), (16, 3), (64, 10)]), min_size=2, max_size=4))
+def test_a_re_chunk_on_kept_tokens_gives_the_chunks_of_a_fresh_one(doc, settings):
+    """The explorer's slider re-chunks one Document at setting after setting: the tokens kept from
+    the last encodings (`token_offsets`) give exactly what encoding afresh gives, at every setting."""
+    from chunkbench.strategies.tokens import token_offsets
+
+    kept = [chunk(doc, "tokens", chunk_size=size, overlap=overlap).chunks for size, overlap in settings]
+    for (size, overlap), chunks in zip(settings, kept):
+        token_offsets.cache_clear()
+        assert chunk(doc, "tokens", chunk_size=size, overlap=overlap).chunks == chunks

@@ -22,7 +22,7 @@ from chunkbench.text.segment import one_line, skip_space
 from chunkbench.text.sentences import depends_on_previous
 from chunkbench.text.words import stands_in
 from chunkbench.types.chunk import DocumentedCode
-from chunkbench.types.document import NOISE_TYPES, Element, is_noise, lead_ins
+from chunkbench.types.document import NOISE_TYPES, Element, is_noise
 
 from .metrics import PROSE_TYPES, chunk_range, is_mid_sentence, opens_dependent
 
@@ -224,7 +224,7 @@ def _quote(text: str, n: int = 50) -> str:
 def _lead_ins_and_captions(scan: _Scan) -> Iterator[Finding]:
     """lead_in_split and caption_split: an element that opens the block after it (types.document.lead_ins),
     or a caption right under its table or figure, not in one chunk with it."""
-    opens = lead_ins(scan.content)
+    opens = scan.doc.lead_ins_without(ids=scan.chunkset.skipped)
     pairs = [(scan._by_id[i], target) for i, target in opens.items()]
     for before, after in zip(scan.content, scan.content[1:]):
         if after.type == "caption" and before.type in ("table", "image") and after.id not in opens \

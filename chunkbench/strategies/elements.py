@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line, paragraph_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
-from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise, lead_ins
+from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise
 
 from .base import Param, StrategyResult, declare
 from .spans import HARD, HEADING, PARAGRAPH, PIECE_REASONS, SKIP_CONTENTS, TABLE, TITLE, Packer, PackUnit
@@ -36,6 +36,9 @@ class _Open:
     section_path: list[str]
     elements: list[Element] = field(default_factory=list)
     size: int = 0
+    #: how many elements `titles_only` has looked at, and whether all of them were titles
+    checked: int = 0
+    only_titles: bool = True
 
     def added_size(self, element: Element) -> int:
         return self.size + (len(SEPARATOR) if self.elements else 0) + len(element.text)
@@ -47,9 +50,12 @@ class _Open:
     def titles_only(self, titles: Mapping[str, Element]) -> bool:
         """Whether the chunk holds nothing but headings and lead-ins (`titles`: captions over their
         table, sentences introducing a block) so far, and
-        page furniture (kept with `skip_noise` off) after one of them."""
-        return not is_noise(self.elements[0]) and all(e.is_heading or e.id in titles or is_noise(e)
-                                                      for e in self.elements)
+        page furniture (kept with `skip_noise` off) after one of them. Looks only at the elements
+        added since it last looked (asked at every element, it was quadratic in a chunk's length)."""
+        if self.only_titles:
+            self.only_titles = all(e.is_heading or e.id in titles or is_noise(e) for e in self.elements[self.checked:])
+            self.checked = len(self.elements)
+        return self.only_titles and not is_noise(self.elements[0])
 
 
 def chunk_elements(
@@ -69,7 +75,7 @@ def chunk_elements(
     groups: list[_Open] = []
     current: _Open | None = None
     stack = HeadingStack()  # the headings above this point
-    titles = lead_ins([e for e in doc.elements if not (skip_contents and e.type in CONTENTS_TYPES)])
+    titles = doc.lead_ins_without(types=CONTENTS_TYPES if skip_contents else ())
     for el in doc.elements:
         if el.is_empty:
             skipped[el.id] = "empty text"
@@ -166,6 +172,7 @@ def _openers_to_carry(current: _Open, el: Element, titles: Mapping[str, Element]
         if not (split_oversize and contiguous and size <= limit // 2):
             return []
     del current.elements[len(current.elements) - len(tail):]
+    current.checked, current.only_titles = 0, True
     current.size = sum(len(e.text) for e in current.elements) + len(SEPARATOR) * (len(current.elements) - 1)
     return tail
 
@@ -227,7 +234,7 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
 
 
 def _boundary(current: _Open, el: Element, limit: int, heading_level: int, table_boundary: bool,
-              titles: dict[str, Element]) -> Boundary | None:
+              titles: Mapping[str, Element]) -> Boundary | None:
     """Why `el` starts a new chunk (structural reasons first, then size), or None to append it.
     What a lead-in introduces joins it while the two fit (a page break or table between them aside)."""
     prev = current.elements[-1]

@@ -250,10 +250,8 @@ def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source
     except UnicodeEncodeError as exc:
         raise InputError(f"text is not valid Unicode (unpaired surrogate at character {exc.start})",
                          source or None) from None
-    ids = encode_ids(text)
+    ids, cum = token_offsets(text)
     n = len(ids)
-    cum = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(token_byte_lengths(ids), out=cum[1:])
     if cum[-1] != len(data):  # tokens always decode back to the text; anything else is a bug
         raise RuntimeError(f"token bytes {cum[-1]} != text bytes {len(data)}")
     runs = [0, *sorted({int(t) for t in np.searchsorted(cum, _byte_offsets(text, anchors), side="left")} - {0, n}), n]
@@ -273,6 +271,19 @@ def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source
         out.append(Window(ts, te, cs, ce, prev_end - ts if out else 0))
         prev_end = te
     return out
+
+
+@functools.lru_cache(maxsize=2)
+def token_offsets(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The token ids of `text` and the byte offset of every token boundary (n + 1 of them), kept for
+    the last two texts: a change of window size or overlap (the explorer's slider) windows the same
+    tokens again without encoding the document again (most of a re-chunk's time before)."""
+    ids = encode_ids(text)
+    cum = np.zeros(len(ids) + 1, dtype=np.int64)
+    np.cumsum(token_byte_lengths(ids), out=cum[1:])
+    ids.setflags(write=False)
+    cum.setflags(write=False)
+    return ids, cum
 
 
 def _byte_offsets(text: str, chars: tuple[int, ...]) -> list[int]:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from chunkbench.text.headings import HeadingStack
@@ -230,6 +231,9 @@ def lead_ins(content: Sequence[Element]) -> dict[str, Element]:
     return out
 
 
+#: lead-in sets a Document keeps (Document.lead_ins_without): one per set of skipped elements
+LEAD_INS_KEPT = 4
+
 #: what may introduce the block after it, what it may introduce, and displays a sentence goes on in
 _LEADING_TYPES = frozenset({"paragraph", "other", "list"})
 _INTRODUCED = frozenset({"table", "list", "code", "equation"})
@@ -285,6 +289,24 @@ class Document:
     def text(self) -> str:
         """The canonical text: non-empty element texts joined by SEPARATOR in reading order."""
         return SEPARATOR.join(e.text for e in self.elements if e.text)
+
+    def lead_ins_without(self, ids: Iterable[str] = (), types: Iterable[str] = ()) -> Mapping[str, Element]:
+        """`lead_ins` of this document's elements less those with these ids or types (read-only),
+        found once per (ids, types) and kept with the Document: every re-chunk and defect scan of
+        one Document asks again (the explorer's slider), and the answer depends on neither."""
+        key = (frozenset(ids), frozenset(types))
+        cache = self._lead_ins_cache
+        found = cache.get(key)
+        if found is None:
+            while len(cache) >= LEAD_INS_KEPT:
+                cache.pop(next(iter(cache)))
+            found = cache[key] = MappingProxyType(
+                lead_ins([e for e in self.elements if e.id not in key[0] and e.type not in key[1]]))
+        return found
+
+    @functools.cached_property
+    def _lead_ins_cache(self) -> dict[tuple[frozenset, frozenset], Mapping[str, Element]]:
+        return {}
 
     @property
     def pages_without_text(self) -> list[int]:

@@ -25,6 +25,9 @@ STYLE = """<style>
  background:#f7f7f5;border:1px solid #ddd;padding:6px;font-size:12px;margin:0}
 .cb-fields{font-size:12px;margin-top:4px} .cb-fields td{padding:0;vertical-align:top}
 .cb-fields td.cb-key{color:#555;padding:0 8px 0 0}
+.cb-page-canvas{background:#fff;border:1px solid #ccc;align-items:start}
+.cb-page-canvas .cb-overlay,.cb-page-canvas .cb-overlay *{pointer-events:none}
+.cb-page-canvas .widget-image,.cb-page-canvas .cb-overlay{margin:0;padding:0}
 </style>"""
 
 

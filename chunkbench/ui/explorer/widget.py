@@ -134,6 +134,13 @@ class Explorer:
 
         self.layers: tuple[str, ...] = tuple(DEFAULT_SHOW)
         self._defects: tuple[Any, list] = (None, [])
+        #: the chunking whose defects are being found, and that work's future (`_find_defects`)
+        self._pending: tuple[Any, Any] | None = None
+        self._defects_wanted: Any = None
+        self._worker: Any = None
+        #: the page raster on screen (path, page, dpi) and the overlay's pixels left of it
+        self._page_key: tuple | None = None
+        self._left_px = 0
         self._build(image_width)
         self._show_strategy()
         self.state.on_change(self._on_state)
@@ -256,14 +263,51 @@ class Explorer:
 
     def _defects_of(self, cs) -> list:
         """The defects of the chunks shown (evaluate.defects), found once per chunking, not per page;
-        none while the defects layer is off."""
+        none while the defects layer is off, and none yet while they are being found (`_find_defects`)."""
         if "defects" not in self.layers:
             return []
         if self._defects[0] is not cs:
+            self._defects_wanted = cs  # found once the new drawing is on screen (end of `_render`)
+            return []
+        return self._defects[1]
+
+    def _find_defects(self, cs) -> None:
+        """Find the defects of `cs` on the explorer's own thread, then redraw if `cs` is still shown:
+        the new chunks are drawn at once and their defects a moment later, since checking a whole
+        document takes longer than a frame (30-90 ms on 100 pages)."""
+        if self._pending is not None:
+            if self._pending[0] is cs:
+                return
+            self._pending[1].cancel()  # an earlier chunking's, not begun: no longer shown
+        if self._worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunkbench-explorer")
+
+        def find() -> None:
             from chunkbench.evaluate.defects import find_defects
 
-            self._defects = (cs, find_defects(cs))
-        return self._defects[1]
+            try:
+                found = find_defects(cs)
+            except Exception as exc:  # shown, not lost in a thread
+                with self.state.lock:
+                    self.status_w.value = error_html(f"finding the defects failed: {exc}")
+                raise
+            with self.state.lock:
+                if self.state.chunkset is cs:
+                    self._defects = (cs, found)
+                    if "defects" in self.layers:
+                        self._render()
+
+        self._pending = (cs, self._worker.submit(find))
+
+    def settle(self, timeout: float | None = None) -> Explorer:
+        """Wait until what is drawn after a change (the defects layer) is on screen: for scripts and
+        tests that read `ex.image` right after a change; a notebook need not call it."""
+        pending = self._pending
+        if pending is not None:
+            pending[1].result(timeout)
+        return self
 
     @_locked
     def show_defects(self, on: bool = True) -> None:
@@ -283,9 +327,7 @@ class Explorer:
                 self.image = render_page(self.doc, cs, page=page, dpi=self.dpi, selected=selected,
                                          label_size=LABEL_SIZE, show=self.layers, defects=self._defects_of(cs))
                 mark_places(self.image, self.doc, self.state.conflict_places, LABEL_SIZE)
-                self.image_w.value = self.image.png()
-                # as wide as its column, never wider than its pixels: labels show at >= 11 CSS px
-                self.image_w.layout.max_width = f"{self.image.width}px"
+                self._show_page(self.image)
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed
                 self.image = None
                 self.status_w.value = error_html(f"no page image: {exc}")
@@ -295,6 +337,31 @@ class Explorer:
         self.prev_w.disabled = page <= 1
         self.next_w.disabled = page >= self.state.n_pages
         self.detail_w.value = detail_html(cs, selected, page)
+        wanted, self._defects_wanted = self._defects_wanted, None
+        if wanted is not None:  # begun last: the thread does not slow this change's drawing
+            self._find_defects(wanted)
+
+    def _show_page(self, image: PageImage) -> None:
+        """Put `image` on screen: the page's own raster (PNG) only when the page or its size
+        changed, the drawing over it as SVG (a change of chunks sends a few kB of text, not a
+        page), with the gutters' widths setting the columns the page and the overlay share."""
+        from chunkbench.ui.render.pdfpages import page_size, pixel_box, png_bytes, rasterise
+
+        w_pts, h_pts = page_size(image.pdf_path, image.page)
+        key = (image.pdf_path, image.page, image.dpi)
+        if self._page_key != key:
+            self.image_w.value = png_bytes(rasterise(image.pdf_path, image.page, image.dpi, clip=(0.0, 0.0, w_pts, h_pts)))
+            self._page_key = key
+        page_px = pixel_box((0.0, 0.0, w_pts, h_pts), image.dpi)
+        x0, _, x1, _ = image.pixel_box
+        left, page, right = -x0, page_px[2] - page_px[0], x1 - page_px[2]
+        self.overlay_w.value = image.overlay_svg()
+        layout = self.canvas_w.layout
+        layout.grid_template_columns = f"minmax(0,{left}fr) minmax(0,{page}fr) minmax(0,{right}fr)"
+        # as wide as its column, never wider than its pixels: labels show at >= 11 CSS px
+        layout.max_width = f"{image.width + 2}px"
+        #: pixels of the overlay left of the page raster (a click on the raster is that far right on `image`)
+        self._left_px = left
 
     # ------------------------------------------------------------------ widget callbacks
     def _on_control(self, name: str, value: Any) -> None:
@@ -335,8 +402,9 @@ class Explorer:
                 self._edit(kind, int(self.split_w.value) if kind == "split" else word)
             return
         x, y = event.get("dataX"), event.get("dataY")
-        if x is not None and y is not None:
-            self.click(float(x), float(y), shift=bool(event.get("shiftKey")), alt=bool(event.get("altKey")))
+        if x is not None and y is not None:  # pixels of the page raster: the drawing starts at the left gutter
+            self.click(float(x) + self._left_px, float(y), shift=bool(event.get("shiftKey")),
+                       alt=bool(event.get("altKey")))
 
     # ------------------------------------------------------------------ widgets
     def _build(self, image_width: int) -> None:
@@ -356,7 +424,13 @@ class Explorer:
         self.next_w.on_click(lambda _b: self.state.go_to_page(self.state.page + 1))
         self.page_w.observe(self._on_page, names="value")
         self.pages_label = w.HTML(f"of {self.state.n_pages}")
-        self.image_w = w.Image(format="png", layout=w.Layout(width="100%", height="auto", border="1px solid #ccc"))
+        # the page raster in the middle column, the SVG of the drawing over all three (gutters, page)
+        self.image_w = w.Image(format="png", layout=w.Layout(width="100%", height="auto", grid_area="1 / 2 / 2 / 3"))
+        self.overlay_w = w.HTML(layout=w.Layout(width="100%", grid_area="1 / 1 / 2 / 4"))
+        self.overlay_w.add_class("cb-overlay")
+        self.canvas_w = w.GridBox([self.image_w, self.overlay_w], layout=w.Layout(
+            width="100%", grid_template_columns="minmax(0,0fr) minmax(0,1fr) minmax(0,0fr)", grid_template_rows="auto"))
+        self.canvas_w.add_class("cb-page-canvas")
         self.textview_w = w.HTML(layout=w.Layout(width="100%", max_height="780px", overflow="auto"))
         self.list_w = w.Select(options=[], rows=14, layout=w.Layout(width="100%"))
         self.list_w.add_class("cb-chunk-list")
@@ -393,7 +467,7 @@ class Explorer:
         # the page takes the room (at 560 px its labels showed at 6 px): it asks for
         # `image_width` px and the chunk list beside it for 360 px; when the row has less than
         # both, the list goes below the page rather than the page shrinking
-        left = w.VBox([nav, self.image_w] if self.has_pdf else [self.textview_w],
+        left = w.VBox([nav, self.canvas_w] if self.has_pdf else [self.textview_w],
                       layout=w.Layout(flex=f"1 1 {image_width}px", min_width="0"))
         right = w.VBox([w.HTML("<b>Chunks</b> (click one to select it; click the page to pick a region)"),
                         self.list_w, w.HTML("<b>Fix the selected chunk's boundary</b> (keys over the page: m, [, ], s; "

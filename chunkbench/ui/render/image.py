@@ -393,6 +393,26 @@ class PageImage:
     def _repr_png_(self) -> bytes:
         return self.png()
 
+    def overlay_svg(self, css_class: str = "") -> str:
+        """What is drawn on the page without the page: an SVG over exactly this image's area, for a
+        view that shows the page raster once and only the overlay on each change (the explorer)."""
+        from .svgpaint import ops_svg
+
+        x0, y0, x1, y1 = self._pixbox
+        s = self.scale
+        return ops_svg(self._ops, (x0 / s, y0 / s, x1 / s, y1 / s), s, css_class=css_class)
+
+    @property
+    def pdf_path(self) -> str:
+        """The PDF this page is drawn from."""
+        return self._path
+
+    @property
+    def pixel_box(self) -> tuple[int, int, int, int]:
+        """This image's area in pixels of the whole page at its dpi (x0, y0, x1, y1): negative x0
+        where a gutter lies left of the page."""
+        return tuple(int(v) for v in self._pixbox)  # type: ignore[return-value]
+
     def save(self, path: str | os.PathLike) -> PageImage:
         """Write the PNG atomically."""
         write_bytes(path, self.png())
