@@ -225,3 +225,23 @@ def test_a_re_chunk_on_kept_tokens_gives_the_chunks_of_a_fresh_one(doc, settings
     for (size, overlap), chunks in zip(settings, kept):
         token_offsets.cache_clear()
         assert chunk(doc, "tokens", chunk_size=size, overlap=overlap).chunks == chunks
+
+
+_PIECES = st.text(alphabet=st.sampled_from(list("ab Zé1.,:;'\"-\t\n ()漢ü€😀")), min_size=1, max_size=30)
+
+
+@given(st.lists(_PIECES, min_size=1, max_size=6), st.sampled_from(["\n\n", "\n", " ", ""]))
+def test_a_joined_count_is_the_count_of_the_joined_text(texts, separator):
+    """count_joined adds the parts' counts only where that is exact: whatever the texts and the separator,
+    it answers what counting the joined text answers."""
+    from chunkbench.text.tokenizer import count_joined, count_tokens
+
+    assert count_joined(texts, separator) == count_tokens(separator.join(texts))
+
+
+@given(element_documents(), st.sampled_from([100, 300, 2000]))
+def test_the_elements_strategy_counts_each_chunks_tokens_exactly(doc, size):
+    from chunkbench.text.tokenizer import count_tokens
+
+    for c in chunk(doc, "elements", max_chunk_size=size):
+        assert c.tokens_est == count_tokens(c.text)

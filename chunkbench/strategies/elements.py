@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line, paragraph_spans
+from chunkbench.text.tokenizer import count_joined
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise
 
@@ -282,10 +283,13 @@ def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: 
     `elements`."""
     text = SEPARATOR.join(e.text for e in group.elements)
     start = end = None
+    tokens = None
     if span is not None:
         text = text[span[0]:span[1]]
         if group.elements[0].char_start is not None:
             start, end = group.elements[0].char_start + span[0], group.elements[0].char_start + span[1]
+    else:  # the elements' own counts, where adding them up is exact
+        tokens = count_joined([e.text for e in group.elements], SEPARATOR)
     els = elements or group.elements
     ctype = chunk_type(els, heading_level)
     return build_chunk(
@@ -300,6 +304,7 @@ def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: 
         end_char=end,
         section_path=group.section_path,
         heading=group.section_path[-1] if group.section_path else None,
+        tokens_est=tokens,
         extra={
             "content": text,
             "chunk_type": ctype,

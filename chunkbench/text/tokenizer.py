@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import tiktoken
 
@@ -26,3 +27,16 @@ def count_tokens(text: str) -> int:
 
     Cached: re-chunking with other parameters (explorer, sweeps) meets the same texts again."""
     return len(get_encoding().encode_ordinary(text)) if text else 0
+
+
+def count_joined(texts: Sequence[str], separator: str) -> int:
+    """`count_tokens(separator.join(texts))`, summed from the parts' own (cached) counts where that is
+    exact: a separator ending in a newline, and every text after the first starting with a letter.
+    cl100k's pre-tokenizer lets no piece cross from a newline into a letter and BPE never merges
+    across pieces (the rule `strategies.tokens.safe_cuts` cuts at), so each cut there adds nothing.
+    A re-chunk then counts only the joins it has not met, not every new chunk's whole text."""
+    if len(texts) == 1:
+        return count_tokens(texts[0])
+    if separator.endswith("\n") and all(t[:1].isalpha() for t in texts[1:]):
+        return sum(count_tokens(t + separator) for t in texts[:-1]) + count_tokens(texts[-1])
+    return count_tokens(separator.join(texts))
