@@ -140,6 +140,7 @@ class Explorer:
         self._worker: Any = None
         #: the page raster on screen (path, page, dpi) and the overlay's pixels left of it
         self._page_key: tuple | None = None
+        self._page_px = (0, 0, 0, 0)
         self._left_px = 0
         self._build(image_width)
         self._show_strategy()
@@ -345,14 +346,14 @@ class Explorer:
         """Put `image` on screen: the page's own raster (PNG) only when the page or its size
         changed, the drawing over it as SVG (a change of chunks sends a few kB of text, not a
         page), with the gutters' widths setting the columns the page and the overlay share."""
-        from chunkbench.ui.render.pdfpages import page_size, pixel_box, png_bytes, rasterise
+        from chunkbench.ui.render import PageImage
 
-        w_pts, h_pts = page_size(image.pdf_path, image.page)
         key = (image.pdf_path, image.page, image.dpi)
-        if self._page_key != key:
-            self.image_w.value = png_bytes(rasterise(image.pdf_path, image.page, image.dpi, clip=(0.0, 0.0, w_pts, h_pts)))
-            self._page_key = key
-        page_px = pixel_box((0.0, 0.0, w_pts, h_pts), image.dpi)
+        if self._page_key != key:  # the page alone: a PageImage with nothing drawn on it
+            bare = PageImage(image.pdf_path, image.page, image.dpi)
+            self.image_w.value = bare.png()
+            self._page_key, self._page_px = key, bare.pixel_box
+        page_px = self._page_px
         x0, _, x1, _ = image.pixel_box
         left, page, right = -x0, page_px[2] - page_px[0], x1 - page_px[2]
         self.overlay_w.value = image.overlay_svg()

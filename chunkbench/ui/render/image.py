@@ -241,8 +241,7 @@ class PageImage:
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.width), min(y1, self.height)
         if x1 <= x0 or y1 <= y0:
             return
-        step = max(4, int(round(5.0 * self.scale)))
-        thick = max(1, int(round(1.1 * self.scale)))
+        step, thick = painter.hatch_pixels(self.scale)
         yy, xx = np.ogrid[y0:y1, x0:x1]
         mask = ((xx + yy) % step) < thick
         assert self._pixels is not None, "hatching runs on the rasterised page"
@@ -393,14 +392,14 @@ class PageImage:
     def _repr_png_(self) -> bytes:
         return self.png()
 
-    def overlay_svg(self, css_class: str = "") -> str:
+    def overlay_svg(self) -> str:
         """What is drawn on the page without the page: an SVG over exactly this image's area, for a
         view that shows the page raster once and only the overlay on each change (the explorer)."""
         from .svgpaint import ops_svg
 
         x0, y0, x1, y1 = self._pixbox
         s = self.scale
-        return ops_svg(self._ops, (x0 / s, y0 / s, x1 / s, y1 / s), s, css_class=css_class)
+        return ops_svg(self._ops, (x0 / s, y0 / s, x1 / s, y1 / s), s)
 
     @property
     def pdf_path(self) -> str:

@@ -109,6 +109,12 @@ def text(dev, ctm, x: float, baseline: float, size: float, string: str, rgba: Se
     mu.fz_fill_text(dev, t, ctm, _rgb_space(), [v / 255.0 for v in rgba[:3]], rgba[3] / 255.0, _color_params())
 
 
+def hatch_pixels(scale: float) -> tuple[int, int]:
+    """Overlap hatching at `scale` pixels per point: (step, stroke width) in whole pixels, diagonal
+    strokes every 5 points 1.1 points wide, at least 4 and 1 pixels (the raster and the SVG alike)."""
+    return max(4, int(round(5.0 * scale))), max(1, int(round(1.1 * scale)))
+
+
 def box_sides(box: Box) -> list[list[tuple[float, float]]]:
     """The four sides of `box` as separate segments, clockwise from the top-left corner (dashes
     restart at every corner)."""

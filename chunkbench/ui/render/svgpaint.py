@@ -12,6 +12,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from .painter import hatch_pixels
+
 Box = tuple[float, float, float, float]
 
 #: labels are laid out with Helvetica's advance widths (glyphs.py); these faces share its metrics
@@ -34,10 +36,9 @@ def _rects_path(rects: Sequence[Box]) -> str:
 
 
 def _hatch(box: Box, rgba: Sequence[int], scale: float, key: int) -> tuple[str, str]:
-    """A pattern of diagonal strokes as the numpy hatching draws them (`PageImage._hatch`: every
-    `step` pixels, `thick` wide) and the rectangle filled with it."""
-    step = max(4, int(round(5.0 * scale))) / scale
-    thick = max(1, int(round(1.1 * scale))) / scale
+    """A pattern of diagonal strokes as `PageImage._hatch` draws them into pixels (`hatch_pixels`
+    apart and wide) and the rectangle filled with it."""
+    step, thick = (px / scale for px in hatch_pixels(scale))
     pid = f"cb-hatch-{key}"
     s = _n(step)
     pattern = (f'<pattern id="{pid}" patternUnits="userSpaceOnUse" width="{s}" height="{s}">'
@@ -47,7 +48,7 @@ def _hatch(box: Box, rgba: Sequence[int], scale: float, key: int) -> tuple[str, 
     return pattern, f'<rect x="{_n(x0)}" y="{_n(y0)}" width="{_n(x1 - x0)}" height="{_n(y1 - y0)}" fill="url(#{pid})"/>'
 
 
-def ops_svg(ops: Sequence[tuple], view: Box, scale: float, *, css_class: str = "") -> str:
+def ops_svg(ops: Sequence[tuple], view: Box, scale: float) -> str:
     """An SVG document of the drawing operations `ops` (PageImage's, in points) over the area
     `view` (x0, y0, x1, y1 in points): it scales with its box, so it lies exactly over a raster
     of the same area shown at the same width."""
@@ -73,7 +74,6 @@ def ops_svg(ops: Sequence[tuple], view: Box, scale: float, *, css_class: str = "
             defs.append(pattern)
             body.append(rect)
     x0, y0, x1, y1 = view
-    cls = f' class="{html.escape(css_class)}"' if css_class else ""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg"{cls} viewBox="{_n(x0)} {_n(y0)} {_n(x1 - x0)} {_n(y1 - y0)}" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(x0)} {_n(y0)} {_n(x1 - x0)} {_n(y1 - y0)}" '
             f'width="100%" preserveAspectRatio="none" font-family="{FONT_FAMILY}" style="display:block;white-space:pre">'
             + (f"<defs>{''.join(defs)}</defs>" if defs else "") + "".join(body) + "</svg>")
