@@ -102,9 +102,12 @@ def real_base():
 
 
 def _cold(doc, name: str):
-    """Chunk with empty token caches (counts, the tokens strategy's offsets), so every run (and every
-    stream size) pays the same."""
+    """Chunk with empty token caches (counts, the tokens strategy's offsets) and no kept walk (the
+    elements strategy's), so every run (and every stream size) pays the same."""
+    from chunkbench.strategies.elements import forget_walks
     from chunkbench.strategies.tokens import token_offsets
+
+    forget_walks()
 
     clear = getattr(count_tokens, "cache_clear", None)
     if clear:

@@ -1,10 +1,17 @@
-"""How the work runs, for every floor: the cyclic garbage collector paused over a hot loop."""
+"""How the work runs, for every floor: the cyclic garbage collector paused over a hot loop, and
+what is kept of an object while it lives."""
 
 from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, Generic, TypeVar
+
+V = TypeVar("V")
 
 
 @contextlib.contextmanager
@@ -19,3 +26,42 @@ def paused_gc() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+class KeptWhileAlive(Generic[V]):
+    """Values made from an object and a key, kept for the `size` most recently asked (object, key)
+    pairs and dropped when the object dies: found by the object's identity, for objects (a Document)
+    that are costly to hash or compare. Safe to share between threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[int, Hashable], tuple[weakref.ref, V]] = OrderedDict()
+        self._lock = threading.RLock()  # re-entrant: a dying object's callback may run inside a locked block
+
+    def get(self, obj: Any, key: Hashable, make: Callable[[], V]) -> V:
+        """The value kept for (obj, key), or `make()`'s, kept from now on (the oldest dropped)."""
+        slot = (id(obj), key)
+        with self._lock:
+            kept = self._kept.get(slot)
+            if kept is not None and kept[0]() is obj:
+                self._kept.move_to_end(slot)
+                return kept[1]
+        value = make()
+
+        def gone(ref: weakref.ref, slot: tuple = slot) -> None:
+            with self._lock:
+                if self._kept.get(slot, (None,))[0] is ref:
+                    del self._kept[slot]
+
+        with self._lock:
+            self._kept[slot] = (weakref.ref(obj, gone), value)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+    def __len__(self) -> int:
+        return len(self._kept)

@@ -285,3 +285,57 @@ def test_max_chunk_size_steps_give_the_chunks_of_a_fresh_document():
     steps = [chunk(doc, "elements", max_chunk_size=size).chunks for size in (400, 900, 1500, 400)]
     for size, chunks in zip((400, 900, 1500, 400), steps):
         assert chunk(chunkbench.load(path), "elements", max_chunk_size=size).chunks == chunks
+
+
+@given(element_documents(), st.lists(st.integers(50, 700), min_size=2, max_size=6), st.integers(0, 3), st.booleans(),
+       st.booleans(), st.booleans(), st.booleans(), st.booleans())
+def test_a_re_chunk_from_the_kept_walk_gives_the_chunks_of_a_whole_walk(doc, limits, level, tables, noise, split,
+                                                                        join, contents):
+    """Slider steps on one Document re-walk only the stretches a new limit can move; every step gives
+    exactly the chunks (boundaries and their sentences naming the limit, indices) of walking it whole."""
+    from chunkbench.strategies.elements import forget_walks
+
+    rules = {"heading_level": level, "table_boundary": tables, "skip_noise": noise, "split_oversize": split,
+             "join_headings": join, "skip_contents": contents}
+    forget_walks()
+    stepped = [chunk(doc, "elements", max_chunk_size=size, **rules) for size in limits]
+    for size, cs in zip(limits, stepped):
+        forget_walks()
+        whole = chunk(doc, "elements", max_chunk_size=size, **rules)
+        assert [c.to_dict() for c in cs] == [c.to_dict() for c in whole] and cs.skipped == whole.skipped
+
+
+def test_a_limit_change_walks_again_only_the_stretches_it_can_move(monkeypatch):
+    from chunkbench.strategies import elements
+
+    doc = chunkbench.load(SAMPLE_PDFS / "technical_manual.pdf")
+    walked: list[int] = []
+    real = elements._chunk_stretch
+    monkeypatch.setattr(elements, "_chunk_stretch", lambda *a, **k: walked.append(1) or real(*a, **k))
+    elements.forget_walks()
+    chunk(doc, "elements", max_chunk_size=1500)
+    whole = len(walked)
+    walked.clear()
+    chunk(doc, "elements", max_chunk_size=1501)
+    assert whole > 5 and len(walked) < whole / 2, (whole, len(walked))
+    walked.clear()
+    chunk(doc, "elements", max_chunk_size=1500, join_headings=False)  # other rules: a walk of their own
+    assert len(walked) > 5
+
+
+
+@given(st.integers(50, 5000), st.lists(st.integers(0, 10_000), max_size=12), st.data())
+def test_every_limit_in_a_kept_range_answers_each_comparison_alike(limit, sizes, data):
+    """`limits.SizeLimit`: after any comparisons, every limit in [lo, hi] answers them as the limit
+    they were made with did (so a walk that asked only them gives the same groups)."""
+    from chunkbench.strategies.limits import SizeLimit
+
+    lim = SizeLimit(limit)
+    answers = [lim.fits(s) for s in sizes]
+    assert lim.lo <= limit <= lim.hi
+    other = data.draw(st.integers(lim.lo, min(lim.hi, 20_000)))
+    assert [s <= other for s in sizes] == answers
+    if lim.hi < 20_000:  # just outside the range, some answer differs
+        assert [s <= lim.hi + 1 for s in sizes] != answers
+    if lim.lo > 0:
+        assert [s <= lim.lo - 1 for s in sizes] != answers

@@ -227,10 +227,11 @@ def test_a_re_chunk_on_kept_tokens_gives_the_chunks_of_a_fresh_one(doc, settings
         assert chunk(doc, "tokens", chunk_size=size, overlap=overlap).chunks == chunks
 
 
-_PIECES = st.text(alphabet=st.sampled_from(list("ab Zé1.,:;'\"-\t\n ()漢ü€😀")), min_size=1, max_size=30)
+_PIECES = st.text(alphabet=st.sampled_from(list("ab Zé1.,:;'\"-\t\n ()漢ü€😀\r\u00a0\u3000#|`")), min_size=1, max_size=30)
 
 
-@given(st.lists(_PIECES, min_size=1, max_size=6), st.sampled_from(["\n\n", "\n", " ", ""]))
+@given(st.lists(st.one_of(_PIECES, st.text(min_size=1, max_size=20)), min_size=1, max_size=6),
+       st.sampled_from(["\n\n", "\n", "\r\n", " \n", " ", ""]))
 def test_a_joined_count_is_the_count_of_the_joined_text(texts, separator):
     """count_joined adds the parts' counts only where that is exact: whatever the texts and the separator,
     it answers what counting the joined text answers."""

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from chunkbench.runtime import paused_gc
 from chunkbench.strategies import DEFAULT_STRATEGY, chunk, get_strategy
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
@@ -36,11 +37,12 @@ CHANGES = ("strategy", "chunks", "view")
 
 def _changes(what: str):
     """Run a state method holding the state's lock (a background parse hands over Documents while the
-    user works), then tell the listeners `what` changed."""
+    user works), then tell the listeners `what` changed. The garbage collector waits until they have
+    drawn it: its pass over the new chunks (10-15 ms on 100 pages) comes after the new view is sent."""
     def wrap(method):
         @functools.wraps(method)
         def run(self, *args, **kwargs):
-            with self.lock:
+            with self.lock, paused_gc():
                 out = method(self, *args, **kwargs)
                 self._listeners.notify(what)
                 return out

@@ -9,6 +9,11 @@ the same element. An element longer than the limit is a chunk of its own (`overs
 into pieces within it (`split_oversize`); with `join_headings` the headings before it open its
 first piece rather than stand alone.
 Chunk text is the element texts joined by the canonical separator, so sizes match `doc.text`.
+
+A re-chunk of the same Document with another `max_chunk_size` walks again only what the new limit
+can move: the walk starts afresh wherever a page break, top heading or table follows body text
+(no rule looks back past those cuts), and each stretch between two of them keeps its chunks with
+the range of limits under which every size comparison it made answers alike (`SizeLimit`).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from chunkbench.runtime import KeptWhileAlive
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line, paragraph_spans
 from chunkbench.text.tokenizer import count_joined
@@ -23,6 +29,7 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise
 
 from .base import Param, StrategyResult, declare
+from .limits import KeptChunks, SizeLimit, Why
 from .spans import HARD, HEADING, PARAGRAPH, PIECE_REASONS, SKIP_CONTENTS, TABLE, TITLE, Packer, PackUnit
 
 #: Chunk type priority of specs/1 (heading first; paragraph is the default).
@@ -33,7 +40,7 @@ _TYPE_PRIORITY = ("table", "code", "list")
 class _Open:
     """The chunk being built: its elements, joined length and the reason it started."""
 
-    boundary: Boundary
+    why: Why
     section_path: list[str]
     elements: list[Element] = field(default_factory=list)
     size: int = 0
@@ -59,6 +66,39 @@ class _Open:
         return self.only_titles and not is_noise(self.elements[0])
 
 
+@dataclass(frozen=True)
+class _Rules:
+    """Every parameter but the size limit: one walk plan per Document and rules."""
+
+    heading_level: int
+    table_boundary: bool
+    skip_noise: bool
+    split_oversize: bool
+    join_headings: bool
+    skip_contents: bool
+
+
+@dataclass(frozen=True)
+class _Stretch:
+    """The elements from one fresh start of the walk to the next: where no rule looks back past
+    its first element (`_plan`)."""
+
+    elements: tuple[Element, ...]
+    start: Why
+    #: the headings open before it, (level, title) outermost first
+    headings: tuple[tuple[int, str], ...]
+
+
+@dataclass
+class _Walk:
+    """A Document's stretches under one set of rules, and each one's last chunks."""
+
+    titles: Mapping[str, Element]
+    skipped: dict[str, str]
+    stretches: list[_Stretch]
+    chunked: dict[int, KeptChunks] = field(default_factory=dict)
+
+
 def chunk_elements(
     doc: Document,
     *,
@@ -71,56 +111,115 @@ def chunk_elements(
     skip_contents: bool,
 ) -> StrategyResult:
     """Group elements into chunks at page breaks, top headings, tables and the size limit."""
-    heading_level = heading_level or cut_level(doc)
+    rules = _Rules(heading_level or cut_level(doc), table_boundary, skip_noise, split_oversize, join_headings,
+                   skip_contents)
+    walk = _WALKS.get(doc, rules, lambda: _plan(doc, rules))
+    chunks: list[Chunk] = []
+    for k, stretch in enumerate(walk.stretches):
+        done = walk.chunked.get(k)
+        if done is None or not done.holds(max_chunk_size):
+            done = walk.chunked[k] = _chunk_stretch(doc, stretch, rules, walk.titles, SizeLimit(max_chunk_size),
+                                                    first=len(chunks))
+        chunks += done.at(len(chunks), max_chunk_size)
+    return StrategyResult(chunks=chunks, skipped=dict(walk.skipped))
+
+
+#: the walks of the last Documents chunked (not kept alive by them): the explorer's one, a comparison's few
+_WALKS: KeptWhileAlive[_Walk] = KeptWhileAlive(size=4)
+
+
+def forget_walks() -> None:
+    """Drop every kept walk: the next chunking of any Document walks it whole (benchmarks, tests)."""
+    _WALKS.clear()
+
+
+def _plan(doc: Document, rules: _Rules) -> _Walk:
+    """The elements kept, in stretches: a new one starts where a structural boundary (a page
+    break, a top heading, a table: `_structural`) follows a body element (not a heading, lead-in
+    or furniture). There every rule answers alike whatever the limit: the boundary starts a chunk,
+    nothing before it joins or opens it, and the headings open there are known."""
+    titles = doc.lead_ins_without(types=CONTENTS_TYPES if rules.skip_contents else ())
     skipped: dict[str, str] = {}
-    groups: list[_Open] = []
-    current: _Open | None = None
-    stack = HeadingStack()  # the headings above this point
-    titles = doc.lead_ins_without(types=CONTENTS_TYPES if skip_contents else ())
+    stretches: list[_Stretch] = []
+    current: list[Element] = []
+    start = Why.of(Reason.DOCUMENT_START, "")
+    headings: tuple[tuple[int, str], ...] = ()
+    stack = HeadingStack()
+    prev: Element | None = None
     for el in doc.elements:
         if el.is_empty:
             skipped[el.id] = "empty text"
             continue
-        if skip_noise and is_noise(el):
+        if rules.skip_noise and is_noise(el):
             skipped[el.id] = f"noise element ({el.raw_type or el.type})"
             continue
-        if skip_contents and el.type in CONTENTS_TYPES:
+        if rules.skip_contents and el.type in CONTENTS_TYPES:
             skipped[el.id] = CONTENTS_SKIPPED
             continue
+        if prev is None:
+            start = Why.of(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
+        elif not (prev.is_heading or is_noise(prev) or prev.id in titles) and (
+                cut := _structural(prev, el, rules.heading_level, rules.table_boundary)) is not None:
+            stretches.append(_Stretch(tuple(current), start, headings))
+            current, headings, start = [], stack.opened, cut
         if el.heading_level is not None:
             stack.push(el.heading_level, one_line(el.text, 200))
+        current.append(el)
+        prev = el
+    if current:
+        stretches.append(_Stretch(tuple(current), start, headings))
+    return _Walk(titles, skipped, stretches)
+
+
+def _chunk_stretch(doc: Document, stretch: _Stretch, rules: _Rules, titles: Mapping[str, Element],
+                   lim: SizeLimit, first: int) -> KeptChunks:
+    """The chunks of one stretch at `lim`'s limit, numbered from `first`, and the range of limits
+    that gives the same."""
+    limit, join_headings, split_oversize = lim.value, rules.join_headings, rules.split_oversize
+    groups: list[_Open] = []
+    current: _Open | None = None
+    stack = HeadingStack.of(stretch.headings)  # the headings above this point
+    for el in stretch.elements:
+        if el.heading_level is not None:
+            stack.push(el.heading_level, one_line(el.text, 200))
+        why: Why | None
         if current is None:
-            boundary = Boundary(Reason.DOCUMENT_START, f"first element of the document ({el.type})")
+            why = stretch.start
         elif join_headings and current.titles_only(titles) and (
-                current.added_size(el) <= max_chunk_size or (split_oversize and _opens_pieces(current, el, max_chunk_size))):
-            boundary = None  # headings are not left alone in a chunk: what follows joins them
+                lim.fits(current.added_size(el)) or (split_oversize and _opens_pieces(current, el, lim))):
+            why = None  # headings are not left alone in a chunk: what follows joins them
             current.section_path = list(stack.path)
         else:
             # lead-ins keep what they introduce with `join_headings`; without, a caption still opens its table's chunk
             opens = titles if join_headings else {}
-            boundary = _boundary(current, el, max_chunk_size, heading_level, table_boundary, opens)
-            if boundary is None and el.id in titles and (join_headings or el.type == "caption"):
-                boundary = _lead_in(current, el, titles[el.id], max_chunk_size, table_boundary)
+            why = _boundary(current, el, lim, rules.heading_level, rules.table_boundary, opens)
+            if why is None and el.id in titles and (join_headings or el.type == "caption"):
+                why = _lead_in(current, el, titles[el.id], lim, rules.table_boundary)
         carried: list[Element] = []
-        if boundary is not None and current is not None and join_headings and boundary.reason is not Reason.HEADING:
-            carried = _openers_to_carry(current, el, titles, max_chunk_size, split_oversize)
+        if why is not None and current is not None and join_headings and why.reason is not Reason.HEADING:
+            carried = _openers_to_carry(current, el, titles, lim, split_oversize)
             if carried:
                 names = ", ".join(f"'{one_line(h.text, 40)}'" for h in carried if not is_noise(h))
-                boundary = Boundary(boundary.reason, f"{boundary.detail}; with {names} before it, which opens it")
-        if boundary is not None:
-            current = _Open(boundary, section_path=list(stack.path))
+                why = why.then(f"; with {names} before it, which opens it")
+        if why is not None:
+            current = _Open(why, section_path=list(stack.path))
             groups.append(current)
         assert current is not None, "the first element always opens a chunk"
         for h in carried:
             current.add(h)
         current.add(el)
     chunks: list[Chunk] = []
+    whys: list[Why | None] = []
     for g in groups:
-        if split_oversize and g.size > max_chunk_size:  # an oversize element, or one its headings and lead-ins open
-            chunks += _split_element(doc, len(chunks), g, heading_level, max_chunk_size, titles)
+        if split_oversize and not lim.fits(g.size):  # an oversize element, or one its headings and lead-ins open
+            lim.pin()
+            pieces = _split_element(doc, first + len(chunks), g, rules.heading_level, lim, titles)
+            chunks += pieces
+            whys += [None] * len(pieces)
         else:
-            chunks.append(_make_chunk(doc, len(chunks), g, heading_level, max_chunk_size))
-    return StrategyResult(chunks=chunks, skipped=skipped)
+            chunks.append(_make_chunk(doc, first + len(chunks), g, rules.heading_level, lim))
+            whys.append(g.why)
+    return KeptChunks(limit, lim.lo, lim.hi, tuple(chunks), tuple(whys))
 
 
 def cut_level(doc: Document) -> int:
@@ -135,17 +234,17 @@ def cut_level(doc: Document) -> int:
 SPEC_LEVEL = 2
 
 
-def _opens_pieces(current: _Open, el: Element, limit: int) -> bool:
+def _opens_pieces(current: _Open, el: Element, lim: SizeLimit) -> bool:
     """Whether `el`, too long to join the headings and lead-ins of `current` whole, joins them cut
     into pieces, so that they open its first piece: they take at most half the limit, and nothing
     skipped (furniture) lies between them in the text, so the piece is one slice of it."""
-    if current.size + len(SEPARATOR) > limit // 2:
+    if not lim.fits(2 * (current.size + len(SEPARATOR))):  # over half the limit
         return False
     chain = [*current.elements, el]
     return all(b.char_start == a.char_end + len(SEPARATOR) for a, b in zip(chain, chain[1:]))
 
 
-def _openers_to_carry(current: _Open, el: Element, titles: Mapping[str, Element], limit: int,
+def _openers_to_carry(current: _Open, el: Element, titles: Mapping[str, Element], lim: SizeLimit,
                       split_oversize: bool) -> list[Element]:
     """What ends `current` and opens `el`, taken out of it to open the chunk `el` starts: the
     headings after its last body element, and the lead-ins that open the next in that chain up to
@@ -167,10 +266,10 @@ def _openers_to_carry(current: _Open, el: Element, titles: Mapping[str, Element]
     if not tail or k == 0:
         return []
     size = sum(len(e.text) for e in tail) + len(SEPARATOR) * len(tail)
-    if size + len(el.text) > limit:
+    if not lim.fits(size + len(el.text)):
         chain = [*tail, el]
         contiguous = all(b.char_start == a.char_end + len(SEPARATOR) for a, b in zip(chain, chain[1:]))
-        if not (split_oversize and contiguous and size <= limit // 2):
+        if not (split_oversize and contiguous and lim.fits(2 * size)):  # at most half the limit
             return []
     del current.elements[len(current.elements) - len(tail):]
     current.checked, current.only_titles = 0, True
@@ -178,24 +277,24 @@ def _openers_to_carry(current: _Open, el: Element, titles: Mapping[str, Element]
     return tail
 
 
-def _lead_in(current: _Open, el: Element, target: Element, limit: int, table_boundary: bool) -> Boundary | None:
+def _lead_in(current: _Open, el: Element, target: Element, lim: SizeLimit, table_boundary: bool) -> Why | None:
     """Why lead-in `el` (a caption over its table, a sentence introducing the block `target` after
     it) starts a chunk rather than end the open one: its table starts a chunk (`table_boundary`),
     `target` would not fit after it there, or lies on the next page (a page break would part them)."""
     if target.type == "table" and table_boundary:
         what = "caption" if el.type == "caption" else "sentence introducing it"
-        return Boundary(Reason.TABLE if el.type == "caption" else Reason.LEAD_IN,
-                        f"the {what}, '{one_line(el.text, 40)}', opens the chunk of the table after it")
-    if current.added_size(el) + len(SEPARATOR) + len(target.text) > limit:
-        return Boundary(Reason.LEAD_IN, f"'{one_line(el.text, 40)}' opens a chunk with the {target.type} it introduces, "
-                                        f"which would not fit after {current.size} chars (> {limit})")
+        return Why.of(Reason.TABLE if el.type == "caption" else Reason.LEAD_IN,
+                       f"the {what}, '{one_line(el.text, 40)}', opens the chunk of the table after it")
+    if not lim.fits(current.added_size(el) + len(SEPARATOR) + len(target.text)):
+        return Why(Reason.LEAD_IN, (f"'{one_line(el.text, 40)}' opens a chunk with the {target.type} it introduces, "
+                                     f"which would not fit after {current.size} chars (> ", ")"))
     if target.page_idx is not None and el.last_page_idx is not None and target.page_idx != el.last_page_idx:
-        return Boundary(Reason.LEAD_IN, f"'{one_line(el.text, 40)}' opens a chunk with the {target.type} it introduces "
-                                        f"on page {target.page_idx + 1}")
+        return Why.of(Reason.LEAD_IN, f"'{one_line(el.text, 40)}' opens a chunk with the {target.type} it introduces "
+                                       f"on page {target.page_idx + 1}")
     return None
 
 
-def _split_element(doc: Document, first: int, group: _Open, heading_level: int, limit: int,
+def _split_element(doc: Document, first: int, group: _Open, heading_level: int, lim: SizeLimit,
                    titles: Mapping[str, Element]) -> list[Chunk]:
     """The group's last element, longer than `limit`, cut into pieces within it: at paragraphs
     (blank lines), then sentences, then line breaks or spaces (a table at rows; spans.Packer),
@@ -203,6 +302,7 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
     open the first piece. The first piece keeps the group's boundary; the others say where they
     were cut."""
     *lead, el = group.elements
+    limit, start = lim.value, group.why.at(lim.value)
     packer = Packer(SEPARATOR.join(e.text for e in group.elements), limit, header_room=True)
     units, starts = [], []
     pos = 0
@@ -222,37 +322,46 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
         a, b = piece[0].start, piece[-1].end
         held = [e for e, start in zip(group.elements, starts) if start < b and start + len(e.text) > a]
         if k == 0:
-            boundary = Boundary(group.boundary.reason, f"{group.boundary.detail}: cut into {len(pieces)} pieces")
+            boundary = Boundary(start.reason, f"{start.detail}: cut into {len(pieces)} pieces")
         else:
             kind = piece[0].kind
             boundary = Boundary(PIECE_REASONS.get(kind, Reason.SENTENCE_SPLIT),
                                 f"element {el.id} ({len(el.text)} chars{size_note} > {limit}) continues: piece {k + 1} of "
                                 f"{len(pieces)}, cut at a {'line break or space' if kind == HARD else kind}"
                                 f"{packer.why_moved(a)}")
-        out.append(_make_chunk(doc, first + k, group, heading_level, limit, span=(a, b), boundary=boundary,
+        out.append(_make_chunk(doc, first + k, group, heading_level, lim, span=(a, b), boundary=boundary,
                                elements=held))
     return out
 
 
-def _boundary(current: _Open, el: Element, limit: int, heading_level: int, table_boundary: bool,
-              titles: Mapping[str, Element]) -> Boundary | None:
+def _boundary(current: _Open, el: Element, lim: SizeLimit, heading_level: int, table_boundary: bool,
+              titles: Mapping[str, Element]) -> Why | None:
     """Why `el` starts a new chunk (structural reasons first, then size), or None to append it.
     What a lead-in introduces joins it while the two fit (a page break or table between them aside)."""
     prev = current.elements[-1]
-    if titles.get(prev.id) is el and current.added_size(el) <= limit:
+    if titles.get(prev.id) is el and lim.fits(current.added_size(el)):
         return None
+    structural = _structural(prev, el, heading_level, table_boundary)
+    if structural is not None:
+        return structural
+    if not lim.fits(len(el.text)):
+        return Why(Reason.OVERSIZE_ELEMENT, (f"element {el.id} alone is {len(el.text)} chars > ", ""))
+    if not lim.fits(current.added_size(el)):
+        added = current.added_size(el) - current.size
+        return Why(Reason.SIZE_LIMIT, (f"{current.size} + {added} chars > ", ""))
+    return None
+
+
+def _structural(prev: Element, el: Element, heading_level: int, table_boundary: bool) -> Why | None:
+    """The boundary between `prev` and `el` that no size decides: the page changes, a top heading
+    or (`table_boundary`) a table starts."""
     prev_page = prev.last_page_idx
     if el.page_idx is not None and prev_page is not None and el.page_idx != prev_page:
-        return Boundary(Reason.PAGE_BREAK, f"page {prev_page + 1} → {el.page_idx + 1}")
+        return Why.of(Reason.PAGE_BREAK, f"page {prev_page + 1} → {el.page_idx + 1}")
     if el.text_level is not None and el.text_level <= heading_level:
-        return Boundary(Reason.HEADING, f"heading level {el.text_level} '{one_line(el.text)}'")
+        return Why.of(Reason.HEADING, f"heading level {el.text_level} '{one_line(el.text)}'")
     if table_boundary and el.type == "table":
-        return Boundary(Reason.TABLE, f"table '{one_line(el.text, 40)}' starts a chunk")
-    if len(el.text) > limit:
-        return Boundary(Reason.OVERSIZE_ELEMENT, f"element {el.id} alone is {len(el.text)} chars > {limit}")
-    if current.added_size(el) > limit:
-        added = current.added_size(el) - current.size
-        return Boundary(Reason.SIZE_LIMIT, f"{current.size} + {added} chars > {limit}")
+        return Why.of(Reason.TABLE, f"table '{one_line(el.text, 40)}' starts a chunk")
     return None
 
 
@@ -276,7 +385,7 @@ def _page_indices(elements: list[Element]) -> list[int]:
     return sorted(pages)
 
 
-def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: int,
+def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, lim: SizeLimit,
                 span: tuple[int, int] | None = None, boundary: Boundary | None = None,
                 elements: list[Element] | None = None) -> Chunk:
     """The chunk of `group`; with `span`, of that slice [a, b) of its joined text, which holds
@@ -299,7 +408,7 @@ def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: 
         type=ctype,
         text=text,
         elements=els,
-        boundary=boundary or group.boundary,
+        boundary=boundary or group.why.at(lim.value),
         start_char=start,
         end_char=end,
         section_path=group.section_path,
@@ -311,7 +420,7 @@ def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, limit: 
             "page_idx": els[0].page_idx,
             "page_indices": _page_indices(els),
             "has_table": any(e.type == "table" for e in els),
-            "oversize": len(text) > limit,
+            "oversize": not lim.fits(len(text)),
         },
     )
 

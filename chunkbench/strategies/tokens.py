@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
+import itertools
 import os
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
 from chunkbench.errors import InputError, ParamError
+from chunkbench.runtime import KeptWhileAlive
 from chunkbench.text.tokenizer import get_encoding
-from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk, element_bboxes, element_pages
+from chunkbench.types.chunk import BBox, Boundary, Chunk, Reason, build_chunk, element_bboxes, element_pages
 from chunkbench.types.document import Document, Element
 
 from .base import Param, StrategyResult, declare
@@ -52,32 +55,18 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: st
     one section moves only that section's windows (the lineage of two versions keeps the others);
     `"none"` is spec 5's one run over the text."""
     _check({"chunk_size": chunk_size, "overlap": overlap})
-    located: list[Element] = []
-    skipped = {}
-    for e in doc.elements:
-        if e.text:
-            located.append(e)
-        else:
-            skipped[e.id] = "empty text"
+    lay = _LAYOUTS.get(doc, None, lambda: _Layout.of(doc))
+    located, skipped, first_page, page_sets, stitched = (lay.located, dict(lay.skipped), lay.first_page,
+                                                         lay.page_sets, lay.stitched)
     text = doc.text
-    headings = [e for e in located if e.is_heading and e.char_start > 0] if restart_at == "headings" else []
+    headings = lay.headings if restart_at == "headings" else ()
     spans = token_windows(text, chunk_size, overlap, source=doc.source, anchors=tuple(e.char_start for e in headings))
     heading_at = {e.char_start: e for e in headings}
     if not spans:
         return StrategyResult(chunks=[], skipped=skipped)
-    starts = np.fromiter((e.char_start for e in located), dtype=np.int64, count=len(located))
-    ends = np.fromiter((e.char_end for e in located), dtype=np.int64, count=len(located))
     # elements overlapping each window [start_char, end_char): element spans are sorted and disjoint
-    lows = np.searchsorted(ends, [w.start_char for w in spans], side="right").tolist()
-    highs = np.searchsorted(starts, [w.end_char for w in spans], side="left").tolist()
-    boxes = element_bboxes(located)  # one box per element, built once and sliced per window
-    boxed = len(boxes) == len(located)
-    ids = tuple(e.id for e in located)  # source blocks, sliced per window like the boxes
-    # 1-based page of each element; elements without a page or spanning pages take the slow path
-    first_page = [e.page_idx + 1 if e.page_idx is not None else 0 for e in located]
-    simple_pages = all(e.page_idx is not None and e.page_end_idx in (None, e.page_idx) for e in located)
-    page_sets = None if simple_pages else [e.page_numbers for e in located]
-    stitched = not simple_pages and any(len(e.parts) > 1 for e in located)
+    lows = np.searchsorted(lay.ends, [w.start_char for w in spans], side="right").tolist()
+    highs = np.searchsorted(lay.starts, [w.end_char for w in spans], side="left").tolist()
     total = spans[-1].token_end
     chunks: list[Chunk] = []
     prev_end = 0  # token end of the last window kept
@@ -116,10 +105,10 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: st
                 boundary=boundary,
                 start_char=w.start_char,
                 end_char=w.end_char,
-                bbox=boxes[lo:hi] if boxed else element_bboxes(located[lo:hi], w.start_char, w.end_char),
+                bbox=lay.boxes(lo, hi) if not stitched else element_bboxes(located[lo:hi], w.start_char, w.end_char),
                 pages=(pages[0], pages[-1]) if pages else (None, None),
                 tokens_est=te - ts,
-                source_blocks=ids[lo:hi],
+                source_blocks=lay.ids[lo:hi],
                 extra={
                     "tokens": te - ts,
                     "overlap_tokens": overlap_tokens,
@@ -131,6 +120,55 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: st
             )
         )
     return StrategyResult(chunks=chunks, skipped=skipped)
+
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    """What the windows need of a Document's elements, whatever their size: found once per Document
+    (`_LAYOUTS`), not at every re-chunk of the explorer's slider."""
+
+    located: tuple[Element, ...]  # the elements with text, in order
+    skipped: dict[str, str]
+    headings: tuple[Element, ...]  # where `restart_at="headings"` starts a run of windows
+    starts: np.ndarray
+    ends: np.ndarray
+    ids: tuple[str, ...]  # source blocks, sliced per window
+    #: each element's boxes, and all of them when every element has exactly one (sliced per window)
+    own_boxes: tuple[tuple[BBox, ...], ...]
+    one_box_each: tuple[BBox, ...] | None
+    #: 1-based page of each element; elements without a page or spanning pages take the slow path
+    first_page: list[int]
+    page_sets: list[tuple[int, ...]] | None
+    stitched: bool  # a table stitched across pages: boxes and pages of the parts a window covers
+
+    @classmethod
+    def of(cls, doc: Document) -> _Layout:
+        located = tuple(e for e in doc.elements if e.text)
+        own = tuple(element_bboxes((e,)) for e in located)
+        simple_pages = all(e.page_idx is not None and e.page_end_idx in (None, e.page_idx) for e in located)
+        return cls(
+            located=located,
+            skipped={e.id: "empty text" for e in doc.elements if not e.text},
+            headings=tuple(e for e in located if e.is_heading and e.char_start > 0),
+            starts=np.fromiter((e.char_start for e in located), dtype=np.int64, count=len(located)),
+            ends=np.fromiter((e.char_end for e in located), dtype=np.int64, count=len(located)),
+            ids=tuple(e.id for e in located),
+            own_boxes=own,
+            one_box_each=tuple(b[0] for b in own) if all(len(b) == 1 for b in own) else None,
+            first_page=[e.page_idx + 1 if e.page_idx is not None else 0 for e in located],
+            page_sets=None if simple_pages else [e.page_numbers for e in located],
+            stitched=not simple_pages and any(len(e.parts) > 1 for e in located),
+        )
+
+    def boxes(self, lo: int, hi: int) -> tuple[BBox, ...]:
+        """The boxes of elements [lo, hi) (a table stitched across pages aside: `element_bboxes`)."""
+        if self.one_box_each is not None:
+            return self.one_box_each[lo:hi]
+        return tuple(itertools.chain.from_iterable(self.own_boxes[lo:hi]))
+
+
+#: the layouts of the last Documents chunked (not kept alive by them)
+_LAYOUTS: KeptWhileAlive[_Layout] = KeptWhileAlive(size=4)
 
 
 class Window:

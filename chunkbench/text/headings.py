@@ -12,6 +12,18 @@ class HeadingStack:
     def __init__(self) -> None:
         self._open: list[tuple[int, str]] = []
 
+    @classmethod
+    def of(cls, opened: tuple[tuple[int, str], ...]) -> HeadingStack:
+        """A stack holding `opened` (a stack's `opened`): to go on from where that one was."""
+        stack = cls()
+        stack._open = list(opened)
+        return stack
+
+    @property
+    def opened(self) -> tuple[tuple[int, str], ...]:
+        """The open headings as (level, title), outermost first."""
+        return tuple(self._open)
+
     def push(self, level: int, title: str) -> tuple[str, ...]:
         """Open a heading of `level`; returns the path down to it."""
         while self._open and self._open[-1][0] >= level:

@@ -31,12 +31,13 @@ def count_tokens(text: str) -> int:
 
 def count_joined(texts: Sequence[str], separator: str) -> int:
     """`count_tokens(separator.join(texts))`, summed from the parts' own (cached) counts where that is
-    exact: a separator ending in a newline, and every text after the first starting with a letter.
-    cl100k's pre-tokenizer lets no piece cross from a newline into a letter and BPE never merges
-    across pieces (the rule `strategies.tokens.safe_cuts` cuts at), so each cut there adds nothing.
-    A re-chunk then counts only the joins it has not met, not every new chunk's whole text."""
+    exact: a separator ending in a newline, and every text after the first starting with something
+    other than white space. cl100k's pre-tokenizer ends the piece of white space holding that newline
+    there (alone at the end of a part, it is the same piece) and no other piece starts at a newline;
+    BPE never merges across pieces, so each cut there adds nothing. A re-chunk then counts only the
+    joins it has not met, not every new chunk's whole text."""
     if len(texts) == 1:
         return count_tokens(texts[0])
-    if separator.endswith("\n") and all(t[:1].isalpha() for t in texts[1:]):
+    if separator.endswith("\n") and all(t[:1] and not t[:1].isspace() for t in texts[1:]):
         return sum(count_tokens(t + separator) for t in texts[:-1]) + count_tokens(texts[-1])
     return count_tokens(separator.join(texts))

@@ -248,14 +248,16 @@ class Explorer:
                 ctl.value = ", ".join(value) if isinstance(value, tuple) else value
 
     def _show_chunks(self) -> None:
-        with self._quiet():
-            self.list_w.options = [(chunk_label(c), c.index) for c in self.state.chunkset]
-        self._sync_selection()
+        """New chunks: the page in view first (what a slider's user watches), then the chunk list
+        and the summary, which cover the whole document."""
         self.error = None
-        self.summary_w.value = summary_html(self.state.chunkset)
         notes = self.state.edit_messages
         self.status_w.value = error_html("; ".join(notes)) if notes else ""
         self._render()
+        with self._quiet():
+            self.list_w.options = [(chunk_label(c), c.index) for c in self.state.chunkset]
+        self._sync_selection()
+        self.summary_w.value = summary_html(self.state.chunkset)
 
     def _sync_selection(self) -> None:
         with self._quiet():
