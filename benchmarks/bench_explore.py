@@ -140,21 +140,15 @@ def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
 def _median_chunk(doc, strategy: str, param: str, values, *, whole: bool) -> float:
     """Median time of re-chunking at `values[1:]` one after another (the first is untimed), as the
     explorer does: from what the last setting kept (the elements strategy's walks, the tokens
-    strategy's encodings), or with nothing kept (`whole`)."""
-    from chunkbench.strategies import chunk
-    from chunkbench.strategies.elements import forget_walks
-    from chunkbench.strategies.tokens import token_offsets
+    strategy's layout and encodings), or with nothing kept (`whole`)."""
+    from chunkbench.strategies import chunk, forget_kept
 
-    def forget() -> None:
-        forget_walks()
-        token_offsets.cache_clear()
-
-    forget()
+    forget_kept()
     chunk(doc, strategy, **{param: values[0]})
     times = []
     for v in values[1:]:
         if whole:
-            forget()
+            forget_kept()
         t0 = time.perf_counter()
         chunk(doc, strategy, **{param: v})
         times.append(time.perf_counter() - t0)

@@ -102,17 +102,14 @@ def real_base():
 
 
 def _cold(doc, name: str):
-    """Chunk with empty token caches (counts, the tokens strategy's offsets) and no kept walk (the
-    elements strategy's), so every run (and every stream size) pays the same."""
-    from chunkbench.strategies.elements import forget_walks
-    from chunkbench.strategies.tokens import token_offsets
+    """Chunk with empty token counts and nothing a strategy kept from an earlier run
+    (`strategies.forget_kept`), so every run (and every stream size) pays the same."""
+    from chunkbench.strategies import forget_kept
 
-    forget_walks()
-
+    forget_kept()
     clear = getattr(count_tokens, "cache_clear", None)
     if clear:
         clear()
-    token_offsets.cache_clear()
     return chunk(doc, name)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chunkbench.loaders.regions import position_box, word_lines
+from chunkbench.runtime import KeptWhileAlive
 from chunkbench.types.chunk import BBox, Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document, is_noise
@@ -24,9 +25,8 @@ from .locate import PIECE_MIN, UNLOCATED, Locator, Match, document_furniture, no
 
 #: match kinds that place the quote's own words (fuzzy and partial place the span of its anchors)
 FOUND_KINDS = ("exact", "normalised")
-#: Documents whose Locator is kept (the last few cited)
-_KEPT = 4
-_locators: dict[int, tuple[Document, Locator]] = {}
+#: the Locators of the last few Documents cited (not kept alive by them)
+_LOCATORS: KeptWhileAlive[Locator] = KeptWhileAlive(size=4)
 
 
 @dataclass(frozen=True)
@@ -105,14 +105,7 @@ def cite(doc: Document, text: str, within: Chunk | None = None) -> Citation:
 
 def _locator(doc: Document) -> Locator:
     """The Document's Locator (built once: folding the text is a pass over it)."""
-    kept = _locators.get(id(doc))
-    if kept is not None and kept[0] is doc:
-        return kept[1]
-    locator = Locator(doc.text, document_furniture(doc))
-    while len(_locators) >= _KEPT:
-        _locators.pop(next(iter(_locators)))
-    _locators[id(doc)] = (doc, locator)
-    return locator
+    return _LOCATORS.get(doc, None, lambda: Locator(doc.text, document_furniture(doc)))
 
 
 def _in_span(locator: Locator, needle: str, folded: str, start: int, end: int) -> Match:

@@ -99,3 +99,11 @@ def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
         ruleset=strat.ruleset,
         skipped=dict(result.skipped),
     )
+
+
+def forget_kept() -> None:
+    """Drop what strategies keep between re-chunks of one Document (the elements strategy's walks,
+    the tokens strategy's element layouts and last encodings): the next chunking does all its work
+    (benchmarks timing it cold, tests comparing a re-chunk with a fresh one)."""
+    elements.forget_walks()
+    tokens.forget_kept()

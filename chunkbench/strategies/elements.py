@@ -302,7 +302,7 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
     open the first piece. The first piece keeps the group's boundary; the others say where they
     were cut."""
     *lead, el = group.elements
-    limit, start = lim.value, group.why.at(lim.value)
+    limit, opened = lim.value, group.why.at(lim.value)
     packer = Packer(SEPARATOR.join(e.text for e in group.elements), limit, header_room=True)
     units, starts = [], []
     pos = 0
@@ -322,7 +322,7 @@ def _split_element(doc: Document, first: int, group: _Open, heading_level: int, 
         a, b = piece[0].start, piece[-1].end
         held = [e for e, start in zip(group.elements, starts) if start < b and start + len(e.text) > a]
         if k == 0:
-            boundary = Boundary(start.reason, f"{start.detail}: cut into {len(pieces)} pieces")
+            boundary = Boundary(opened.reason, f"{opened.detail}: cut into {len(pieces)} pieces")
         else:
             kind = piece[0].kind
             boundary = Boundary(PIECE_REASONS.get(kind, Reason.SENTENCE_SPLIT),

@@ -171,6 +171,12 @@ class _Layout:
 _LAYOUTS: KeptWhileAlive[_Layout] = KeptWhileAlive(size=4)
 
 
+def forget_kept() -> None:
+    """Drop the kept layouts and encodings (`strategies.forget_kept`)."""
+    _LAYOUTS.clear()
+    token_offsets.cache_clear()
+
+
 class Window:
     """One token window: token range [token_start, token_end) and its character span."""
 
