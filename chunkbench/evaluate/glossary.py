@@ -87,6 +87,8 @@ _RETRIEVAL = re.compile(r"ret_(chunks|elements|baseline)_(\w+)")
 _BUDGET = re.compile(r"budget_(recall|tokens)_at_(\d+)")
 #: the label-free measures (evaluate.proxy) of the chunks, and of the splitter on the same queries
 _PROXY = re.compile(r"proxy_(baseline_)?(\w+)")
+#: a sweep's gold columns (sweep --gold): a cut score, or recall of a question kind at a budget
+_GOLD_RECALL = re.compile(r"gold_(\w+?)_recall_at_(\d+)")
 
 
 def explain(metric: str) -> str:
@@ -104,10 +106,27 @@ def explain(metric: str) -> str:
                 f"filled (docs/context-budget.md)" if budget.group(1) == "recall" else
                 f"cl100k tokens sent per question at a budget of {budget.group(2)}")
         return f"{what}; units: {_SYSTEMS[match.group(1)]}"
+    if metric.startswith("gold_"):
+        return _gold(metric)
     match = _PROXY.fullmatch(metric)
     if match and match.group(2) in _MEASURES:
         units = _SYSTEMS["baseline"].split(", at")[0] + " at 200 characters" if match.group(1) else "the chunks"
         return f"{_MEASURES[match.group(2)]}, on queries the document makes of itself (docs/proxy.md); units: {units}"
+    return ""
+
+
+def _gold(metric: str) -> str:
+    """A gold column's meaning (docs/gold.md): a cut score against the twin, or recall of a question kind."""
+    from chunkbench.evaluate.gold.cuts import CUT_SCORES
+    from chunkbench.evaluate.gold.questions import QUESTION_KINDS
+
+    name = metric[len("gold_"):]
+    if name in CUT_SCORES:
+        return f"against the document's structured twin (docs/gold.md): {CUT_SCORES[name]}"
+    match = _GOLD_RECALL.fullmatch(metric)
+    if match and match.group(1) in QUESTION_KINDS:
+        return (f"share of the evidence inside the ranked chunks sent until {match.group(2)} cl100k tokens are filled, "
+                f"on questions made from the twin whose evidence is {QUESTION_KINDS[match.group(1)]} (docs/gold.md)")
     return ""
 
 

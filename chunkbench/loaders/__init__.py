@@ -3,7 +3,8 @@
 INPUT is a `.pdf` (PyMuPDF layout backend by default, or MinerU), MinerU output (a
 `*_content_list.json` v1 or v2, MinerU 4's middle JSON, structured_content or zip, or an output
 folder), a DoclingDocument JSON (as docling-core saves it), a Docling-style `document.json`, a
-Markdown or plain-text file, or an `elements.json` written by `chunkbench parse`.
+Markdown, HTML or plain-text file (or a folder of chunked HTML pages), or an `elements.json`
+written by `chunkbench parse`.
 
 JSON objects are told apart by their content, not their name: `schema_name: DoclingDocument`,
 `schema: docvortex.middle` or a MinerU producer, `format: chunkbench.elements/…`, else `blocks`.
@@ -27,14 +28,16 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def detect_kind(path: str | os.PathLike) -> str:
-    """One of pdf, mineru, document_json, markdown, text, elements_json; InputError if none fits."""
+    """One of pdf, mineru, html, json_object, markdown, text, elements_json; InputError if none fits."""
     if isinstance(path, str) and _URL.match(path):
         raise InputError("URLs are not fetched: download the file first (e.g. curl -LO URL) and pass its path", path)
     p = Path(path)
     if not p.exists():
         raise InputError("no such file or folder", p)
     if p.is_dir():
-        return "mineru"
+        from .htmldoc import is_html_folder
+
+        return "html" if is_html_folder(p) else "mineru"
     suffix = p.suffix.lower()
     if suffix == ".pdf":
         return "pdf"
@@ -42,6 +45,8 @@ def detect_kind(path: str | os.PathLike) -> str:
         return "markdown"
     if suffix == ".txt":
         return "text"
+    if suffix in (".html", ".htm", ".xhtml"):
+        return "html"
     if suffix == ".zip":
         return "mineru"
     if suffix == ".json":
@@ -49,7 +54,7 @@ def detect_kind(path: str | os.PathLike) -> str:
             return "mineru"
         return _sniff_json(p)
     raise InputError(
-        f"unsupported input type {suffix or '(no extension)'!r}; expected .pdf, .md, .txt, MinerU output "
+        f"unsupported input type {suffix or '(no extension)'!r}; expected .pdf, .md, .txt, .html, MinerU output "
         "(content_list.json, middle JSON, zip or folder), a Docling JSON, a document.json or an elements.json",
         p,
     )
@@ -129,6 +134,10 @@ def load(
         from .plaintext import load_text
 
         doc = load_text(path)
+    elif kind == "html":
+        from .htmldoc import load_html
+
+        doc = load_html(path)
     else:
         doc = load_elements_json(path)
     if kind in ("pdf", "mineru"):

@@ -14,6 +14,7 @@ import html
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from chunkbench.errors import UsageError
 from chunkbench.evaluate.diff import STATUSES, BoundaryDiff, describe
@@ -157,11 +158,14 @@ def figure_html(png_name: str, img, hits: Sequence[tuple[str, Region]], caption:
 
 
 def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Sequence[int] | None = None,
-                 dpi: float = 100, show: Iterable[str] | None = None, elements_of: Document | None = None) -> Path:
+                 dpi: float = 100, show: Iterable[str] | None = None, elements_of: Document | None = None,
+                 gold: Any = None) -> Path:
     """Write page PNGs and index.html for `chunks` of `doc` into `out_dir`; returns index.html's path.
 
     `pages`: 1-based pages (default all); `elements_of`: a second parse of the same PDF drawn as
-    a dashed element layer (adds `elements` to `show`). Documents without a PDF get the text view."""
+    a dashed element layer (adds `elements` to `show`); `gold`: the document's Gold (`cb.gold`), whose
+    disagreements with the parse are drawn as the `gold` layer and listed. Documents without a PDF
+    get the text view."""
     from .render import DEFAULT_SHOW, chunks_on_page, render_page, render_text_view
     from .render.overlay import chunkset_defects
 
@@ -185,9 +189,15 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
     page_list = list(pages) if pages is not None else [p.index + 1 for p in doc.pages]
     layers = tuple(show or DEFAULT_SHOW) + (("elements",) if elements_of is not None else ())
     findings = chunkset_defects(chunks) if "defects" in layers else []
+    differ = None
+    if gold is not None:
+        from chunkbench.evaluate.gold.disagree import disagreements
+
+        differ = disagreements(doc, gold)
     sections = []
     for page in page_list:
-        img = render_page(doc, chunks, page=page, dpi=dpi, show=layers, elements_of=elements_of, defects=findings)
+        img = render_page(doc, chunks, page=page, dpi=dpi, show=layers, elements_of=elements_of, defects=findings,
+                          gold=differ)
         name = f"page-{page:03d}.png"
         img.save(out / name)
         on_page = chunks_on_page(chunk_list, page)
@@ -201,8 +211,28 @@ def write_report(doc: Document, chunks, out_dir: str | os.PathLike, *, pages: Se
     nav = "".join(f'<a href="#page-{p}">{p}</a>' for p in page_list)
     head = f"<h1>{_esc(title)}</h1>{summary}<nav class=\"meta\">pages: {nav}</nav>"
     body = (f'<section style="padding:8px 20px"><details><summary>reason codes</summary>'
-            f"{reasons_table(chunk_list)}</details>{defects_table(findings)}</section>" + "".join(sections))
+            f"{reasons_table(chunk_list)}</details>{defects_table(findings)}{gold_table(doc, differ)}</section>"
+            + "".join(sections))
     return write_text(out / "index.html", html_page(title, head, body))
+
+
+def gold_table(doc: Document, found) -> str:
+    """The parse's disagreements with the twin drawn on the pages (code, page, what the twin says), folded."""
+    if found is None:
+        return ""
+    from chunkbench.evaluate.gold.disagree import DISAGREEMENTS
+    from chunkbench.evaluate.retrieval import pages_of
+
+    def page_of(d) -> str:
+        e = doc.element_at(d.start)
+        return ", ".join(str(p) for p in sorted(pages_of(e))) if e is not None else ""
+
+    rows = "".join(f"<tr><td><code>{_esc(d.code)}</code></td><td>{_esc(page_of(d))}</td><td>{_esc(d.detail)}</td></tr>"
+                   for d in found)
+    codes = "".join(f"<li><code>{_esc(k)}</code>: {_esc(v)}</li>" for k, v in DISAGREEMENTS.items())
+    return (f"<details><summary>{len(found)} place(s) where the parse and the structured twin disagree (boxed in "
+            f"violet on the pages; docs/gold.md)</summary><ul>{codes}</ul><table><tr><th>code</th><th>page</th>"
+            f"<th>what</th></tr>{rows}</table></details>")
 
 
 def defects_table(findings) -> str:

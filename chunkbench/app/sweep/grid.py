@@ -46,6 +46,8 @@ class Point:
     #: what the `stability` column compares the point's chunks with (sweep --stability-against): another
     #: version of the input (a file, chunked with the point's setting) or a setting ('strategy=...,k=v')
     baseline: str | None = None
+    #: the input's gold.json (sweep --gold): the point gets the gold_* columns (evaluate.gold.answers.gold_columns)
+    gold: str | None = None
 
 
 #: the most points a sweep runs unless told otherwise (--max-points): a grid of a million is a typo
@@ -76,7 +78,8 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 *, strategy: str = DEFAULT_STRATEGY, fixed: Mapping[str, Any] | None = None,
                 questions: str | os.PathLike | None = "auto", retriever: str = "bm25",
                 holdout: float | None = None, chunks: tuple[str, str] | None = None,
-                baseline: str | None = None, max_points: int | None = None) -> list[Point]:
+                baseline: str | None = None, max_points: int | None = None,
+                gold: Sequence[str | os.PathLike] = ()) -> list[Point]:
     """Every input × grid point, in input order then grid order (last key varies fastest).
 
     `grid` may hold `strategy`, and the indexing parameters every strategy takes (INDEX_PARAMS:
@@ -86,7 +89,8 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
     `holdout`: the share of each input's questions its points are not scored on (Point.holdout).
     `chunks`: (file, chunker name) of another chunker's chunks of the one input, one more point
     (indexed as the fixed indexing parameters say). `baseline`: Point.baseline (checked here).
-    A grid of more than `max_points` points (default MAX_POINTS) is refused before anything runs."""
+    A grid of more than `max_points` points (default MAX_POINTS) is refused before anything runs.
+    `gold`: gold.json files, each given to the points of the input it names (Point.gold)."""
     from chunkbench.evaluate.retrieval.scoring import INDEX_PARAMS, indexing_params, split_indexing
     from chunkbench.strategies import get_strategy
 
@@ -110,6 +114,7 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
     if chunks is not None and len(set(map(str, inputs))) != 1:
         raise UsageError("--chunks is one document's chunks: give exactly one INPUT with it")
     baseline = _checked_baseline(baseline, inputs)
+    golds = gold_for_inputs(inputs, gold)
     points: list[Point] = []
     seen: set = set()
     folders = _input_folders([str(Path(i).resolve()) for i in inputs])
@@ -135,10 +140,25 @@ def make_points(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence
                 point_dir = Path(out_dir) / "points" / folder / name
                 points.append(Point(inp, strat, params, {"strategy": strat, **values}, qfile,
                                     str(point_dir.resolve()), error, folder, retriever, holdout=holdout,
-                                    baseline=baseline))
+                                    baseline=baseline, gold=golds.get(inp)))
         if chunks is not None:
             points.append(_chunks_point(inp, folder, chunks, fixed, qfile, out_dir, retriever, holdout))
     return points
+
+
+def gold_for_inputs(inputs: Sequence[str | os.PathLike], golds: Sequence[str | os.PathLike]) -> dict[str, str]:
+    """Input (resolved path) -> the gold.json that names it as its document (by file name); a gold
+    file that names no input is a usage error, an unreadable one an input error."""
+    from chunkbench.evaluate.gold import Gold
+
+    by_name = {Path(i).name: str(Path(i).resolve()) for i in inputs}
+    out: dict[str, str] = {}
+    for path in golds:
+        source = Gold.read(os.fspath(path)).source
+        if source not in by_name:
+            raise UsageError(f"--gold {os.fspath(path)} is the gold of {source}, which is not among the inputs")
+        out[by_name[source]] = str(Path(path).resolve())
+    return out
 
 
 def _checked_baseline(baseline: str | None, inputs: Sequence[str | os.PathLike]) -> str | None:

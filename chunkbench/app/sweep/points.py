@@ -20,7 +20,8 @@ from .grid import Point
 def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[str, Any] | None,
                   questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
                   retriever: str = "bm25", labels=None, holdout: float | None = None,
-                  chunks_file: str | os.PathLike | None = None, baseline: str | None = None):
+                  chunks_file: str | os.PathLike | None = None, baseline: str | None = None,
+                  gold: str | os.PathLike | None = None):
     """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
     check ranked by `retriever`, each chunk indexed as the point's INDEX_PARAMS say: then its
     chunks.json has the `index_text` or `index_texts` of each chunk; with `holdout`, on the
@@ -28,7 +29,9 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
     metrics.json to `out_dir`. With `chunks_file`, the point is that file's chunks (another
     chunker's, named `strategy`) located in the document, not a strategy's. With `baseline`
     (Point.baseline), the `stability` value: the share of its chunks keeping a baseline chunk's id
-    and text (evaluate.lineage.stability). Returns (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
+    and text (evaluate.lineage.stability). With `gold` (a gold.json of the document), the gold_*
+    columns: cut scores and recall per question kind (evaluate.gold.answers.gold_columns).
+    Returns (doc, chunkset, metrics, details). The sweep and the notebook both call this: one implementation."""
     from chunkbench.evaluate import metrics
     from chunkbench.evaluate.retrieval.scoring import split_indexing
     from chunkbench.loaders import load
@@ -44,7 +47,7 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
     else:
         chunkset = chunk(doc, strategy, **strategy_params)
     chunkset = chunkset.with_index_texts(indexing)
-    extra_values = {}
+    extra_values: dict[str, Any] = {}
     if baseline and not chunks_file:
         from chunkbench.evaluate.diff import as_chunkset
         from chunkbench.evaluate.lineage import stability
@@ -63,6 +66,12 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
         asked = questions_not_held_out(every, holdout)
     values, details = metrics.measure(doc, chunkset, asked if asked is not None else questions or None,
                                       retriever=retriever, labels=labels, indexing=indexing)
+    if gold:
+        from chunkbench.evaluate.gold.answers import gold_columns
+        from chunkbench.evaluate.retrieval import chunk_units, indexed_units
+
+        units = indexed_units(chunk_units(chunkset), indexing, doc)
+        extra_values.update(gold_columns(_gold_case(os.fspath(gold), doc), units, retriever))
     values = {**values, **extra_values}
     if asked is not None:
         details["holdout"] = {"fraction": holdout, "held_out": len(every) - len(asked), "scored": len(asked)}
@@ -76,6 +85,22 @@ def _document(input_path: str, mtime_ns: int):
     from chunkbench.loaders import load
 
     return load(input_path)
+
+
+def _gold_case(path: str, doc):
+    """The gold case of `doc` from the gold.json at `path`, made once per (file, document) in this process."""
+    key = (path, os.stat(path).st_mtime_ns, doc.doc_id, doc.parser.label, len(doc.text))
+    found = _GOLD_CASES.get(key)
+    if found is None:
+        from chunkbench.evaluate.gold import Gold
+        from chunkbench.evaluate.gold.answers import gold_case
+
+        _GOLD_CASES.clear()  # one document's gold at a time: points come input by input
+        found = _GOLD_CASES[key] = gold_case(doc, Gold.read(path), path)
+    return found
+
+
+_GOLD_CASES: dict = {}
 
 
 def compute_point(point: Point) -> dict:
@@ -93,7 +118,7 @@ def compute_point(point: Point) -> dict:
         _, _, values, details = measure_point(point.input, point.strategy, point.params, point.questions,
                                               point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels,
                                               holdout=point.holdout, chunks_file=point.chunks_file,
-                                              baseline=point.baseline)
+                                              baseline=point.baseline, gold=point.gold)
         row.update(values)
         if "edits_reproduced" in details:  # ids of the reviewers' edits this point reproduces (edit_changes)
             row["edits_reproduced"] = " ".join(str(i) for i in details["edits_reproduced"])

@@ -38,7 +38,8 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
               notebooks: str = "best", rank_by: str | None = None, retriever: str = "bm25",
               labels: str | os.PathLike | None = None, recall_floor: str | None = "splitter",
               holdout: float | None = None, chunks: tuple[str, str] | None = None,
-              baseline: str | None = None, max_points: int | None = None):
+              baseline: str | None = None, max_points: int | None = None,
+              gold: Sequence[str | os.PathLike] = ()):
     """Run every input × grid point and return the results DataFrame (also written to `out_dir` as
     results.csv and results.parquet; `chunkbench.ui.sweep_summary.write_summary(df, out_dir)` adds summary.html).
 
@@ -55,7 +56,8 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
     questions the points are not scored on, on which each best point is then checked against the
     splitter (df.attrs["holdout"]: document → holdout.score_held; evaluate --holdout's split and check);
     `baseline`: another version of the one input, or a setting, for the `stability` column (Point.baseline);
-    `max_points`: the bound on the grid's points (grid.MAX_POINTS by default)."""
+    `max_points`: the bound on the grid's points (grid.MAX_POINTS by default); `gold`: gold.json files of
+    inputs (`chunkbench gold`), whose points get the gold_* columns (cuts, recall per question kind)."""
     if not inputs:
         raise UsageError("sweep needs at least one input")
     if notebooks not in NOTEBOOK_MODES:
@@ -73,7 +75,7 @@ def run_sweep(inputs: Sequence[str | os.PathLike], grid: Mapping[str, Sequence[A
         check_fraction(holdout)
     out = Path(out_dir)
     points = make_points(inputs, grid, out, strategy=strategy, fixed=fixed, questions=questions, retriever=retriever,
-                         holdout=holdout, chunks=chunks, baseline=baseline, max_points=max_points)
+                         holdout=holdout, chunks=chunks, baseline=baseline, max_points=max_points, gold=gold)
     out.mkdir(parents=True, exist_ok=True)  # after every check the points make: a failed start writes nothing
     failed_inputs, labelled = preparse(list(dict.fromkeys(p.input for p in points)), labels,
                                        workers=jobs or os.cpu_count() or 1, dask=dask, progress=progress)

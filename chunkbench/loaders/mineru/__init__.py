@@ -42,7 +42,7 @@ Decisions:
 * unknown item types load as `other` with a warning (new MinerU versions add types).
 
 Modules: `files` (finding the content_list and the files beside it), `pages` (page sizes, MinerU
-version), `reader` (items → Elements, v1 and v2), `tables` (table HTML → rows).
+version), `reader` (items → Elements, v1 and v2); table HTML → rows is `loaders.htmldoc.tables`.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import InputError
+from chunkbench.loaders.htmldoc.tables import html_table_rows
 from chunkbench.loaders.jsonread import read_json
 from chunkbench.loaders.paragraphs import rejoin
 from chunkbench.types.document import Document, ParserInfo, make_document
@@ -69,7 +70,6 @@ from .files import (
 )
 from .pages import middle_page_sizes, middle_version, pdf_page_sizes
 from .reader import BBOX_SCALE, NO_PAGE_SIZES_WARNING, ItemReader
-from .tables import html_table_rows
 from .v4 import (
     MIDDLE_SCHEMA,
     is_mineru4,

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from chunkbench.errors import InputError
+from chunkbench.loaders.htmldoc.tables import TableTooLarge, html_table_rows
 from chunkbench.loaders.jsonread import MAX_PAGES, is_int, is_number, json_type
 from chunkbench.text.segment import pipe_table
 from chunkbench.types.document import Element, Page, as_bbox
-
-from .tables import TableTooLarge, html_table_rows
 
 #: MinerU bboxes are integers relative to the page: 0..BBOX_SCALE on each axis
 BBOX_SCALE = 1000

@@ -100,6 +100,11 @@ def register(subparsers) -> None:
                    help="with -o: the questions this setting misses, each with the page, the evidence marked, the "
                         "cuts inside it and the chunks retrieved instead, in DIR/misses/index.html (default: the "
                         "best setting, else the one with the most IoU; a setting's name as in the table; 'none')")
+    p.add_argument("--gold", action="append", default=None, metavar="GOLD_JSON",
+                   help="score against a structured twin instead of a questions file: one gold.json (`chunkbench "
+                        "gold`) per INPUT, in their order. Prints the parse against the twin, each setting's cuts and "
+                        "recall per question kind (table cell, list, section, definition, footnote, passage) at each "
+                        "budget (docs/gold.md)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="parse the PDFs not yet in the parse cache on N local worker processes (a Dask LocalCluster)")
     p.add_argument("--dask", default=None, metavar="SCHEDULER_ADDRESS",
@@ -124,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     from chunkbench.io.atomic import dumps_json, write_json, write_text
     from chunkbench.io.outputs import check_outputs, say_if_replacing
 
-    check_outputs({}, inputs=[*args.inputs, args.questions], folders={"--output": args.output})
+    check_outputs({}, inputs=[*args.inputs, args.questions, *(args.gold or ())], folders={"--output": args.output})
     if args.top_k < 1:
         raise UsageError("--top-k must be at least 1")
     if args.baseline_size < 1 or not 0 <= args.baseline_overlap < args.baseline_size:
@@ -139,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
                 if explicit else default_settings())
     if args.workers is not None or args.dask is not None:
         _parse_first(args)
+    if args.gold:
+        return _run_gold(args, settings, budget)
     # an input without a questions file asks its own (evaluate.proxy), and the report says so
     cases = find_cases(args.inputs, args.questions, questions_dir=args.questions_dir, proxy=args.questions is None)
     if args.output:
@@ -170,6 +177,33 @@ def run(args: argparse.Namespace) -> int:
     print(dumps_json(data) if args.json else
           "\n\n".join(format_report(r, args.per_document) for r in results) + f"\n\n{IOU_NOTE}"
           + (f"\n{missed}" if missed else ""))
+    return 0
+
+
+def _run_gold(args: argparse.Namespace, settings, budget) -> int:
+    """`evaluate --gold`: the settings and the baseline splitter on each input's gold (app.gold)."""
+    from chunkbench.app.gold import evaluate_on_gold, gold_cases
+    from chunkbench.errors import UsageError
+    from chunkbench.evaluate.benchmark import baseline
+    from chunkbench.evaluate.gold.report import format_gold_report
+    from chunkbench.io.atomic import dumps_json, write_json, write_text
+
+    if args.questions or args.questions_dir or args.holdout is not None or args.pooled:
+        raise UsageError("--gold asks the gold's own questions: it does not go with --questions, --questions-dir, "
+                         "--holdout or --pooled")
+    base = baseline(args.baseline_size, args.baseline_overlap, args.baseline_separators, args.baseline_unit)
+    retrievers = ("bm25", "dense") if args.retriever == "both" else (args.retriever,)
+    cases = gold_cases(args.inputs, args.gold)
+    found = evaluate_on_gold(cases, [*settings, base], retrievers, budget)
+    reports = [format_gold_report(found["parse"], results, found["budgets"], found["giveaway"])
+               for results in found["results"].values()]
+    data = {**found, "results": {r: [{k: v for k, v in row.items() if k != "rows"} for row in rows]
+                                 for r, rows in found["results"].items()}}
+    if args.output:
+        os.makedirs(args.output, exist_ok=True)
+        write_json(os.path.join(args.output, "gold_evaluation.json"), data)
+        write_text(os.path.join(args.output, "gold_evaluation.md"), "\n\n".join(reports) + "\n")
+    print(dumps_json(data) if args.json else "\n\n".join(reports))
     return 0
 
 

@@ -31,6 +31,10 @@ def register(sub) -> None:
     p.add_argument("--elements-of", default=None, metavar="INPUT",
                    help="another parse of the same PDF (e.g. a MinerU output folder) drawn dashed over the "
                         "parser's own elements, to compare parsers")
+    p.add_argument("--gold", default=None, metavar="GOLD_JSON",
+                   help="a gold.json of INPUT (`chunkbench gold`): draw where the parse disagrees with the structured "
+                        "twin (a missed or extra heading, a wrong level, a cell that differs, blocks out of order) "
+                        "as the violet gold layer, and list the places (docs/gold.md)")
     p.add_argument("-o", "--output", required=True, help="output folder")
     add_chunks_option(p, "draw")
     add_fail_on_empty(p)
@@ -60,7 +64,13 @@ def run_render(args) -> int:
         from chunkbench.ui.render import check_show
 
         check_show(show)
-    check_outputs({}, inputs=[args.input, args.pdf, args.elements_of, args.chunks], folders={"--output": args.output})
+    check_outputs({}, inputs=[args.input, args.pdf, args.elements_of, args.chunks, args.gold],
+                  folders={"--output": args.output})
+    gold = None
+    if args.gold:
+        from chunkbench.app.gold import read_gold
+
+        gold = read_gold(args.gold)
     doc = load_input(args)
     chunks = chunks_for(doc, args)
     check_not_empty(chunks, args)
@@ -71,7 +81,8 @@ def run_render(args) -> int:
         other = load(args.elements_of, pdf=doc.pdf_path, cache=not args.no_cache)
     pages = parse_pages(args.pages, len(doc.pages)) if doc.pdf_path else None
     say_if_replacing(args.output, "index.html", "report", "its index.html and the page images of the same pages are")
-    index = write_report(doc, chunks, args.output, pages=pages, dpi=args.dpi, show=show, elements_of=other)
+    index = write_report(doc, chunks, args.output, pages=pages, dpi=args.dpi, show=show, elements_of=other,
+                         gold=gold.for_document(doc, where=args.gold) if gold is not None else None)
     what = f"{len(pages)} page images" if pages is not None else "the text view (no PDF)"
     print(f"wrote {index} ({len(chunks)} chunks, {what})")
     return 0

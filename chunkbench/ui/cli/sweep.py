@@ -40,6 +40,10 @@ def register(subparsers) -> None:
                         "text (what a vector store keyed by chunk_id keeps). BASELINE is another version of the one "
                         "INPUT (a file, chunked with each point's setting) or a setting ('strategy=elements,"
                         "max_chunk_size=900', diff's syntax)")
+    p.add_argument("--gold", action="append", default=[], metavar="GOLD_JSON",
+                   help="a gold.json (`chunkbench gold`) of one of the inputs, repeatable: its points get gold_* "
+                        "columns, the cut scores against the twin and recall per question kind at 500/1,000/2,000 "
+                        "tokens (docs/gold.md)")
     p.add_argument("--max-points", type=int, default=None, metavar="N",
                    help="run a grid of more than 10,000 points (the bound against a typo that makes millions)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
@@ -93,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
         more = f" (and {len(missing) - 1} more inputs)" if len(missing) > 1 else ""
         raise InputError(f"no such file or folder{more}; nothing was written", missing[0])
-    check_outputs({}, inputs=args.inputs, folders={"--output": args.output})
+    check_outputs({}, inputs=[*args.inputs, *args.gold], folders={"--output": args.output})
     grid = parse_grid(args.grid)
     say_if_replacing(args.output, "results.csv", "sweep", "its results.csv, results.parquet and summary.html are",
                      "its points that this sweep does not compute stay under points/", _rows(args.output))
@@ -105,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout, notebooks=args.notebooks, rank_by=args.rank_by, retriever=args.retriever,
         labels=_labels(args.workspace), recall_floor=args.recall_floor, holdout=args.holdout,
         chunks=(args.chunks, args.chunker) if args.chunks else None, baseline=args.stability_against,
-        max_points=args.max_points,
+        max_points=args.max_points, gold=args.gold,
     )
     from chunkbench.ui.sweep_summary import write_summary
 

@@ -46,7 +46,7 @@ def fitting_dpi(width: float, height: float, dpi: float) -> float:
 class Region:
     """A drawn area in PIXELS of its PageImage: what a click at (x, y) hits.
 
-    `kind` is chunk, overlap, element, noise (render_page) or boundary (diff drawings);
+    `kind` is chunk, overlap, element, noise, gold (render_page) or boundary (diff drawings);
     `chunk_index` is the chunk's index (None for element and noise regions); `label` names the
     reason, the element ("type id") or the skip reason ("id: why")."""
 

@@ -12,6 +12,9 @@ Layers, bottom to top (each switched on by a name in `show`):
   chunks continuing from / onto another page are marked "from p.N" / "p.N".
 * `defects` – what a reviewer would object to (evaluate.defects: a lead-in apart from its table, a
   footnote inside a table piece, a cut mid-sentence, …): a red box at the place with its code.
+* `gold` – where the parse disagrees with the document's structured twin (`gold=`, evaluate.gold.disagree:
+  a missed or extra heading, a wrong level, a table cell that differs, blocks out of order): a violet
+  box over the place's lines with its code.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from .image import PageImage, Region
 
 if TYPE_CHECKING:
     from chunkbench.evaluate.defects import Finding
+    from chunkbench.evaluate.gold.disagree import Disagreement
 from chunkbench.loaders.regions import chunk_regions, position_box, span_regions
 
 from .palette import (
@@ -44,7 +48,7 @@ from .palette import (
 )
 from .pdfpages import page_size, pdf_path_of
 
-LAYERS = ("chunks", "elements", "reasons", "overlap", "noise", "defects")
+LAYERS = ("chunks", "elements", "reasons", "overlap", "noise", "defects", "gold")
 DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise", "defects")
 #: label font size in points (chunk labels sit in gutters beside the page, so they can be this big)
 LABEL_SIZE = 9.0
@@ -77,17 +81,19 @@ def chunks_on_page(chunks, page: int) -> list[Chunk]:
 def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, show: Iterable[str] = DEFAULT_SHOW,
                 *, selected: int | None = None, elements_of: Document | None = None,
                 label_size: float = LABEL_SIZE, defects: Iterable[Finding] | None = None,
-                cite: Any = None) -> PageImage:
+                cite: Any = None, gold: Iterable[Disagreement] | None = None) -> PageImage:
     """Render 1-based `page` of `doc`'s PDF at `dpi` with the `show` layers of `chunks` (a ChunkSet,
     a sequence of Chunks, or None for the bare page / raw elements). `selected` emphasises one
     chunk (by index); `elements_of` adds another parse of the same PDF as a dashed element layer;
     `label_size` is the gutter labels' font size in points (a view that shows the page smaller than
     its pixels asks for bigger ones); `defects`, the findings of `chunks` (evaluate.defects) when
     the caller has them (a report of many pages finds them once), else found here; `cite`, a
-    Citation (`cb.cite`) or several, highlights exactly their words' lines on this page.
+    Citation (`cb.cite`) or several, highlights exactly their words' lines on this page; `gold`, the
+    disagreements of the parse with its structured twin (evaluate.gold.disagree), drawn as the `gold`
+    layer (added to `show` when given).
 
     Raises InputError when the document has no PDF (use `render_text_view` then)."""
-    layers = check_show(show)
+    layers = check_show(show) | ({"gold"} if gold is not None else set())
     if not isinstance(page, int) or isinstance(page, bool):
         raise UsageError(f"page must be a 1-based integer, got {page!r}")
     if not 10 <= float(dpi) <= 600:
@@ -111,6 +117,8 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
             _draw_elements(img, elements_of, page, dashed=True, target=page_size(path, page))
         _legend(img, doc, elements_of, page)
     if chunks is None:
+        if "gold" in layers and gold is not None:
+            _draw_gold(img, doc, gold, label_size)
         draw_quote(img, _cited_boxes(cite, page))
         return img
     if "noise" in layers:
@@ -123,6 +131,8 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
     if "defects" in layers:
         found = defects if defects is not None else chunkset_defects(chunks)
         _draw_defects(img, [f for f in found if f.page == page and f.box is not None], label_size, doc)
+    if "gold" in layers and gold is not None:
+        _draw_gold(img, doc, gold, label_size)
     draw_quote(img, _cited_boxes(cite, page))
     for label in labels:
         _draw_label(img, label, left, width)
@@ -201,6 +211,25 @@ def _draw_defects(img: PageImage, findings: list[Finding], label_size: float, do
             top = y0 - size * 1.5 - 2
             at = (x0, top if top >= 0 else y1 + 2)
         img.draw_text(f.code.value, at, color=(255, 255, 255), size=size, background=DEFECT_COLOR)
+
+
+#: the colour of the gold layer: not a chunk colour, apart from the defects' red
+GOLD_COLOR = (120, 40, 170)
+
+
+def _draw_gold(img: PageImage, doc: Document, found: Iterable[Disagreement], label_size: float) -> None:
+    """Each disagreement with the twin on this page: its lines boxed in violet, its code above the first."""
+    size = label_size * 0.85
+    for d in found:
+        boxes = [b for b in span_regions(doc, d.start, d.end) if b.page == img.page]
+        if not boxes:
+            continue
+        img.draw_rects([(b.x0 - 1, b.y0 - 1, b.x1 + 1, b.y1 + 1) for b in boxes], stroke=GOLD_COLOR, width=2, dash=3)
+        first = boxes[0]
+        img.draw_text(d.code, (first.x0, max(first.y0 - size * 1.5 - 1, 0)), color=(255, 255, 255), size=size,
+                      background=GOLD_COLOR)
+        x0, y0, x1, y1 = img.to_pixels(first)
+        img.add_region(Region(None, img.page, x0, y0, x1, y1, "gold", f"{d.code}: {d.detail}"))
 
 
 def _draw_chunk(img: PageImage, c: Chunk, boxes: list[BBox], emphasis: bool) -> None:
