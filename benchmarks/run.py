@@ -1,6 +1,6 @@
 """`make bench`: run the benchmarks, print the table, write `benchmarks/results.md`.
 
-    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus,judge,cli,lineage,cite,parse_stages,budgets]
+    python -m benchmarks.run [--quick] [--only tokens,parse,structure,render,explore,foreign,dense,mineru,corpus,judge,cli,lineage,cite,parse_stages,budgets,gold]
                              [-o benchmarks/results.md]
 
 Each section's rows, notes and the run that measured them are kept in `results.json` beside the
@@ -15,7 +15,7 @@ as a share of parse time and their scaling; 3. parsing vs pymupdf4llm, cores, ca
 (`bench_corpus`); 10. judging without questions: defects and the proxy score (`bench_judge`);
 11. how long the command line takes to answer (`bench_cli`); 12. chunk lineage (`bench_lineage`);
 13. citing a quote (`bench_cite`); 14. the default parse by stage on one core (`bench_parse_stages`);
-15. recall at a context budget (`bench_budgets`).
+15. recall at a context budget (`bench_budgets`); 16. gold from a structured twin (`bench_gold`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from chunkbench.io.atomic import write_text
 from .common import HEADER, ROOT, Row, machine, markdown_rows, plain_table
 
 SECTIONS = ("tokens", "parse", "structure", "render", "explore", "foreign", "dense", "mineru", "corpus", "judge", "cli",
-            "lineage", "cite", "parse_stages", "budgets")
+            "lineage", "cite", "parse_stages", "budgets", "gold")
 
 
 #: each section's `run` arguments for a --quick or a full run (default: runs=2 or 3)
@@ -46,6 +46,7 @@ RUN_ARGS = {
     "cli": lambda quick: {"runs": 3 if quick else 5},
     "cite": lambda quick: {},
     "budgets": lambda quick: {},
+    "gold": lambda quick: {},
 }
 
 

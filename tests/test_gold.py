@@ -241,6 +241,56 @@ def test_a_twin_of_another_document_is_an_input_error_naming_both(parsed, tmp_pa
         cb.gold(parsed, path)
 
 
+def test_a_table_split_over_two_pages(tmp_path):
+    """The twin's table of a header and four rows, printed over two pages: the parse has two tables,
+    the second without the header. The table is found, its cells right but for one, the header row is
+    a header row; chunks cut at the page break leave the second page's rows without their header
+    unless the chunker repeats it."""
+    twin = twin_doc(tmp_path, "<h2>Limits</h2><p>The limits of every plan are listed below.</p><table><thead>"
+                              "<tr><th>Plan</th><th>Users</th></tr></thead><tbody><tr><td>basic</td><td>5</td></tr>"
+                              "<tr><td>team</td><td>50</td></tr><tr><td>business</td><td>500</td></tr>"
+                              "<tr><td>enterprise</td><td>5000</td></tr></tbody></table>")
+    first = [["Plan", "Users"], ["basic", "5"], ["team", "50"]]
+    second = [["business", "500"], ["enter", "prise 5000"]]  # letters moved into the neighbouring cell
+    doc = make_doc([
+        {"type": "heading", "text": "Limits", "text_level": 2, "page_idx": 0},
+        {"type": "paragraph", "text": "The limits of every plan are listed below.", "page_idx": 0},
+        {"type": "table", "text": "| Plan | Users |\n|---|---|\n| basic | 5 |\n| team | 50 |", "rows": first, "page_idx": 0},
+        {"type": "page_number", "text": "1", "page_idx": 0},
+        {"type": "table", "text": "| business | 500 |\n|---|---|\n| enter | prise 5000 |", "rows": second, "page_idx": 1},
+    ])
+    gold = make_gold(doc, [twin])
+    assert all(b.located for b in gold.leaves)
+    s = parse_scores(doc, gold)
+    assert s["table_recall"] == 1.0 and s["table_precision"] == 1.0 and s["header_rows_kept"] == 1.0
+    assert s["cell_accuracy"] == pytest.approx(8 / 10)  # "enter | prise 5000": both cells of that row differ
+    page_two = doc.text.index("| business")
+    apart = cut_scores(gold, doc.text, [unit(doc, 0, page_two), unit(doc, page_two, len(doc.text))])
+    assert apart["rows_without_header"] == 0.5 and apart["rows_cut"] == 0.0
+    repeated = RetrievalUnit("Plan Users\n" + doc.text[page_two:], page_two, len(doc.text), frozenset())
+    kept = cut_scores(gold, doc.text, [unit(doc, 0, page_two), repeated])
+    assert kept["rows_without_header"] == 0.0  # a chunker that repeats the header keeps it with its rows
+    assert kept["leadins_apart"] == 0.0
+
+
+def test_gold_of_the_default_parse_scores_the_docling_document_docling_core_writes(frobnicator):
+    """Gold made on one parse scores another parse of the same PDF: the DoclingDocument docling-core
+    builds from it (io.docling_doc) and saves, loaded back by the Docling loader; its canonical text is
+    the default parse's, so the places hold as they are; placed anew they are the same."""
+    from chunkbench.io.docling_doc import to_docling
+
+    pdf, html = frobnicator
+    doc = cb.load(pdf)
+    gold = cb.gold(doc, html)
+    path = pdf.with_suffix(".docling.json")
+    to_docling(doc).document.save_as_json(path)
+    docling = cb.load(path, pdf=pdf)
+    assert docling.parser.name == "docling" and gold.fits(docling) and gold.for_document(docling) is gold
+    again = make_gold(docling, [cb.load(html)])
+    assert [(b.status, b.start, b.end) for b in again.blocks] == [(b.status, b.start, b.end) for b in gold.blocks]
+    assert parse_scores(docling, gold) == parse_scores(docling, again)
+
+
 # --- placing: the cases print makes -----------------------------------------------------------------
 
 

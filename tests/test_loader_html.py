@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import chunkbench
-from chunkbench.errors import InputError
 from chunkbench.loaders.htmldoc import html_table_rows, load_html
 from chunkbench.ui.cli import main as cli
 from tests.conftest import twin_pair

@@ -1,5 +1,5 @@
 """The tables generated from the declarations: the guide's (docs/guide.md) strategy and reason-code tables, the
-reason enum of the chunks.json schema and docs/defects.md's defect codes. Strategies, reason codes
+reason enum of the chunks.json schema, docs/defects.md's defect codes and docs/gold.md's scores. Strategies, reason codes
 and defect codes are declared once (the registry in `chunkbench.strategies`, the `Reason` and
 `Defect` enums); this writes everything that lists them.
 
@@ -23,6 +23,7 @@ PACKAGE = Path(__file__).resolve().parents[1]
 #: the page with the strategy, reason-code and metric tables (the README links to it)
 GUIDE = PACKAGE.parent / "docs" / "guide.md"
 DEFECTS = PACKAGE.parent / "docs" / "defects.md"
+GOLD = PACKAGE.parent / "docs" / "gold.md"
 SCHEMA = PACKAGE / "schema" / "chunks.schema.json"
 COMMAND = "python -m chunkbench.ui.doctables"
 
@@ -56,6 +57,25 @@ def defects_text(current: str) -> str:
     return _between(current, "defects", defect_table())
 
 
+def gold_text(current: str) -> str:
+    """docs/gold.md's tables of the parse scores, cut scores, question kinds and disagreement codes."""
+    from chunkbench.evaluate.gold.cuts import CUT_SCORES
+    from chunkbench.evaluate.gold.disagree import DISAGREEMENTS
+    from chunkbench.evaluate.gold.parse import PARSE_SCORES
+    from chunkbench.evaluate.gold.questions import QUESTION_KINDS
+    from chunkbench.evaluate.gold.report import CUT_COLUMNS, PARSE_COLUMNS
+
+    def table(head: str, items, columns=None) -> str:
+        rows = [f"| `{k}` |{f' {columns[k]} |' if columns else ''} {_cell(v)} |" for k, v in items.items()]
+        heads = f"| {head} |{' column |' if columns else ''} meaning |"
+        return "\n".join([heads, "|---|---|" + ("---|" if columns else ""), *rows])
+
+    text = _between(current, "gold-parse", table("score", PARSE_SCORES, PARSE_COLUMNS))
+    text = _between(text, "gold-cuts", table("score", CUT_SCORES, CUT_COLUMNS))
+    text = _between(text, "gold-questions", table("kind", QUESTION_KINDS))
+    return _between(text, "gold-disagreements", table("code", DISAGREEMENTS))
+
+
 def _between(text: str, name: str, body: str) -> str:
     """`text` with the block between the `name` markers replaced by `body`."""
     start, end = f"<!-- generated: {name} ({COMMAND}) -->", f"<!-- end generated: {name} -->"
@@ -87,7 +107,7 @@ def schema_text(current: str) -> str:
 def outdated() -> dict[Path, str]:
     """Each generated file whose text differs from what the declarations give, with that text."""
     out = {}
-    for path, make in ((GUIDE, guide_text), (SCHEMA, schema_text), (DEFECTS, defects_text)):
+    for path, make in ((GUIDE, guide_text), (SCHEMA, schema_text), (DEFECTS, defects_text), (GOLD, gold_text)):
         if path.exists():
             current = path.read_text("utf-8")
             wanted = make(current)

@@ -51,8 +51,8 @@ def twin_html(path: Path) -> Path:
 def twin_pdf(path: Path) -> Path:
     """The PDF: the same body laid out on A4 pages with running headers, page numbers and the
     footnote at the foot of its page (chunkbench.samples.build)."""
-    from chunkbench.samples.content import Sample
     from chunkbench.samples.build import build_pdf
+    from chunkbench.samples.content import Sample
 
     sample = Sample(
         name="frobnicator", title="Frobnicator Handbook", subject="a hand-made twin", paper="a4",

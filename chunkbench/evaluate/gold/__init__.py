@@ -38,13 +38,21 @@ class Gold:
     text_sha256: str
     twins: tuple[dict[str, str], ...]
     blocks: tuple[GoldBlock, ...]
-    _by_id: dict[str, GoldBlock] = field(default_factory=dict, compare=False, repr=False)
+    _position: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    _children: dict[str, list[GoldBlock]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._by_id.update((b.id, b) for b in self.blocks)
+        for n, b in enumerate(self.blocks):
+            self._position[b.id] = n
+            if b.parent is not None:
+                self._children.setdefault(b.parent, []).append(b)
 
     def block(self, block_id: str) -> GoldBlock:
-        return self._by_id[block_id]
+        return self.blocks[self._position[block_id]]
+
+    def position(self, block_id: str) -> int:
+        """The block's place in the twin's order (its index in `blocks`)."""
+        return self._position[block_id]
 
     @property
     def leaves(self) -> list[GoldBlock]:
@@ -53,7 +61,7 @@ class Gold:
 
     def children(self, block_id: str) -> list[GoldBlock]:
         """The items of a list or the rows of a table, in order."""
-        return [b for b in self.blocks if b.parent == block_id]
+        return list(self._children.get(block_id, ()))
 
     def summary(self) -> dict[str, Any]:
         """Blocks by status, the located share by count and by characters, and per kind."""
@@ -160,8 +168,8 @@ def _checked(gold: Gold, document: str, twins: str) -> Gold:
 
 
 def _check_blocks(gold: Gold, path: str | Path | None) -> None:
-    """Every block's kind and status known, places inside... nothing beyond the ids' order is trusted
-    blindly: a place must be a forward span, a parent or term must name an earlier block."""
+    """A gold file's blocks checked as read: known kinds and statuses, unique ids, a located block's
+    place a forward span, and every block it names (parent, term, section) one that comes before it."""
     from .blocks import KINDS, STATUSES
 
     seen: set[str] = set()

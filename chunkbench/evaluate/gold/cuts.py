@@ -25,8 +25,8 @@ CUT_SCORES = {
                       "with a chunk boundary inside them",
     "items_cut": "share of the twin's placed list items with a chunk boundary inside them",
     "rows_cut": "share of the twin's placed table rows with a chunk boundary inside them",
-    "rows_without_header": "share of the twin's placed table body rows whose chunk does not hold the table's "
-                           "header row",
+    "rows_without_header": "share of the twin's placed table body rows whose chunk does not hold every cell of "
+                           "the table's header row",
     "leadins_apart": "share of the twin's lead-ins (a paragraph ending in a colon or announcing what follows, "
                      "right before a list or table) that no chunk holds together with the first item or row",
     "chunks_crossing_sections": "share of chunks that hold the start of a twin heading after some text of their own",
@@ -97,16 +97,19 @@ def _has_letters(s: str) -> bool:
 
 
 def rows_without_header(gold: Gold, index: UnitIndex) -> list[bool]:
-    """Body rows whose chunk (any chunk holding the row's start) lacks the header row's text."""
+    """Body rows whose chunk (any chunk holding the row's start) lacks a cell of the header row
+    (each header cell's letters and digits are looked for in the chunk's text: a chunker that writes
+    the column names beside each value, as Docling's serializer does, keeps them)."""
     out: list[bool] = []
     for table in (b for b in gold.blocks if b.kind == "table"):
         rows = [r for r in gold.children(table.id) if r.located]
-        header = [fold(r.text, LETTERS_AND_DIGITS) for r in rows if r.header]
-        if not header or not header[0]:
+        header = next((r for r in rows if r.header), None)
+        cells = [c for c in (fold(c, LETTERS_AND_DIGITS) for c in header.cells) if c] if header else []
+        if not cells:
             continue
         for row in (r for r in rows if not r.header):
-            holders = index.holding(row.span[0])
-            out.append(not any(header[0] in fold(u.text, LETTERS_AND_DIGITS) for u in holders))
+            texts = [fold(u.text, LETTERS_AND_DIGITS) for u in index.holding(row.span[0])]
+            out.append(not any(all(c in t for c in cells) for t in texts))
     return out
 
 

@@ -68,7 +68,7 @@ def make_questions(gold: Gold, per_kind: int = MAX_PER_KIND) -> list[GoldQuestio
     for kind in QUESTION_KINDS:
         made = [q for q in getattr(maker, kind)() if q is not None]
         made.sort(key=lambda q: hashlib.sha1("|".join(q.evidence).encode()).hexdigest())
-        out.extend(sorted(made[:per_kind], key=lambda q: [maker.position[i] for i in q.evidence]))
+        out.extend(sorted(made[:per_kind], key=lambda q: [gold.position(i) for i in q.evidence]))
     return out
 
 
@@ -78,7 +78,6 @@ class _Maker:
         leaves = [b for b in gold.leaves if b.located]
         self.df = Counter(t for b in leaves for t in set(tokenize(b.text)))
         self.n = max(1, len(leaves))
-        self.position = {b.id: n for n, b in enumerate(gold.blocks)}
         self.descriptions: dict[str, list[GoldBlock]] = {}
         for b in gold.blocks:
             if b.kind == "description" and b.term is not None:
@@ -203,7 +202,7 @@ class _Maker:
 def leadin_of(gold: Gold, block: GoldBlock) -> GoldBlock | None:
     """The paragraph introducing the list or table `block` belongs to (or `block` itself follows)."""
     anchor = gold.block(block.parent) if block.parent else block
-    n = gold.blocks.index(anchor)
+    n = gold.position(anchor.id)
     if n == 0:
         return None
     before = gold.blocks[n - 1]

@@ -300,9 +300,9 @@ def below_title(elements: list[Element]) -> list[Element]:
     the title's level or above it (pandoc's `# 1 Installing` under its h1 title, DocBook's sect1 under
     the article's h2 title): the title heads the document, as it does in print."""
     title = next((n for n, e in enumerate(elements) if e.attrs.get("document_title")), None)
-    if title is None or elements[title].text_level is None:
+    level = elements[title].text_level if title is not None else None
+    if title is None or level is None:
         return elements
-    level = elements[title].text_level
     later = [e.text_level for e in elements[title + 1:] if e.type == "heading" and e.text_level is not None]
     if not later or min(later) > level:
         return elements
