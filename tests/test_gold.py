@@ -195,6 +195,7 @@ def test_questions_of_every_kind_with_their_evidence(gold):
             assert not leadin_words & words, q
     assert giveaway(gold, questions) == 0.0
     assert make_questions(gold) == questions  # the same questions every run
+    assert len({q.id for q in questions}) == len(questions)
 
 
 def test_giveaway_counts_questions_the_heading_words_alone_find(gold):

@@ -49,7 +49,7 @@ _PARAGRAPHS = frozenset({"paragraph", "description"})
 
 @dataclass(frozen=True)
 class GoldQuestion:
-    """A question of one kind, its evidence (gold block ids) and the words it took from them."""
+    """A question of one kind and its evidence (gold block ids, in the twin's order)."""
 
     kind: str
     question: str
@@ -57,8 +57,10 @@ class GoldQuestion:
 
     @property
     def id(self) -> str:
-        """`kind/first evidence id`: unique per document, and says the kind (per-kind tables read it)."""
-        return f"{self.kind}/{self.evidence[0]}"
+        """`kind/last evidence id`: unique per document (a table's rows share its header, never their
+        own row; a section's, a list's, a passage's last block is no other's of that kind), and says
+        the kind (per-kind tables read it)."""
+        return f"{self.kind}/{self.evidence[-1]}"
 
 
 def make_questions(gold: Gold, per_kind: int = MAX_PER_KIND) -> list[GoldQuestion]:
