@@ -34,5 +34,12 @@ def _signed(v: float | None) -> str:
     return "-" if v is None else f"{round(100 * v) or 0:+d}%"  # `or 0`: no "-0%"
 
 
+def markdown_table(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+    """A Markdown pipe table: the head row, the rule, one row per cell list (the benchmark's and gold's tables)."""
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines.extend("| " + " | ".join(cells) + " |" for cells in body)
+    return "\n".join(lines)
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -14,7 +14,7 @@ from ..retrieval.budget import budget_measures
 from ..settings import BASELINE, Setting
 from .baseline import equally_indexed
 from .compare import _gain, _short_of, candidates, clears_margin, result_margin
-from .formats import _count, _interval, _listed, _num, _pct, _points, _signed
+from .formats import _count, _interval, _listed, _num, _pct, _points, _signed, markdown_table
 from .scoring import MEASURES
 
 
@@ -22,7 +22,7 @@ def format_table(result: Mapping[str, Any]) -> str:
     """The pooled comparison as a Markdown table, the best setting marked with `*`; each difference
     from the baseline with its 95% interval."""
     head = ["setting", "units", "mean chars", *MEASURES, "IoU vs baseline", "IoU 95% CI", "recall Δ 95% CI"]
-    return _table(head, [[row["setting"] + (" *" if row["setting"] == result["best"] else ""), str(row["units"]),
+    return markdown_table(head, [[row["setting"] + (" *" if row["setting"] == result["best"] else ""), str(row["units"]),
                           f"{row['mean_chars']:.0f}", *(_pct(row[k]) if k != "mrr" else _num(row[k]) for k in MEASURES),
                           *_against(row, row["setting"] == result["baseline"])] for row in result["rows"]])
 
@@ -42,7 +42,7 @@ def format_budget_table(result: Mapping[str, Any]) -> str:
             for row in result["rows"]]
     policy = result.get("budget_policy", "hits")
     return (f"At a context budget (cl100k tokens sent per question, return policy `{policy}`: "
-            f"{POLICIES.get(policy, '')}):\n\n{_table(head, body)}")
+            f"{POLICIES.get(policy, '')}):\n\n{markdown_table(head, body)}")
 
 
 def _tokens(v: float | None) -> str:
@@ -61,7 +61,7 @@ def format_documents(result: Mapping[str, Any]) -> str:
                  *_against(d, row["setting"] == result["baseline"])]
                 for row in result["rows"] for d in [row["documents"][n]]]
         parts.append(f"### {doc['source']} ({doc['questions']} questions, {doc['chars']:,} chars)\n\n"
-                     f"{_table(head, body)}\n\n{_document_line(result, n)}")
+                     f"{markdown_table(head, body)}\n\n{_document_line(result, n)}")
     return "\n\n".join(parts)
 
 
@@ -71,12 +71,6 @@ def _against(row: Mapping[str, Any], is_base: bool) -> list[str]:
         return ["baseline", "", ""]
     return [_signed(row["iou_gain"]), _interval(row["iou_gain_ci"], _signed),
             _interval(row["recall_diff_ci"], _points)]
-
-
-def _table(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines.extend("| " + " | ".join(cells) + " |" for cells in body)
-    return "\n".join(lines)
 
 
 def _document_line(result: Mapping[str, Any], n: int) -> str:

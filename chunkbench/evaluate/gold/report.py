@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chunkbench.evaluate.benchmark.formats import markdown_table
+
 from .cuts import CUT_SCORES
 from .parse import PARSE_SCORES
 from .questions import QUESTION_KINDS
@@ -24,12 +26,6 @@ assert set(PARSE_COLUMNS) == set(PARSE_SCORES) and set(CUT_COLUMNS) == set(CUT_S
 
 def pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
-
-
-def markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def parse_table(rows: Sequence[tuple[str, Mapping[str, float | None]]]) -> str:

@@ -22,12 +22,14 @@ MAX_HTML_ENV = "CHUNKBENCH_MAX_HTML_BYTES"
 #: the most pages a folder's `rel=next` chain is followed through
 MAX_PAGES = 10_000
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+#: libxml2 errors that repair no markup: an id used twice (Sphinx's one-page build repeats anchors)
+_NOT_MARKUP = frozenset({"DTD_ID_REDEFINED"})
 
 
 @dataclass(frozen=True)
-class Page:
-    """One parsed HTML file: its tree, its generator (from `<meta name="generator">`), the first
-    markup error libxml2 repaired (None when it repaired none), and its raw bytes' length."""
+class HtmlPage:
+    """One parsed HTML file: its tree, its generator (from `<meta name="generator">`), and the first
+    markup error libxml2 repaired (None when it repaired none)."""
 
     path: Path
     root: etree._Element
@@ -35,7 +37,7 @@ class Page:
     repaired: str | None
 
 
-def read_page(path: Path) -> tuple[Page, bytes]:
+def read_page(path: Path) -> tuple[HtmlPage, bytes]:
     """The page at `path` parsed, and its bytes; its size checked before it is read."""
     from chunkbench.loaders.textfile import read_bytes
 
@@ -51,7 +53,7 @@ def read_page(path: Path) -> tuple[Page, bytes]:
     return parse_page(path, data), data
 
 
-def parse_page(path: Path, data: bytes) -> Page:
+def parse_page(path: Path, data: bytes) -> HtmlPage:
     """`data` (the bytes of `path`) as an HTML tree; an InputError naming the file when it is nested
     too deep or holds no HTML at all."""
     encoding = None
@@ -66,19 +68,17 @@ def parse_page(path: Path, data: bytes) -> Page:
         root = etree.fromstring(data, parser) if data.strip() else None
     except (etree.ParserError, ValueError) as exc:
         raise InputError(f"not HTML: {exc}", path) from None
-    errors = [e for e in parser.error_log if e.level_name == "FATAL" or "depth" in e.message.lower()]
-    deep = [e for e in errors if "depth" in e.message.lower()]
-    if deep:
+    if any("depth" in e.message.lower() for e in parser.error_log):
         raise InputError("HTML nested deeper than 256 elements (libxml2's bound); not read", path)
     if root is None:
         raise InputError("not HTML: no markup and no text", path)
     repaired = next((f"line {e.line}: {e.message.strip()}" for e in parser.error_log
-                     if e.level_name in ("ERROR", "FATAL")), None)
+                     if e.level_name in ("ERROR", "FATAL") and e.type_name not in _NOT_MARKUP), None)
     meta = root.find(".//meta[@name='generator']")
     if meta is None:
         meta = root.find(".//meta[@name='Generator']")
     generator = (meta.get("content") or "").strip() if meta is not None else ""
-    return Page(path, root, _generator_name(generator, root), repaired)
+    return HtmlPage(path, root, _generator_name(generator, root), repaired)
 
 
 def _generator_name(meta: str, root: etree._Element) -> str:
@@ -108,7 +108,7 @@ def first_page(folder: Path) -> tuple[Path, list[Path]]:
     return files[0], files
 
 
-def next_page(page: Page, top: Path) -> Path | None:
+def next_page(page: HtmlPage, top: Path) -> Path | None:
     """The page `page` names as the next one (`<link rel="next">`, else `<a rel="next">`), when it
     is an HTML file inside the folder `top` (no scheme, no absolute path, no way out through `..`
     or a symbolic link) other than itself."""
