@@ -6,9 +6,10 @@ hand-written pages that follow the same conventions.
 
 Decisions:
 
-* elements, in reading order: `heading` (h1-h6, `text_level` its number; the document's title,
-  `attrs.document_title`, stays above the rest: headings the generator wrote at its level move down
-  one), `paragraph`, `list` (one
+* elements, in reading order: `heading` (h1-h6, `text_level` its number, or its Texinfo class's
+  level: texi2any writes subsections and subsubsections both as `<h4>`; the document's title,
+  `attrs.document_title`, stays above the rest: it moves up above headings the generator wrote at
+  its level, or they move down one when it cannot), `paragraph`, `list` (one
   per list, its items in `blocks`, one line each; `attrs.ordered`), `table` (text a pipe table,
   `rows` with spans expanded, `attrs.header_rows` the leading rows in `<thead>` or made of `<th>`),
   `code` (`<pre>`, line breaks and indentation kept), `caption` (`<caption>`, `<figcaption>`,

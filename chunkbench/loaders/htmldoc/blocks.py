@@ -71,7 +71,7 @@ class BlockReader:
             elif classes(el) & _TITLE_PAGE_LINES:  # DocBook's title page: authors, credits, subtitle
                 self._emit("paragraph", flat_text(el, lines=False), ctx, raw_type=f"{tag}.{el.get('class')}")
             else:
-                self._emit("heading", flat_text(el, lines=False), ctx, raw_type=tag, level=_HEADINGS[tag],
+                self._emit("heading", flat_text(el, lines=False), ctx, raw_type=tag, level=_level(el),
                            document_title=_is_document_title(el))
         elif tag == "p":
             self._paragraph(el, ctx)
@@ -276,6 +276,25 @@ def _dl_children(dl: etree._Element) -> Iterator[etree._Element]:
             yield child
 
 
+#: Texinfo's heading classes and the level each stands for (texi2any writes a subsubsection as an
+#: `<h4>`, like a subsection: the class tells them apart)
+_TEXINFO_LEVELS = {
+    "settitle": 1, "top": 1,
+    "chapter": 2, "unnumbered": 2, "appendix": 2, "chapheading": 2, "majorheading": 2,
+    "section": 3, "unnumberedsec": 3, "appendixsec": 3, "appendixsection": 3, "heading": 3,
+    "subsection": 4, "unnumberedsubsec": 4, "appendixsubsec": 4, "subheading": 4,
+    "subsubsection": 5, "unnumberedsubsubsec": 5, "appendixsubsubsec": 5, "subsubheading": 5,
+}
+
+
+def _level(el: etree._Element) -> int:
+    """A heading's level: its Texinfo class's when it has one, else its tag's number."""
+    for token in classes(el):
+        if token in _TEXINFO_LEVELS:
+            return _TEXINFO_LEVELS[token]
+    return _HEADINGS[el.tag]
+
+
 def _is_document_title(el: etree._Element) -> bool:
     """The document's own title: Texinfo's `h1.settitle`, pandoc's title block, DocBook's article or
     book title page (not a section's: DocBook gives every section a `div.titlepage`)."""
@@ -296,9 +315,10 @@ def _is_document_title(el: etree._Element) -> bool:
 
 
 def below_title(elements: list[Element]) -> list[Element]:
-    """The headings after the document's title moved down a level when the generator wrote them at
-    the title's level or above it (pandoc's `# 1 Installing` under its h1 title, DocBook's sect1 under
-    the article's h2 title): the title heads the document, as it does in print."""
+    """The document's title above the headings after it when the generator wrote them at its level
+    or above it: the title moves up to the level above them (DocBook's article title, an `<h2>` like
+    its sections), or when it cannot (pandoc's `# 1 Installing` under its `<h1>` title) the headings
+    move down a level. The title heads the document, as it does in print."""
     title = next((n for n, e in enumerate(elements) if e.attrs.get("document_title")), None)
     level = elements[title].text_level if title is not None else None
     if title is None or level is None:
@@ -306,6 +326,8 @@ def below_title(elements: list[Element]) -> list[Element]:
     later = [e.text_level for e in elements[title + 1:] if e.type == "heading" and e.text_level is not None]
     if not later or min(later) > level:
         return elements
+    if min(later) > 1:
+        return [*elements[:title], replace(elements[title], text_level=min(later) - 1), *elements[title + 1:]]
     shift = level - min(later) + 1
     return [*elements[:title + 1], *(replace(e, text_level=min(6, e.text_level + shift))
                                        if e.type == "heading" and e.text_level is not None else e
