@@ -33,7 +33,12 @@ def parses(monkeypatch):
 
 
 def cache_files(folder):
-    return sorted(folder.glob("*.json"))
+    """The parse entries in a cache folder (not the notes saying a parse depends on OCR)."""
+    return sorted(f for f in folder.glob("*.json") if not f.name.endswith(".ocr.json"))
+
+
+def ocr_notes(folder):
+    return sorted(folder.glob("*.ocr.json"))
 
 
 def test_second_load_is_a_cache_hit(fresh_cache, parses):
@@ -45,13 +50,73 @@ def test_second_load_is_a_cache_hit(fresh_cache, parses):
     assert len(cache_files(fresh_cache)) == 1
 
 
-def test_changed_ocr_option_misses(fresh_cache, parses, monkeypatch):
+@pytest.fixture
+def tesseract_data(tmp_path, monkeypatch):
+    """A stand-in for installing Tesseract's language data (TESSDATA_PREFIX): the loader sees OCR
+    as installed and names it by its data files; OCR itself is not run (`ocr_options` says never),
+    since the cache's behaviour, not OCR's output, is under test. Call it with the data's size."""
+    folder = tmp_path / "tessdata"
+
+    def install(size: int | None) -> None:
+        if size is None:
+            monkeypatch.delenv("TESSDATA_PREFIX", raising=False)
+            monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
+            return
+        folder.mkdir(exist_ok=True)
+        (folder / "eng.traineddata").write_bytes(b"x" * size)
+        monkeypatch.setenv("TESSDATA_PREFIX", str(folder))
+
+    monkeypatch.setattr(pdf_layout, "ocr_options", lambda ocr: {"use_ocr": OCRMode.NEVER})
+    install(None)
+    return install
+
+
+def test_installing_ocr_keeps_the_parses_of_pdfs_it_would_not_read(fresh_cache, parses, tesseract_data):
+    """A PDF whose every page has a text layer does not depend on OCR: installing or upgrading
+    Tesseract keeps its cached parse (the FHS was parsed again for 88 s when it did)."""
+    path = shared_pdf(NDA)
+    first = chunkbench.load(path)
+    assert first.parser.options["ocr"] is False and pdf_loader.OPTION_OCR_PAGES not in first.parser.options
+    tesseract_data(1000)
+    assert pdf_loader.ocr_engine() is not None and pdf_loader.is_cached(path)
+    assert chunkbench.load(path) == first
+    tesseract_data(2000)  # upgraded
+    assert chunkbench.load(path) == first
+    assert len(parses) == 1 and len(cache_files(fresh_cache)) == 1
+
+
+def test_installing_or_upgrading_ocr_misses_the_parses_of_pdfs_it_would_read(fresh_cache, parses, tesseract_data):
+    """A scanned page is what OCR reads: its parse is kept per OCR engine (none, installed,
+    upgraded), each served again once made; the entry is a note under the plain key."""
     path = shared_pdf(SCAN)
-    assert chunkbench.load(path).parser.options["ocr"] is False
-    monkeypatch.setattr(pdf_loader, "ocr_available", lambda: True)  # Tesseract "installed" later
-    monkeypatch.setattr(pdf_layout, "ocr_options", lambda ocr: {"use_ocr": OCRMode.NEVER})  # but not run
-    assert chunkbench.load(path).parser.options["ocr"] is True
-    assert len(parses) == 2 and len(cache_files(fresh_cache)) == 2
+    without = chunkbench.load(path)
+    assert without.parser.options[pdf_loader.OPTION_OCR_PAGES] == [0]
+    assert without.parser.options["ocr_engine"] is None
+    tesseract_data(1000)
+    assert not pdf_loader.is_cached(path)
+    installed = chunkbench.load(path)
+    assert installed.parser.options["ocr"] is True and len(parses) == 2
+    chunkbench.load(path)
+    assert len(parses) == 2
+    tesseract_data(2000)  # upgraded: a different engine
+    upgraded = chunkbench.load(path)
+    assert len(parses) == 3 and upgraded.parser.options["ocr_engine"] != installed.parser.options["ocr_engine"]
+    tesseract_data(None)  # removed again: the first parse is still there
+    assert chunkbench.load(path) == without and len(parses) == 3
+    assert len(ocr_notes(fresh_cache)) == 1 and len(cache_files(fresh_cache)) == 3
+
+
+def test_another_documents_entry_under_this_key_is_parsed_again(fresh_cache, parses):
+    """An entry names the document it belongs to: another document's parse copied under this
+    document's key is not handed out (its chunks would be another PDF's), the PDF is parsed again."""
+    chunkbench.load(shared_pdf(NDA))
+    (nda_entry,) = cache_files(fresh_cache)
+    scan = chunkbench.load(shared_pdf(SCAN))
+    (scan_entry,) = (f for f in cache_files(fresh_cache) if f != nda_entry)
+    shutil.copy(nda_entry, scan_entry)
+    again = chunkbench.load(shared_pdf(SCAN))
+    assert again.doc_id == scan.doc_id and again.elements == scan.elements
+    assert len(parses) == 3
 
 
 def test_loader_revision_bump_misses(fresh_cache, parses, monkeypatch):

@@ -392,15 +392,6 @@ def test_table_rows_drop_leaders_and_empty_rows():
     assert table_rows(extract) == (("Total", "11,062.6"), ("U.S.", "1.0"))
 
 
-def test_table_rows_join_cells_one_word_was_cut_across():
-    """Issue 12.5: the cells named in `joined` are put together in the first cell of the run;
-    the others stay as the parser gave them."""
-    extract = [["", "13 W", "eeks End", "ed", "52 W"], ["a\nb", "c", "yes", "no", "x"]]
-    joined = [(0, 1), (0, 2), (1, 0)]  # (1, 0): cells of several lines are never joined
-    assert table_rows(extract, joined) == (("", "13 Weeks Ended", "", "", "52 W"), ("a b", "c", "yes", "no", "x"))
-    assert table_rows(extract) == (("", "13 W", "eeks End", "ed", "52 W"), ("a b", "c", "yes", "no", "x"))
-
-
 def test_table_header_words_cut_by_column_lines_are_whole_again():
     """The Ulta earnings tables head their columns "13 Weeks Ended" across three columns; the
     layout model cut it to "13 W | eeks End | ed". Words the PDF has apart stay apart."""

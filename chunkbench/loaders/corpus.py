@@ -284,12 +284,12 @@ def prime_cache(path: str, doc) -> bool:
         return False
     from .pdf import cache_entry_for
 
-    file = cache_entry_for(path, doc)
-    if file is None or file.exists():
+    key = cache_entry_for(path, doc)
+    if key is None or key.is_cached():
         return False
-    from .cache import _write_entry
+    from .cache import store
 
-    _write_entry(file, doc)
+    store(key, doc)
     return True
 
 
@@ -331,7 +331,7 @@ def _run(files: Sequence[str], workers: int | None, dask: str | None,
                     continue
                 splits[f] = split
                 for k, (first, stop) in enumerate(split.ranges):
-                    futures[client.submit(parse_range_task, split.path, split.password, first, stop, split.ocr,
+                    futures[client.submit(parse_range_task, split.path, split.password, first, stop, split.ocr_engine is not None,
                                           pure=False, key=f"chunkbench-pages-{i}-{k}-{time.time_ns()}")] = (f, k)
             for fut in as_completed(list(futures)):
                 f, part = futures.pop(fut)

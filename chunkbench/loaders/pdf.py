@@ -33,7 +33,7 @@ from chunkbench.io.progress import progress as progress_bar
 from chunkbench.types.document import Document, Element, Page, ParserInfo, make_document, sha256_file
 
 from . import parse_workers, pdf_layout
-from .cache import cached_parse
+from .cache import Dependence, ParseKey, cached_parse
 from .footnotes import OPTION as OPTION_FOOTNOTES
 from .footnotes import footnotes_from_paragraphs
 from .paragraphs import REPAIR_RULES, rejoin
@@ -50,7 +50,9 @@ BACKEND = "pymupdf"
 #: change of them is never served from a cache written before it (bump on every change)
 PARSE_RULES = "2026-12-02"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 11  # 2: text of rotated pages read from their boxes; 3: text-only pictures become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled; 11: a page whose text the layout model reads none of is read from the PDF's text blocks
+LOADER_REVISION = 13  # 2: text of rotated pages read from their boxes; 3: text-only pictures become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled; 11: a page whose text the layout model reads none of is read from the PDF's text blocks; 12: the pages OCR would read are recorded (ocr_page_idx), and only parses with such pages depend on the OCR engine; 13: table cells from the PDF's words where the model's column lines cut a word, split a column at a word space or miss one (table_words)
+#: the parser option listing the pages (0-based) OCR would read, with or without OCR installed
+OPTION_OCR_PAGES = "ocr_page_idx"
 #: PDFs with more pages than this are parsed by a process pool
 PARALLEL_MIN_PAGES = 24
 #: pages per unit of work (a worker task, a progress-bar step)
@@ -108,27 +110,34 @@ def load_pdf(
     with pdf_layout.open_pdf(path, password) as doc:
         page_count = doc.page_count
     doc_id, version, options = _parse_identity(path)
-    ocr = bool(options["ocr"])
 
     def parse() -> Document:
+        engine = ocr_engine()
+        ocr = engine is not None
         pages = _parse_pages(
             path, password, page_count, ocr, progress, workers, parallel_min_pages, page_timeout=page_timeout
         )
-        return _build_document(path, doc_id, pages, ParserInfo(BACKEND, version, options), ocr)
+        return _build_document(path, doc_id, pages, _parser_info(version, options, engine), ocr)
 
-    return cached_parse(path, doc_id, BACKEND, _keyed_version(version), options, parse, use_cache=cache)
+    return cached_parse(path, doc_id, BACKEND, _keyed_version(version), options, parse, use_cache=cache,
+                        dependence=OCR_DEPENDENCE)
 
 
 def _parse_identity(path: str | os.PathLike) -> tuple[str, str, dict]:
-    """What names a parse of `path` on this machine: the file's hash, the parser versions, the
-    options (OCR available, loader revision); the cache key is made of these."""
-    return sha256_file(path), backend_version(), {"ocr": ocr_available(), "loader_revision": LOADER_REVISION}
+    """What names a parse of `path` on this machine: the file's hash, the parser versions and the
+    options (the loader revision); the cache key is made of these. Whether OCR is installed is
+    not among them: only parses that have pages OCR would read depend on it (OCR_DEPENDENCE)."""
+    return sha256_file(path), backend_version(), {"loader_revision": LOADER_REVISION}
 
 
-def _cache_file(doc_id: str, version: str, options: dict) -> Path:
-    from .cache import cache_dir, cache_key
+def _parser_info(version: str, options: Mapping, engine: str | None) -> ParserInfo:
+    """The ParserInfo of a parse made now: its key's options, whether OCR could run, and with what."""
+    return ParserInfo(BACKEND, version, {**options, "ocr": engine is not None, "ocr_engine": engine})
 
-    return cache_dir() / f"{cache_key(doc_id, BACKEND, _keyed_version(version), options)}.json"
+
+def parse_key(doc_id: str, version: str, options: dict) -> ParseKey:
+    """The cache key of the default parser's parse of `doc_id`."""
+    return ParseKey(doc_id, BACKEND, _keyed_version(version), options, OCR_DEPENDENCE)
 
 
 def _keyed_version(version: str) -> str:
@@ -139,19 +148,22 @@ def _keyed_version(version: str) -> str:
 
 def is_cached(path: str | os.PathLike) -> bool:
     """Whether `load_pdf(path)` would be served from this machine's parse cache."""
-    return _cache_file(*_parse_identity(path)).is_file()
+    return parse_key(*_parse_identity(path)).is_cached()
 
 
-def cache_entry_for(path: str | os.PathLike, doc: Document) -> Path | None:
-    """The parse-cache file `load_pdf(path)` would read on this machine, when `doc` (parsed
-    elsewhere, e.g. on a Dask worker) is that very parse: same file, parser, versions and options.
-    None otherwise (then it is not cached here)."""
+def cache_entry_for(path: str | os.PathLike, doc: Document) -> ParseKey | None:
+    """The parse-cache key `load_pdf(path)` would read on this machine, when `doc` (parsed
+    elsewhere, e.g. on a Dask worker) is that very parse: same file, parser, versions and options,
+    and, if it has pages OCR would read, the same OCR engine. None otherwise (then it is not
+    cached here)."""
     doc_id, version, options = _parse_identity(path)
     # the options that make a parse; what it found (joined_paragraphs, ...) is recorded beside them
     made_with = {k: doc.parser.options.get(k) for k in options}
     if (doc.doc_id, doc.parser.name, doc.parser.version, made_with) != (doc_id, BACKEND, version, options):
         return None
-    return _cache_file(doc_id, version, options)
+    if _reads_ocr(doc) and doc.parser.options.get("ocr_engine") != ocr_engine():
+        return None
+    return parse_key(doc_id, version, options)
 
 
 def backend_version() -> str:
@@ -168,6 +180,29 @@ def ocr_available() -> bool:
     except RuntimeError:
         return False
     return True
+
+
+def ocr_engine() -> str | None:
+    """What OCR reads pages with on this machine, None without it: PyMuPDF's Tesseract (its
+    version is PyMuPDF's, already in the key) and the language data it finds, by name and size,
+    so installing, removing or upgrading them changes this."""
+    if not ocr_available():
+        return None
+    try:
+        folder = Path(pymupdf.get_tessdata())
+        languages = sorted((f.name, f.stat().st_size) for f in folder.glob("*.traineddata"))
+    except (RuntimeError, TypeError, OSError):
+        return "tesseract"
+    return f"tesseract, {folder}: " + ", ".join(f"{name} {size}" for name, size in languages)
+
+
+def _reads_ocr(doc: Document) -> bool:
+    """Whether a parse has pages OCR would read (pymupdf4llm's own decision, page by page)."""
+    return bool(doc.parser.options.get(OPTION_OCR_PAGES))
+
+
+#: a parse with pages OCR would read depends on the OCR engine; any other parse does not
+OCR_DEPENDENCE = Dependence("ocr", _reads_ocr, ocr_engine)
 
 
 def page_ranges(page_count: int, size: int = RANGE_PAGES) -> list[tuple[int, int]]:
@@ -301,6 +336,9 @@ def _build_document(
     elements = rejoin(elements, counts)
     if any(counts.values()):
         parser = dataclasses.replace(parser, options={**parser.options, **{k: n for k, n in counts.items() if n}})
+    ocr_pages = [p.page.index for p in parsed if p.ocr_wanted]
+    if ocr_pages:
+        parser = dataclasses.replace(parser, options={**parser.options, OPTION_OCR_PAGES: ocr_pages})
     pages = [p.page for p in parsed]
     return make_document(
         path,

@@ -55,13 +55,14 @@ Mapping rules (one place, documented here):
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import logging
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,7 @@ from .dehyphenate import ATTR as LINE_END_HYPHENS
 from .footnotes import heaviest_size
 from .pdflib import pymupdf
 from .symbol_fonts import bullet_codes, symbol_text
+from .table_words import Word, corrected_cells
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +124,6 @@ _PAGE_NUMBER = re.compile(
 )
 #: a `picture` box with this much running text and no image or path in it is a paragraph
 PICTURE_TEXT_MIN = 200
-#: a word must run this far (points) past a column line to count as cut by it
-_STRADDLE = 1.0
 #: a path covering this share of the page is a background, not a figure
 _BACKGROUND_SHARE = 0.9
 #: dot leaders: spaced dots (". . ."), four or more dots, or a stray dot ending a cell
@@ -142,6 +142,8 @@ class ParsedPage:
     elements: tuple[Element, ...]
     heading_sizes: Mapping[str, float] = field(default_factory=dict)
     paragraph_sizes: Mapping[str, float] = field(default_factory=dict)
+    #: pymupdf4llm would OCR this page if Tesseract were installed (whether or not it is)
+    ocr_wanted: bool = False
 
 
 def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Document:
@@ -231,6 +233,7 @@ def parse_range(
             try:
                 text_blocks = [_text_blocks(doc[i]) for i in pages]
                 has_text = [bool(blocks) for blocks in text_blocks]
+                ocr_wanted = [_ocr_would_read(doc[i]) for i in pages]
                 rotated = [i for i in pages if doc[i].rotation]
                 raw = layout_engine().to_json(doc, pages=pages, **ocr_options(ocr))
                 raw_pages = json.loads(raw)["pages"]
@@ -240,7 +243,7 @@ def parse_range(
                     else:
                         _add_margin_text(doc[i], raw_page, blocks)
                     _mark_text_pictures(doc[i], raw_page)
-                    _mark_split_words(doc[i], raw_page)
+                    _correct_table_cells(doc[i], raw_page)
                     _read_text_blocks_instead(doc[i], raw_page, blocks)
             except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:
                 raise InputError(f"cannot parse pages {first + 1}-{stop}: {exc}", path) from None
@@ -249,7 +252,18 @@ def parse_range(
     for line in messages.getvalue().splitlines():
         if line.strip():
             log.debug("pymupdf4llm: %s", line.strip())
-    return tuple(_parse_page(page, text_layer) for page, text_layer in zip(raw_pages, has_text))
+    return tuple(dataclasses.replace(_parse_page(page, text_layer), ocr_wanted=wanted)
+                 for page, text_layer, wanted in zip(raw_pages, has_text, ocr_wanted))
+
+
+def _ocr_would_read(page: pymupdf.Page) -> bool:
+    """pymupdf4llm's own decision whether to OCR `page` in the mode chunkbench uses (where it is
+    needed, keeping an OCR layer the PDF already has), made whether or not Tesseract is installed."""
+    layout_engine()
+    from pymupdf4llm.helpers.document_layout import make_ocr_decision
+    from pymupdf4llm.ocr import OCRMode
+
+    return bool(make_ocr_decision(page, OCRMode.SELECT_KEEP_OLD)[0])
 
 
 def _add_rotated_text(page: pymupdf.Page, raw_page: dict) -> None:
@@ -353,41 +367,46 @@ def _mark_text_pictures(page: pymupdf.Page, raw_page: dict) -> None:
             box["text_picture"] = True
 
 
-def _mark_split_words(page: pymupdf.Page, raw_page: dict) -> None:
-    """Record, per table, the neighbouring cells that one word of the page runs across
-    (`table["joined"]`: `[row, col]` pairs for cells col and col + 1), read by `table_rows`.
-
-    The layout model cuts a header that spans several columns ("13 Weeks Ended") at the column
-    lines, which splits words ("13 W | eeks End | ed"). Two cells are joined only when the PDF
-    has, across the line between them, one word that is the left cell's last word and the right
-    cell's first word put together: "yes | no" and "as | of" stay apart.
-    Rotated pages are skipped (their words are not in the boxes' upright coordinates)."""
+def _correct_table_cells(page: pymupdf.Page, raw_page: dict) -> None:
+    """Correct each table's cell texts from the page's words where the model's column lines cut
+    a word, split a column at a word space or miss a column white space sets apart
+    (`table_words`). Rotated pages are skipped (their words are not in the boxes' upright coordinates)."""
     tables = [box["table"] for box in raw_page["boxes"] if box["boxclass"] == "table" and box.get("table")]
     tables = [t for t in tables if t.get("cells") and t.get("extract")]
     if not tables or page.rotation:
         return
-    words = page.get_text("words")
     for table in tables:
-        x0, y0, x1, y1 = table["bbox"]
-        inside: dict[str, list] = {}  # the table's words by their text: each pair looks up one word
-        for w in words:
-            if w[0] < x1 and w[2] > x0 and w[1] < y1 and w[3] > y0:
-                inside.setdefault(w[4], []).append(w)
-        joined = []
-        for r, (row, texts) in enumerate(zip(table["cells"], table["extract"])):
-            for c in range(min(len(row), len(texts)) - 1):
-                left, right = row[c], row[c + 1]
-                left_words, right_words = (texts[c] or "").split(), (texts[c + 1] or "").split()
-                if not left or not right or not left_words or not right_words:
-                    continue
-                whole = left_words[-1] + right_words[0]  # the word, if the line cut one
-                line = left[2]  # the column line between the two cells
-                if any(w[0] < line - _STRADDLE and w[2] > line + _STRADDLE
-                       and w[1] < min(left[3], right[3]) and w[3] > max(left[1], right[1])
-                       for w in inside.get(whole, ())):
-                    joined.append([r, c])
-        if joined:
-            table["joined"] = joined
+        corrected = corrected_cells(table["cells"], table["extract"], _words_in(page, table["bbox"]))
+        if corrected is not None:
+            table["extract"] = corrected
+
+
+#: inside a line, a gap wider than this share of the font size starts a new word
+_WORD_BREAK = 0.25
+
+
+def _words_in(page: pymupdf.Page, bbox: Sequence[float]) -> list[Word]:
+    """The words inside `bbox`, from the characters: a space, a gap wider than _WORD_BREAK of the
+    font size, or a character printed that far back over the previous one ends a word. (MuPDF's own words run on across a gap when two cells' lines share a
+    line: "parameter" over "simple" in a two-line header cell came out "parametersimple".)"""
+    clip = pymupdf.Rect(bbox)
+    words: list[Word] = []
+    for block in page.get_text("rawdict", clip=clip, flags=pymupdf.TEXTFLAGS_TEXT)["blocks"]:
+        for line in block.get("lines", ()):
+            chars = [(c, span["size"]) for span in line["spans"] for c in span["chars"]]
+            current: list[dict] = []
+            for char, size in [*chars, (None, 0.0)]:
+                if current and (char is None or char["c"].isspace()
+                                or char["bbox"][0] - current[-1]["bbox"][2] > _WORD_BREAK * size
+                                or char["bbox"][0] < current[-1]["bbox"][2] - _WORD_BREAK * size):
+                    boxes = [c["bbox"] for c in current]
+                    words.append(Word(min(b[0] for b in boxes), min(b[1] for b in boxes),
+                                      max(b[2] for b in boxes), max(b[3] for b in boxes),
+                                      "".join(c["c"] for c in current)))
+                    current = []
+                if char is not None and not char["c"].isspace():
+                    current.append(char)
+    return [w for w in words if clip.intersects(pymupdf.Rect(w.x0, w.y0, w.x1, w.y1))]
 
 
 def _graphics_rects(page: pymupdf.Page) -> list[pymupdf.Rect]:
@@ -466,8 +485,7 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
     attrs: dict[str, Any] = {}
     if kind is ElementType.TABLE:
         extract = (box.get("table") or {}).get("extract")
-        joined = (box.get("table") or {}).get("joined", ())
-        rows = table_rows(extract, joined) if extract else None  # None: the model found no cell grid
+        rows = table_rows(extract) if extract else None  # None: the model found no cell grid
         text = pipe_table(rows or ())
     elif kind is ElementType.IMAGE and box.get("text_picture"):  # see _mark_text_pictures
         kind = ElementType.PARAGRAPH
@@ -563,27 +581,11 @@ def code_text(lines: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(out).strip("\n")
 
 
-def table_rows(
-    extract: Sequence[Sequence[str | None]], joined: Iterable[Sequence[int]] = ()
-) -> tuple[tuple[str, ...], ...]:
-    """Cleaned table cells: whitespace collapsed, dot leaders removed, empty rows dropped.
-
-    `joined` holds `(row, col)` pairs whose cells col and col + 1 are one word cut in two (see
-    `_mark_split_words`): their text is put together in the first cell of the run, and the
-    cells it came from stay empty, as a header spanning those columns is drawn. Cells of
-    several lines are left apart (which line holds the cut word is not known)."""
-    joins = {(int(r), int(c)) for r, c in joined}
+def table_rows(extract: Sequence[Sequence[str | None]]) -> tuple[tuple[str, ...], ...]:
+    """Cleaned table cells: whitespace collapsed, dot leaders removed, empty rows dropped."""
     rows = []
-    for r, row in enumerate(extract):
-        texts = [cell or "" for cell in row]
-        start = 0
-        for c in range(len(texts) - 1):
-            if (r, c) in joins and "\n" not in texts[start] + texts[c + 1]:  # one line each: no doubt where
-                texts[start] = texts[start].rstrip() + texts[c + 1].lstrip()
-                texts[c + 1] = ""
-            else:
-                start = c + 1
-        cells = tuple(_table_cell(text) for text in texts)
+    for row in extract:
+        cells = tuple(_table_cell(cell or "") for cell in row)
         if any(cells):
             rows.append(cells)
     return tuple(rows)

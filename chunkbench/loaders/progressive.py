@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chunkbench.errors import InputError
-from chunkbench.types.document import Document, ParserInfo
+from chunkbench.types.document import Document
 
 #: at most one provisional hand-over per this many seconds (each re-chunks and redraws a view)
 UPDATE_SECONDS = 2.0
@@ -67,8 +67,9 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
     if count == 0:
         raise InputError("the PDF has no pages", path)
     doc_id, version, options = pdf._parse_identity(path)
-    ocr = bool(options["ocr"])
-    parser = ParserInfo(pdf.BACKEND, version, options)
+    engine = pdf.ocr_engine()
+    ocr = engine is not None
+    parser = pdf._parser_info(version, options, engine)
     timeout = pdf.page_timeout_setting(page_timeout)
     first = min(max(1, first_page), count) - 1
     lo, hi = max(0, first - around), min(count, first + around + 1)
@@ -80,9 +81,9 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
         done = tuple(p.page.index for p in pages)
         final = len(done) == count
         if final and cache:
-            from .cache import _write_entry
+            from .cache import store
 
-            _write_entry(pdf._cache_file(doc_id, version, options), made)
+            store(pdf.parse_key(doc_id, version, options), made)
         return Progress(settle(made, stitch_tables=stitch_tables), done, count, final)
 
     parsed[lo] = list(pdf_layout.parse_range(os.fspath(path), password, lo, hi, ocr))

@@ -26,7 +26,7 @@ class SplitParse:
     path: str
     password: str | None
     ranges: list[tuple[int, int]]
-    ocr: bool
+    ocr_engine: str | None  # this machine's (pdf.ocr_engine), None: pages are not OCRed
     identity: tuple[str, str, dict]
     done: dict[int, dict] = field(default_factory=dict)
 
@@ -35,13 +35,12 @@ class SplitParse:
 
     def answer(self) -> dict[str, Any]:
         """The file's answer as `corpus.parse_file` gives it: the assembled Document (a dict)."""
-        from chunkbench.types.document import ParserInfo
-
-        from .pdf import BACKEND, _build_document
+        from .pdf import _build_document, _parser_info
 
         doc_id, version, options = self.identity
         pages = [page for k in range(len(self.ranges)) for page in self.done[k]["pages"]]
-        doc = _build_document(Path(self.path), doc_id, pages, ParserInfo(BACKEND, version, options), self.ocr)
+        doc = _build_document(Path(self.path), doc_id, pages, _parser_info(version, options, self.ocr_engine),
+                              self.ocr_engine is not None)
         return {"ok": True, "doc": doc.to_dict(), "seconds": sum(a["seconds"] for a in self.done.values())}
 
 
@@ -52,7 +51,7 @@ def plan_split(path: str, options: dict[str, Any], split_pages: int = SPLIT_PAGE
     if not path.lower().endswith(".pdf") or options.get("backend", "pymupdf") != "pymupdf":
         return None
     from . import pdf_layout
-    from .pdf import _cache_file, _parse_identity, page_ranges
+    from .pdf import _parse_identity, ocr_engine, page_ranges, parse_key
 
     try:
         with pdf_layout.open_pdf(path, options.get("password")) as doc:
@@ -62,9 +61,9 @@ def plan_split(path: str, options: dict[str, Any], split_pages: int = SPLIT_PAGE
     if count <= split_pages:
         return None
     identity = _parse_identity(Path(path))
-    if options.get("cache", True) and _cache_file(*identity).is_file():
+    if options.get("cache", True) and parse_key(*identity).is_cached():
         return None  # the whole-file task reads it from the cache
-    return SplitParse(os.fspath(path), options.get("password"), page_ranges(count), bool(identity[2]["ocr"]), identity)
+    return SplitParse(os.fspath(path), options.get("password"), page_ranges(count), ocr_engine(), identity)
 
 
 def parse_range_task(path: str, password: str | None, first: int, stop: int, ocr: bool,
