@@ -87,7 +87,7 @@ def _column_lines(cells: Sequence[Sequence[Sequence[float] | None]]) -> list[flo
     width = max((len(row) for row in cells), default=0)
     lines = []
     for c in range(width - 1):
-        edges = [row[c][2] for row in cells if c < len(row) and row[c] is not None]
+        edges = [box[2] for row in cells if c < len(row) and (box := row[c]) is not None]
         if edges:
             lines.append(statistics.median(edges))
     return sorted(lines)
