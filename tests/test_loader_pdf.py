@@ -517,6 +517,25 @@ def test_tex_source_in_a_typewriter_font_that_does_not_declare_its_pitch_is_code
     assert not any(pdf_layout._is_source_line(line["spans"][0]["text"], [line]) for line in mono)
 
 
+def test_monospaced_command_lines_and_terms_boxed_as_headings_are_code_and_terms():
+    """R Installation and Administration sets `make check-devel`, `./configure VAR=value` and
+    `CXX=clang++` as `@item`s of a `@table @code`, and `SHLIB_CFLAGS` or `‘fullrefman’` as terms
+    over their descriptions; the model boxed them as headings (19 of R-admin's 126, heading
+    precision 84.9% against its HTML twin). What reads as a name stays a heading."""
+    mono = [{"spans": [{"text": t, "flags": 0, "alpha": 255, "font": "CMTT10"}]}
+            for t in ("make check-devel", "./configure --prefix=/opt/R", "CXX=clang++", "ls -l")]
+    assert all(pdf_layout._is_source_line(line["spans"][0]["text"], [line]) for line in mono)
+    for name in ("chunkbench.chunk()", "set xrange", "plot", "R CMD INSTALL"):
+        assert not pdf_layout._COMMAND_LINE.fullmatch(name) and not pdf_layout._TERM.fullmatch(name)
+    from tests.conftest import twin_pair
+
+    pdf, _ = twin_pair("R-admin")
+    (parsed,) = pdf_layout.parse_range(str(pdf), None, 63, 64, False)  # p. 64: the SHLIB_CFLAGS table
+    terms = {e.text: e for e in parsed.elements if e.attrs.get("reclassified") == pdf_layout.MONOSPACED_TERM}
+    assert terms and all(e.type == "paragraph" and e.attrs["definition"] == "term" for e in terms.values())
+    assert not [e for e in parsed.elements if e.type == "heading" and pdf_layout._TERM.fullmatch(e.text)]
+
+
 @pytest.fixture(scope="module")
 def gnuplot():
     return load_shared(GNUPLOT)

@@ -110,6 +110,14 @@ _MONOSPACED_FONT = re.compile(r"(?:^|\+)(?:CMTT|SFTT|TCTT|LMMono|lmtt|txtt|pcrr|
 #: listing's line number ("353 % \newcounter{footnote}"); a control sequence alone ("\implies",
 #: a macro's name over its description) is a name, not a line of source
 _SOURCE_LINE = re.compile(r"(?:\d{1,6}\s+)?(?!\\[A-Za-z@]+\*?\Z)(?:(?:%|#|//|\\[A-Za-z@]).*|.*(?:\{%?|;))")
+#: a shell command line set as a heading in a monospaced font: a relative path run ("./configure
+#: VAR=value"), a make target ("make check-devel"), a command with options ("ls -l"), or a
+#: variable's assignment ("CXX=clang++", "LANGUAGE=en")
+_COMMAND_LINE = re.compile(r"\./\S.*|make(?:\s+[\w.-]+)+|\S+(?:\s+\S+)*\s+--?[A-Za-z]\S*.*|[A-Za-z_]\w*=\S+(?:\s+\S+)*")
+#: a monospaced heading that is a variable's name or a quoted word alone ("SHLIB_CFLAGS",
+#: "‘fullrefman’"): a definition list's term (Texinfo's `@table @code`), over its description
+_TERM = re.compile(r"[A-Z][A-Z0-9_]{3,}|[‘'`\"“][\w.+-]+[’'\"”]")
+_QUOTES = " ‘’'`\"“”"
 _BOLD = pymupdf.TEXT_FONT_BOLD
 #: the end of a run-in heading: a sentence stop or a colon, maybe in closing quotes or brackets
 _LEAD_END = re.compile(rf"[{STOPS}:][{re.escape(CLOSERS)}]*\s*\Z")
@@ -507,6 +515,10 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
             kind = ElementType.CODE
             text = code_text(lines)
             attrs["reclassified"] = SOURCE_LINE
+        elif kind is ElementType.HEADING and _is_monospaced_heading(lines) and _TERM.fullmatch(text.strip()):
+            kind = ElementType.PARAGRAPH
+            attrs["reclassified"] = MONOSPACED_TERM
+            attrs["definition"] = "term"
         elif kind is ElementType.HEADING and (why := _heading_misread(text, lines)):
             kind = ElementType.PARAGRAPH
             attrs["reclassified"] = why
@@ -644,18 +656,29 @@ def _is_monospaced_span(span: Mapping[str, Any]) -> bool:
 
 #: why a heading or list-item box is code (`attrs["reclassified"]`)
 SOURCE_LINE = "a line of source in a monospaced font"
+#: why a monospaced "heading" that is a variable's name or a quoted word is a definition's term
+MONOSPACED_TERM = "a definition list's term in a monospaced font (a variable's name or a quoted word alone)"
+
+
+def _is_monospaced_heading(lines: Sequence[Mapping[str, Any]]) -> bool:
+    """Every visible span of the box is set in a monospaced font (a listing's line number, and
+    quotation marks in the text font around a `@samp`, aside)."""
+    spans = [s for s in _visible_spans(lines) if s["text"].strip(_QUOTES)]
+    if spans and spans[0]["text"].strip().isdigit() and not _is_monospaced_span(spans[0]):
+        spans = spans[1:]
+    return bool(spans) and all(map(_is_monospaced_span, spans))
 
 
 def _is_source_line(text: str, lines: Sequence[Mapping[str, Any]]) -> bool:
     """A heading or list-item box that is a line of a listing: set in a monospaced font (a
     listing's line number aside) and reading as source (_SOURCE_LINE), as TeX documentation's
     "% \\CheckSum{0}" or "% This work consists of …", which the model boxes as headings, and its
-    "% \\def\\@obsolete@fontswitch#1#2#3{%", boxed as list items. A heading in a monospaced font
-    that reads as a name ("chunkbench.chunk()", "\\implies") stays a heading."""
-    spans = _visible_spans(lines)
-    if spans and spans[0]["text"].strip().isdigit() and not _is_monospaced_span(spans[0]):
-        spans = spans[1:]
-    return bool(spans) and all(map(_is_monospaced_span, spans)) and _SOURCE_LINE.fullmatch(text.strip()) is not None
+    "% \\def\\@obsolete@fontswitch#1#2#3{%", boxed as list items, or as a shell command line
+    (R-admin's "make check-devel", "./configure VAR=value", "CXX=clang++": _COMMAND_LINE). A
+    heading in a monospaced font that reads as a name ("chunkbench.chunk()", "\\implies") stays a heading."""
+    line = text.strip()
+    return _is_monospaced_heading(lines) and (_SOURCE_LINE.fullmatch(line) is not None
+                                              or _COMMAND_LINE.fullmatch(line) is not None)
 
 
 def _heading_misread(text: str, lines: Sequence[Mapping[str, Any]]) -> str | None:
