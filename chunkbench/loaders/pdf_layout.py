@@ -74,6 +74,7 @@ from chunkbench.types.document import Element, ElementType, Page
 
 from .dehyphenate import ATTR as LINE_END_HYPHENS
 from .footnotes import heaviest_size
+from .ocr_columns import in_column_order
 from .pdflib import pymupdf
 from .symbol_fonts import bullet_codes, symbol_text
 from .table_words import Word, corrected_cells
@@ -152,6 +153,8 @@ class ParsedPage:
     paragraph_sizes: Mapping[str, float] = field(default_factory=dict)
     #: pymupdf4llm would OCR this page if Tesseract were installed (whether or not it is)
     ocr_wanted: bool = False
+    #: OCR'd text on this page still looks like two columns read across (ocr_columns)
+    ocr_interleaved: bool = False
 
 
 def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Document:
@@ -245,6 +248,7 @@ def parse_range(
                 rotated = [i for i in pages if doc[i].rotation]
                 raw = layout_engine().to_json(doc, pages=pages, **ocr_options(ocr))
                 raw_pages = json.loads(raw)["pages"]
+                interleaved = [ocr and in_column_order(raw_page, _is_ocr_layer) for raw_page in raw_pages]
                 for i, raw_page, blocks in zip(pages, raw_pages, text_blocks):
                     if i in rotated:
                         _add_rotated_text(doc[i], raw_page)
@@ -260,8 +264,8 @@ def parse_range(
     for line in messages.getvalue().splitlines():
         if line.strip():
             log.debug("pymupdf4llm: %s", line.strip())
-    return tuple(dataclasses.replace(_parse_page(page, text_layer), ocr_wanted=wanted)
-                 for page, text_layer, wanted in zip(raw_pages, has_text, ocr_wanted))
+    return tuple(dataclasses.replace(_parse_page(page, text_layer), ocr_wanted=wanted, ocr_interleaved=mixed)
+                 for page, text_layer, wanted, mixed in zip(raw_pages, has_text, ocr_wanted, interleaved))
 
 
 def _ocr_would_read(page: pymupdf.Page) -> bool:
