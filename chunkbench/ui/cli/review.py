@@ -20,6 +20,9 @@ def register(sub) -> None:
     p.add_argument("--address", default="127.0.0.1", help="address to serve on (default 127.0.0.1: this machine only)")
     p.add_argument("--workspace", default=None,
                    help="workspace database (default $CHUNKBENCH_WORKSPACE or ./.chunkbench/workspace.db)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another host name the server answers to (repeatable); it answers to 127.0.0.1, "
+                        "localhost, [::1] and --address, and refuses any other Host or Origin with 403")
     p.add_argument("--show", action="store_true", help="open a browser tab")
     p.add_argument("--max-sessions", type=int, default=None, metavar="N",
                    help="browser sessions served at once (default 32); more get a page saying the server is busy")
@@ -53,7 +56,9 @@ def run_review(args) -> int:
 
 
 def _limits(args) -> dict:
-    return {} if args.max_sessions is None else {"max_sessions": args.max_sessions}
+    """serve_app's options from the command line: sessions at once, extra host names."""
+    return {"allow_hosts": tuple(args.allow_host),
+            **({} if args.max_sessions is None else {"max_sessions": args.max_sessions})}
 
 
 def _progressive(args) -> bool:

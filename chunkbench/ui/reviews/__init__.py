@@ -44,20 +44,22 @@ def review(
     show: bool = False,
     threaded: bool = False,
     dpi: int = 110,
+    allow_hosts: tuple[str, ...] = (),
     **params: Any,
 ):
     """Review the boundaries of `doc_or_path` chunked by `strategy` with `params`.
 
     Inline (default): returns a ReviewApp that displays itself in a notebook. `serve=True`:
     serves one app per browser session on `address:port` (a `?reviewer=NAME` URL argument
-    overrides `reviewer`); blocks unless `threaded=True`, which returns the server thread."""
+    overrides `reviewer`); blocks unless `threaded=True`, which returns the server thread. It answers
+    only to 127.0.0.1, localhost, [::1], `address` and the names in `allow_hosts` (403 otherwise)."""
     from .app import ReviewApp
     from .serve import serve_app
 
     cs = _chunkset(doc_or_path, strategy, params)
     if serve:
         return serve_app(cs, reviewer=reviewer, workspace=workspace, port=port, address=address,
-                         show=show, threaded=threaded, dpi=dpi)
+                         show=show, threaded=threaded, dpi=dpi, allow_hosts=allow_hosts)
     return ReviewApp(cs, reviewer=reviewer, workspace=workspace, dpi=dpi, inline=True)
 
 

@@ -6,6 +6,8 @@ import os
 import re
 import sys
 import threading
+import uuid
+from collections.abc import Iterable
 
 import panel as pn
 from panel.io.resources import COMPONENT_PATH
@@ -15,6 +17,7 @@ from tornado.web import HTTPError
 from chunkbench.types.chunkset import ChunkSet
 
 from .app import ReviewApp
+from .hosts import allowed_names, guard_hosts
 
 _MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
@@ -86,9 +89,10 @@ class LiveChunking:
 
 def serve_app(chunkset: ChunkSet | LiveChunking, *, reviewer: str = "", workspace: str | os.PathLike | None = None,
               port: int = 5006, address: str = "127.0.0.1", show: bool = False, threaded: bool = False,
-              dpi: int = 110, max_sessions: int = MAX_SESSIONS, **server_options):
+              dpi: int = 110, max_sessions: int = MAX_SESSIONS, allow_hosts: Iterable[str] = (), **server_options):
     """Serve a ReviewApp per browser session on `address:port` (loopback by default), at most
-    `max_sessions` at once (more get `busy_page`, until one is closed).
+    `max_sessions` at once (more get `busy_page`, until one is closed). It answers only to
+    127.0.0.1, localhost, [::1], `address` and the names in `allow_hosts` (`hosts`: 403 otherwise).
 
     Page images are rendered once and shared by all sessions. A LiveChunking still provisional
     is shown as it is, verdicts closed, and each session swaps in the final app by itself once it
@@ -127,10 +131,42 @@ def serve_app(chunkset: ChunkSet | LiveChunking, *, reviewer: str = "", workspac
         return holder
 
     first = live.chunkset
-    return pn.serve(
-        session, port=port, address=address, show=show, threaded=threaded, start=True,
-        title=f"chunkbench review · {first.doc.source}",
-        websocket_origin=[f"{address}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"],
+    names = allowed_names(address, allow_hosts)
+    options = dict(
+        port=port, address=address, show=show, title=f"chunkbench review · {first.doc.source}",
+        # Bokeh's own websocket Origin check too (it cannot parse IPv6 names; the guard checks those)
+        websocket_origin=[f"{name}:{port}" for name in sorted(names) if ":" not in name],
         extra_patterns=[(f"/{COMPONENT_PATH}(.*)", ComponentFiles, {})],  # before Panel's own route
         **server_options,
     )
+    return _serve_guarded(session, names, threaded, options)
+
+
+def _serve_guarded(session, names: frozenset[str], threaded: bool, options: dict):
+    """Panel's server for `session`, made without starting it, the host guard put in front of its
+    routes (`hosts.guard_hosts`), then started: in this thread (blocking), or in a thread of its own
+    that is returned (`.stop()` stops it), as `pn.serve(threaded=True)` does. No request is served
+    before the guard is in place."""
+    from panel.io.server import get_server
+    from panel.io.state import state
+    from panel.io.threads import StoppableThread
+    from tornado.ioloop import IOLoop
+
+    def run(server_id: str, loop: IOLoop | None = None):
+        server = get_server(session, start=False, server_id=server_id, loop=loop, **options)
+        guard_hosts(server._tornado, names, server.port)
+        server.start()
+        try:
+            server.io_loop.start()
+        except RuntimeError:
+            pass
+        return server
+
+    server_id = uuid.uuid4().hex
+    if not threaded:
+        return run(server_id)
+    loop = IOLoop(make_current=False)
+    thread = StoppableThread(target=run, io_loop=loop, owns_loop=True, kwargs={"server_id": server_id, "loop": loop})
+    state._threads[server_id] = thread
+    thread.start()
+    return thread
