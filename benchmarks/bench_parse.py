@@ -55,6 +55,32 @@ def _overhead_rows(what: str, pdfs: list[str], runs: int) -> list[Row]:
     ]
 
 
+def blank_pdf(pages: int) -> str:
+    """A PDF of `pages` empty pages (nothing drawn), in the benchmark folder."""
+    from chunkbench.loaders.pdflib import pymupdf
+
+    path = os.path.join(BENCH_DIR, f"blank-{pages}.pdf")
+    if not os.path.exists(path):
+        doc = pymupdf.open()
+        for _ in range(pages):
+            doc.new_page()
+        doc.save(path)
+    return path
+
+
+def _blank_pages_row(text_pdf: str, runs: int) -> Row:
+    """Empty pages against text pages, per page, one core, in this process (issue 80: 5,000 empty
+    pages took 30-40 minutes to give 0 chunks; they now skip the layout model)."""
+    t_blank, blank, _ = _median_worker(["chunkbench", blank_pdf(500), "--workers", "1", "--cpus", "1",
+                                        "--page-timeout", "0"], runs)
+    t_text, text, _ = _median_worker(["chunkbench", text_pdf, "--workers", "1", "--cpus", "1",
+                                      "--page-timeout", "0"], runs)
+    per_blank, per_text = t_blank / blank["pages"], t_text / text["pages"]
+    return Row(SECTION, f"empty pages, 1 core ({blank['pages']} pages)", blank["pages"] / t_blank, "pages/s",
+               f"text pages ({text['pages']})", text["pages"] / t_text, per_text / per_blank, "≥ 50×",
+               per_text / per_blank >= 50, f"median of {runs}; a page with no text, image or drawing skips the layout model")
+
+
 def run(runs: int = 3, quick: bool = False) -> tuple[list[Row], list[str], dict]:
     """Rows, notes, and facts later sections use (`long_parse_seconds`, `long_cache_dir`)."""
     rows: list[Row] = []
@@ -71,6 +97,8 @@ def run(runs: int = 3, quick: bool = False) -> tuple[list[Row], list[str], dict]
     samples = sorted(glob.glob(os.path.join(SAMPLE_PDFS, "*.pdf")))
     if samples:
         rows += _overhead_rows(f"the {len(samples)} sample PDFs one by one", samples, runs)
+
+    rows.append(_blank_pages_row(small, runs))
 
     # all cores vs one core (pinned) on a file long enough for the worker pool
     mid = pdf_slice(LONG_PDF, 0, 32)  # more than PARALLEL_MIN_PAGES, so the pool is used

@@ -214,6 +214,40 @@ def test_an_ocr_text_layer_is_running_text_not_letter_spaced_code():
     assert pdf_layout._is_monospaced(visible) and not pdf_layout._is_monospaced(invisible)
 
 
+def test_blank_pages_skip_the_layout_model_and_are_told_apart_from_scans(tmp_path, monkeypatch):
+    """Issue 80.1: a PDF of 5,000 empty pages took 30-40 minutes to give 0 chunks. A page with no
+    text, image or drawing (a page-sized white background aside) is not given to the layout model;
+    the Document has every page, and the warning says OCR would read nothing there (no advice to
+    install Tesseract); a page with only a scan on it still goes to the model."""
+    doc = pymupdf.open()
+    for n in range(6):
+        page = doc.new_page(width=400, height=500)
+        if n == 1:
+            page.insert_text((72, 100), "A page of text between blank ones.", fontsize=12)
+        if n == 3:
+            page.draw_rect(page.rect, color=None, fill=(1, 1, 1))  # a white background is still blank
+        if n == 4:
+            scan = pymupdf.open(shared_pdf(SCAN))
+            page.show_pdf_page(page.rect, scan, 0)  # the scan's image
+    path = tmp_path / "blanks.pdf"
+    doc.save(path)
+    seen = []
+    real_to_json = pymupdf4llm.to_json
+
+    def spy(*args, **kwargs):
+        seen.extend(kwargs["pages"])
+        return real_to_json(*args, **kwargs)
+
+    monkeypatch.setattr(pymupdf4llm, "to_json", spy)
+    loaded = load_pdf(path, cache=False, page_timeout=0)
+    assert sorted(seen) == [1, 4]
+    assert [p.index for p in loaded.pages] == list(range(6)) and loaded.pages[0].width == 400
+    assert "A page of text between blank ones." in loaded.text
+    assert any(w.startswith("4 page(s) have no text layer: 1, 3-4, 6; OCR would read nothing") for w in loaded.warnings)
+    assert any(w.startswith("1 page(s) have no text layer: 5; nothing on them can be chunked until they are OCRed")
+               for w in loaded.warnings)
+
+
 @pytest.mark.skipif(shutil.which("tesseract") is not None, reason="Tesseract is installed")
 def test_ocr_is_not_attempted_without_tesseract(fresh_cache, monkeypatch):
     calls = []

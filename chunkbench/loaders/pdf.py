@@ -30,7 +30,7 @@ from pathlib import Path
 
 from chunkbench.errors import InputError, UsageError
 from chunkbench.io.progress import progress as progress_bar
-from chunkbench.types.document import Document, Element, Page, ParserInfo, make_document, sha256_file
+from chunkbench.types.document import Document, Element, ParserInfo, make_document, sha256_file
 
 from . import parse_workers, pdf_layout
 from .cache import Dependence, ParseKey, cached_parse
@@ -50,7 +50,7 @@ BACKEND = "pymupdf"
 #: change of them is never served from a cache written before it (bump on every change)
 PARSE_RULES = "2026-12-02"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 15  # 2: text of rotated pages read from their boxes; 3: text-only pictures become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled; 11: a page whose text the layout model reads none of is read from the PDF's text blocks; 12: the pages OCR would read are recorded (ocr_page_idx), and only parses with such pages depend on the OCR engine; 13: table cells from the PDF's words where the model's column lines cut a word, split a column at a word space or miss one (table_words); 14: a monospaced heading that is a shell command line is code, one that is a variable's name or a quoted word alone a definition's term; 15: OCR'd boxes across a gutter split into their columns, a word OCR read twice at one place kept once, pages that still look interleaved warned about
+LOADER_REVISION = 17  # 2: text of rotated pages read from their boxes; 3: text-only pictures become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled; 11: a page whose text the layout model reads none of is read from the PDF's text blocks; 12: the pages OCR would read are recorded (ocr_page_idx), and only parses with such pages depend on the OCR engine; 13: table cells from the PDF's words where the model's column lines cut a word, split a column at a word space or miss one (table_words); 14: a monospaced heading that is a shell command line is code, one that is a variable's name or a quoted word alone a definition's term; 15: OCR'd boxes across a gutter split into their columns, a word OCR read twice at one place kept once, pages that still look interleaved warned about; 16-17: blank pages (no text, image or drawing) skip the layout model, and pages OCR would read nothing on are told apart from those it would read
 #: the parser option listing the pages (0-based) OCR would read, with or without OCR installed
 OPTION_OCR_PAGES = "ocr_page_idx"
 #: PDFs with more pages than this are parsed by a process pool
@@ -346,7 +346,7 @@ def _build_document(
         pages,
         parser,
         pdf_path=path,
-        warnings=_text_layer_warnings(pages, elements, ocr) + _interleaved_warnings(parsed) + _garbled_text_warnings(elements),
+        warnings=_text_layer_warnings(parsed, elements, ocr) + _interleaved_warnings(parsed) + _garbled_text_warnings(elements),
         doc_id=doc_id,
     )
 
@@ -370,18 +370,27 @@ def _with_level(element: Element, levels: Mapping[str, int]) -> Element:
     return dataclasses.replace(element, text_level=level)
 
 
-def _text_layer_warnings(pages: Sequence[Page], elements: Sequence[Element], ocr: bool) -> list[str]:
-    """Say which pages have no text layer, and whether OCR recovered text from them."""
-    blank = [p.index for p in pages if not p.has_text]
+def _text_layer_warnings(parsed: Sequence[ParsedPage], elements: Sequence[Element], ocr: bool) -> list[str]:
+    """Say which pages have no text layer, whether OCR recovered text from them, and which of them
+    OCR would read nothing on (blank, or pictures without text: no advice to install Tesseract)."""
+    blank = [p.page.index for p in parsed if not p.page.has_text]
     if not blank:
         return []
-    head = f"{len(blank)} page(s) have no text layer: {page_list(blank)}"
+    readable = [p.page.index for p in parsed if not p.page.has_text and p.ocr_wanted]
+    nothing = [i for i in blank if i not in set(readable)]
+    warnings = []
+    if nothing:
+        warnings.append(f"{len(nothing)} page(s) have no text layer: {page_list(nothing)}; OCR would read "
+                        "nothing on them (blank pages, or pictures without text)")
+    if not readable:
+        return warnings
+    head = f"{len(readable)} page(s) have no text layer: {page_list(readable)}"
     if not ocr:
         return [f"{head}; nothing on them can be chunked until they are OCRed: install Tesseract "
-                "(Debian: apt-get install tesseract-ocr) and load the file again"]
+                "(Debian: apt-get install tesseract-ocr) and load the file again", *warnings]
     with_text = {e.page_idx for e in elements if e.text.strip()}
-    unread = [i for i in blank if i not in with_text]
-    warnings = [f"{head}; their text comes from OCR (Tesseract)"]
+    unread = [i for i in readable if i not in with_text]
+    warnings.insert(0, f"{head}; their text comes from OCR (Tesseract)")
     if unread:
         warnings.append(f"OCR found no text on page(s): {page_list(unread)}")
     return warnings
