@@ -175,7 +175,13 @@ def load_elements_json(path: str | os.PathLike) -> Document:
 
 
 def _elements_from(p: Path, data: Any) -> Document:
+    from .bounds import document_problem
+
     try:
-        return Document.from_dict(data)
+        doc = Document.from_dict(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"not a chunkbench elements.json ({exc})", p) from None
+    problem = document_problem(doc)
+    if problem is not None:
+        raise InputError(f"not a usable elements.json: {problem}", p)
+    return doc

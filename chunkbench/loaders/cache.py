@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import logging
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from typing import Any
 
 from chunkbench.io.atomic import write_text
 from chunkbench.types.document import Document
+
+log = logging.getLogger(__name__)
 
 
 def cache_dir() -> Path:
@@ -108,7 +111,7 @@ def cached_parse(
     # Processes asking for the same parse at once (test workers, sweep workers, two notebooks)
     # wait for the first one instead of parsing the same PDF side by side.
     with _parse_lock(key.plain_file()):
-        doc = _read_entry(key, path)
+        doc = _read_entry(key, path, quiet=True)  # written meanwhile by another process, or still bad
         if doc is not None:
             return doc
         doc = parse()
@@ -129,19 +132,35 @@ def store(key: ParseKey, doc: Document) -> None:
         note.unlink(missing_ok=True)
 
 
-def _read_entry(key: ParseKey, path: str | os.PathLike) -> Document | None:
+def _read_entry(key: ParseKey, path: str | os.PathLike, quiet: bool = False) -> Document | None:
     """The cached Document `key` names, pointed at where its source is now; None if absent,
     damaged, or the entry is another document's or parser's (then it is parsed again)."""
     file = key.entry_file()
     if not file.exists():
         return None
+    from .bounds import document_problem
+
     try:
         doc = Document.from_dict(json.loads(file.read_text("utf-8")))
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return None  # a damaged cache entry is simply re-parsed
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        if not quiet:
+            _dropped(file, path, f"unreadable ({type(exc).__name__})")
+        return None
     if (doc.doc_id, doc.parser.name) != (key.doc_id, key.backend):
+        if not quiet:
+            _dropped(file, path, "it holds another document's parse")
+        return None
+    problem = document_problem(doc)
+    if problem is not None:
+        if not quiet:
+            _dropped(file, path, problem)
         return None
     return dataclasses.replace(doc, source=Path(path).name, pdf_path=_pdf_path_now(doc, path))
+
+
+def _dropped(file: Path, path: str | os.PathLike, why: str) -> None:
+    """Say (once per entry: it is parsed again and overwritten) that a cache entry was not used."""
+    log.warning("%s: the parse cache entry %s was not used (%s); parsing again", Path(path).name, file.name, why)
 
 
 @contextlib.contextmanager
