@@ -192,8 +192,9 @@ def _splits(lines: Sequence[float], visual: Sequence[Sequence[Sequence[Word]]], 
 
 def _row_texts(row: Sequence[Word], grid: Sequence[float], space: float) -> list[str]:
     """A row's cell texts from its words on the column lines `grid`: each word in the cell holding
-    most of it, or, when the word is cut and the next cell holds nothing of its own, in a cell
-    spanning both (the text in the first, the others empty)."""
+    most of it; but where a phrase (a word cut by a line, or a line of running text) runs across a
+    column line and the cell beyond holds no phrase of its own, the two cells are one, its text in
+    the first and the other left empty (a header spanning columns, a sentence between two tables)."""
     edges = [-float("inf"), *grid, float("inf")]
 
     def most(w: Word) -> int:
