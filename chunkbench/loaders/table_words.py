@@ -19,6 +19,7 @@ No letter then crosses a cell boundary. Rows whose words fit the model's grid ke
 
 from __future__ import annotations
 
+import bisect
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ def corrected_cells(
 ) -> list[list[str]] | None:
     """The table's cell texts with the grid corrected from `words` (the page's words inside the
     table), or None when the model's grid already fits them (nothing to change)."""
-    lines = _column_lines(cells)
+    lines = column_lines(cells)
     bands = _row_bands(cells)
     if not bands or len(bands) != len(extract):
         return None
@@ -82,7 +83,7 @@ def corrected_cells(
     return out if changed else None
 
 
-def _column_lines(cells: Sequence[Sequence[Sequence[float] | None]]) -> list[float]:
+def column_lines(cells: Sequence[Sequence[Sequence[float] | None]]) -> list[float]:
     """The x of each line between two columns: the median right edge of each column but the last."""
     width = max((len(row) for row in cells), default=0)
     lines = []
@@ -109,9 +110,18 @@ def _row_bands(cells: Sequence[Sequence[Sequence[float] | None]]) -> list[tuple[
 def _words_by_row(words: Sequence[Word], bands: Sequence[tuple[float, float, float, float]]) -> list[list[Word]]:
     """The words of each row: those whose middle lies in its band (and inside the table)."""
     rows: list[list[Word]] = [[] for _ in bands]
+    starts = [band[0] for band in bands]
+    ordered = starts == sorted(starts)
     for w in words:
-        for r, (y0, y1, x0, x1) in enumerate(bands):
-            if y0 <= w.yc < y1 and w.x1 > x0 and w.x0 < x1:
+        yc = w.yc
+        if ordered:  # the rows below the middle cannot hold it; of those above, the nearest two might
+            r = bisect.bisect_right(starts, yc)
+            candidates: Sequence[int] = range(max(0, r - 2), r)
+        else:
+            candidates = range(len(bands))
+        for r in candidates:
+            y0, y1, x0, x1 = bands[r]
+            if y0 <= yc < y1 and w.x1 > x0 and w.x0 < x1:
                 rows[r].append(w)
                 break
     return rows
