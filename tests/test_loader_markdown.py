@@ -325,3 +325,33 @@ def test_wiki_headings_in_a_markdown_file_are_headings(tmp_path):
                    ("heading", 3, "Battle system"), ("paragraph", None, long[:20]),
                    ("heading", 2, "History"), ("paragraph", None, "The series began in ")]
     assert_exact_offsets(doc, read_source_text(tmp_path / "doc.md"))
+
+
+def test_a_file_of_line_breaks_loads_in_little_memory(tmp_path):
+    """Issue 77.2: 20 MB of line breaks peaked at 3.8 GB (markdown-it keeps several numbers per
+    line, and so did the line table): long runs of blank lines go to markdown-it shortened."""
+    import tracemalloc
+
+    path = tmp_path / "breaks.md"
+    path.write_text("# Title\n" + "\n" * 5_000_000 + "The end.\n", "utf-8")
+    tracemalloc.start()
+    doc = chunkbench.load(path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert [e.text for e in doc.elements] == ["Title", "The end."]
+    assert peak < 200 * 2**20  # about 1.3 GB before
+
+
+def test_long_blank_runs_keep_every_span_and_a_codes_blank_lines(tmp_path):
+    """Spans still point into the source as it is: a fenced block's five blank lines are its own."""
+    source = ("# Title\n\n\n\n\n\nFirst paragraph\nwrapped.\n\n\n\n\n- one\n\n\n\n- two\n\n\n\n\n"
+              "```\ncode\n\n\n\n\n\nmore code\n```\n \n\t\n\n\nLast.\n")
+    path = tmp_path / "runs.md"
+    path.write_text(source, "utf-8")
+    doc = chunkbench.load(path)
+    assert [e.type for e in doc.elements] == ["heading", "paragraph", "list", "code", "paragraph"]
+    for e in doc.elements:
+        assert source[e.attrs["src_start"]:e.attrs["src_end"]].strip() == e.text.strip(), e
+    code = doc.elements[3]
+    assert "code\n\n\n\n\n\nmore code" in code.text
+    assert len(doc.elements[2].blocks) == 2

@@ -42,6 +42,7 @@ Decisions:
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import re
@@ -93,16 +94,17 @@ def load_markdown(path: str | os.PathLike) -> Document:
     text, warnings = decode_source(data)
     lines = SourceLines(text)
     metadata, body_line = _front_matter(text, lines, warnings)
-    tokens = _markdown_it().parse(text[lines.start(body_line):] if body_line < len(lines) else "")
-    root = SyntaxTreeNode(tokens)
+    body = BlankRuns(text[lines.start(body_line):] if body_line < len(lines) else "", body_line)
+    tokens = _markdown_it().parse(body.text)
+    root = SyntaxTreeNode(_in_source_lines(tokens, body))
     elements: list[Element] = []
     split = escaped = 0
     for node in root.children:
         if node.type not in _TYPES:
             continue
-        pieces = _run_in(node, lines, body_line)
+        pieces = _run_in(node, lines)
         split += bool(pieces)
-        spans = pieces or ([lines.span(*(n + body_line for n in _line_map(node)))] if node.type == "paragraph" else [])
+        spans = pieces or ([lines.span(*_line_map(node))] if node.type == "paragraph" else [])
         broken = [escaped_paragraphs(text, a, b) for a, b in spans]
         escaped += sum(map(bool, broken))
         texts = [(piece, bool(x)) for span, x in zip(spans, broken) for piece in (x or [span])]
@@ -111,7 +113,7 @@ def load_markdown(path: str | os.PathLike) -> Document:
                 elements.append(_text_element(f"e{len(elements)}", text, a, b, run_in=bool(pieces),
                                               escaped_lines=unescaped))
         else:
-            elements.append(_element(f"e{len(elements)}", node, lines, body_line))
+            elements.append(_element(f"e{len(elements)}", node, lines))
     if split:
         made = sum(1 for e in elements if e.attrs.get("run_in"))
         warnings.append(f"{split} Markdown paragraph(s) of unwrapped or many lines with no blank line between "
@@ -163,12 +165,12 @@ def _front_matter(text: str, lines: SourceLines, warnings: list[str]) -> tuple[d
     return value, end + 1
 
 
-def _run_in(node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> list[tuple[int, int]]:
+def _run_in(node: SyntaxTreeNode, lines: SourceLines) -> list[tuple[int, int]]:
     """A paragraph's run-in paragraphs (source spans), when its lines hold several (see
     plaintext.run_in_paragraphs); [] for any other block."""
     if node.type != "paragraph":
         return []
-    first, stop = (n + line_offset for n in _line_map(node))
+    first, stop = _line_map(node)
     return run_in_paragraphs(lines, first, stop)
 
 
@@ -184,16 +186,63 @@ def _text_element(element_id: str, text: str, a: int, b: int, **flags: bool) -> 
                    attrs={"src_start": a, "src_end": b, **{k: True for k, v in flags.items() if v}})
 
 
+#: runs of more blank lines than this are given to markdown-it as this many (it keeps several
+#: numbers per line: a 20 MB file of line breaks took 3.8 GB); no Markdown rule counts beyond two
+MAX_BLANK_RUN = 2
+#: a line break, blank lines, and the break ending the last of them: one character class, so the
+#: match keeps no state per line (a repeated group kept 300 MB for 2 million blank lines)
+_BLANK_RUN = re.compile(r"\n[ \t\n]*\n")
+
+
+class BlankRuns:
+    """A Markdown body with long runs of blank lines shortened to MAX_BLANK_RUN, and the way back
+    from its line numbers to the source's (`source_line`), the body starting at source line `first`."""
+
+    def __init__(self, body: str, first: int):
+        self.first = first
+        self.cuts: list[tuple[int, int]] = []  # (line in the short text, lines dropped before it in total)
+        pieces, pos, line, dropped = [], 0, 0, 0
+        runs = _BLANK_RUN.finditer(body) if "\r" not in body else ()  # lone CRs: lines counted otherwise
+        for m in runs:
+            breaks = body.count("\n", m.start(), m.end())
+            if breaks - 1 <= MAX_BLANK_RUN:
+                continue
+            line += body.count("\n", pos, m.start()) + MAX_BLANK_RUN + 1
+            pieces.append(body[pos:m.start()] + "\n" * (MAX_BLANK_RUN + 1))
+            pos, dropped = m.end(), dropped + breaks - MAX_BLANK_RUN - 1
+            self.cuts.append((line, dropped))
+        pieces.append(body[pos:])
+        self.text = "".join(pieces) if self.cuts else body
+
+    def source_line(self, n: int) -> int:
+        """The source's line number of line `n` of the short text."""
+        k = bisect.bisect_right(self.cuts, (n, float("inf"))) - 1
+        return self.first + n + (self.cuts[k][1] if k >= 0 else 0)
+
+
+def _in_source_lines(tokens: list, body: BlankRuns) -> list:
+    """markdown-it's tokens with their line maps in the source's line numbers (past the front matter
+    and the shortened blank runs), so every span below is cut from the source as it is."""
+    for token in tokens:
+        if token.map is not None:
+            token.map = [body.source_line(token.map[0]), body.source_line(token.map[1] - 1) + 1] \
+                if token.map[1] > token.map[0] else [body.source_line(token.map[0])] * 2
+        if token.children:
+            _in_source_lines(token.children, body)
+    return tokens
+
+
 def _line_map(node: SyntaxTreeNode) -> tuple[int, int]:
-    """The [first, stop) source lines of a block node (markdown-it maps every block it parses)."""
+    """The [first, stop) source lines of a block node (markdown-it maps every block it parses; the
+    maps are in the source's numbering, `_in_source_lines`)."""
     if node.map is None:
         raise ValueError(f"markdown-it gave a {node.type} block without source lines")
     return node.map
 
 
-def _element(element_id: str, node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> Element:
+def _element(element_id: str, node: SyntaxTreeNode, lines: SourceLines) -> Element:
     """One top-level block as an Element whose text is its source slice."""
-    first, stop = (n + line_offset for n in _line_map(node))
+    first, stop = _line_map(node)
     attrs: dict[str, Any] = {}
     blocks: tuple = ()
     rows = None
@@ -213,7 +262,7 @@ def _element(element_id: str, node: SyntaxTreeNode, lines: SourceLines, line_off
     elif node.type == "table":
         rows = tuple(_table_rows(node))
     elif node.type in ("bullet_list", "ordered_list"):
-        blocks = tuple(_list_items(node, lines, line_offset))
+        blocks = tuple(_list_items(node, lines))
     attrs.update(src_start=a, src_end=b)
     return Element(
         id=element_id,
@@ -265,8 +314,8 @@ def _cell_text(cell: SyntaxTreeNode) -> str:
     return cell.children[0].content.replace("\\|", "|") if cell.children else ""
 
 
-def _list_items(node: SyntaxTreeNode, lines: SourceLines, line_offset: int) -> Iterator[dict]:
+def _list_items(node: SyntaxTreeNode, lines: SourceLines) -> Iterator[dict]:
     """The list's top-level items as {type, text, src_start, src_end} (nested lists stay inside)."""
     for item in node.children:
-        a, b = lines.span(*(n + line_offset for n in _line_map(item)))
+        a, b = lines.span(*_line_map(item))
         yield {"type": "list_item", "text": lines.text[a:b], "src_start": a, "src_end": b}

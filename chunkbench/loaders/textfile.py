@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
 from pathlib import Path
 
 from chunkbench.errors import InputError
@@ -53,8 +54,10 @@ class SourceLines:
     def __init__(self, text: str, newline: re.Pattern = _NEWLINE, start: int = 0, stop: int | None = None):
         self.text = text
         stop = len(text) if stop is None else stop
-        self.starts = [start]
-        self.ends = []
+        # arrays of 8-byte offsets, not lists of int objects: a 20 MB file of line breaks is 20
+        # million lines (1.4 GB as lists)
+        self.starts = array("q", [start])
+        self.ends = array("q")
         for m in newline.finditer(text, start, stop):
             self.ends.append(m.start())
             self.starts.append(m.end())
