@@ -214,6 +214,25 @@ def test_an_ocr_text_layer_is_running_text_not_letter_spaced_code():
     assert pdf_layout._is_monospaced(visible) and not pdf_layout._is_monospaced(invisible)
 
 
+def test_one_absurd_glyph_run_does_not_swallow_its_page(tmp_path):
+    """Issue 77.4: a word set at 5,000 pt made the layout model draw one box over the whole page,
+    read as one footer: 0 chunks. The page is read from its text blocks, the run left out and named."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i in range(6):
+        page.insert_textbox(pymupdf.Rect(72, 72 + 70 * i, 540, 132 + 70 * i),
+                            f"Paragraph {i} says something ordinary about the contract in plain words. " * 2, fontsize=10)
+    page.insert_text((100, 700), "HUGE", fontsize=5000)
+    path = tmp_path / "huge.pdf"
+    doc.save(path)
+    loaded = load_pdf(path, cache=False, page_timeout=0)
+    assert [e.type for e in loaded.elements] == ["paragraph"] * 6
+    assert all(f"Paragraph {i} says" in loaded.elements[i].text for i in range(6))
+    assert all(e.attrs.get("read_without_layout") for e in loaded.elements) and "HUGE" not in loaded.text
+    assert any(w.startswith("page(s) 1: 1 line(s) of text set far beyond the page") for w in loaded.warnings)
+    assert len(chunkbench.chunk(loaded, "recursive")) >= 1
+
+
 def test_blank_pages_skip_the_layout_model_and_are_told_apart_from_scans(tmp_path, monkeypatch):
     """Issue 80.1: a PDF of 5,000 empty pages took 30-40 minutes to give 0 chunks. A page with no
     text, image or drawing (a page-sized white background aside) is not given to the layout model;

@@ -50,7 +50,7 @@ BACKEND = "pymupdf"
 #: change of them is never served from a cache written before it (bump on every change)
 PARSE_RULES = "2026-12-02"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 17  # 2: text of rotated pages read from their boxes; 3: text-only pictures become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled; 11: a page whose text the layout model reads none of is read from the PDF's text blocks; 12: the pages OCR would read are recorded (ocr_page_idx), and only parses with such pages depend on the OCR engine; 13: table cells from the PDF's words where the model's column lines cut a word, split a column at a word space or miss one (table_words); 14: a monospaced heading that is a shell command line is code, one that is a variable's name or a quoted word alone a definition's term; 15: OCR'd boxes across a gutter split into their columns, a word OCR read twice at one place kept once, pages that still look interleaved warned about; 16-17: blank pages (no text, image or drawing) skip the layout model, and pages OCR would read nothing on are told apart from those it would read
+LOADER_REVISION = 18  # 2: text of rotated pages read from their boxes; 3: text-only pictures become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled; 11: a page whose text the layout model reads none of is read from the PDF's text blocks; 12: the pages OCR would read are recorded (ocr_page_idx), and only parses with such pages depend on the OCR engine; 13: table cells from the PDF's words where the model's column lines cut a word, split a column at a word space or miss one (table_words); 14: a monospaced heading that is a shell command line is code, one that is a variable's name or a quoted word alone a definition's term; 15: OCR'd boxes across a gutter split into their columns, a word OCR read twice at one place kept once, pages that still look interleaved warned about; 16-17: blank pages (no text, image or drawing) skip the layout model, and pages OCR would read nothing on are told apart from those it would read; 18: a page whose layout box reaches far beyond it (one absurd glyph run) is read from its text blocks, the run left out and named
 #: the parser option listing the pages (0-based) OCR would read, with or without OCR installed
 OPTION_OCR_PAGES = "ocr_page_idx"
 #: PDFs with more pages than this are parsed by a process pool
@@ -346,7 +346,8 @@ def _build_document(
         pages,
         parser,
         pdf_path=path,
-        warnings=_text_layer_warnings(parsed, elements, ocr) + _interleaved_warnings(parsed) + _garbled_text_warnings(elements),
+        warnings=_text_layer_warnings(parsed, elements, ocr) + _interleaved_warnings(parsed) + _off_page_warnings(parsed)
+        + _garbled_text_warnings(elements),
         doc_id=doc_id,
     )
 
@@ -394,6 +395,16 @@ def _text_layer_warnings(parsed: Sequence[ParsedPage], elements: Sequence[Elemen
     if unread:
         warnings.append(f"OCR found no text on page(s): {page_list(unread)}")
     return warnings
+
+
+def _off_page_warnings(parsed: Sequence[ParsedPage]) -> list[str]:
+    """Name the pages where text set far beyond the page was left out (`pdf_layout._off_page_text`)."""
+    pages = [p.page.index for p in parsed if p.lines_off_page]
+    if not pages:
+        return []
+    lines = sum(p.lines_off_page for p in parsed)
+    return [f"page(s) {page_list(pages)}: {lines} line(s) of text set far beyond the page (a glyph thousands of "
+            "points tall, an absurd text matrix) left out; the rest of the page is read from the PDF's text blocks"]
 
 
 def _interleaved_warnings(parsed: Sequence[ParsedPage]) -> list[str]:

@@ -155,6 +155,8 @@ class ParsedPage:
     ocr_wanted: bool = False
     #: OCR'd text on this page still looks like two columns read across (ocr_columns)
     ocr_interleaved: bool = False
+    #: lines of text set far beyond the page, left out (the rest read from the text blocks)
+    lines_off_page: int = 0
 
 
 def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Document:
@@ -249,6 +251,7 @@ def parse_range(
                 rotated = [i for i in pages if doc[i].rotation]
                 raw_pages = _layout(doc, [i for i in pages if i not in blank], ocr, blank)
                 interleaved = [ocr and in_column_order(raw_page, _is_ocr_layer) for raw_page in raw_pages]
+                off_page: dict[int, int] = {}
                 for i, raw_page, blocks in zip(pages, raw_pages, text_blocks):
                     if i in rotated:
                         _add_rotated_text(doc[i], raw_page)
@@ -257,6 +260,7 @@ def parse_range(
                     _mark_text_pictures(doc[i], raw_page)
                     _correct_table_cells(doc[i], raw_page)
                     _read_text_blocks_instead(doc[i], raw_page, blocks)
+                    off_page[i] = _off_page_text(doc[i], raw_page, blocks)
             except (RuntimeError, pymupdf.mupdf.FzErrorBase) as exc:
                 raise InputError(f"cannot parse pages {first + 1}-{stop}: {exc}", path) from None
     finally:
@@ -264,8 +268,9 @@ def parse_range(
     for line in messages.getvalue().splitlines():
         if line.strip():
             log.debug("pymupdf4llm: %s", line.strip())
-    return tuple(dataclasses.replace(_parse_page(page, text_layer), ocr_wanted=wanted, ocr_interleaved=mixed)
-                 for page, text_layer, wanted, mixed in zip(raw_pages, has_text, ocr_wanted, interleaved))
+    return tuple(dataclasses.replace(_parse_page(page, text_layer), ocr_wanted=wanted, ocr_interleaved=mixed,
+                                     lines_off_page=off_page.get(i, 0))
+                 for i, page, text_layer, wanted, mixed in zip(pages, raw_pages, has_text, ocr_wanted, interleaved))
 
 
 def _layout(doc: pymupdf.Document, pages: Sequence[int], ocr: bool, blank: set[int]) -> list[dict]:
@@ -325,6 +330,44 @@ def _read_text_blocks_instead(page: pymupdf.Page, raw_page: dict, blocks: Sequen
         r = pymupdf.Rect(block["bbox"]) * to_displayed
         raw_page["boxes"].append({"x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1, "boxclass": "text",
                                   "rotated_text": text, "read_without_layout": True})
+
+
+#: a box or a line reaching this share of its page's size beyond the page is set off the page
+_OFF_PAGE = 0.5
+
+
+def _off_page(rect: Sequence[float], width: float, height: float) -> bool:
+    x0, y0, x1, y1 = rect
+    return (x0 < -_OFF_PAGE * width or y0 < -_OFF_PAGE * height
+            or x1 > (1 + _OFF_PAGE) * width or y1 > (1 + _OFF_PAGE) * height)
+
+
+def _off_page_text(page: pymupdf.Page, raw_page: dict, blocks: Sequence[dict]) -> int:
+    """One absurd run of text (5,000 pt tall, or under a 1e30 text matrix) makes the layout model
+    draw one box over the whole page, which then reads as one footer: 0 chunks. When a box reaches
+    far beyond its page, the page is read from its text blocks instead (READ_WITHOUT_LAYOUT), their
+    lines set far beyond the page left out; returns how many were (the page is named in a warning)."""
+    width, height = raw_page["width"], raw_page["height"]
+    if not any(_off_page((b["x0"], b["y0"], b["x1"], b["y1"]), width, height) for b in raw_page["boxes"]):
+        return 0
+    to_displayed = page.rotation_matrix
+    kept_boxes, left_out = [], 0
+    for block in blocks:
+        lines = []
+        for line in block["lines"]:
+            r = pymupdf.Rect(line["bbox"]) * to_displayed
+            if _off_page(tuple(r), width, height):
+                left_out += 1
+            elif (text := " ".join(" ".join(s["text"] for s in line["spans"]).split())):
+                lines.append((r, text))
+        if lines:
+            r = pymupdf.Rect(lines[0][0])
+            for other, _ in lines[1:]:
+                r |= other
+            kept_boxes.append({"x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1, "boxclass": "text",
+                               "rotated_text": " ".join(t for _, t in lines), "read_without_layout": True})
+    raw_page["boxes"] = kept_boxes
+    return left_out
 
 
 def _text_blocks(page: pymupdf.Page) -> list[dict]:
