@@ -62,7 +62,7 @@ import logging
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -321,15 +321,30 @@ def _read_text_blocks_instead(page: pymupdf.Page, raw_page: dict, blocks: Sequen
     paragraph box of its own text, marked READ_WITHOUT_LAYOUT, so no text is lost in silence."""
     if not blocks or any(box.get("textlines") or box.get("rotated_text") for box in raw_page["boxes"]):
         return
+    raw_page["boxes"].extend(_text_block_boxes(page, blocks)[0])
+
+
+def _text_block_boxes(page: pymupdf.Page, blocks: Sequence[dict],
+                      left_out: Callable[[pymupdf.Rect], bool] | None = None) -> tuple[list[dict], int]:
+    """A paragraph box (READ_WITHOUT_LAYOUT) per text block, of its lines' text and boxes (the page
+    shown upright), lines `left_out` (by their box) passed over; and how many were."""
     to_displayed = page.rotation_matrix
+    boxes, dropped = [], 0
     for block in blocks:
-        text = " ".join(" ".join(s["text"] for s in line["spans"]) for line in block["lines"])
-        text = " ".join(text.split())
-        if not text:
-            continue
-        r = pymupdf.Rect(block["bbox"]) * to_displayed
-        raw_page["boxes"].append({"x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1, "boxclass": "text",
-                                  "rotated_text": text, "read_without_layout": True})
+        lines = []
+        for line in block["lines"]:
+            r = pymupdf.Rect(line["bbox"]) * to_displayed
+            if left_out is not None and left_out(r):
+                dropped += 1
+            elif (text := " ".join(" ".join(s["text"] for s in line["spans"]).split())):
+                lines.append((r, text))
+        if lines:
+            r = pymupdf.Rect(lines[0][0])
+            for other, _ in lines[1:]:
+                r |= other
+            boxes.append({"x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1, "boxclass": "text",
+                          "rotated_text": " ".join(t for _, t in lines), "read_without_layout": True})
+    return boxes, dropped
 
 
 #: a box or a line reaching this share of its page's size beyond the page is set off the page
@@ -350,23 +365,7 @@ def _off_page_text(page: pymupdf.Page, raw_page: dict, blocks: Sequence[dict]) -
     width, height = raw_page["width"], raw_page["height"]
     if not any(_off_page((b["x0"], b["y0"], b["x1"], b["y1"]), width, height) for b in raw_page["boxes"]):
         return 0
-    to_displayed = page.rotation_matrix
-    kept_boxes, left_out = [], 0
-    for block in blocks:
-        lines = []
-        for line in block["lines"]:
-            r = pymupdf.Rect(line["bbox"]) * to_displayed
-            if _off_page(tuple(r), width, height):
-                left_out += 1
-            elif (text := " ".join(" ".join(s["text"] for s in line["spans"]).split())):
-                lines.append((r, text))
-        if lines:
-            r = pymupdf.Rect(lines[0][0])
-            for other, _ in lines[1:]:
-                r |= other
-            kept_boxes.append({"x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1, "boxclass": "text",
-                               "rotated_text": " ".join(t for _, t in lines), "read_without_layout": True})
-    raw_page["boxes"] = kept_boxes
+    raw_page["boxes"], left_out = _text_block_boxes(page, blocks, lambda r: _off_page(tuple(r), width, height))
     return left_out
 
 
@@ -597,7 +596,7 @@ def _box_element(box: Mapping[str, Any], page: Page, element_id: str) -> Element
             kind = ElementType.CODE
             text = code_text(lines)
             attrs["reclassified"] = SOURCE_LINE
-        elif kind is ElementType.HEADING and _is_monospaced_heading(lines) and _TERM.fullmatch(text.strip()):
+        elif kind is ElementType.HEADING and _is_monospaced(lines, a_line=True) and _TERM.fullmatch(text.strip()):
             kind = ElementType.PARAGRAPH
             attrs["reclassified"] = MONOSPACED_TERM
             attrs["definition"] = "term"
@@ -718,11 +717,16 @@ def joins_hyphenated(previous: str, line: str) -> bool:
     return previous.endswith("-") and len(previous) > 1 and previous[-2].isalpha() and line[0].islower()
 
 
-def _is_monospaced(lines: Sequence[Mapping[str, Any]]) -> bool:
+def _is_monospaced(lines: Sequence[Mapping[str, Any]], *, a_line: bool = False) -> bool:
     """Every visible span of the box is set in a monospaced font. An OCR text layer (invisible
     text, alpha 0, in Tesseract's GlyphLessFont, which declares a fixed pitch) says nothing about
-    the type on the page, so it never makes a box code."""
+    the type on the page, so it never makes a box code. `a_line`: a line set apart as a heading or
+    item, whose listing line number and quotation marks (around a `@samp`) may be in the text font."""
     spans = _visible_spans(lines)
+    if a_line:
+        spans = [s for s in spans if s["text"].strip(_QUOTES)]
+        if spans and spans[0]["text"].strip().isdigit() and not _is_monospaced_span(spans[0]):
+            spans = spans[1:]
     return bool(spans) and all(map(_is_monospaced_span, spans))
 
 
@@ -742,15 +746,6 @@ SOURCE_LINE = "a line of source in a monospaced font"
 MONOSPACED_TERM = "a definition list's term in a monospaced font (a variable's name or a quoted word alone)"
 
 
-def _is_monospaced_heading(lines: Sequence[Mapping[str, Any]]) -> bool:
-    """Every visible span of the box is set in a monospaced font (a listing's line number, and
-    quotation marks in the text font around a `@samp`, aside)."""
-    spans = [s for s in _visible_spans(lines) if s["text"].strip(_QUOTES)]
-    if spans and spans[0]["text"].strip().isdigit() and not _is_monospaced_span(spans[0]):
-        spans = spans[1:]
-    return bool(spans) and all(map(_is_monospaced_span, spans))
-
-
 def _is_source_line(text: str, lines: Sequence[Mapping[str, Any]]) -> bool:
     """A heading or list-item box that is a line of a listing: set in a monospaced font (a
     listing's line number aside) and reading as source (_SOURCE_LINE), as TeX documentation's
@@ -759,7 +754,7 @@ def _is_source_line(text: str, lines: Sequence[Mapping[str, Any]]) -> bool:
     (R-admin's "make check-devel", "./configure VAR=value", "CXX=clang++": _COMMAND_LINE). A
     heading in a monospaced font that reads as a name ("chunkbench.chunk()", "\\implies") stays a heading."""
     line = text.strip()
-    return _is_monospaced_heading(lines) and (_SOURCE_LINE.fullmatch(line) is not None
+    return _is_monospaced(lines, a_line=True) and (_SOURCE_LINE.fullmatch(line) is not None
                                               or _COMMAND_LINE.fullmatch(line) is not None)
 
 
