@@ -19,13 +19,15 @@ from tests.conftest import SAMPLE_PDFS
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
 
 
-def units_of(lengths, sections, cuts) -> list[RetrievalUnit]:
-    """Units laid end to end: unit i is `lengths[i]` characters of "w " words in section `sections[i]`,
-    the cut before it a size cut when `cuts[i]`."""
+def units_of(lengths, sections, cuts, blocks=None) -> list[RetrievalUnit]:
+    """Units laid end to end: unit i is `lengths[i]` characters of "w " words in section `sections[i]`
+    (and structural block `blocks[i]`), the cut before it a size cut when `cuts[i]`."""
     out, at = [], 0
+    blocks = blocks or [None] * len(lengths)
     for n, (length, section) in enumerate(zip(lengths, sections)):
         out.append(RetrievalUnit("w " * (length // 2), at, at + length, frozenset({1}), section=(section,),
-                                 cut_before=n > 0 and cuts[n], cut_after=n + 1 < len(lengths) and cuts[n + 1]))
+                                 cut_before=n > 0 and cuts[n], cut_after=n + 1 < len(lengths) and cuts[n + 1],
+                                 block=blocks[n]))
         at += length
     return out
 
@@ -49,11 +51,34 @@ def test_each_policy_sends_what_it_says():
     assert order("grow", 2) == [2]  # structural cuts on both sides
 
 
+def test_structure_sends_the_first_hits_blocks_then_each_whole_section_the_ranking_points_at():
+    """`structure`: the blocks of the first three hits (a list, a table, a term with its description),
+    then each of their sections that fits whole in what is left and holds two of the first five hits;
+    never a part of a section, never the section of a lone hit."""
+    units = units_of([20] * 12, list("AAAAAABBBBBB"), [False] * 12, blocks=list("xxyyzzwwvvuu"))
+    tokens = unit_tokens(units)
+    big = 10 * sum(tokens)
+
+    def order(ranking, budget=big):
+        ranges, _ = sent(units, tokens, ranking, budget, "structure")
+        return [next(i for i, u in enumerate(units) if u.start == a) for a, _ in ranges]
+
+    assert order([1]) == [1, 0]  # its block (x: 0-1); one hit alone does not point at its section
+    assert order([1, 6, 3]) == [1, 0, 6, 7, 3, 2, 4, 5]  # three blocks, then the rest of A (two hits in it)
+    assert order([0, 6, 8, 10, 11, 1]) == [0, 1, 6, 7, 8, 9, 10, 11]  # B holds four of the first five hits
+    room = sum(tokens[:5])  # blocks x and y and one unit more: A's rest (4, 5) does not fit whole
+    assert order([1, 3], room) == [1, 0, 3, 2]  # so none of it
+    without_blocks = units_of([20] * 4, list("AAAA"), [False] * 4)
+    ranges, _ = sent(without_blocks, unit_tokens(without_blocks), [2, 1], big, "structure")
+    assert [a for a, _ in ranges] == [40, 20, 60, 0]  # units of no known block: each hit, then their section
+
+
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.integers(2, 400), st.sampled_from("ABC"), st.booleans()), min_size=1, max_size=25),
+@given(st.lists(st.tuples(st.integers(2, 400), st.sampled_from("ABC"), st.booleans(), st.sampled_from("xy")),
+                min_size=1, max_size=25),
        st.data())
 def test_budget_invariants(spec, data):
-    units = units_of([s[0] for s in spec], [s[1] for s in spec], [s[2] for s in spec])
+    units = units_of([s[0] for s in spec], [s[1] for s in spec], [s[2] for s in spec], [s[3] for s in spec])
     tokens = unit_tokens(units)
     ranking = data.draw(st.permutations(range(len(units))))
     budget = data.draw(st.integers(1, 400))
@@ -106,7 +131,7 @@ def expected_send(chunks, hit_ids, budget, policy):
             returned(IndexNeighbourhood(units), [index[h] for h in hit_ids], tokens.__getitem__, budget, policy)]
 
 
-@pytest.mark.parametrize("policy", ["grow", "window", "section"])
+@pytest.mark.parametrize("policy", ["grow", "window", "section", "structure"])
 def test_the_langchain_wrapper_sends_what_the_measure_counts(policy):
     """Issue 57.4: `budget_retriever` over a real InMemoryVectorStore and its retriever sends, for
     the store's hits, the chunks budget.returned says, the last one cut at the budget."""
@@ -166,3 +191,28 @@ def test_the_budget_benchmark_runs_and_says_whether_the_goal_is_met(tmp_path):
     assert sum(1 for label, policy in rows if label.lstrip("| ") == "retrieval default") == len(POLICIES)
     assert text.count("95% CI") == 4 and "most recall@1000 pooled among chunkbench's rows" in text
     assert "Goal (default ≥ best peer + 3 pt at every budget" in text
+
+
+def test_the_several_granularities_design_sends_no_text_twice_within_the_budget():
+    """benchmarks.structure_designs' measured-not-shipped design: the default's units with one unit per
+    block and section beside them; text already sent is not sent (nor paid for) again."""
+    from benchmarks.structure_designs import parent_units, sent_once
+    from chunkbench.app.defaults import RETRIEVAL_DEFAULT
+    from chunkbench.evaluate.benchmark.scoring import units_for
+    from chunkbench.text.ranges import merge_ranges
+
+    doc = cb.load(SAMPLE_PDFS / "technical_manual.pdf")
+    small = units_for(RETRIEVAL_DEFAULT, doc)
+    parents = parent_units(doc)
+    steps = next(e for e in doc.elements if e.text.startswith("1. Choose"))
+    last = next(e for e in doc.elements if e.text.startswith("4. Fit the antenna"))
+    assert any(u.start == steps.char_start and u.end == last.char_end for u in parents)  # the list over the page break
+    units = small + parents
+    tokens = unit_tokens(units)
+    whole = next(i for i, u in enumerate(units) if u.start == steps.char_start and u.end == last.char_end)
+    inside = [i for i, u in enumerate(small) if steps.char_start <= u.start and u.end <= last.char_end]
+    for budget in (50, 400, 5000):
+        ranges = sent_once(units, tokens, [inside[0], whole, *inside], budget)
+        assert sum(b - a for a, b in ranges) == sum(b - a for a, b in merge_ranges(ranges)), "no text twice"
+    everything = sent_once(units, tokens, [inside[0], whole, *inside], 10_000)
+    assert merge_ranges(everything) == [(steps.char_start, last.char_end)]  # the list, once, whatever else ranks

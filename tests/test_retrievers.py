@@ -112,6 +112,7 @@ def test_chunks_json_says_what_to_embed_and_what_to_return(case, tmp_path):
     recipe.to_json(tmp_path / "r.json")
     line = load_chunks_json(tmp_path / "r.json")["chunking"]["retrieval"]
     assert line.startswith("embed each chunk's index_text, return the chunk's text")
+    assert "`structure` return policy" in line  # what to send within a budget: what the docs measured
     alone = _recipe_chunks(case, Setting("recursive", {"chunk_size": 300, "index_context": 1, "index_alone": True}))
     assert "index_texts (rank it by the best)" in alone.retrieval_recipe
     plain = chunk(case.doc, "recursive")

@@ -8,9 +8,10 @@ from typing import Any
 
 from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT
 from chunkbench.evaluate.settings import Setting
+from chunkbench.io.return_policy import RETRIEVAL_POLICY
 from chunkbench.strategies import DEFAULT_STRATEGY
 
-__all__ = ["DEFAULT_SETTINGS", "DEFAULT_STRATEGY", "RETRIEVAL_DEFAULT", "default_settings"]
+__all__ = ["DEFAULT_SETTINGS", "DEFAULT_STRATEGY", "RETRIEVAL_DEFAULT", "RETRIEVAL_POLICY", "default_settings"]
 
 #: the setting named the default for retrieval: on the public-domain corpus it has more token IoU
 #: than the 200-character sentence splitter at no less token recall, with BM25 and dense retrieval

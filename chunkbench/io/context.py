@@ -1,9 +1,9 @@
 """A return policy in the user's own stack: a LangChain retriever wrapper and a LlamaIndex
 node postprocessor that send, for the hits of any retriever, what `evaluate --return-policy` measures
-(io.return_policy: `hits`, `window`, `section`, `grow`) within a budget of cl100k tokens.
+(io.return_policy: `hits`, `window`, `section`, `grow`, `structure`) within a budget of cl100k tokens.
 
 Both work from chunkbench's chunk ids and the neighbours in the hand-off metadata (`prev_chunk_id`,
-`next_chunk_id`, `section_path`, `size_cut_before`, `size_cut_after`: io.handoff.neighbours), so
+`next_chunk_id`, `section_path`, `size_cut_before`, `size_cut_after`, `block_id`: io.handoff.neighbours), so
 the chunks must be `to_langchain()` Documents / `to_llama_index()` nodes (not `stable=True`), stored
 where the wrapper can fetch a neighbour by id: a LangChain vector store with `get_by_ids` (or a
 dict of Documents), a LlamaIndex docstore. The last chunk sent is cut at the budget and marked
@@ -18,11 +18,11 @@ from typing import Any
 from chunkbench.text.tokenizer import count_tokens, get_encoding
 
 from .handoff import SECTION_SEPARATOR, _require
-from .return_policy import DEFAULT_POLICY, check_policy, returned
+from .return_policy import RETRIEVAL_POLICY, check_policy, returned
 
 #: what a policy reads from a chunk's metadata
-NEXT, PREV, CUT_BEFORE, CUT_AFTER, SECTION = ("next_chunk_id", "prev_chunk_id", "size_cut_before", "size_cut_after",
-                                              "section_path")
+NEXT, PREV, CUT_BEFORE, CUT_AFTER, SECTION, BLOCK = ("next_chunk_id", "prev_chunk_id", "size_cut_before",
+                                                     "size_cut_after", "section_path", "block_id")
 
 
 class MetadataNeighbourhood:
@@ -62,6 +62,10 @@ class MetadataNeighbourhood:
 
     def cut_before(self, key: str) -> bool:
         return bool(self.meta(key).get(CUT_BEFORE))
+
+    def block(self, key: str) -> str | None:
+        value = self.meta(key).get(BLOCK)
+        return str(value) if value else None
 
 
 def cut_to_tokens(text: str, tokens: int) -> str:
@@ -103,7 +107,7 @@ def _check(budget: int, policy: str) -> None:
     check_policy(policy)
 
 
-def budget_retriever(retriever: Any, documents: Any, *, budget: int = 1000, policy: str = DEFAULT_POLICY) -> Any:
+def budget_retriever(retriever: Any, documents: Any, *, budget: int = 1000, policy: str = RETRIEVAL_POLICY) -> Any:
     """A LangChain retriever sending, for the hits of `retriever` (any BaseRetriever returning
     `to_langchain()` Documents, best first), what `policy` sends within `budget` cl100k tokens.
     `documents`: where a neighbour is fetched by chunk id: a vector store with `get_by_ids` holding
@@ -125,7 +129,7 @@ def _langchain_class() -> type:
         retriever: Any
         documents: Any
         budget: int = 1000
-        policy: str = DEFAULT_POLICY
+        policy: str = RETRIEVAL_POLICY
 
         def _fetch(self, ids: Sequence[str]) -> dict[str, tuple[Mapping[str, Any], str]]:
             if isinstance(self.documents, Mapping):
@@ -148,7 +152,7 @@ def _langchain_class() -> type:
     return ContextBudgetRetriever
 
 
-def budget_postprocessor(docstore: Any, *, budget: int = 1000, policy: str = DEFAULT_POLICY) -> Any:
+def budget_postprocessor(docstore: Any, *, budget: int = 1000, policy: str = RETRIEVAL_POLICY) -> Any:
     """A LlamaIndex node postprocessor sending, for the retrieved `to_llama_index()` nodes (best
     first), what `policy` sends within `budget` cl100k tokens; neighbours are fetched from
     `docstore` (an index's `docstore`) by chunk id and scored as the hit that brought them."""
@@ -167,7 +171,7 @@ def _llama_index_class() -> type:
 
         docstore: Any
         budget: int = 1000
-        policy: str = DEFAULT_POLICY
+        policy: str = RETRIEVAL_POLICY
 
         @classmethod
         def class_name(cls) -> str:

@@ -29,7 +29,7 @@ EMBEDDED_METADATA = ("section_path",)
 #: metadata LlamaIndex should not show the LLM (positions and ids, not meaning)
 NOT_FOR_EMBEDDING = ("chunk_id", "doc_id", "bbox", "start_char", "end_char", "reason", "reason_detail",
                      "params_hash", "tokens_est", "index", "parent_id", "strategy", "prev_chunk_id",
-                     "next_chunk_id", "size_cut_before", "size_cut_after", "citation",
+                     "next_chunk_id", "size_cut_before", "size_cut_after", "block_id", "citation",
                      # the retrieval recipe's texts: what to rank by (io.retrievers), never the node's text
                      "index_text", "index_texts")
 
@@ -95,7 +95,8 @@ def chunk_metadata(chunks: ChunkedDocument, chunk: Chunk, *, flat: bool = True, 
 def neighbours(chunks: ChunkedDocument, chunk: Chunk) -> dict[str, Any]:
     """The chunk's neighbours and the cuts between them, as a return policy reads them from the
     metadata (io.context, evaluate.retrieval.budget): `prev_chunk_id` / `next_chunk_id` (None at the
-    ends) and whether the cut before / after it is a size cut (`size_cut_before` / `size_cut_after`)."""
+    ends), whether the cut before / after it is a size cut (`size_cut_before` / `size_cut_after`) and
+    the structural block its start lies in (`block_id`: Document.block_ids, what `structure` keeps together)."""
     from chunkbench.types.chunk import SIZE_CUTS
 
     seq = chunks.chunks
@@ -104,7 +105,8 @@ def neighbours(chunks: ChunkedDocument, chunk: Chunk) -> dict[str, Any]:
     return {"prev_chunk_id": seq[i - 1].chunk_id if i > 0 else None,
             "next_chunk_id": after.chunk_id if after is not None else None,
             "size_cut_before": i > 0 and chunk.boundary.reason in SIZE_CUTS,
-            "size_cut_after": after is not None and after.boundary.reason in SIZE_CUTS}
+            "size_cut_after": after is not None and after.boundary.reason in SIZE_CUTS,
+            "block_id": chunks.doc.block_ids([chunk.start_char])[0]}
 
 
 def to_langchain(chunks: ChunkedDocument, *, flat: bool = True, stable: bool = False) -> list:

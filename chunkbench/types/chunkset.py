@@ -59,7 +59,8 @@ class ChunkSet:
             return None
         what = "each chunk's index_text" if kinds == {INDEX_TEXT} else "each of a chunk's index_texts (rank it by the best)"
         return (f"embed {what}, return the chunk's text: ChunkSet.to_langchain_retriever / .to_llama_index_retriever "
-                "do so (docs/export-and-cli.md#retrieval-hand-off)")
+                "do so (docs/export-and-cli.md#retrieval-hand-off); send the hits within a token budget with the "
+                "`structure` return policy (io.context.budget_retriever / budget_postprocessor: docs/context-budget.md)")
 
     def header(self, chunked_at: str | None = None) -> dict:
         """The chunks.json envelope without the chunks."""

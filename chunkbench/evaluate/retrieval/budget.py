@@ -87,6 +87,9 @@ class IndexNeighbourhood:
     def cut_after(self, key: int) -> bool:
         return self.units[key].cut_after
 
+    def block(self, key: int) -> str | None:
+        return self.units[key].block
+
     def cut_before(self, key: int) -> bool:
         return self.units[key].cut_before
 

@@ -46,6 +46,8 @@ class RetrievalUnit:
     #: whether the cut at its start / end is a size cut (SIZE_CUTS), which `grow` may reach across
     cut_before: bool = False
     cut_after: bool = False
+    #: the structural block its start lies in (Document.block_ids: what `structure` sends before the section)
+    block: str | None = None
 
     @property
     def ranked_texts(self) -> tuple[str, ...]:
@@ -128,8 +130,9 @@ def chunk_units(chunkset: ChunkSet) -> list[RetrievalUnit]:
 
     chunks = chunkset.chunks
     size_cut = [c.boundary.reason in SIZE_CUTS for c in chunks]
+    blocks = chunkset.doc.block_ids(c.start_char for c in chunks)
     return [RetrievalUnit(c.text, c.start_char, c.end_char, frozenset(c.pages), section=c.section_path,
-                          cut_before=size_cut[n], cut_after=n + 1 < len(chunks) and size_cut[n + 1])
+                          cut_before=size_cut[n], cut_after=n + 1 < len(chunks) and size_cut[n + 1], block=blocks[n])
             for n, c in enumerate(chunks)]
 
 
@@ -180,9 +183,10 @@ def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
     # the splitter cuts for size alone: every cut but the document's ends and the forced `cuts`
     forced = set(bounds)
     sections = doc.section_paths(u.start for u in out)
+    blocks = doc.block_ids(u.start for u in out)
     return [replace(u, section=path, cut_before=u.start not in forced,
-                    cut_after=n + 1 < len(out) and out[n + 1].start not in forced)
-            for n, (u, path) in enumerate(zip(out, sections))]
+                    cut_after=n + 1 < len(out) and out[n + 1].start not in forced, block=block)
+            for n, (u, path, block) in enumerate(zip(out, sections, blocks))]
 
 
 def _relevant(unit: RetrievalUnit, r: Resolved) -> bool:

@@ -1,0 +1,47 @@
+"""Structural blocks: the smallest units of a document an answer needs whole. A list with the
+sentence that introduces it, a table (continued across pages) with its caption or lead-in, a
+display of code with its lead-in, a definition's term with its description, else one element.
+The `structure` return policy (io.return_policy) sends a hit's block before its section; each
+element gets the id of its block's first element (Document.block_ids)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chunkbench.types.document import Element, is_noise, lead_ins
+
+#: element types whose consecutive elements are one block (a list's items, a table's pages, a listing's lines)
+_RUNS = frozenset({"list", "table", "code"})
+#: what may follow a term as its description
+_DESCRIPTIONS = frozenset({"paragraph", "list", "code"})
+#: a term on a line of its own is at most this long ("DBI (https://CRAN.R-project.org/package=DBI):")
+_TERM_CHARS = 100
+
+
+def block_ids(elements: Sequence[Element]) -> dict[str, str]:
+    """The block id (its first element's id) of every non-empty element of `elements`, in reading
+    order; page furniture and headings are blocks of their own and never split a block (a list
+    running over a page break stays one). Linear in the elements."""
+    content = [e for e in elements if not e.is_empty]
+    opens = lead_ins(content)
+    out: dict[str, str] = {}
+    previous: Element | None = None
+    for e in content:
+        if is_noise(e):
+            out[e.id] = e.id
+            continue
+        joined = previous is not None and not e.is_heading and not previous.is_heading and (
+            opens.get(previous.id) is e
+            or (previous.type == e.type and e.type in _RUNS)
+            or (_is_term(previous) and e.type in _DESCRIPTIONS))
+        out[e.id] = out[previous.id] if joined and previous is not None else e.id
+        previous = e
+    return out
+
+
+def _is_term(e: Element) -> bool:
+    """A definition's term: marked so at parse, or one short line ending in a colon."""
+    if e.attrs.get("definition") == "term":
+        return True
+    text = e.text.strip()
+    return "\n" not in text and len(text) <= _TERM_CHARS and text.endswith(":")
