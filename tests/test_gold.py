@@ -5,6 +5,7 @@ and the real pairs the benchmark tunes on."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -196,6 +197,26 @@ def test_questions_of_every_kind_with_their_evidence(gold):
     assert giveaway(gold, questions) == 0.0
     assert make_questions(gold) == questions  # the same questions every run
     assert len({q.id for q in questions}) == len(questions)
+
+
+def test_the_sentence_phrasing_asks_for_the_same_evidence_with_a_run_of_its_words(gold):
+    """`sentence`: the same evidence as `keywords`, asked with consecutive words of one of its sentences
+    (a person half remembering the passage), never the heading's; cells and definitions asked alike."""
+    keywords = {q.id: q for q in make_questions(gold)}
+    sentence = make_questions(gold, phrasing="sentence")
+    assert sentence == make_questions(gold, phrasing="sentence")  # the same every run
+    assert {q.kind for q in sentence} == {q.kind for q in keywords.values()}
+    for q in sentence:
+        if q.kind in ("table_cell", "definition"):
+            assert q == keywords[q.id]
+            continue
+        run = re.fullmatch(r".*? (?:says|about) (.+)\?", q.question).group(1)
+        assert 5 <= len(run.split()) <= 12, q
+        assert any(run in " ".join(gold.block(i).text.split()) for i in q.evidence), q  # the evidence's own words, in order
+        assert q.question != keywords.get(q.id, q).question
+        assert not {"guide", "setup", "flags", "usage"} & set(run.casefold().split()), q
+    with pytest.raises(ValueError, match="phrasing"):
+        make_questions(gold, phrasing="poetry")
 
 
 def test_giveaway_counts_questions_the_heading_words_alone_find(gold):

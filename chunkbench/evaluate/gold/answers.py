@@ -51,10 +51,11 @@ class GoldCase:
         return giveaway(self.gold, self.questions)
 
 
-def gold_case(doc: Document, gold: Gold, path: str | Path | None = None) -> GoldCase:
-    """`doc` with the questions of `gold` (placed in `doc` first when it was made on another parse)."""
+def gold_case(doc: Document, gold: Gold, path: str | Path | None = None, phrasing: str = "keywords") -> GoldCase:
+    """`doc` with the questions of `gold` in `phrasing` (questions.PHRASINGS; placed in `doc` first
+    when the gold was made on another parse)."""
     gold = gold.for_document(doc)
-    questions = tuple(make_questions(gold))
+    questions = tuple(make_questions(gold, phrasing=phrasing))
     resolved = tuple(_resolved(doc, gold, q) for q in questions)
     return GoldCase(Case(doc, Path(path or gold.source), resolved), gold, questions)
 
@@ -83,14 +84,17 @@ def case_scores(case: GoldCase, units: Sequence[RetrievalUnit], retriever: str =
 
 
 def pooled(rows: Sequence[dict], flags: dict[str, list[bool]], budgets: Sequence[int]) -> dict[str, Any]:
-    """Cut scores and recall@B per question kind over the rows and flags of any number of documents."""
+    """Cut scores and recall@B per question kind over the rows and flags of any number of documents,
+    and over every question (`recall_all`: each question weighs the same)."""
     recall: dict[str, dict[str, float | None]] = {}
     counts: dict[str, int] = {}
     for kind in QUESTION_KINDS:
         of_kind = [q for q in rows if kind_of(q["id"]) == kind]
         counts[kind] = len(of_kind)
         recall[kind] = {str(b): _mean(q.get(f"budget_recall@{b}") for q in of_kind) for b in budgets}
-    return {"cuts": {name: share(flags.get(name, [])) for name in CUT_SCORES}, "recall": recall, "questions": counts}
+    recall_all = {str(b): _mean(q.get(f"budget_recall@{b}") for q in rows) for b in budgets}
+    return {"cuts": {name: share(flags.get(name, [])) for name in CUT_SCORES}, "recall": recall,
+            "recall_all": recall_all, "questions": counts}
 
 
 def score_on_gold(setting: Setting, cases: Sequence[GoldCase], retriever: str = "bm25",

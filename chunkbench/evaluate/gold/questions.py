@@ -2,22 +2,27 @@
 structure the answer needs (a table's header row and one of its rows, every item of a list, a
 section's paragraphs, a term and its description, a footnote, a passage of two paragraphs).
 
-A question is made of the evidence's own words, never of the heading or lead-in above it: the
-words are its most distinctive ones (rarest in the document), spread over its parts, and none of
-them is a word of the headings above the evidence or of its lead-in. `giveaway` measures how many
-questions the heading words alone still find. Up to MAX_PER_KIND questions of each kind per
+A question is made of the evidence's own words, never of the heading or lead-in above it, in one of
+two phrasings (PHRASINGS): `keywords`, its most distinctive words (rarest in the document) spread
+over its parts, none of them a word of the headings above the evidence or of its lead-in; or
+`sentence`, a run of consecutive words of one of its sentences, as a person who half remembers the
+passage asks (common words and all, the fewest heading words). Table cells ("In the row for K, what
+is the C?") and definitions ("What does T mean?") are asked alike in both. `giveaway` measures how
+many questions the heading words alone still find. Up to MAX_PER_KIND questions of each kind per
 document, picked by a hash of their evidence's ids: the same questions every run."""
 
 from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkbench.evaluate.retrieval.ranking import tokenize
 from chunkbench.text.leadins import introduces
+from chunkbench.text.sentences import sentence_spans
 from chunkbench.text.tokenizer import count_tokens
 
 from . import Gold
@@ -45,6 +50,18 @@ _TEMPLATES = {
     "passage": "What is explained about {words}?",
 }
 _PARAGRAPHS = frozenset({"paragraph", "description"})
+#: how a question's words are chosen: the evidence's rarest words, or a run of one of its sentences
+PHRASINGS = ("keywords", "sentence")
+#: the `sentence` phrasing's templates (its run of words in place of {words})
+_SENTENCE_TEMPLATES = {
+    "list_all": "What are all the items of the list that says {words}?",
+    "section": "What does the document say about {words}?",
+    "footnote": "Which note says {words}?",
+    "passage": "What is explained about {words}?",
+}
+#: the `sentence` phrasing's run: at most this many words, at least RUN_MIN with two distinctive ones
+RUN_WORDS = 12
+RUN_MIN = 5
 
 
 @dataclass(frozen=True)
@@ -63,9 +80,12 @@ class GoldQuestion:
         return f"{self.kind}/{self.evidence[-1]}"
 
 
-def make_questions(gold: Gold, per_kind: int = MAX_PER_KIND) -> list[GoldQuestion]:
-    """The questions of every kind `gold` has evidence for, at most `per_kind` each."""
-    maker = _Maker(gold)
+def make_questions(gold: Gold, per_kind: int = MAX_PER_KIND, phrasing: str = "keywords") -> list[GoldQuestion]:
+    """The questions of every kind `gold` has evidence for, at most `per_kind` each, in `phrasing`
+    (PHRASINGS): the same evidence in both, only the words differ."""
+    if phrasing not in PHRASINGS:
+        raise ValueError(f"phrasing must be one of {', '.join(PHRASINGS)}, got {phrasing!r}")
+    maker = _Maker(gold, phrasing)
     out: list[GoldQuestion] = []
     for kind in QUESTION_KINDS:
         made = [q for q in getattr(maker, kind)() if q is not None]
@@ -75,8 +95,9 @@ def make_questions(gold: Gold, per_kind: int = MAX_PER_KIND) -> list[GoldQuestio
 
 
 class _Maker:
-    def __init__(self, gold: Gold):
+    def __init__(self, gold: Gold, phrasing: str = "keywords"):
         self.gold = gold
+        self.phrasing = phrasing
         leaves = [b for b in gold.leaves if b.located]
         self.df = Counter(t for b in leaves for t in set(tokenize(b.text)))
         self.n = max(1, len(leaves))
@@ -166,8 +187,14 @@ class _Maker:
     # -- words ------------------------------------------------------------------------------------
 
     def _worded(self, kind: str, parts: Sequence[GoldBlock]) -> GoldQuestion | None:
-        """A question of `kind` from the most distinctive words of `parts`, taken in turn from each part."""
+        """A question of `kind` from the most distinctive words of `parts`, taken in turn from each part
+        (`sentence` phrasing: from a run of one sentence's words, _run)."""
         banned = self._heading_words(parts[0])
+        if self.phrasing == "sentence":
+            run = self._run(parts, banned)
+            if run is None:
+                return None
+            return GoldQuestion(kind, _SENTENCE_TEMPLATES[kind].format(words=run), tuple(p.id for p in parts))
         ranked = [self._distinctive(p, banned) for p in parts]
         words: list[str] = []
         while len(words) < WORDS[kind] and any(ranked):
@@ -180,6 +207,31 @@ class _Maker:
             return None
         listed = ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else words[0]
         return GoldQuestion(kind, _TEMPLATES[kind].format(words=listed), tuple(p.id for p in parts))
+
+    def _run(self, parts: Sequence[GoldBlock], banned: set[str]) -> str | None:
+        """The run of at most RUN_WORDS consecutive words, within one sentence of `parts`, with the
+        fewest `banned` (heading and lead-in) words and then the most distinctive ones (the sum of
+        their idf); None when no sentence has RUN_MIN words with two distinctive ones. Linear in
+        the parts' words."""
+        best: tuple[float, float, int] | None = None
+        found: str | None = None
+        order = 0
+        for part in parts:
+            for a, b in sentence_spans(part.text):
+                words = part.text[a:b].split()
+                if len(words) < RUN_MIN or sum(map(_is_prose_word, words)) * 3 < len(words) * 2:
+                    continue  # too short, or code and symbols rather than prose
+                for start in range(max(1, len(words) - RUN_WORDS + 1)):
+                    run = words[start:start + RUN_WORDS]
+                    tokens = tokenize(" ".join(run))
+                    rare = [t for t in tokens if len(t) >= 4 and t not in banned and any(c.isalpha() for c in t)]
+                    if len(set(rare)) < 2:
+                        continue
+                    score = (-sum(t in banned for t in tokens), sum(self.idf(t) for t in set(rare)), -order)
+                    order += 1
+                    if best is None or score > best:
+                        best, found = score, " ".join(run).strip(".,;:!?\"'“”‘’()[]")
+        return found or None
 
     def _distinctive(self, block: GoldBlock, banned: set[str]) -> list[str]:
         """The block's words of four letters or more, rarest in the document first, none of `banned`."""
@@ -199,6 +251,14 @@ class _Maker:
         if lead is not None:
             words.update(tokenize(lead.text))
         return words
+
+
+_PROSE_WORD = re.compile(r"[(“\"'‘]?[A-Za-z][a-z'’-]*[)”\"'’]?[,.;:!?]?")
+
+
+def _is_prose_word(word: str) -> bool:
+    """Whether a whitespace-split word is a plain word (what a person types), not code or a symbol."""
+    return _PROSE_WORD.fullmatch(word) is not None
 
 
 def leadin_of(gold: Gold, block: GoldBlock) -> GoldBlock | None:

@@ -43,11 +43,14 @@ def cuts_table(results: Sequence[Mapping[str, Any]], labels: Sequence[str] | Non
 
 
 def recall_table(results: Sequence[Mapping[str, Any]], budget: int, labels: Sequence[str] | None = None) -> str:
-    """Recall at `budget` tokens per question kind, one row per setting; the questions of each kind in the head."""
+    """Recall at `budget` tokens per question kind, then over every question, one row per setting;
+    the questions of each kind in the head."""
     labels = labels or [r["setting"] for r in results]
     counts = results[0]["questions"] if results else {}
-    head = ["setting", *(f"{kind} ({counts.get(kind, 0)})" for kind in QUESTION_KINDS)]
-    return markdown_table(head, [[label, *(pct(r["recall"][kind].get(str(budget))) for kind in QUESTION_KINDS)]
+    head = ["setting", *(f"{kind} ({counts.get(kind, 0)})" for kind in QUESTION_KINDS),
+            f"all ({sum(counts.values())})"]
+    return markdown_table(head, [[label, *(pct(r["recall"][kind].get(str(budget))) for kind in QUESTION_KINDS),
+                                  pct(r.get("recall_all", {}).get(str(budget)))]
                                  for label, r in zip(labels, results)])
 
 
