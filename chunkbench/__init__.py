@@ -1,10 +1,11 @@
 """chunkbench: inspect, tune and review how documents are cut into chunks for retrieval.
 
-The public face, 22 names (`dir(cb)` and tab completion list exactly these): parse, chunk and read
+The public face, 23 names (`dir(cb)` and tab completion list exactly these): parse, chunk and read
 back (`cb.load`, `cb.chunk`, `cb.load_chunks`, `cb.inspect` for another chunker's chunks,
 `cb.all_strategies`); see, compare and review (`cb.render_page`, `cb.render_diff`, `cb.explore`,
 `cb.review`, `cb.diff`, `cb.defects`, `cb.lineage` between two versions, `cb.cite` for a quote's words on the page,
-`cb.gold` for a PDF's structured twin placed in its parse); three namespaces of functions, not modules (`cb.store` saved
+`cb.gold` for a PDF's structured twin placed in its parse, `cb.pick` for the best setting of a document
+chunked for retrieval); three namespaces of functions, not modules (`cb.store` saved
 runs, `cb.metrics`, `cb.sweep`); the core types (`cb.Document`, `cb.Chunk`, `cb.ChunkSet`) and the base
 error (`cb.ChunkbenchError`). The rest of the data model is imported from `chunkbench.types`, the
 errors and `EditWarning` from `chunkbench.errors`. The subpackages are the implementation's rooms
@@ -90,6 +91,7 @@ _LAZY = {
     "lineage": ("chunkbench.evaluate.lineage", "lineage"),
     "cite": ("chunkbench.foreign.cite", "cite"),
     "gold": ("chunkbench.app.gold", "gold"),
+    "pick": ("chunkbench.app.pick", "pick"),
 }
 #: names the public face had before it was cut to what a notebook needs: where they live now
 _MOVED = {
@@ -100,7 +102,7 @@ _MOVED = {
 
 __all__ = [
     "load", "chunk", "load_chunks", "inspect", "all_strategies",
-    "render_page", "render_diff", "explore", "review", "diff", "defects", "lineage", "cite", "gold",
+    "render_page", "render_diff", "explore", "review", "diff", "defects", "lineage", "cite", "gold", "pick",
     "store", "metrics", "sweep",
     "Document", "Chunk", "ChunkSet", "ChunkbenchError", "__version__",
 ]
