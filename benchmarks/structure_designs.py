@@ -10,6 +10,9 @@ each ranked with its neighbours, `index_context=1`):
 
 - `grow` (the policy the docs recommended until issue 76), `section`, and `structure` (shipped:
   io.return_policy), each a return policy around the same ranking;
+- **group texts** (shipped: `index_groups`, text.context.group_texts): each chunk also ranked by the
+  text of its structural block and of its section (each of at most 1,000 tokens), so a question whose
+  words are spread over a group ranks all its chunks together;
 - **several granularities** (measured, not shipped): the default's units and, beside them, one unit
   for each structural block (Document.block_ids) and each section, ranked together so the ranking
   chooses the size; what is sent skips text already sent, and a unit partly sent costs the tokens
@@ -29,7 +32,7 @@ from collections.abc import Sequence
 from statistics import mean
 
 from chunkbench.app.defaults import RETRIEVAL_DEFAULT
-from chunkbench.evaluate.benchmark import Case, Setting, baseline
+from chunkbench.evaluate.benchmark import INDEX_GROUPS, Case, Setting, baseline
 from chunkbench.evaluate.benchmark.formats import markdown_table
 from chunkbench.evaluate.benchmark.scoring import units_for
 from chunkbench.evaluate.gold import make_gold
@@ -45,7 +48,11 @@ from .gold_public import pairs
 from .retrieval_public import chroma_cases, emit, load_cases
 
 #: (label, setting, policy); policy "granularities" is the several-granularities design
+#: the retrieval default also ranked by its chunks' group texts (index_groups: blocks and sections of at most 1,000 tokens)
+GROUPED = Setting(str(RETRIEVAL_DEFAULT.strategy), {**RETRIEVAL_DEFAULT.params, INDEX_GROUPS: 1000})
 DESIGNS: tuple[tuple[str, Setting, str], ...] = (
+    ("retrieval default + index_groups=1000", GROUPED, "hits"),
+    ("retrieval default + index_groups=1000", GROUPED, "structure"),
     ("retrieval default", RETRIEVAL_DEFAULT, "hits"),
     ("retrieval default", RETRIEVAL_DEFAULT, "grow"),
     ("retrieval default", RETRIEVAL_DEFAULT, "section"),
@@ -161,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--retriever", default="bm25", choices=("bm25", "dense", "both"))
     ap.add_argument("--corpora", default=",".join(CORPORA), help=f"comma-separated, of {', '.join(CORPORA)}")
     ap.add_argument("--budget", type=int, default=1000)
+    ap.add_argument("--designs", default=None, metavar="TEXT", help="only the designs whose label contains TEXT")
     ap.add_argument("-o", "--output", default=None)
     args = ap.parse_args(argv)
     corpora = [c.strip() for c in args.corpora.split(",") if c.strip()]
@@ -175,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
             for retriever in retrievers:
                 scores = {}
                 for label, setting, policy in DESIGNS:
+                    if args.designs and args.designs not in label:
+                        continue
                     scores[(label, policy)] = recall(cases, setting, policy, retriever, args.budget, kept)
                     print(f"{corpus} {phrasing} {retriever} {label} {policy}: {time.perf_counter() - started:.0f} s",
                           flush=True)

@@ -338,3 +338,62 @@ def test_a_sweep_takes_index_alone_and_index_windows_as_evaluate_does(tmp_path):
         scored = score_setting(setting, cases)
         assert row.ret_chunks_token_iou == pytest.approx(scored["token_iou"], abs=1e-4)
         assert row.ret_chunks_mrr == pytest.approx(scored["mrr"], abs=1e-4)
+
+
+@given(st.lists(st.tuples(st.text(alphabet="xyz ", min_size=1, max_size=8), st.sampled_from(["a", "b", None]),
+                          st.sampled_from(["S", "T", None])), max_size=14),
+       st.integers(1, 40))
+def test_group_texts_are_runs_of_two_or_more_chunks_sharing_a_key_within_the_limit(spec, limit):
+    """index_groups: each group text is the run of consecutive chunks around the chunk that share its
+    block (or its section), at least two of them, at most `limit` tokens; never a run of no key."""
+    from chunkbench.text.context import group_texts
+    from chunkbench.text.tokenizer import count_tokens
+
+    texts = [t for t, _, _ in spec]
+    keys = [(b, s) for _, b, s in spec]
+    out = group_texts(texts, keys, limit)
+    assert len(out) == len(texts)
+    for n, groups in enumerate(out):
+        assert len(groups) == len(set(groups)) <= 2
+        for g in groups:
+            assert count_tokens(g) <= limit
+            runs = []
+            for kind in (0, 1):
+                key = keys[n][kind]
+                if key is None:
+                    continue
+                lo = hi = n
+                while lo > 0 and keys[lo - 1][kind] == key:
+                    lo -= 1
+                while hi + 1 < len(keys) and keys[hi + 1][kind] == key:
+                    hi += 1
+                if hi > lo:
+                    runs.append("\n".join(texts[lo:hi + 1]))
+            assert g in runs
+
+
+def test_chunks_indexed_by_their_groups_in_chunks_json_and_as_the_measure_ranks_them(tmp_path, capsys):
+    """`--index-groups N` (any setting's index_groups=N): a chunk of a list also ranked by the whole
+    list with its lead-in, and by its section; the chunks.json index_texts are what the measure ranks."""
+    import chunkbench as cb
+    from chunkbench.evaluate.retrieval.scoring import chunk_units, indexed_units
+    from chunkbench.text.context import Indexing
+    from tests.conftest import SAMPLE_PDFS
+
+    pdf = SAMPLE_PDFS / "technical_manual.pdf"
+    out = tmp_path / "g.json"
+    assert main(["chunk", str(pdf), "--for-retrieval", "--index-groups", "1000", "-o", str(out)]) == 0
+    chunks = json.loads(out.read_text("utf-8"))["chunks"]
+    step = next(c for c in chunks if "Choose a location" in c["text"])
+    assert any("Choose a location" in t and "4. Fit the antenna" in t and "2.2 Mounting" not in t
+               for t in step["index_texts"])  # the list, its four steps over the page break
+    assert any(t.startswith("2.2 Mounting the logger") for t in step["index_texts"])  # its section, heading and all
+    doc = cb.load(pdf)
+    chunkset = cb.chunk(doc, "recursive", chunk_size=150)
+    indexing = Indexing(context=1, groups=1000)
+    measured = indexed_units(chunk_units(chunkset), indexing, doc)
+    handed = chunkset.with_index_texts(indexing)
+    assert [u.indexed for u in measured] == [tuple(c.extra["index_texts"]) for c in handed.chunks]
+    assert [c["index_texts"] for c in chunks] == [c.extra["index_texts"] for c in handed.chunks]
+    assert main(["chunk", str(pdf), "--index-groups", "-1", "-o", str(tmp_path / "bad.json")]) == 2
+    assert "--index-groups" in capsys.readouterr().err and not (tmp_path / "bad.json").exists()

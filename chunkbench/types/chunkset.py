@@ -14,7 +14,7 @@ from typing import Any
 from chunkbench.errors import UsageError
 from chunkbench.io.export import debug_markdown, write_chunks_json, write_jsonl
 from chunkbench.io.handoff import to_haystack, to_langchain, to_llama_index
-from chunkbench.text.context import Indexing
+from chunkbench.text.context import Indexing, group_keys
 from chunkbench.version import __version__
 
 from .chunk import Chunk
@@ -143,7 +143,11 @@ class ChunkSet:
         if indexing.own_text_only:
             return self
         paths = self.doc.section_paths(c.start_char for c in self.chunks) if indexing.headings else None
-        texts = indexing.texts([c.text for c in self.chunks], paths)
+        groups = None
+        if indexing.groups:
+            blocks = self.doc.block_ids(c.start_char for c in self.chunks)
+            groups = [group_keys(b, c.section_path) for b, c in zip(blocks, self.chunks)]
+        texts = indexing.texts([c.text for c in self.chunks], paths, groups)
         one = indexing.one_text
 
         def fields(t: tuple[str, ...]) -> dict:

@@ -22,7 +22,7 @@ against the baseline, the best one, retrievers, misses), `health` (what the corp
 from __future__ import annotations
 
 from ..retrieval import KS, TOKEN_K, evaluate
-from ..retrieval.scoring import BASELINE_UNITS, INDEX_ALONE, INDEX_CONTEXT, INDEX_HEADINGS, INDEX_WINDOWS
+from ..retrieval.scoring import BASELINE_UNITS, INDEX_ALONE, INDEX_CONTEXT, INDEX_GROUPS, INDEX_HEADINGS, INDEX_WINDOWS
 from ..settings import BASELINE, Setting
 from .baseline import BASELINE_SIZE, baseline, equally_indexed, grid_settings
 from .cases import DOCUMENT_SUFFIXES, Case, find_cases
@@ -50,6 +50,7 @@ __all__ = [
     "FEW_QUESTIONS",
     "INDEX_ALONE",
     "INDEX_CONTEXT",
+    "INDEX_GROUPS",
     "INDEX_HEADINGS",
     "INDEX_WINDOWS",
     "KS",

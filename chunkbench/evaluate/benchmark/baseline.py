@@ -12,6 +12,7 @@ from ..retrieval.scoring import (
     DEFAULT_SEPARATORS,
     INDEX_ALONE,
     INDEX_CONTEXT,
+    INDEX_GROUPS,
     INDEX_HEADINGS,
     INDEX_WINDOWS,
 )
@@ -23,19 +24,19 @@ BASELINE_SIZE = 200
 
 def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFAULT_SEPARATORS,
              unit: str = "chars", index_context: int = 0, index_alone: bool = False,
-             index_windows: int = 0, index_headings: bool = False) -> Setting:
+             index_windows: int = 0, index_headings: bool = False, index_groups: int = 0) -> Setting:
     """The LangChain RecursiveCharacterTextSplitter at `size` characters (or cl100k tokens: `unit`),
     cutting at `separators` (a key of retrieval's SEPARATORS: with sentence ends by default, the
     strongest common splitter), each piece indexed as a setting's INDEX_PARAMS say (with
     `index_context` neighbours each side, also alone, also by windows of its sentences, after the
-    headings above it)."""
+    headings above it, also by its block's and section's texts)."""
     if unit not in BASELINE_UNITS:
         raise UsageError(f"the baseline's unit must be one of {', '.join(BASELINE_UNITS)}, got {unit!r}")
     params: dict[str, Any] = {"chunk_size": size, "chunk_overlap": overlap, "separators": separators}
     if unit != "chars":
         params["unit"] = unit
     indexing = {INDEX_CONTEXT: index_context, INDEX_ALONE: index_alone, INDEX_WINDOWS: index_windows,
-                INDEX_HEADINGS: index_headings}
+                INDEX_HEADINGS: index_headings, INDEX_GROUPS: index_groups}
     params.update({k: v for k, v in indexing.items() if v})
     return Setting(None, params)
 
@@ -53,7 +54,8 @@ def equally_indexed(settings: Sequence[Setting], base: Setting) -> list[Setting]
         p = base.strategy_params
         alike = baseline(int(p.get("chunk_size", BASELINE_SIZE)), int(p.get("chunk_overlap", 0)),
                          str(p.get("separators", DEFAULT_SEPARATORS)), str(p.get("unit", "chars")),
-                         s.indexing.context, s.indexing.alone, s.indexing.windows, s.indexing.headings)
+                         s.indexing.context, s.indexing.alone, s.indexing.windows, s.indexing.headings,
+                         s.indexing.groups)
         if alike.name not in seen:
             seen.add(alike.name)
             out.append(alike)

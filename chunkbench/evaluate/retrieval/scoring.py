@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from chunkbench.strategies.base import Param
-from chunkbench.text.context import OWN_TEXT, Indexing
+from chunkbench.text.context import OWN_TEXT, Indexing, group_keys
 from chunkbench.text.ranges import Span, blank_gaps, merge_ranges, overlap_length
 
 from .budget import BUDGETS, DEFAULT_POLICY, budget_keys, sent, unit_tokens
@@ -77,22 +77,27 @@ INDEX_WINDOWS_PARAM = Param(INDEX_WINDOWS, int, 0,
 INDEX_HEADINGS = "index_headings"
 INDEX_HEADINGS_PARAM = Param(INDEX_HEADINGS, bool, False,
                              "each text a chunk is ranked by opens with the headings above it (its section path)")
+#: the setting parameter that also indexes each unit by its block's and its section's text (up to this many tokens)
+INDEX_GROUPS = "index_groups"
+INDEX_GROUPS_PARAM = Param(INDEX_GROUPS, int, 0,
+                           "a chunk is also ranked by the text of its structural block and of its section, each "
+                           "when it holds more than the chunk and at most this many tokens (0: not)", min=0)
 #: the parameters every setting takes besides its strategy's: how its units are indexed
-INDEX_PARAMS = (INDEX_CONTEXT_PARAM, INDEX_ALONE_PARAM, INDEX_WINDOWS_PARAM, INDEX_HEADINGS_PARAM)
+INDEX_PARAMS = (INDEX_CONTEXT_PARAM, INDEX_ALONE_PARAM, INDEX_WINDOWS_PARAM, INDEX_HEADINGS_PARAM, INDEX_GROUPS_PARAM)
 
 
 def split_indexing(params: Mapping[str, Any], strategy: str) -> tuple[Indexing, dict[str, Any]]:
     """(how the units are indexed, the other parameters) of a setting: INDEX_PARAMS coerced as
     strategy parameters are (--set and --grid give text), the rest for the strategy to check."""
-    context, alone, windows, headings = (p.coerce(params.get(p.name, p.default), strategy) for p in INDEX_PARAMS)
+    context, alone, windows, headings, groups = (p.coerce(params.get(p.name, p.default), strategy) for p in INDEX_PARAMS)
     rest = {k: v for k, v in params.items() if k not in {p.name for p in INDEX_PARAMS}}
-    return Indexing(int(context), bool(alone), int(windows), bool(headings)), rest
+    return Indexing(int(context), bool(alone), int(windows), bool(headings), int(groups)), rest
 
 
 def indexing_params(indexing: Indexing) -> dict[str, Any]:
     """The setting parameters (INDEX_PARAMS) that say `indexing`, defaults included."""
     return {INDEX_CONTEXT: indexing.context, INDEX_ALONE: indexing.alone, INDEX_WINDOWS: indexing.windows,
-            INDEX_HEADINGS: indexing.headings}
+            INDEX_HEADINGS: indexing.headings, INDEX_GROUPS: indexing.groups}
 
 
 def indexed_units(units: Sequence[RetrievalUnit], indexing: Indexing, doc: Document | None = None) -> list[RetrievalUnit]:
@@ -103,7 +108,8 @@ def indexed_units(units: Sequence[RetrievalUnit], indexing: Indexing, doc: Docum
     if indexing.headings and doc is None:
         raise ValueError("indexing with headings needs the document the units come from")
     paths = doc.section_paths(u.start for u in units) if indexing.headings and doc is not None else None
-    return [replace(u, indexed=texts) for u, texts in zip(units, indexing.texts([u.text for u in units], paths))]
+    groups = [group_keys(u.block, u.section) for u in units] if indexing.groups else None
+    return [replace(u, indexed=texts) for u, texts in zip(units, indexing.texts([u.text for u in units], paths, groups))]
 
 
 def token_scores(retrieved: Sequence[Span], evidence: Sequence[Span], text: str | None = None) -> tuple[float, float, float]:

@@ -39,6 +39,11 @@ def register(sub) -> None:
     p.add_argument("--index-windows", type=int, default=None, metavar="N",
                    help="also index each chunk by pieces of its own sentences of at most N characters "
                         "(in index_texts, with the texts above; its own text when there is no --index-context)")
+    p.add_argument("--index-groups", type=int, default=None, metavar="TOKENS",
+                   help="also index each chunk by the text of its structural block (a list with its lead-in, a "
+                        "table, a term with its description) and of its section, each when it holds more than the "
+                        "chunk and at most TOKENS cl100k tokens: the ranking chooses the size of the answer "
+                        "(in index_texts; docs/context-budget.md)")
     p.add_argument("--index-headings", action="store_true",
                    help="every text a chunk is indexed by opens with the headings above it (its section path; "
                         "index_text alone, or in index_texts with the options above)")
@@ -183,12 +188,13 @@ def run_chunk(args) -> int:
 def _choose_setting(args, params: dict[str, Any]) -> Indexing:
     """Resolve --strategy (default DEFAULT_STRATEGY) and --for-retrieval into args.strategy and `params`
     (in place); how the chunks are to be indexed (--index-context, --index-alone, --index-windows,
-    --index-headings, over the retrieval default's)."""
+    --index-headings, --index-groups, over the retrieval default's)."""
     from chunkbench.app.defaults import DEFAULT_STRATEGY, RETRIEVAL_DEFAULT
-    from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT_PARAM, INDEX_WINDOWS_PARAM
+    from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT_PARAM, INDEX_GROUPS_PARAM, INDEX_WINDOWS_PARAM
 
     for flag, value, param in (("--index-context", args.index_context, INDEX_CONTEXT_PARAM),
-                               ("--index-windows", args.index_windows, INDEX_WINDOWS_PARAM)):
+                               ("--index-windows", args.index_windows, INDEX_WINDOWS_PARAM),
+                               ("--index-groups", args.index_groups, INDEX_GROUPS_PARAM)):
         if value is not None:  # the bounds every setting's index parameters have
             try:
                 param.coerce(value, "indexing")
@@ -208,7 +214,8 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
     indexing = Indexing(default.context if args.index_context is None else args.index_context,
                         args.index_alone or default.alone,
                         default.windows if args.index_windows is None else args.index_windows,
-                        args.index_headings or default.headings)
+                        args.index_headings or default.headings,
+                        default.groups if args.index_groups is None else args.index_groups)
     if indexing.alone and not indexing.context:
         raise UsageError("--index-alone indexes each chunk by its own text beside its text with its neighbours: "
                          "give --index-context N too")
