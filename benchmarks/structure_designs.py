@@ -5,8 +5,9 @@ row, a whole list, a section, a definition), at 1,000 tokens, with BM25 and dens
     python -m benchmarks.structure_designs [--retriever bm25|dense|both] [--corpora gold-tuned,gold-held-out,project,chroma]
                                            [--budget 1000] [-o FILE.md]
 
-The designs, all but the last three on the retrieval default's units (`recursive` 150 characters,
-each ranked with its neighbours, `index_context=1`):
+The designs, all but the last four on the units of the retrieval default (`recursive` 150
+characters, each ranked with its neighbours, `index_context=1`, and since issue 76 by its group
+texts, `index_groups=1000`) or of the previous default (the same without group texts):
 
 - `grow` (the policy the docs recommended until issue 76), `section`, and `structure` (shipped:
   io.return_policy), each a return policy around the same ranking;
@@ -22,17 +23,19 @@ each ranked with its neighbours, `index_context=1`):
 The corpora: the gold questions of the tuned five twin pairs (the constants of `structure` were chosen
 on them) and of the held-out three (nothing was chosen on them), both phrasings (questions.PHRASINGS);
 the project's 762 short-span questions (the retrieval default was chosen on them); Chroma's
-state-of-the-union corpus in tests/data/chroma (nothing was chosen on it)."""
+state-of-the-union corpus in tests/data/chroma and the FinanceBench subset of ../shared/pdfs (7
+questions on two filings), nothing chosen on either."""
 
 from __future__ import annotations
 
 import argparse
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from statistics import mean
 
 from chunkbench.app.defaults import RETRIEVAL_DEFAULT
-from chunkbench.evaluate.benchmark import INDEX_GROUPS, Case, Setting, baseline
+from chunkbench.evaluate.benchmark import INDEX_GROUPS, Case, Setting, baseline, find_cases
 from chunkbench.evaluate.benchmark.formats import markdown_table
 from chunkbench.evaluate.benchmark.scoring import units_for
 from chunkbench.evaluate.gold import make_gold
@@ -48,23 +51,28 @@ from .gold_public import pairs
 from .retrieval_public import chroma_cases, emit, load_cases
 
 #: (label, setting, policy); policy "granularities" is the several-granularities design
-#: the retrieval default also ranked by its chunks' group texts (index_groups: blocks and sections of at most 1,000 tokens)
-GROUPED = Setting(str(RETRIEVAL_DEFAULT.strategy), {**RETRIEVAL_DEFAULT.params, INDEX_GROUPS: 1000})
+#: the retrieval default before issue 76: its chunks ranked with their neighbours only (no group texts)
+PREVIOUS = Setting(str(RETRIEVAL_DEFAULT.strategy),
+                   {k: v for k, v in RETRIEVAL_DEFAULT.params.items() if k != INDEX_GROUPS})
 DESIGNS: tuple[tuple[str, Setting, str], ...] = (
-    ("retrieval default + index_groups=1000", GROUPED, "hits"),
-    ("retrieval default + index_groups=1000", GROUPED, "structure"),
-    ("retrieval default", RETRIEVAL_DEFAULT, "hits"),
     ("retrieval default", RETRIEVAL_DEFAULT, "grow"),
-    ("retrieval default", RETRIEVAL_DEFAULT, "section"),
+    ("retrieval default", RETRIEVAL_DEFAULT, "hits"),
     ("retrieval default", RETRIEVAL_DEFAULT, "structure"),
-    ("retrieval default", RETRIEVAL_DEFAULT, "granularities"),
+    ("previous default", PREVIOUS, "hits"),
+    ("previous default", PREVIOUS, "grow"),
+    ("previous default", PREVIOUS, "section"),
+    ("previous default", PREVIOUS, "structure"),
+    ("previous default", PREVIOUS, "granularities"),
     ("sections", Setting("sections", {}), "hits"),
     ("headers", Setting("headers", {}), "hits"),
     ("LangChain splitter 400 chars", baseline(400), "grow"),
     ("semchunk 256", Setting("semchunk:chunkerify", {"chunk_size": 256}), "hits"),
 )
-CORPORA = ("gold-tuned", "gold-held-out", "project", "chroma")
+CORPORA = ("gold-tuned", "gold-held-out", "project", "chroma", "financebench")
 CHROMA = "tests/data/chroma"
+#: the FinanceBench subset beside the project (../shared/pdfs): its questions and the two PDFs they ask of
+FINANCEBENCH = Path(__file__).resolve().parents[2] / "shared" / "pdfs"
+FINANCEBENCH_PDFS = ("financial_bestbuy-2023-10k.pdf", "financial_ulta-2023q4-earnings.pdf")
 
 
 def parent_units(doc: Document) -> list[RetrievalUnit]:
@@ -148,6 +156,11 @@ def corpus_cases(name: str, ap: argparse.ArgumentParser) -> dict[str, list[Case]
         return out
     if name == "project":
         return {"": load_cases(("all",))["all"]}
+    if name == "financebench":
+        questions = FINANCEBENCH / "financebench_qa_subset.jsonl"
+        if not questions.is_file():
+            ap.error(f"financebench: {questions} not found (the shared folder beside the project)")
+        return {"": [c for pdf in FINANCEBENCH_PDFS for c in find_cases([FINANCEBENCH / pdf], questions)]}
     return {"": chroma_cases(ap, CHROMA)}
 
 
@@ -169,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpora", default=",".join(CORPORA), help=f"comma-separated, of {', '.join(CORPORA)}")
     ap.add_argument("--budget", type=int, default=1000)
     ap.add_argument("--designs", default=None, metavar="TEXT", help="only the designs whose label contains TEXT")
+    ap.add_argument("--policies", default=None, metavar="P1,P2", help="only these policies (granularities included)")
     ap.add_argument("-o", "--output", default=None)
     args = ap.parse_args(argv)
     corpora = [c.strip() for c in args.corpora.split(",") if c.strip()]
@@ -184,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                 scores = {}
                 for label, setting, policy in DESIGNS:
                     if args.designs and args.designs not in label:
+                        continue
+                    if args.policies and policy not in args.policies.split(","):
                         continue
                     scores[(label, policy)] = recall(cases, setting, policy, retriever, args.budget, kept)
                     print(f"{corpus} {phrasing} {retriever} {label} {policy}: {time.perf_counter() - started:.0f} s",

@@ -113,14 +113,15 @@ def test_index_context_changes_what_is_ranked_not_the_units(tmp_path):
                          min_size=1, max_size=3), max_size=8),
        st.sampled_from(["dogs", "cats bark", "rain dogs", "zebra"]))
 def test_a_unit_indexed_by_several_texts_ranks_by_the_best_of_their_scores(views, query):
-    """Each unit's score is the best its texts get in one index of all of them (BM25: units
-    with no positive score are not ranked); ties keep unit order."""
+    """Each unit's score is the best its texts get in one index of all their distinct texts (a
+    text shared by several units, as a section's text is with index_groups, indexed once; BM25:
+    units with no positive score are not ranked); ties keep unit order."""
     import bm25s
     import numpy as np
 
     from chunkbench.evaluate.retrieval import make_ranker, tokenize
 
-    flat = [t for texts in views for t in texts]
+    flat = list(dict.fromkeys(t for texts in views for t in texts))
     order = make_ranker("bm25", views).rank(query)
     known = [t for t in tokenize(query) if any(t in tokenize(x) for x in flat)]
     if not known:
@@ -128,11 +129,8 @@ def test_a_unit_indexed_by_several_texts_ranks_by_the_best_of_their_scores(views
         return
     index = bm25s.BM25()
     index.index([tokenize(t) or ["\x00"] for t in flat], show_progress=False)
-    scores, at = index.get_scores(known), 0
-    best = []
-    for texts in views:
-        best.append(max(float(scores[at + k]) for k in range(len(texts))))
-        at += len(texts)
+    scores = index.get_scores(known)
+    best = [max(float(scores[flat.index(t)]) for t in texts) for texts in views]
     assert order == [i for i in sorted(range(len(views)), key=lambda i: (-best[i], i)) if best[i] > 0]
     assert order == make_ranker("bm25", [tuple(v) for v in views]).rank(query)  # deterministic
     assert np.all(np.diff([best[i] for i in order]) <= 0)
@@ -285,7 +283,9 @@ def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
     expected = expected.with_index_texts(RETRIEVAL_DEFAULT.indexing)
     assert data["chunking"]["strategy"] == RETRIEVAL_DEFAULT.strategy
     assert data["chunks"] == [c.to_dict() for c in expected]
-    assert RETRIEVAL_DEFAULT.indexing.context == 1 and all("index_text" in c for c in data["chunks"])
+    assert RETRIEVAL_DEFAULT.indexing.context == 1 and RETRIEVAL_DEFAULT.indexing.groups == 1000
+    assert all(c["index_texts"][0].startswith(c["text"]) for c in data["chunks"])  # its context text first
+    assert any(len(c["index_texts"]) > 1 for c in data["chunks"])  # then its block's and section's texts
     capsys.readouterr()
     assert main(["chunk", str(source), "--for-retrieval", "--set", "max_chars=300", "-o", str(out)]) == 2
     assert "--for-retrieval chooses the strategy" in capsys.readouterr().err
@@ -295,7 +295,7 @@ def test_for_retrieval_chunks_with_the_retrieval_default(tmp_path, capsys):
     assert main(["strategies"]) == 0  # where a user finds it
     listing = capsys.readouterr().out
     assert f"retrieval default (`chunkbench chunk --for-retrieval`): {RETRIEVAL_DEFAULT.name};" in listing
-    assert all(f"    {name} " in listing for name in ("index_context", "index_alone", "index_windows"))
+    assert all(f"    {name} " in listing for name in ("index_context", "index_alone", "index_windows", "index_groups"))
 
 
 def test_a_sweep_ranks_each_point_with_its_index_context_as_evaluate_does(tmp_path):

@@ -22,7 +22,7 @@ def test_a_for_retrieval_chunks_file_comes_back_whole_over_the_document_beside_i
     made = cb.chunk(cb.load(pdf), "recursive", chunk_size=150)
     assert back.doc.doc_id == made.doc.doc_id and back.strategy == "recursive"
     assert [c.chunk_id for c in back] == [c.chunk_id for c in made] and [c.text for c in back] == [c.text for c in made]
-    assert all(c.extra.get("index_text") for c in back) and back.retrieval_recipe
+    assert all(c.extra.get("index_texts") for c in back) and back.retrieval_recipe
     assert back.to_langchain()[0].metadata["source"] == PDF.name
 
 

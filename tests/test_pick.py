@@ -29,7 +29,7 @@ def test_pick_writes_the_best_setting_and_the_lines_it_prints_load_it(tmp_path, 
     chosen = cb.pick(MANUAL)
     assert f"chosen: {chosen.why}" in stdout and chosen.comparison["best"] in (chosen.setting.name, None)
     data = load_chunks_json(out)
-    assert data["chunking"]["retrieval"].startswith("embed each chunk's index_text")
+    assert data["chunking"]["retrieval"].startswith("embed each")  # the chosen setting's index texts
     assert [c["text"] for c in data["chunks"]] == [c.text for c in chosen.chunks.chunks]  # what cb.pick makes
     lines = stdout[stdout.index("import chunkbench as cb"):].strip().splitlines()
     assert lines == loading_lines(str(out), str(MANUAL.resolve())).splitlines() and len(lines) == 4

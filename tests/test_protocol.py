@@ -25,12 +25,14 @@ TWO = [CORPUS / "us_constitution.txt", CORPUS / "sotu_2024.txt"]
 def test_every_indexed_setting_is_followed_by_the_splitter_indexed_alike_once():
     plain = Setting("recursive", {"chunk_size": 300})
     alone = Setting("recursive", {"chunk_size": 300, "index_context": 1, "index_alone": True})
-    out = equally_indexed([RETRIEVAL_DEFAULT, plain, alone, Setting("recursive", {"chunk_size": 200, "index_context": 1})],
-                          baseline(200))
+    small = Setting("recursive", {"chunk_size": 150, "index_context": 1})
+    out = equally_indexed([small, plain, alone, Setting("recursive", {"chunk_size": 200, "index_context": 1}),
+                           RETRIEVAL_DEFAULT], baseline(200))
     names = [s.name for s in out]
     context = baseline(200, index_context=1).name
-    assert names == [RETRIEVAL_DEFAULT.name, context, plain.name, alone.name,
-                     baseline(200, index_context=1, index_alone=True).name, "recursive chunk_size=200 index_context=1"]
+    assert names == [small.name, context, plain.name, alone.name,
+                     baseline(200, index_context=1, index_alone=True).name, "recursive chunk_size=200 index_context=1",
+                     RETRIEVAL_DEFAULT.name, baseline(200, index_context=1, index_groups=1000).name]
     assert names.count(context) == 1
 
 

@@ -105,14 +105,32 @@ def test_every_chunk_comes_back_once_with_its_text_and_the_index_text_is_never_s
 def test_first_distinct_keeps_each_chunk_at_its_best_rank():
     assert first_distinct(["a", "b", "a", "c", "b", "d"], 3) == ["a", "b", "c"]
     assert first_distinct(["a", "a"], 5) == ["a"]
+    assert first_distinct(["a b", "c", "b d"], 3) == ["a", "b", "c"]  # an entry that indexes several chunks
+
+
+def test_a_text_that_indexes_several_chunks_is_one_entry_naming_them_in_order(case):
+    """index_groups gives every chunk of a list or section its group's text: one entry, embedded once."""
+    from chunkbench.io.retrievers import index_entries
+
+    chunks = _recipe_chunks(case)
+    entries = index_entries(chunks)
+    texts = [t for c in chunks.chunks for t in index_texts(c)]
+    assert len(entries) == len(set(texts)) < len(texts)
+    order = {c.chunk_id: n for n, c in enumerate(chunks.chunks)}
+    for _, ids, text in entries:
+        named = ids.split(" ")
+        assert named == sorted(named, key=order.__getitem__)
+        assert {c.chunk_id for c in chunks.chunks if text in index_texts(c)} == set(named)
 
 
 def test_chunks_json_says_what_to_embed_and_what_to_return(case, tmp_path):
-    recipe = _recipe_chunks(case)
+    recipe = _recipe_chunks(case)  # the retrieval default: its context text and its group texts
     recipe.to_json(tmp_path / "r.json")
     line = load_chunks_json(tmp_path / "r.json")["chunking"]["retrieval"]
-    assert line.startswith("embed each chunk's index_text, return the chunk's text")
-    assert "`structure` return policy" in line  # what to send within a budget: what the docs measured
+    assert line.startswith("embed each of a chunk's index_texts (rank it by the best), return the chunk's text")
+    assert "`grow` return policy" in line  # what to send within a budget: what the docs measured
+    one = _recipe_chunks(case, Setting("recursive", {"chunk_size": 150, "index_context": 1}))
+    assert one.retrieval_recipe.startswith("embed each chunk's index_text, return the chunk's text")
     alone = _recipe_chunks(case, Setting("recursive", {"chunk_size": 300, "index_context": 1, "index_alone": True}))
     assert "index_texts (rank it by the best)" in alone.retrieval_recipe
     plain = chunk(case.doc, "recursive")

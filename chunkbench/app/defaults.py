@@ -6,17 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT
+from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT, INDEX_GROUPS
 from chunkbench.evaluate.settings import Setting
 from chunkbench.io.return_policy import RETRIEVAL_POLICY
 from chunkbench.strategies import DEFAULT_STRATEGY
 
 __all__ = ["DEFAULT_SETTINGS", "DEFAULT_STRATEGY", "RETRIEVAL_DEFAULT", "RETRIEVAL_POLICY", "default_settings"]
 
-#: the setting named the default for retrieval: on the public-domain corpus it has more token IoU
-#: than the 200-character sentence splitter at no less token recall, with BM25 and dense retrieval
-#: (docs/evaluation.md); `chunkbench chunk --for-retrieval` chunks with it
-RETRIEVAL_DEFAULT = Setting("recursive", {"chunk_size": 150, INDEX_CONTEXT: 1})
+#: the setting named the default for retrieval (`chunkbench chunk --for-retrieval`): 150-character
+#: chunks, each ranked with its neighbours (on the public-domain corpus more token IoU than the
+#: 200-character splitter at no less token recall: docs/evaluation.md) and by the text of its list,
+#: table, definition or section up to 1,000 tokens, so questions that need the whole structure rank
+#: all of it (docs/context-budget.md, issue 76); sent with RETRIEVAL_POLICY
+RETRIEVAL_DEFAULT = Setting("recursive", {"chunk_size": 150, INDEX_CONTEXT: 1, INDEX_GROUPS: 1000})
 
 #: settings compared when none are given: the retrieval default, then each strategy at a few sizes
 #: around the baseline's

@@ -43,7 +43,7 @@ def pick(path: str | os.PathLike, questions: str | os.PathLike | None = None, *,
          settings: Sequence[Setting] | None = None, budget: int = 1000) -> Pick:
     """Compare `settings` (evaluate's defaults) on the document at `path` with its questions
     (`questions`, or the `<stem>.questions.json` beside it; without any, the document's own
-    queries), recall at `budget` tokens sent with the `structure` policy; chunk it with the best
+    queries), recall at `budget` tokens sent with RETRIEVAL_POLICY; chunk it with the best
     setting, or with the retrieval default when no setting beats the splitter (`why` says which)."""
     cases = find_cases([path], questions, proxy=True)
     base = baseline()

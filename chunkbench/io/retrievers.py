@@ -26,7 +26,7 @@ from chunkbench.types.chunk import Chunk, ChunkedDocument
 
 from .handoff import _require, to_langchain, to_llama_index
 
-#: the metadata key of an index entry naming the chunk it indexes
+#: the metadata key of an index entry naming the chunk it indexes (or chunks, space-separated)
 CHUNK_ID = "chunk_id"
 
 
@@ -42,18 +42,28 @@ def index_texts(chunk: Chunk) -> tuple[str, ...]:
 
 
 def index_entries(chunks: ChunkedDocument) -> list[tuple[str, str, str]]:
-    """(entry id, chunk id, text) of every text to embed, in chunk order."""
-    return [(f"{c.chunk_id}#{n}", c.chunk_id, t) for c in chunks.chunks for n, t in enumerate(index_texts(c))]
+    """(entry id, chunk ids, text) of every distinct text to embed, in chunk order: a text that
+    indexes several chunks (their list's or section's: index_groups) is one entry naming them all,
+    space-separated in chunk order, as the measure indexes it once (retrieval.ranking.UnitRanker)."""
+    entries: dict[str, tuple[str, list[str]]] = {}
+    for c in chunks.chunks:
+        for n, t in enumerate(index_texts(c)):
+            entry = entries.setdefault(t, (f"{c.chunk_id}#{n}", []))
+            if c.chunk_id not in entry[1]:
+                entry[1].append(c.chunk_id)
+    return [(eid, " ".join(ids), t) for t, (eid, ids) in entries.items()]
 
 
 def first_distinct(chunk_ids: Iterable[str], k: int) -> list[str]:
-    """The first `k` distinct ids of ranked index entries: each chunk at the rank of its best text."""
+    """The first `k` distinct chunk ids of ranked index entries (each entry's CHUNK_ID: one id, or
+    several space-separated, in chunk order): each chunk at the rank of its best text."""
     out: list[str] = []
-    for cid in chunk_ids:
-        if cid not in out:
-            out.append(cid)
-            if len(out) == k:
-                break
+    for entry in chunk_ids:
+        for cid in entry.split(" "):
+            if cid not in out:
+                out.append(cid)
+                if len(out) == k:
+                    return out
     return out
 
 
@@ -138,7 +148,8 @@ def _llama_index_class() -> type:
             hits = self.inner.retrieve(query_bundle)
             best: dict[str, float | None] = {}
             for h in hits:
-                best.setdefault(h.node.metadata[CHUNK_ID], h.score)
+                for cid in h.node.metadata[CHUNK_ID].split(" "):
+                    best.setdefault(cid, h.score)
             return [NodeWithScore(node=self.nodes[cid], score=best[cid]) for cid in first_distinct(best, self.k)]
 
     return IndexTextRetriever

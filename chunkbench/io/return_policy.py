@@ -34,9 +34,10 @@ POLICIES = {
 }
 #: what the measure sends unless told otherwise: each hit alone, as a plain retriever returns it
 DEFAULT_POLICY = "hits"
-#: what the retrieval default is sent with, and the budget wrappers' default (docs/context-budget.md:
-#: on structure questions it sends whole lists, tables and sections where `grow` sent fragments)
-RETRIEVAL_POLICY = "structure"
+#: what the retrieval default is sent with, and the budget wrappers' default: the hit and the pieces
+#: a size limit cut from it; the default's group index texts already rank a whole list or section
+#: together when the question needs it (docs/context-budget.md, issue 76)
+RETRIEVAL_POLICY = "grow"
 
 
 def check_policy(policy: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from chunkbench.errors import UsageError
 from chunkbench.io.export import debug_markdown, write_chunks_json, write_jsonl
+from chunkbench.io.return_policy import RETRIEVAL_POLICY
 from chunkbench.io.handoff import to_haystack, to_langchain, to_llama_index
 from chunkbench.text.context import Indexing, group_keys
 from chunkbench.version import __version__
@@ -60,7 +61,8 @@ class ChunkSet:
         what = "each chunk's index_text" if kinds == {INDEX_TEXT} else "each of a chunk's index_texts (rank it by the best)"
         return (f"embed {what}, return the chunk's text: ChunkSet.to_langchain_retriever / .to_llama_index_retriever "
                 "do so (docs/export-and-cli.md#retrieval-hand-off); send the hits within a token budget with the "
-                "`structure` return policy (io.context.budget_retriever / budget_postprocessor: docs/context-budget.md)")
+                f"`{RETRIEVAL_POLICY}` return policy (io.context.budget_retriever / budget_postprocessor: "
+                "docs/context-budget.md)")
 
     def header(self, chunked_at: str | None = None) -> dict:
         """The chunks.json envelope without the chunks."""

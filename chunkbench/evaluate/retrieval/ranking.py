@@ -91,17 +91,26 @@ class UnitRanker:
             raise UsageError(f"unknown retriever {retriever!r}; choose one of {', '.join(RETRIEVERS)}")
         self.retriever = retriever
         views = [(v,) if isinstance(v, str) else tuple(v) for v in views]
-        texts = [t for texts in views for t in texts]
+        # each distinct text indexed once (a section's text indexes each of its chunks: index_groups),
+        # as the hand-offs index it (io.retrievers.index_entries); a unit scores the best of its texts
+        unique: dict[str, int] = {}
+        owner: list[int] = []
+        which: list[int] = []
+        for n, texts in enumerate(views):
+            for t in dict.fromkeys(texts):
+                owner.append(n)
+                which.append(unique.setdefault(t, len(unique)))
         self.size = len(views)
-        self._owner = np.repeat(np.arange(len(views)), [len(texts) for texts in views])
-        self._texts = BM25Ranker(texts) if retriever == "bm25" else DenseRanker(texts)
+        self._owner = np.asarray(owner, dtype=int)
+        self._which = np.asarray(which, dtype=int)
+        self._texts = BM25Ranker(list(unique)) if retriever == "bm25" else DenseRanker(list(unique))
 
     def rank(self, query: str) -> list[int]:
         scores = self._texts.scores(query)
         if scores is None:
             return []
         best = np.full(self.size, -np.inf)
-        np.maximum.at(best, self._owner, scores)
+        np.maximum.at(best, self._owner, scores[self._which])
         order = sorted(range(self.size), key=lambda i: (-float(best[i]), i))
         return order if self._texts.ranks_all else [i for i in order if best[i] > 0]
 

@@ -15,7 +15,7 @@ def register(subparsers) -> None:
         description=(
             "Runs the comparison `chunkbench evaluate INPUT` runs (on the questions file beside INPUT or "
             "--questions; without one on queries the document makes of itself, said with how far that can be "
-            "trusted), recall at --budget tokens sent with the `structure` return policy; chunks INPUT with the "
+            "trusted), recall at --budget tokens sent with the retrieval default's return policy; chunks INPUT with the "
             "best setting (the retrieval default when none beats the splitter), writes it with its index texts, "
             "and prints the lines that load it into LangChain and LlamaIndex (docs/context-budget.md)."
         ),
