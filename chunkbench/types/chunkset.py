@@ -13,8 +13,8 @@ from typing import Any
 
 from chunkbench.errors import UsageError
 from chunkbench.io.export import debug_markdown, write_chunks_json, write_jsonl
-from chunkbench.io.return_policy import RETRIEVAL_POLICY
 from chunkbench.io.handoff import to_haystack, to_langchain, to_llama_index
+from chunkbench.io.return_policy import RETRIEVAL_POLICY
 from chunkbench.text.context import Indexing, group_keys
 from chunkbench.version import __version__
 
