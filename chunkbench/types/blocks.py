@@ -1,7 +1,8 @@
 """Structural blocks: the smallest units of a document an answer needs whole. A list with the
 sentence that introduces it, a table (continued across pages) with its caption or lead-in, a
 display of code with its lead-in, a definition's term with its description, else one element.
-The `structure` return policy (io.return_policy) sends a hit's block before its section; each
+The retrieval default ranks each chunk by its block's text too (`index_groups`: text.context), and
+the `structure` return policy (io.return_policy) sends a hit's block before its section; each
 element gets the id of its block's first element (Document.block_ids)."""
 
 from __future__ import annotations
