@@ -17,7 +17,7 @@ __all__ = ["DEFAULT_SETTINGS", "DEFAULT_STRATEGY", "RETRIEVAL_DEFAULT", "RETRIEV
 #: chunks, each ranked with its neighbours (on the public-domain corpus more token IoU than the
 #: 200-character splitter at no less token recall: docs/evaluation.md) and by the text of its list,
 #: table, definition or section up to 1,000 tokens, so questions that need the whole structure rank
-#: all of it (docs/context-budget.md, issue 76); sent with RETRIEVAL_POLICY
+#: all of it (docs/context-budget.md); sent with RETRIEVAL_POLICY
 RETRIEVAL_DEFAULT = Setting("recursive", {"chunk_size": 150, INDEX_CONTEXT: 1, INDEX_GROUPS: 1000})
 
 #: settings compared when none are given: the retrieval default, then each strategy at a few sizes

@@ -36,7 +36,7 @@ POLICIES = {
 DEFAULT_POLICY = "hits"
 #: what the retrieval default is sent with, and the budget wrappers' default: the hit and the pieces
 #: a size limit cut from it; the default's group index texts already rank a whole list or section
-#: together when the question needs it (docs/context-budget.md, issue 76)
+#: together when the question needs it (docs/context-budget.md)
 RETRIEVAL_POLICY = "grow"
 
 
