@@ -69,10 +69,7 @@ class DenseRanker:
     def __init__(self, texts: Sequence[str]):
         self.size = len(texts)
         self._model = dense_model()
-        # a text indexed for several units (a section's text for each of its chunks) is embedded once
-        unique = list(dict.fromkeys(texts))
-        where = {t: n for n, t in enumerate(unique)}
-        self._emb = self._model.encode(unique, batch_size=64)[[where[t] for t in texts]] if texts else None
+        self._emb = self._model.encode(list(texts), batch_size=64) if texts else None
 
     def scores(self, query: str) -> np.ndarray | None:
         if self._emb is None or not query.strip():
