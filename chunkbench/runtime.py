@@ -1,15 +1,19 @@
-"""How the work runs, for every floor: the cyclic garbage collector paused over a hot loop, and
-what is kept of an object while it lives."""
+"""How the work runs, for every floor: the cyclic garbage collector paused over a hot loop, what
+is kept of an object while it lives, and the numbers read from environment variables."""
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import math
+import os
 import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, Generic, TypeVar
+
+from chunkbench.errors import UsageError
 
 V = TypeVar("V")
 
@@ -65,3 +69,20 @@ class KeptWhileAlive(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._kept)
+
+
+def env_number(name: str, default: float, *, whole: bool = False, minimum: float = 0, unit: str = "") -> float:
+    """$`name` as a finite number >= `minimum` (a whole one if `whole`: "1e3" and "1_000" read as 1000),
+    or `default` when unset or blank; anything else is a UsageError naming the variable and the value,
+    so a typo in the environment is one line and exit 2, not a traceback or a bound that refuses all."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw.replace("_", "")) if len(raw) <= 100 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < minimum or (whole and not value.is_integer()):
+        kind = "a whole number" if whole else "a number"
+        raise UsageError(f"the environment variable {name} must be {kind} >= {minimum:g}{unit}, got {raw[:40]!r}")
+    return int(value) if whole else value

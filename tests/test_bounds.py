@@ -42,6 +42,7 @@ def test_what_the_loaders_make_passes():
     (lambda d: d["elements"][3].update(bbox=[0, 0, 1e308, 10]), "bbox"),
     (lambda d: d["elements"][3].update(text_level=10**6), "text_level"),
     (lambda d: d["pages"][0].update(width=1e308), "size of"),
+    (lambda d: d.update(format="chunkbench.elements/999"), "format 'chunkbench.elements/999': this chunkbench reads"),
 ])
 def test_an_elements_json_with_a_number_the_document_does_not_back_is_refused(elements, tmp_path, capsys,
                                                                                change, words):
@@ -86,3 +87,34 @@ def test_a_cache_entry_nested_deep_or_mistyped_is_parsed_again(fresh_cache):
     for damage in ("[" * 200_000 + "]" * 200_000, json.dumps({"doc_id": 5, "pages": "x", "elements": [1]})):
         entry.write_text(damage, "utf-8")
         assert cb.load(path).elements == first.elements
+
+
+def test_a_document_ending_in_a_picture_passes(tmp_path, fresh_cache, caplog):
+    """A picture below the last text is an element without text, placed where the next text would
+    start: one separator past the end. Its elements.json is read back and its cache entry served
+    (both were refused as 'outside the document's text' once, so every such PDF was parsed again)."""
+    import pymupdf
+    from robust.corpus import body_text
+
+    pdf = tmp_path / "picture_last.pdf"
+    with pymupdf.open() as doc:
+        page = doc.new_page()
+        body_text(page, "text above a picture")
+        picture = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 150), False)
+        picture.set_rect(picture.irect, (200, 60, 60))
+        page.insert_image(pymupdf.Rect(72, 450, 520, 780), pixmap=picture)
+        doc.save(pdf)
+    with caplog.at_level(logging.WARNING):
+        first = cb.load(pdf)
+        again = cb.load(pdf)
+    assert first.elements[-1].type == "image" and not first.elements[-1].text
+    assert first.elements[-1].char_start > len(first.text)
+    assert document_problem(first) is None and again.elements == first.elements
+    assert not [r for r in caplog.records if "parse cache entry" in r.getMessage()]
+    out = tmp_path / "picture_last.elements.json"
+    assert main(["parse", str(pdf), "-o", str(out)]) == 0
+    assert main(["chunk", str(out), "-o", str(tmp_path / "c.json")]) == 0
+    data = json.loads(out.read_text("utf-8"))
+    data["elements"][-1].update(char_start=len(first.text) + 3, char_end=len(first.text) + 3)
+    out.write_text(json.dumps(data), "utf-8")
+    assert main(["chunk", str(out), "-o", str(tmp_path / "c2.json")]) == 3

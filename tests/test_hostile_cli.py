@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS
+from conftest import ROOT, SAMPLE_PDFS
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -259,7 +261,7 @@ def test_damaged_page_trees(tmp_path, new, needle):
 @pytest.mark.parametrize("value, needle", [
     ("x:=NaN", "finite numbers"), ("x:=1e999", "finite numbers"), ("x:=-Infinity", "finite numbers"),
     ("x:=" + "[" * 5000 + "]" * 5000, "nested at most 16 deep"), ("x:={oops", "expects a JSON value"),
-    ("=value", "expects KEY=VALUE"),
+    ("=value", "expects KEY=VALUE"), ("x:=" + "9" * 5000, "a number of 5,000 digits"),
 ])
 def test_bad_meta_values(text_input, tmp_path, value, needle):
     one_error(cli("chunk", text_input, "--meta", value, "-o", tmp_path / "o.json"), 2, needle)
@@ -398,7 +400,7 @@ def test_an_unknown_item_of_a_list_parameter_is_refused(text_input, capsys):
 
 @pytest.mark.parametrize("evidence, needle", [
     ('[{"evidence_page_num": "abc", "evidence_text": "t"}]', "evidence_page_num must be a 0-based page number, got 'abc'"),
-    ('[{"evidence_page_num": 1e999}]', "got inf"),
+    ('[{"evidence_page_num": 1e999}]', "holds 1e999 at line 1, column 101, beyond the largest number"),
     ('[{"evidence_page_num": Infinity}]', "holds Infinity at line 1, column 101, which JSON does not allow"),
     ('"the text"', "evidence must be a list"),
     ('[{"evidence_page_num": 1, "evidence_text": 5}]', "evidence_text must be a text, got int"),
@@ -462,3 +464,160 @@ def test_a_page_too_large_for_the_dpi_is_drawn_at_a_lower_one(tmp_path, monkeypa
     png = (out / "page-001.png").read_bytes()
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert width * height <= 2_000_000 * 1.02 and height > 1000
+
+
+# -- the environment and the standard streams ------------------------------------------------------
+
+ENV_INPUTS = {"CHUNKBENCH_MAX_INPUT_BYTES": "text", "CHUNKBENCH_MAX_HTML_BYTES": "html",
+              "CHUNKBENCH_PAGE_TIMEOUT": "pdf", "CHUNKBENCH_PROGRESS_SECONDS": "pdf"}
+
+
+@pytest.mark.parametrize("name", sorted(ENV_INPUTS))
+@pytest.mark.parametrize("value", ["abc", "nan", "1e999", "-1", "0x10", "9" * 200])
+def test_a_bad_number_in_the_environment_is_a_usage_error_naming_it(text_input, pdf, tmp_path, monkeypatch,
+                                                                      capsys, name, value):
+    """Every number chunkbench reads from the environment (runtime.env_number): a value that is no
+    number, not finite, negative or absurdly long is exit 2 and one line naming the variable
+    (`abc`, `1e3` were exit 1 with a ValueError; `-1` refused every input)."""
+    from chunkbench.ui.cli import main
+
+    inputs = {"text": text_input, "html": ROOT / "tests/data/html/pandoc.html", "pdf": pdf}
+    monkeypatch.setenv("CHUNKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv(name, value)
+    assert main(["chunk", str(inputs[ENV_INPUTS[name]]), "-o", str(tmp_path / "c.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"the environment variable {name} must be" in err[0], err
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_numbers_in_the_environment_may_be_written_as_people_write_them(text_input, monkeypatch, capsys):
+    from chunkbench.ui.cli import main
+
+    size = text_input.stat().st_size
+    monkeypatch.setenv("CHUNKBENCH_MAX_INPUT_BYTES", "1e1")
+    assert main(["chunk", str(text_input)]) == 3
+    assert "above the input bound of 10 " in capsys.readouterr().err
+    for value in (f"{size}", f"{size}.0", "1_000_000", f" {size} "):
+        monkeypatch.setenv("CHUNKBENCH_MAX_INPUT_BYTES", value)
+        assert main(["chunk", str(text_input)]) == 0, value
+    monkeypatch.setenv("CHUNKBENCH_MAX_INPUT_BYTES", "0")  # a bound of no bytes refuses every input: a usage error
+    assert main(["chunk", str(text_input)]) == 2
+
+
+def test_no_module_reads_a_number_from_the_environment_by_itself():
+    """The class, not the case: one reader of numbers from the environment (runtime.env_number)."""
+    import re
+
+    pattern = re.compile(r"\b(?:int|float)\(\s*os\.(?:environ|getenv)")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in (ROOT / "chunkbench").rglob("*.py")
+             for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if pattern.search(line)]
+    assert not found, found
+
+
+def test_an_encoding_without_the_document_s_characters_escapes_them():
+    """PYTHONIOENCODING=ascii (or a C locale): document text that the encoding lacks is printed as
+    \\u escapes, exit 0 (`info` of a PDF with an en dash in a heading was exit 1, UnicodeEncodeError)."""
+    done = subprocess.run([sys.executable, "-m", "chunkbench", "info", os.fspath(SAMPLE_PDFS / "contract_services_agreement.pdf")],
+                          capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert b"SCHEDULE A \\u2013 FEES" in done.stdout and done.stdout.isascii()
+
+
+@pytest.mark.parametrize("closed, found, code, message", [
+    (">&-", True, 2, "chunkbench: error: standard output: cannot write: it is closed"),
+    ("2>&-", False, 3, ""),
+    (">&- 2>&-", True, 2, ""),
+])
+def test_a_command_started_with_a_closed_stream_says_so_or_keeps_its_exit_code(text_input, tmp_path, closed, found,
+                                                                                 code, message):
+    """`>&-` makes Python's stdout None: writing to it was exit 1 with AttributeError. A closed
+    stdout is exit 2 said on stderr, after the chunks file is written; a closed stderr keeps the
+    exit code of what happened (a missing input: 3)."""
+    out = tmp_path / "c.json"
+    given = text_input if found else tmp_path / "missing.md"
+    line = f"{shlex.quote(sys.executable)} -m chunkbench chunk {shlex.quote(str(given))} -o {shlex.quote(str(out))} {closed}"
+    done = subprocess.run(["sh", "-c", line], capture_output=True, text=True, timeout=300)
+    assert done.returncode == code, done.stderr
+    assert done.stderr.startswith(message) and (message or not done.stderr) and done.stderr.count("\n") <= 1, done.stderr
+    assert out.exists() == found
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize("kind", ["content_list", "docling", "elements", "chunk_file", "chunks_json", "questions"])
+@pytest.mark.parametrize("number, needle", [(HUGE, "a number of 5,000 digits"), ("1e999", "beyond the largest number")],
+                         ids=["5000_digits", "1e999"])
+def test_a_number_no_document_backs_is_refused_in_every_json_input(text_input, tmp_path, capsys, kind, number, needle):
+    """A 5,000-digit integer (Python's json refuses more than 4,300 digits with a ValueError: exit 1)
+    or a number beyond a float's range (read as infinity) in any JSON input chunkbench reads: exit 3,
+    one line naming the file and where (io.jsonin, the one reader of JSON inputs). A chunk file
+    (a chunks.json given to diff is one) reads an infinite value as null, as it does NaN."""
+    from chunkbench.ui.cli import main
+
+    out = tmp_path / "out"
+    assert main(["parse", str(text_input), "-o", str(tmp_path / "notes.elements.json")]) == 0
+    assert main(["chunk", str(text_input), "-o", str(tmp_path / "good.json")]) == 0
+    good = json.loads((tmp_path / "good.json").read_text("utf-8"))
+    bad = tmp_path / {"content_list": "x_content_list.json", "docling": "docling.json", "elements": "notes.elements.json",
+                      "questions": "notes.questions.json"}.get(kind, "chunks.json")
+    if kind == "content_list":
+        bad.write_text(f'[{{"type":"text","text":"a","page_idx":{number}}}]')
+    elif kind == "docling":
+        bad.write_text('{"schema_name":"DoclingDocument","version":"1.10.0","pages":{"1":{"page_no":'
+                       + number + ',"size":{"width":1,"height":1}}}}')
+    elif kind == "elements":
+        bad.write_text(re.sub(r'"char_end": \d+', f'"char_end": {number}', bad.read_text("utf-8"), count=1))
+    elif kind == "questions":
+        bad.write_text('[{"id":"q1","question":"What?","answer":"Some text","answer_page":' + number + '}]')
+    else:
+        good["chunks"][0]["index" if kind == "chunks_json" else "end_char"] = 0
+        bad.write_text(json.dumps(good).replace('"index": 0', f'"index": {number}', 1).replace('"end_char": 0', f'"end_char": {number}', 1))
+        assert number in bad.read_text("utf-8")
+    argv = {"chunk_file": ["chunk", str(text_input), "--chunks", str(bad), "-o", str(out)],
+            "chunks_json": ["diff", "--a", str(bad), "--b", str(tmp_path / "good.json"), str(text_input), "-o", str(out)],
+            "questions": ["evaluate", str(text_input), "--questions", str(bad), "-o", str(out)]}.get(
+        kind, ["chunk", str(bad), "-o", str(out)])
+    code = main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    if kind in ("chunk_file", "chunks_json") and number == "1e999":
+        assert code == 0, err  # chunk files are located by their text: a value beyond range is read as null
+        return
+    assert code == 3 and len(err) == 1 and str(bad) in err[0] and needle in err[0], (code, err)
+    assert not out.exists()
+
+
+def test_a_long_legal_output_name_is_written(text_input, tmp_path, capsys):
+    """A 250-byte file name is legal (NAME_MAX 255); the temp file beside it was named after it and
+    longer than that, so `-o` was refused "File name too long". The temp name is shortened, and a
+    killed run's temp file is still swept by the next write of the same file."""
+    from chunkbench.io.atomic import _temp_stem, sweep_stale_temps
+    from chunkbench.ui.cli import main
+
+    target = tmp_path / ("n" * 245 + ".json")
+    assert main(["chunk", str(text_input), "-o", str(target)]) == 0
+    assert json.loads(target.read_text("utf-8"))["chunks"]
+    left = tmp_path / f".{_temp_stem(target)}.999999999.abcdefgh.tmp"
+    left.write_text("partial")
+    assert len(left.name.encode()) <= 255 and sweep_stale_temps(target) == [left]
+    too_long = tmp_path / ("n" * 256 + ".json")
+    assert main(["chunk", str(text_input), "-o", str(too_long)]) == 2
+    assert "cannot write: File name too long" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make", ["long_folder", "long_name", "link_loop"])
+def test_an_input_path_that_cannot_be_looked_at_is_an_input_error(tmp_path, capsys, make):
+    """A path too long to open was "cannot write", exit 2 (the output check looked at it first and
+    Path.is_file raised); it is the input's problem: exit 3, "cannot read: …", naming it."""
+    from chunkbench.ui.cli import main
+
+    if make == "link_loop":
+        given = tmp_path / "a.md"
+        given.symlink_to(tmp_path / "b.md")
+        (tmp_path / "b.md").symlink_to(given)
+    else:
+        given = tmp_path / ("d" * 300) / "x.md" if make == "long_folder" else tmp_path / ("d" * 300 + ".md")
+    assert main(["chunk", str(given), "-o", str(tmp_path / "out.json")]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot read: " in err[0] and str(given) in err[0], err
+    assert not (tmp_path / "out.json").exists()

@@ -169,6 +169,19 @@ def test_bom_is_dropped(tmp_path):
     assert read_source_text(path) == "# Title\n\nBody text.\n"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+def test_utf16_and_utf32_with_a_byte_order_mark_are_read_as_text(tmp_path, encoding):
+    """Windows tools (PowerShell's `>`, Notepad's "Unicode") write UTF-16 with a BOM: it was read as
+    UTF-8, every other character a U+FFFD. The BOM decides the encoding; offsets index the decoded text."""
+    source = "# Café menu\n\nCrème brûlée, naïve — 数据.\n"
+    bom = {"utf-16-be": b"\xfe\xff", "utf-32-be": b"\x00\x00\xfe\xff"}.get(encoding, b"")
+    path = write(tmp_path, bom + source.encode(encoding))  # Python's utf-16/utf-32 write their own BOM
+    doc = load_markdown(path)
+    assert [(e.type, e.text) for e in doc.elements] == [("heading", "Café menu"), ("paragraph", "Crème brûlée, naïve — 数据.")]
+    assert not doc.warnings and read_source_text(path) == source
+    assert_exact_offsets(doc, source)
+
+
 def test_invalid_utf8_is_replaced_with_a_warning(tmp_path):
     path = write(tmp_path, "# Café menu\n\nCrème brûlée, naïve.\n".encode("latin-1"))
     doc = load_markdown(path)

@@ -156,7 +156,7 @@ def test_limit_defaults_and_environment(monkeypatch):
     assert page_timeout_setting() == 0
     assert page_timeout_setting(7) == 7
     monkeypatch.setenv("CHUNKBENCH_PAGE_TIMEOUT", "soon")
-    with pytest.raises(UsageError, match="CHUNKBENCH_PAGE_TIMEOUT must be a number of seconds, got 'soon'"):
+    with pytest.raises(UsageError, match=r"CHUNKBENCH_PAGE_TIMEOUT must be a number >= 0 \(seconds; 0: no limit\), got 'soon'"):
         page_timeout_setting()
 
 

@@ -144,6 +144,7 @@ def test_save_load_round_trip(ws):
 
 
 def test_unknown_run_and_chunk(ws):
+    connect(ws).close()  # a workspace that exists, without that run
     with pytest.raises(InputError, match="no run 'nope'"):
         store.load("nope", ws)
     with pytest.raises(InputError, match="no chunk 'nope'"):
@@ -561,3 +562,23 @@ def test_savers_editors_and_reviewers_at_once_lose_nothing(tmp_path):
         for k in range(8):
             assert any(f"Paragraph 0 of section {k}" in c.text and f"Paragraph 1 of section {k}" in c.text
                        for c in merged), k
+
+
+def test_reading_a_workspace_never_stored_in_makes_nothing(tmp_path, capsys):
+    """`store runs` on a workspace path nothing was saved to made its folders and an empty database;
+    listings now answer "(none: no workspace database at …)", a run or chunk asked for by its id is
+    exit 3 naming the path, and nothing is created either way."""
+    from chunkbench.ui.cli import main
+
+    ws = tmp_path / "never" / "made" / "ws.db"
+    for argv, code in ((["store", "runs"], 0), (["store", "search", "notice"], 0), (["store", "show", "run-1"], 3),
+                       (["store", "chunk", "c1"], 3), (["store", "changes", "n1"], 3)):
+        assert main([*argv, "--workspace", str(ws)]) == code, argv
+        out, err = capsys.readouterr()
+        if code == 0:
+            assert f"(none: no workspace database at {ws} yet)" in out
+        else:
+            assert err.count("\n") == 1 and f"{ws}: no workspace database here" in err, err
+    assert not (tmp_path / "never").exists()
+    assert store.runs(ws).empty and store.search("x", workspace=ws).empty and store.find_chunks(workspace=ws).empty
+    assert not (tmp_path / "never").exists()

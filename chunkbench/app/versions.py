@@ -57,7 +57,7 @@ def changes(notice_id: str, workspace: str | os.PathLike | None = None):
     each lineage kind, how many chunks to embed and to delete, and the summary line."""
     import pandas as pd
 
-    with open_workspace(workspace) as conn:
+    with open_workspace(workspace, create=False) as conn:
         known = conn.execute("SELECT COUNT(*) FROM runs WHERE notice_key = ?", (str(notice_id),)).fetchone()[0]
         if not known:
             raise InputError(f"no saved run of notice {notice_id!r} (see `chunkbench store runs`)",
@@ -83,7 +83,7 @@ def changes(notice_id: str, workspace: str | os.PathLike | None = None):
 
 def lineage_of(run_id: str, workspace: str | os.PathLike | None = None) -> Lineage:
     """The stored lineage of a run to the amendment before it."""
-    with open_workspace(workspace) as conn:
+    with open_workspace(workspace, create=False) as conn:
         row = conn.execute("SELECT lineage FROM run_lineage WHERE run_id = ?", (run_id,)).fetchone()
     if row is None:
         raise InputError(f"run {run_id!r} has no lineage: it is not an amendment with an earlier one saved",

@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunkbench.errors import InputError, UsageError
+from chunkbench.runtime import env_number
 from chunkbench.types.chunk import Chunk, boundary_key
 from chunkbench.types.chunkset import ChunkSet, jsonable_params, restore_params
 from chunkbench.types.document import Document
 from chunkbench.version import __version__
 
-from .workspace import open_workspace, transaction, workspace_path
+from .workspace import open_workspace, transaction, workspace_exists, workspace_path
 
 log = logging.getLogger("chunkbench.store")
 
@@ -149,7 +150,7 @@ def save(chunks: ChunkSet, *, notice_id: str | None = None, amendment: int | Non
         raise UsageError(f"cannot store {doc.source}: metadata and params must be plain JSON values ({exc})") from None
     run_id = f"{chunks.strategy}-{_dt.datetime.now(_dt.UTC):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
     created = _now()
-    pause = float(os.environ.get(PAUSE_ENV) or 0)
+    pause = env_number(PAUSE_ENV, 0, unit=" (seconds)")
 
     with open_workspace(workspace) as conn, transaction(conn):
         conn.execute(
@@ -234,8 +235,7 @@ def runs(workspace: str | os.PathLike | None = None, *, notice_id: str | None = 
     if notice_id is not None:
         sql += " WHERE r.notice_key = ?"
         args = (str(notice_id),)
-    with open_workspace(workspace) as conn:
-        rows = [dict(r) for r in conn.execute(sql + " ORDER BY r.rowid", args)]
+    rows = _rows(workspace, sql + " ORDER BY r.rowid", args)
     columns = ["run_id", "created_at", "source", "doc_id", "strategy", "params", "params_hash", "n_chunks",
                "notice_key", "amendment_number", "latest", "ruleset", "parser_name", "parser_version",
                "chunkbench_version"]
@@ -265,7 +265,7 @@ def load(run_id: str, workspace: str | os.PathLike | None = None) -> ChunkSet:
     """The ChunkSet of a saved run, with its Document, ready for render, diff and export.
 
     Chunks carry the stored `amendment_number` / `is_latest_version` when their strategy has them."""
-    with open_workspace(workspace) as conn:
+    with open_workspace(workspace, create=False) as conn:
         return _load(conn, run_id, workspace)
 
 
@@ -302,7 +302,7 @@ def get_chunk(chunk_id: str, *, run_id: str | None = None, all_versions: bool = 
     elif not all_versions:
         sql += " AND c.is_latest_version = 1"
     sql += " ORDER BY c.is_latest_version DESC, r.rowid DESC LIMIT 1"
-    with open_workspace(workspace) as conn:
+    with open_workspace(workspace, create=False) as conn:
         row = conn.execute(sql, args).fetchone()
     if row is None:
         which = f" in run {run_id!r}" if run_id else ("" if all_versions else " among latest-version chunks")
@@ -342,8 +342,7 @@ def search(text: str, k: int = 10, *, all_versions: bool = False, notice_id: str
     where, args = _chunk_filters(all_versions, notice_id, strategy, run_id)
     sql += where + " ORDER BY bm25(chunks_fts), r.rowid, c.idx LIMIT ?"
     args = [query, *args, k]
-    with open_workspace(workspace) as conn:
-        rows = [dict(r) for r in conn.execute(sql, args)]
+    rows = _rows(workspace, sql, args)
     for rank, row in enumerate(rows, 1):
         row["rank"] = rank
         row["section_path"] = json.loads(row["section_path"])
@@ -379,8 +378,7 @@ def find_chunks(*, notice_id: str | None = None, strategy: str | None = None, ru
         "FROM chunks c JOIN runs r ON r.run_id = c.run_id JOIN documents d ON d.doc_key = r.doc_key "
         "WHERE 1" + where + " ORDER BY r.rowid, c.idx"
     )
-    with open_workspace(workspace) as conn:
-        rows = [dict(r) for r in conn.execute(sql, args)]
+    rows = _rows(workspace, sql, args)
     for row in rows:
         row["section_path"] = json.loads(row["section_path"])
         row["is_latest_version"] = bool(row["is_latest_version"])
@@ -391,8 +389,16 @@ def find_chunks(*, notice_id: str | None = None, strategy: str | None = None, ru
                           "start_char", "end_char")
 
 
+def _rows(workspace: str | os.PathLike | None, sql: str, args) -> list[dict]:
+    """The rows of a read-only query as dicts; none when the workspace does not exist (a listing of
+    a workspace nothing was stored in is empty, and leaves no folder or file behind)."""
+    if not workspace_exists(workspace):
+        return []
+    with open_workspace(workspace, create=False) as conn:
+        return [dict(r) for r in conn.execute(sql, args)]
+
+
 def stored_manifests(doc_id: str, workspace: str | os.PathLike | None = None) -> list[tuple[str, dict]]:
     """(run_id, manifest) of every stored run of document `doc_id`, newest first."""
-    with open_workspace(workspace) as conn:
-        rows = conn.execute("SELECT run_id, manifest FROM runs WHERE doc_id = ? ORDER BY rowid DESC", (doc_id,)).fetchall()
+    rows = _rows(workspace, "SELECT run_id, manifest FROM runs WHERE doc_id = ? ORDER BY rowid DESC", (doc_id,))
     return [(row["run_id"], json.loads(row["manifest"])) for row in rows]

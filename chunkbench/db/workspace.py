@@ -138,6 +138,15 @@ def workspace_path(path: str | os.PathLike | None = None) -> Path:
     return Path(value)
 
 
+def workspace_exists(path: str | os.PathLike | None = None) -> bool:
+    """Whether the workspace database file exists: what readers ask before they open it, so that a
+    listing of a workspace never stored in is empty and leaves no folder or file behind."""
+    try:
+        return workspace_path(path).is_file()
+    except OSError:
+        return False
+
+
 def connect(path: str | os.PathLike | None = None, *, migrate: bool = True) -> sqlite3.Connection:
     """Open (creating if needed) the workspace database, migrated to SCHEMA_VERSION.
 
@@ -237,9 +246,13 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 
 @contextlib.contextmanager
-def open_workspace(path: str | os.PathLike | None = None) -> Iterator[sqlite3.Connection]:
+def open_workspace(path: str | os.PathLike | None = None, *, create: bool = True) -> Iterator[sqlite3.Connection]:
     """`with open_workspace(p) as conn:` — connect, and close when done; a database error on the way
-    is the user's (database_error), said of the workspace file."""
+    is the user's (database_error), said of the workspace file. A reader passes `create=False`: a
+    workspace that does not exist is then an InputError, never made (with its folders) by a read."""
+    if not create and not workspace_exists(path):
+        raise InputError("no workspace database here: nothing has been stored in it "
+                         "(`chunkbench store save` or a review makes one)", workspace_path(path))
     conn = connect(path)
     try:
         yield conn

@@ -17,6 +17,7 @@ from typing import Any
 
 from chunkbench.loaders.regions import position_box, word_lines
 from chunkbench.runtime import KeptWhileAlive
+from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import BBox, Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document, is_noise
@@ -94,6 +95,18 @@ def cite(doc: Document, text: str, within: Chunk | None = None) -> Citation:
         return Citation(quote, "unlocated", within=where, in_chunk=in_chunk if within is not None else None,
                         problem="not found in the document")
     assert match.start is not None and match.end is not None
+    start, end = match.start, match.end
+    if match.kind in FOUND_KINDS and _cuts_a_word(doc.text, start, end):
+        whole = _whole_word_occurrence(locator, doc.text, folded)
+        if whole is not None:
+            match = Match(whole[0], whole[1], "normalised", 1.0)
+            if within is not None and within.start_char is not None and within.end_char is not None:
+                in_chunk = within.start_char <= whole[0] <= whole[1] <= within.end_char
+        elif len(folded) < WHOLE_WORDS_FROM:
+            return Citation(quote, "unlocated", within=where, in_chunk=False if within is not None else None,
+                            problem=f"found only inside a word ({one_line(_word_around(doc.text, start, end), 40)!r} "
+                                    f"at characters {start}-{end}), not as a word of its own")
+    assert match.start is not None and match.end is not None
     spans = _without_furniture(doc, match.spans, folded)
     boxes = tuple(box for a, b in spans for box in word_lines(doc, a, b))
     near = doc.text[max(0, match.start - len(quote)):match.end + len(quote)]
@@ -101,6 +114,41 @@ def cite(doc: Document, text: str, within: Chunk | None = None) -> Citation:
     return Citation(quote, match.kind, match.start, match.end, spans if len(spans) > 1 else (),
                     match.score, part, boxes, where, in_chunk if within is not None else None,
                     locator=_place(doc, match.start, match.end))
+
+
+#: a quote of this many letters and digits or more may start or end inside a word (a copy cut in a
+#: word's middle); a shorter one found only inside words ("(ab)" in "about") is not found
+WHOLE_WORDS_FROM = 20
+#: occurrences of a quote looked through for one of whole words (bounds the work on "e")
+_MAX_OCCURRENCES = 10_000
+
+
+def _cuts_a_word(text: str, start: int, end: int) -> bool:
+    """Whether canonical [start, end) begins or ends in the middle of a word of `text`."""
+    return ((0 < start < len(text) and text[start - 1].isalnum() and text[start].isalnum())
+            or (0 < end < len(text) and text[end - 1].isalnum() and text[end].isalnum()))
+
+
+def _whole_word_occurrence(locator: Locator, text: str, folded: str) -> tuple[int, int] | None:
+    """The first occurrence of the normalised quote that neither begins nor ends inside a word."""
+    at = 0
+    for _ in range(_MAX_OCCURRENCES):
+        found = locator.norm.find(folded, at)
+        if found is None:
+            return None
+        if not _cuts_a_word(text, *found):
+            return found
+        at = found[0] + 1
+    return None
+
+
+def _word_around(text: str, start: int, end: int) -> str:
+    """The word(s) of `text` that [start, end) lies inside."""
+    while start > 0 and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return text[start:end]
 
 
 def _locator(doc: Document) -> Locator:

@@ -1,13 +1,15 @@
 """Atomic file writes: write to a temp file in the target folder, fsync, then rename.
 
 Killing the process at any moment leaves either the old file or the new one, never a partial one.
-The temp file (`.{name}.{pid}.{random}.tmp`) of a process killed before its rename is swept by the
-next write of the same file, once that pid no longer runs.
+The temp file (`.{name}.{pid}.{random}.tmp`, the name shortened when a long one would make it too
+long for the file system) of a process killed before its rename is swept by the next write of the
+same file, once that pid no longer runs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import tempfile
@@ -22,7 +24,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     sweep_stale_temps(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{_temp_stem(target)}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
     os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600 files; outputs get the usual mode
     os.close(fd)
     tmp_path = Path(tmp)
@@ -44,7 +46,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
 def sweep_stale_temps(target: Path) -> list[Path]:
     """Delete the temp files of `target` left by processes that no longer run; returns them."""
     removed: list[Path] = []
-    prefix = f".{target.name}."
+    prefix = f".{_temp_stem(target)}."
     try:
         candidates = [p for p in target.parent.iterdir() if p.name.startswith(prefix) and p.name.endswith(".tmp")]
     except OSError:
@@ -56,6 +58,22 @@ def sweep_stale_temps(target: Path) -> list[Path]:
                 temp.unlink()
                 removed.append(temp)
     return removed
+
+
+#: bytes of a file name most file systems allow (NAME_MAX), and what the temp name adds to its stem
+_NAME_MAX = 255
+_TEMP_EXTRA = 40
+
+
+def _temp_stem(target: Path) -> str:
+    """The part of `target`'s temp name that names it: its name, or for a name too long to carry
+    the temp name's additions (a legal 240-byte `-o` was refused), its start and a hash of it."""
+    name = target.name
+    encoded = os.fsencode(name)
+    if len(encoded) <= _NAME_MAX - _TEMP_EXTRA:
+        return name
+    start = encoded[:_NAME_MAX - _TEMP_EXTRA - 17].decode("utf-8", "ignore")
+    return f"{start}~{hashlib.sha256(encoded).hexdigest()[:16]}"
 
 
 def _running(pid: int) -> bool:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkbench.errors import ChunkbenchError, InputError
+from chunkbench.io.jsonin import loads_checked
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import ChunkedDocument
 
@@ -187,7 +188,7 @@ def load_chunks_json(path: str | os.PathLike) -> dict:
     """Read and validate a chunks.json; InputError naming the file and the first problem."""
     p = Path(path)
     try:
-        data = json.loads(check_input_file(p).read_bytes().decode("utf-8"))
+        data = loads_checked(check_input_file(p).read_bytes().decode("utf-8"), p)
     except FileNotFoundError:
         raise InputError("no such file", p) from None
     except IsADirectoryError:
@@ -198,8 +199,6 @@ def load_chunks_json(path: str | os.PathLike) -> dict:
         raise InputError(f"not UTF-8 text (byte {exc.start})", p) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", p) from None
-    except RecursionError:
-        raise InputError("not valid JSON: nested too deeply", p) from None
     validate_chunks(data, p)
     return data
 

@@ -36,7 +36,7 @@ def check_outputs(
     for option, raw in (folders or {}).items():
         if raw is not None:
             chosen[option] = _folder_target(option, Path(raw))
-    input_files = [Path(p) for p in inputs if p is not None and Path(p).is_file()]
+    input_files = [Path(p) for p in inputs if p is not None and _is_file(Path(p))]
     for option, target in chosen.items():
         for source in input_files:
             if _same(target, source):
@@ -66,6 +66,15 @@ def say_if_replacing(folder: str | os.PathLike, marker: str, run: str, replaced:
     print(f"chunkbench: warning: {terminal_safe(str(folder))} holds an earlier {run} ({detail + ', ' if detail else ''}"
           f"{when}): {replaced} replaced{'; ' + stays if stays else ''} (use another -o to keep both)", file=sys.stderr)
     return True
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file, False where the path cannot be looked at (a name too long raises OSError): the
+    input's own read says what is wrong with it, as an input."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _file_target(option: str, path: Path) -> Path:

@@ -6,11 +6,11 @@ was shown only when stderr is a terminal."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import Any
 
+from chunkbench.runtime import env_number
 from chunkbench.text.terminal import terminal_safe
 
 #: seconds between two progress lines when there is neither a terminal nor a notebook
@@ -48,10 +48,7 @@ def progress(total: int, desc: str, unit: str, *, enabled: bool | None = None, l
 
 
 def _period() -> float:
-    try:
-        return max(0.0, float(os.environ.get("CHUNKBENCH_PROGRESS_SECONDS", PERIOD_S)))
-    except ValueError:
-        return PERIOD_S
+    return env_number("CHUNKBENCH_PROGRESS_SECONDS", PERIOD_S, unit=" (seconds)")
 
 
 class _Lines:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chunkbench.types.document import Document
+from chunkbench.types.document import SEPARATOR, Document
 
 #: pages a document without page records may name (MinerU's own bound for a page_idx without a PDF)
 MAX_PAGES = 100_000
@@ -30,6 +30,9 @@ def document_problem(doc: Document) -> str | None:
             return f"page {n + 1} has a size of {page.width} x {page.height} points"
     pages = len(doc.pages) or MAX_PAGES
     text_length = len(doc.text)
+    # an element without text sits where the next text would start (types.document.with_offsets):
+    # after the last text, that is one separator past the end
+    empty_end = text_length + len(SEPARATOR)
     for e in doc.elements:
         where = f"element {e.id!r}"
         if e.page_idx is not None and not (_int(e.page_idx) and 0 <= e.page_idx < pages):
@@ -38,7 +41,7 @@ def document_problem(doc: Document) -> str | None:
                 e.page_idx is None or not (_int(e.page_end_idx) and e.page_idx <= e.page_end_idx < pages)):
             return (f"{where}: page_end_idx {e.page_end_idx!r} is not a page from its page_idx {e.page_idx!r} "
                     f"to the document's last ({len(doc.pages)} pages)")
-        if not (0 <= e.char_start <= e.char_end <= text_length):
+        if not (0 <= e.char_start <= e.char_end <= (text_length if e.text else empty_end)):
             return f"{where}: characters {e.char_start}-{e.char_end} are outside the document's text ({text_length:,} characters)"
         if e.bbox is not None and not all(_finite(v) and abs(v) <= MAX_POINTS for v in e.bbox):
             return f"{where}: bbox {list(e.bbox)} is not on a page (coordinates beyond {MAX_POINTS:,.0f} points)"

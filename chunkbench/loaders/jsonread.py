@@ -4,14 +4,16 @@ the value checks both loaders use."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from chunkbench.errors import InputError
+from chunkbench.io.jsonin import loads_checked
 
 from .textfile import read_bytes
+
+__all__ = ["loads_checked", "read_json"]
 
 
 def read_json(file: Path) -> Any:
@@ -27,60 +29,6 @@ def read_json(file: Path) -> Any:
         return loads_checked(text, file)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc}", file) from None
-
-
-#: a JSON escape of a surrogate code point: the only way a str from JSON can hold one
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
-def loads_checked(text: str, file: Path | None, non_finite_as_null: bool = False) -> Any:
-    """`json.loads(text)` for an input file: too deep nesting, strings holding a lone surrogate
-    (`"\\ud800"`, which no UTF-8 output can hold) and NaN or Infinity (which Python's json.dump
-    writes but JSON does not allow, and no output of chunkbench can hold) are an InputError naming
-    the file; `non_finite_as_null` reads NaN and Infinity as null instead.
-    A JSONDecodeError is left to the caller (some inputs try JSON Lines next)."""
-    def constant(name: str) -> None:
-        if non_finite_as_null:
-            return None
-        raise InputError(f"holds {name}{_where(text, name)}, which JSON does not allow: write null or a number", file)
-
-    try:
-        data = json.loads(text, parse_constant=constant)
-    except RecursionError:
-        raise InputError("JSON nested too deeply", file) from None
-    if _SURROGATE_ESCAPE.search(text):  # rare: only then are the strings walked
-        _refuse_lone_surrogates(data, file)
-    return data
-
-
-def _where(text: str, name: str) -> str:
-    """' at line L, column C' of the first `name` standing as a value in `text` (json gives no place)."""
-    found = re.search(r"[\[:,]\s*(" + re.escape(name) + r")\b", text)
-    if found is None:
-        return ""
-    at = found.start(1)
-    line = text.count("\n", 0, at) + 1
-    return f" at line {line}, column {at - (text.rfind(chr(10), 0, at) + 1) + 1}"
-
-
-def _refuse_lone_surrogates(data: Any, file: Path | None) -> None:
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, str):
-            try:
-                node.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                code = ord(node[exc.start])
-                raise InputError(
-                    f"a string holds a lone surrogate (\\u{code:04x}): not valid Unicode text; fix the file's encoding",
-                    file,
-                ) from None
-        elif isinstance(node, dict):
-            stack.extend(node.keys())
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
 
 
 #: the highest page count a JSON input is believed without its PDF: a page object is made for every

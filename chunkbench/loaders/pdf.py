@@ -30,6 +30,7 @@ from pathlib import Path
 
 from chunkbench.errors import InputError, UsageError
 from chunkbench.io.progress import progress as progress_bar
+from chunkbench.runtime import env_number
 from chunkbench.types.document import Document, Element, ParserInfo, make_document, sha256_file
 
 from . import parse_workers, pdf_layout
@@ -50,7 +51,7 @@ BACKEND = "pymupdf"
 #: change of them is never served from a cache written before it (bump on every change)
 PARSE_RULES = "2026-12-02"
 #: bump when the mapping from layout boxes to Elements changes, so cached parses are redone
-LOADER_REVISION = 18  # 2: text of rotated pages read from their boxes; 3: text-only pictures become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled; 11: a page whose text the layout model reads none of is read from the PDF's text blocks; 12: the pages OCR would read are recorded (ocr_page_idx), and only parses with such pages depend on the OCR engine; 13: table cells from the PDF's words where the model's column lines cut a word, split a column at a word space or miss one (table_words); 14: a monospaced heading that is a shell command line is code, one that is a variable's name or a quoted word alone a definition's term; 15: OCR'd boxes across a gutter split into their columns, a word OCR read twice at one place kept once, pages that still look interleaved warned about; 16-17: blank pages (no text, image or drawing) skip the layout model, and pages OCR would read nothing on are told apart from those it would read; 18: a page whose layout box reaches far beyond it (one absurd glyph run) is read from its text blocks, the run left out and named
+LOADER_REVISION = 19  # 2: text of rotated pages read from their boxes; 3: text-only pictures become paragraphs, pages of unmapped glyphs (U+FFFD, private use) are warned about; 4: table cells a word runs across joined; 5: line-end hyphens decided by the document (dehyphenate), paragraphs cut by a column or page break joined, OCR layers never code; 6: a lone function word is no heading, a sentence-like heading continues a paragraph, running headers read as headings are furniture, run-in headings are paragraphs, paragraphs joined across floats; 7: footnotes in small type at a column's foot, continued footnotes joined, Wingdings and Symbol codes read as letters are their symbols; 8: a running header's parts set apart as a masthead are furniture, a heading centred over a table is its caption; 9: a table's "continued" title is furniture once the table is stitched, a heading or list item that is a line of source in a monospaced font is code; 10: a control character opening a line before a gap (a bullet's code in a font with no Unicode map) is "•", and a page of control characters is warned about as garbled; 11: a page whose text the layout model reads none of is read from the PDF's text blocks; 12: the pages OCR would read are recorded (ocr_page_idx), and only parses with such pages depend on the OCR engine; 13: table cells from the PDF's words where the model's column lines cut a word, split a column at a word space or miss one (table_words); 14: a monospaced heading that is a shell command line is code, one that is a variable's name or a quoted word alone a definition's term; 15: OCR'd boxes across a gutter split into their columns, a word OCR read twice at one place kept once, pages that still look interleaved warned about; 16-17: blank pages (no text, image or drawing) skip the layout model, and pages OCR would read nothing on are told apart from those it would read; 18: a page whose layout box reaches far beyond it (one absurd glyph run) is read from its text blocks, the run left out and named; 19: whether a picture holding running text is text is judged by the page's own graphics, not its annotations
 #: the parser option listing the pages (0-based) OCR would read, with or without OCR installed
 OPTION_OCR_PAGES = "ocr_page_idx"
 #: PDFs with more pages than this are parsed by a process pool
@@ -213,18 +214,10 @@ def page_ranges(page_count: int, size: int = RANGE_PAGES) -> list[tuple[int, int
 def page_timeout_setting(value: float | None = None) -> float:
     """The per-page parse time limit in seconds: `value`, else $CHUNKBENCH_PAGE_TIMEOUT, else
     PAGE_TIMEOUT; 0 means no limit. UsageError for anything but a finite number >= 0."""
-    source = "page_timeout"
     if value is None:
-        raw = os.environ.get(PAGE_TIMEOUT_ENV, "").strip()
-        if not raw:
-            return PAGE_TIMEOUT
-        source = PAGE_TIMEOUT_ENV
-        try:
-            value = float(raw)
-        except ValueError:
-            raise UsageError(f"{PAGE_TIMEOUT_ENV} must be a number of seconds, got {raw!r}") from None
+        return env_number(PAGE_TIMEOUT_ENV, PAGE_TIMEOUT, unit=" (seconds; 0: no limit)")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise UsageError(f"{source} must be a number of seconds >= 0 (0: no limit), got {value!r}")
+        raise UsageError(f"page_timeout must be a number of seconds >= 0 (0: no limit), got {value!r}")
     return float(value)
 
 

@@ -1,8 +1,9 @@
-"""Reading a text source (Markdown, plain text): its bytes with one error naming the file, UTF-8
-decoding that warns instead of failing, and the character offsets of its lines."""
+"""Reading a text source (Markdown, plain text): its bytes with one error naming the file, decoding
+(UTF-8, or UTF-16/32 by their byte order mark) that warns instead of failing, and the character offsets of its lines."""
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from array import array
@@ -29,15 +30,28 @@ def read_bytes(file: Path) -> bytes:
         raise InputError(f"cannot read file: {exc.strerror or exc}", file) from None
 
 
+#: byte order marks and the encodings they announce, longest first (UTF-32 LE's starts like UTF-16 LE's)
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
 def decode_source(data: bytes) -> tuple[str, list[str]]:
-    """UTF-8 text without BOM and with NUL replaced; bad bytes replaced, with a warning."""
+    """The text without its BOM and with NUL replaced: UTF-8, or the UTF-16/32 a byte order mark
+    announces (Windows tools write UTF-16 with one; it was read as UTF-8 mojibake); bad bytes
+    replaced, with a warning."""
     warnings = []
+    encoding, start = "utf-8", 0
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            encoding, start = name, len(bom)
+            break
+    body = memoryview(data)[start:]
     try:
-        text = data.decode("utf-8-sig")
+        text = str(body, encoding)
     except UnicodeDecodeError as exc:
-        text = data.decode("utf-8-sig", errors="replace")
+        text = str(body, encoding, errors="replace")
         warnings.append(
-            f"not valid UTF-8 (first bad byte at offset {exc.start}): bad bytes replaced by U+FFFD"
+            f"not valid {encoding.upper()} (first bad byte at offset {start + exc.start}): bad bytes replaced by U+FFFD"
         )
     return text.replace("\0", "\ufffd"), warnings
 

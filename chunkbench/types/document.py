@@ -24,6 +24,8 @@ from chunkbench.text.leadins import ends_open, introduces
 from chunkbench.text.segment import one_line
 
 SEPARATOR = "\n\n"
+#: the format an elements.json (Document.to_dict) names; a file of any other is refused on read
+ELEMENTS_FORMAT = "chunkbench.elements/1"
 
 
 class ElementType(str, Enum):
@@ -410,7 +412,7 @@ class Document:
 
     def to_dict(self) -> dict:
         return {
-            "format": "chunkbench.elements/1",
+            "format": ELEMENTS_FORMAT,
             "doc_id": self.doc_id,
             "source": self.source,
             "parser": self.parser.to_dict(),
@@ -423,6 +425,10 @@ class Document:
 
     @classmethod
     def from_dict(cls, d: Mapping) -> Document:
+        written = d.get("format", ELEMENTS_FORMAT)
+        if written != ELEMENTS_FORMAT:  # a newer chunkbench's file read as if it were this one's is wrong in silence
+            raise ValueError(f"format {str(written)[:60]!r}: this chunkbench reads {ELEMENTS_FORMAT} "
+                             "(parse the source again with this version)")
         return cls(
             doc_id=str(d["doc_id"]),
             source=str(d["source"]),

@@ -202,6 +202,22 @@ def annotated_page_pdf(folder: Path) -> Path:
     return _save(doc, folder / "annotated_page.pdf")
 
 
+@builder("square_annotations.pdf")
+def square_annotations_pdf(folder: Path) -> Path:
+    """A page of body text under 5,000 small `Square` annotations without appearance streams (MuPDF
+    draws them), one every point along a diagonal band: the layout model saw the text as pictures."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    body_text(page, "Square annotations")
+    annots = []
+    for i in range(5000):
+        x, y = i % 500, i % 700
+        annots.append(doc.get_new_xref())
+        doc.update_object(annots[-1], f"<< /Type /Annot /Subtype /Square /Rect [{x} {y} {x + 5} {y + 5}] /C [1 0 0] >>")
+    doc.xref_set_key(page.xref, "Annots", "[" + " ".join(f"{x} 0 R" for x in annots) + "]")
+    return _save(doc, folder / "square_annotations.pdf")
+
+
 @builder("dense_page.pdf")
 def dense_page_pdf(folder: Path) -> Path:
     """One page carrying about 100,000 characters of text in a tiny font."""

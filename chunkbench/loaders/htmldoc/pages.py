@@ -6,7 +6,6 @@ truncated tree)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -14,6 +13,7 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree
 
 from chunkbench.errors import InputError
+from chunkbench.runtime import env_number
 
 #: HTML files larger than this are refused before parsing (the tree takes several times the file):
 #: a manual's HTML is 0.1-2 MB, a whole book on one page some tens; CHUNKBENCH_MAX_HTML_BYTES overrides
@@ -41,7 +41,7 @@ def read_page(path: Path) -> tuple[HtmlPage, bytes]:
     """The page at `path` parsed, and its bytes; its size checked before it is read."""
     from chunkbench.loaders.textfile import read_bytes
 
-    limit = int(os.environ.get(MAX_HTML_ENV) or MAX_HTML_BYTES)
+    limit = env_number(MAX_HTML_ENV, MAX_HTML_BYTES, whole=True, minimum=1, unit=" (bytes)")
     try:
         size = path.stat().st_size
     except OSError:

@@ -54,7 +54,7 @@ from typing import Any
 
 from chunkbench.errors import InputError
 from chunkbench.loaders.htmldoc.tables import html_table_rows
-from chunkbench.loaders.jsonread import read_json
+from chunkbench.loaders.jsonread import loads_checked, read_json
 from chunkbench.loaders.paragraphs import rejoin
 from chunkbench.types.document import Document, ParserInfo, make_document
 
@@ -99,8 +99,8 @@ def load_mineru(path: str | os.PathLike, *, pdf: str | os.PathLike | None = None
     if file.suffix.lower() == ".zip":
         raw, member = read_zip_member(file)
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            data = loads_checked(raw.decode("utf-8-sig"), file)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InputError(f"{member} in the zip is not valid JSON: {exc}", file) from None
         return load_mineru_data(file, data, pdf=pdf, name=file.stem)
     return load_mineru_data(file, read_json(file), pdf=pdf)

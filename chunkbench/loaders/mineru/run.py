@@ -39,6 +39,7 @@ from pathlib import Path
 from chunkbench.errors import ExternalToolError, InputError, UsageError
 from chunkbench.loaders.cache import cached_parse
 from chunkbench.loaders.paragraphs import REPAIR_RULES
+from chunkbench.runtime import env_number
 from chunkbench.types.document import Document, ParserInfo, sha256_file
 
 from . import LOAD_RULES, find_content_list, load_mineru, pdf_page_sizes
@@ -186,11 +187,8 @@ def mineru_version(exe: str) -> str:
 
 def _timeout(pdf: Path, pages: int, explicit: float | None) -> float:
     """Seconds MinerU may run: `explicit`, else $CHUNKBENCH_MINERU_TIMEOUT, else grown with the PDF."""
-    if explicit is None and os.environ.get(TIMEOUT_ENV):
-        try:
-            explicit = float(os.environ[TIMEOUT_ENV])
-        except ValueError:
-            raise UsageError(f"{TIMEOUT_ENV} must be a number of seconds, got {os.environ[TIMEOUT_ENV]!r}") from None
+    if explicit is None and os.environ.get(TIMEOUT_ENV, "").strip():
+        explicit = env_number(TIMEOUT_ENV, 0, minimum=1e-3, unit=" (seconds)")
     if explicit is not None:
         if not explicit > 0:
             raise UsageError(f"MinerU timeout must be a positive number of seconds, got {explicit}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -62,7 +63,8 @@ def terminal_streams():
     the command runs: whatever a file name or a document holds reaches the terminal as text.
     Line breaks are kept; the messages that carry user text escape theirs where they are made."""
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _SafeStream(saved[0]), _SafeStream(saved[1])
+    sys.stdout = _SafeStream(saved[0] if saved[0] is not None else _ClosedStream("standard output"))
+    sys.stderr = _SafeStream(saved[1] if saved[1] is not None else _ClosedStream(None))
     try:
         yield
     finally:
@@ -78,11 +80,41 @@ class _SafeStream:
         self.unescaped = stream
 
     def write(self, text: str) -> int:
-        self._stream.write(terminal_safe(text, keep_newlines=True))
+        safe = terminal_safe(text, keep_newlines=True)
+        try:
+            self._stream.write(safe)
+        except UnicodeEncodeError:  # PYTHONIOENCODING=ascii, a C locale: what the encoding lacks as \u escapes
+            encoding = getattr(self._stream, "encoding", None) or "ascii"
+            self._stream.write(safe.encode(encoding, "backslashreplace").decode(encoding))
         return len(text)
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
+
+
+class _ClosedStream:
+    """Stands for a stream the command was started without (`>&-`, `2>&-`: Python makes it None).
+    Writing to a closed stdout is an OSError naming it (exit 2, said on stderr); a closed stderr
+    takes its messages nowhere, and the exit code still says what happened."""
+
+    encoding = "utf-8"
+
+    def __init__(self, name: str | None):
+        self._name = name
+
+    def write(self, text: str) -> int:
+        if self._name is not None and text:
+            raise OSError(errno.EBADF, "it is closed (the command was started with it closed)", self._name)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "closed", self._name)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

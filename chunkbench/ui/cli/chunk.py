@@ -112,16 +112,15 @@ def _meta_json(key: str, value: str) -> Any:
     def refuse(problem: str) -> UsageError:
         return UsageError(f"--meta {key}:= {problem}, got {one_line(value, 40)!r}")
 
-    def finite(text: str) -> float:
-        number = float(text)
-        if number != number or number in (float("inf"), float("-inf")):
-            raise refuse("expects finite numbers")
-        return number
+    from chunkbench.errors import InputError
+    from chunkbench.io.jsonin import loads_checked
 
     try:
-        parsed = json.loads(value, parse_float=finite, parse_constant=lambda name: finite(name))
-    except (json.JSONDecodeError, RecursionError):
-        raise refuse(f"expects a JSON value nested at most {MAX_META_DEPTH} deep") from None
+        parsed = loads_checked(value, None)
+    except InputError as exc:
+        raise refuse(f"expects finite numbers in a value nested at most {MAX_META_DEPTH} deep ({exc.message})") from None
+    except json.JSONDecodeError:
+        raise refuse("expects a JSON value") from None
     stack = [(parsed, 0)]
     while stack:
         node, depth = stack.pop()

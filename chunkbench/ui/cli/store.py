@@ -84,9 +84,14 @@ def run_save(args) -> int:
     return 0
 
 
-def _print_table(df, columns) -> None:
+def _print_table(df, columns, workspace=None) -> None:
+    """`df`'s `columns` as a text table, or "(none)" (saying so when the workspace was never made)."""
     if df.empty:
-        print("(none)")
+        from chunkbench.db.workspace import workspace_exists, workspace_path
+        from chunkbench.text.terminal import terminal_safe
+
+        made = workspace_exists(workspace)
+        print("(none)" if made else f"(none: no workspace database at {terminal_safe(str(workspace_path(workspace)))} yet)")
         return
     shown = df[columns].astype(object)
     print(shown.where(shown.notna(), "-").to_string(index=False, max_colwidth=60))
@@ -133,7 +138,7 @@ def run_runs(args) -> int:
         return 0
     df = df.assign(params=df["params"].map(lambda p: ",".join(f"{k}={v}" for k, v in sorted(p.items()))))
     _print_table(df, ["run_id", "created_at", "source", "strategy", "n_chunks", "notice_key",
-                      "amendment_number", "latest", "params"])
+                      "amendment_number", "latest", "params"], args.workspace)
     return 0
 
 
@@ -146,7 +151,7 @@ def run_search(args) -> int:
         _print_json_lines(df)
         return 0
     df = df.assign(snippet=df["snippet"].map(lambda s: " ".join(s.split())), score=df["score"].round(3))
-    _print_table(df, ["rank", "score", "chunk_id", "run_id", "page_start", "amendment_number", "snippet"])
+    _print_table(df, ["rank", "score", "chunk_id", "run_id", "page_start", "amendment_number", "snippet"], args.workspace)
     return 0
 
 
