@@ -122,6 +122,16 @@ def test_devices_are_refused(text_input, device):
     one_error(cli("chunk", text_input, "-o", device), 2, "device or system path")
 
 
+def test_a_dash_is_not_a_file_named_dash(text_input, tmp_path, capsys):
+    """`-o -` wrote a file named '-' in the working folder, exit 0, where the user meant stdout."""
+    from chunkbench.ui.cli import main
+
+    for argv in (["chunk", str(text_input), "-o", "-"], ["render", str(text_input), "-o", "-"]):
+        assert main(argv) == 2, argv
+        assert "would write a file named '-'" in capsys.readouterr().err
+    assert not Path("-").exists()
+
+
 def test_fifo_is_refused(text_input, tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -621,3 +631,26 @@ def test_an_input_path_that_cannot_be_looked_at_is_an_input_error(tmp_path, caps
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot read: " in err[0] and str(given) in err[0], err
     assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("command", ["chunk", "parse", "render", "sweep", "evaluate", "info"])
+def test_a_file_name_that_is_not_utf8_is_read_and_named_as_text(text_input, tmp_path, capsys, command):
+    """A name with bytes that are not UTF-8 (os.fsdecode holds them as lone surrogates): MuPDF would
+    not open the PDF ("Failed to open file"), chunks.json and elements.json could not hold its name
+    (exit 1, UnicodeEncodeError), a sweep's results table neither. The PDF is opened through the
+    process's descriptor of it, and the name is written as text (`c\\xff.pdf`) everywhere."""
+    from chunkbench.ui.cli import main
+
+    pdf = Path(shutil.copyfile(SAMPLE_PDFS / "contract_services_agreement.pdf", tmp_path / os.fsdecode(b"c\xff.pdf")))
+    out = tmp_path / os.fsdecode(b"out\xfe")
+    argv = {"chunk": ["chunk", str(pdf), "-o", str(out)], "parse": ["parse", str(pdf), "-o", str(out)],
+            "render": ["render", str(pdf), "-o", str(out), "--pages", "1"],
+            "sweep": ["sweep", str(pdf), "--grid", "max_chunk_size=300,600", "-o", str(out), "--notebooks", "none",
+                      "--no-progress"],
+            "evaluate": ["evaluate", str(pdf), "-o", str(out)], "info": ["info", str(pdf)]}[command]
+    assert main(argv) == 0, capsys.readouterr().err
+    if command in ("chunk", "parse"):
+        data = json.loads(out.read_text("utf-8"))
+        assert (data.get("source") or data["chunks"][0]["source"]) == "c\\xff.pdf"
+    if command == "sweep":
+        assert "c\\xff.pdf" in (out / "results.csv").read_text("utf-8")

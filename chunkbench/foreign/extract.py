@@ -20,10 +20,10 @@ def pdf_plain_text(path: str | os.PathLike, engine: str = "pymupdf") -> str:
 def pdf_page_texts(path: str | os.PathLike, engine: str = "pymupdf") -> list[str]:
     """Each page's text as `engine` extracts it."""
     if engine == "pymupdf":
-        from chunkbench.loaders.pdflib import pymupdf
+        from chunkbench.loaders.pdflib import pymupdf_open
 
         try:
-            with pymupdf.open(path) as pdf:
+            with pymupdf_open(path) as pdf:
                 return [page.get_text() for page in pdf]
         except (RuntimeError, ValueError) as exc:
             raise InputError(f"cannot read the PDF: {exc}", path) from None

@@ -3,7 +3,7 @@
 * an output is never one of the inputs (`chunk X.pdf -o X.pdf` is refused, whatever the spelling);
 * two outputs of one command never share a path (`-o X --debug-md X`);
 * a symlink is written through: the file it points to is replaced, the link stays;
-* devices, FIFOs, sockets and paths under /dev, /proc, /sys are refused (`-o /dev/stdout`);
+* devices, FIFOs, sockets and paths under /dev, /proc, /sys are refused (`-o /dev/stdout`), and `-o -`;
 * a folder where a file is expected, or a file where a folder is expected, is refused;
 * OS errors while writing (read-only folder, full disk) become a UsageError naming the path (exit 2);
 * a folder output that holds an earlier run of the same command is said, in one warning line.
@@ -95,6 +95,9 @@ def _folder_target(option: str, path: Path) -> Path:
 
 def _through_links(option: str, path: Path) -> Path:
     """The path a symlink leads to (the link is written through, not replaced); system trees refused."""
+    if os.fspath(path) == "-":  # read by many tools as stdout: here it would be a file named "-"
+        raise UsageError(f"{option} - would write a file named '-': chunkbench writes files (atomically, "
+                         "which a pipe cannot be): give a file name")
     try:
         target = Path(os.path.realpath(path, strict=True)) if path.is_symlink() else path
     except OSError as exc:  # a loop, or a dangling link: write where it points, if that can be known

@@ -13,7 +13,7 @@ import os
 import threading
 
 from chunkbench.errors import InputError
-from chunkbench.loaders.pdflib import pymupdf
+from chunkbench.loaders.pdflib import pymupdf, pymupdf_open
 from chunkbench.types.document import Document
 
 LOCK = threading.RLock()
@@ -43,7 +43,7 @@ def stamp(path: str) -> tuple[str, int, int]:
 def open_stamped(stamped: tuple[str, int, int]) -> pymupdf.Document:
     """The open PyMuPDF document of a `stamp` (the eight last kept open)."""
     try:
-        return pymupdf.open(stamped[0])
+        return pymupdf_open(stamped[0])
     except Exception as exc:  # noqa: BLE001 - any open failure is a bad input
         raise InputError(f"cannot open PDF: {exc}", stamped[0]) from None
 

@@ -75,7 +75,7 @@ from chunkbench.types.document import Element, ElementType, Page
 from .dehyphenate import ATTR as LINE_END_HYPHENS
 from .footnotes import heaviest_size
 from .ocr_columns import in_column_order
-from .pdflib import pymupdf
+from .pdflib import pymupdf, pymupdf_open
 from .symbol_fonts import bullet_codes, symbol_text
 from .table_words import Word, column_lines, corrected_cells
 
@@ -162,7 +162,7 @@ class ParsedPage:
 def open_pdf(path: str | os.PathLike, password: str | None = None) -> pymupdf.Document:
     """Open a PDF for reading, authenticated; InputError naming the problem if that fails."""
     try:
-        doc = pymupdf.open(path, filetype="pdf")
+        doc = pymupdf_open(path, filetype="pdf")
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except pymupdf.EmptyFileError:

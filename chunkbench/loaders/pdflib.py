@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import os
 import sys
 import threading
 import types
+from typing import Any
 
 _LOCK = threading.RLock()
 
@@ -74,4 +76,20 @@ def _import_pymupdf():
 
 pymupdf = _import_pymupdf()
 
-__all__ = ["pymupdf"]
+
+def pymupdf_open(path: str | os.PathLike, **options: Any) -> Any:
+    """`pymupdf.open(path)` for any file name: MuPDF takes UTF-8 names only, so one that is not
+    (its bytes held as lone surrogates) is opened through the process's own descriptor of it."""
+    name = os.fspath(path)
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        fd = os.open(name, os.O_RDONLY)
+        try:
+            return pymupdf.open(f"/proc/self/fd/{fd}", **options)
+        finally:
+            os.close(fd)
+    return pymupdf.open(name, **options)
+
+
+__all__ = ["pymupdf", "pymupdf_open"]

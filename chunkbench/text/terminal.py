@@ -6,6 +6,7 @@ carriage returns and line breaks (which forge a second message line), or bidirec
 
 from __future__ import annotations
 
+import os
 import unicodedata
 
 #: character categories escaped: controls, format characters (bidi overrides, zero-width), line and
@@ -44,3 +45,13 @@ def terminal_safe(text: str, *, keep_newlines: bool = False) -> str:
     if text.isascii() and text.isprintable():
         return text
     return text.translate(_LINES if keep_newlines else _ONE_LINE)
+
+
+def name_as_text(name: str) -> str:
+    """A file name as text any UTF-8 output can hold: the bytes of a name that is not UTF-8 (which
+    os.fsdecode keeps as lone surrogates, and no JSON, CSV or HTML file can) written as `\\xNN`."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")

@@ -22,6 +22,7 @@ from typing import Any
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.leadins import ends_open, introduces
 from chunkbench.text.segment import one_line
+from chunkbench.text.terminal import name_as_text
 
 SEPARATOR = "\n\n"
 #: the format an elements.json (Document.to_dict) names; a file of any other is refused on read
@@ -283,6 +284,11 @@ class Document:
     #: pass-through document metadata (user_id, company, fiscal_year, ...)
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # a file name that is not UTF-8 (os.fsdecode holds its bytes as lone surrogates) is named by
+        # text every output can hold; the source is a name to show, never a path opened again
+        object.__setattr__(self, "source", name_as_text(self.source))
+
     def __repr__(self) -> str:
         return (f"Document(source={self.source!r}, doc_id={self.doc_id[:12]!r}…, pages={len(self.pages)}, "
                 f"elements={len(self.elements)}, parser={self.parser.name!r})")
@@ -416,7 +422,7 @@ class Document:
             "doc_id": self.doc_id,
             "source": self.source,
             "parser": self.parser.to_dict(),
-            "pdf_path": self.pdf_path,
+            "pdf_path": name_as_text(self.pdf_path) if self.pdf_path is not None else None,
             "warnings": list(self.warnings),
             "metadata": dict(self.metadata),
             "pages": [p.to_dict() for p in self.pages],

@@ -16,8 +16,8 @@ def write_results(df, out_dir: str | os.PathLike) -> dict[str, Path]:
     paths = {"csv": out / "results.csv", "parquet": out / "results.parquet"}
     with atomic_path(paths["csv"]) as tmp:
         df.to_csv(tmp, index=False)
-    with atomic_path(paths["parquet"]) as tmp:
-        _parquet_safe(df).to_parquet(tmp, index=False)
+    with atomic_path(paths["parquet"]) as tmp, open(tmp, "wb") as fh:  # pyarrow takes only UTF-8 path names
+        _parquet_safe(df).to_parquet(fh, index=False)
     return paths
 
 

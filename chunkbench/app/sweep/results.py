@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 OBJECTIVES = ("ret_chunks_token_iou", "ret_chunks_mrr", "proxy_token_iou", "targets_passed")
 
 
+#: the columns that hold file paths or names
+_NAMES = ("input", "document", "point_dir", "notebook")
 #: exit code of the CLI when every point failed with this error type
 _EXIT_CODES = {"ParamError": 2, "UsageError": 2, "InputError": 3, "ExternalToolError": 4}
 
@@ -19,7 +21,11 @@ def results_frame(rows: Sequence[Mapping], grid_keys: Sequence[str] = ()):
     """Rows → DataFrame: input, document, strategy, the grid columns, status, then every metric."""
     import pandas as pd
 
-    df = pd.DataFrame(list(rows))
+    from chunkbench.text.terminal import name_as_text
+
+    # paths and names as text every table file can hold (a file name that is not UTF-8)
+    rows = [{**r, **{k: name_as_text(r[k]) for k in _NAMES if isinstance(r.get(k), str)}} for r in rows]
+    df = pd.DataFrame(rows)
     head = ["input", "document", "strategy", *[k for k in grid_keys if k != "strategy"],
             "status", "error", "seconds", "params", "point_dir", "notebook"]
     ordered = [c for c in dict.fromkeys(head) if c in df.columns]

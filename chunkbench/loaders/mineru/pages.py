@@ -13,13 +13,13 @@ from chunkbench.loaders.jsonread import is_number, read_json
 
 def pdf_page_sizes(pdf: str | os.PathLike) -> list[tuple[float, float]]:
     """Page (width, height) in points, as MinerU sees them (rotation applied); InputError if unreadable."""
-    import pymupdf
+    from chunkbench.loaders.pdflib import pymupdf_open
 
     pdf = Path(pdf)
     if not pdf.is_file():
         raise InputError("PDF not found", pdf)
     try:
-        with pymupdf.open(pdf) as doc:
+        with pymupdf_open(pdf) as doc:
             if doc.needs_pass:
                 raise InputError("PDF is encrypted: cannot read its page sizes", pdf)
             return [(page.rect.width, page.rect.height) for page in doc]
