@@ -118,3 +118,35 @@ def test_a_document_ending_in_a_picture_passes(tmp_path, fresh_cache, caplog):
     data["elements"][-1].update(char_start=len(first.text) + 3, char_end=len(first.text) + 3)
     out.write_text(json.dumps(data), "utf-8")
     assert main(["chunk", str(out), "-o", str(tmp_path / "c2.json")]) == 3
+
+
+def test_cache_files_replaced_by_a_device_or_changed_are_made_again(fresh_cache, caplog):
+    """A parse-cache entry that is a link to /dev/zero was read without end (killed at 60 s with all
+    memory); the cached English word list (dehyphenation) is believed only when its first line is
+    the hash of the rest, so a copy cut short or edited does not change how hyphens are read."""
+    from chunkbench.loaders import dehyphenate
+
+    path = shared_pdf(NDA)
+    first = cb.load(path)
+    (entry,) = [f for f in fresh_cache.glob("*.json") if not f.name.endswith(".ocr.json")]
+    entry.unlink()
+    entry.symlink_to("/dev/zero")
+    with caplog.at_level(logging.WARNING):
+        again = cb.load(path)
+    assert again.elements == first.elements and entry.is_file() and not entry.is_symlink()
+    assert any("not a regular file" in r.getMessage() for r in caplog.records)
+
+    dehyphenate._english_words.cache_clear()
+    words = dehyphenate._english_words()
+    (copy,) = fresh_cache.glob("english-words-*.txt")
+    assert copy.read_text("utf-8").startswith("sha256:") and "contract" in words
+    for damage in ("cut", "edit", "device"):
+        if damage == "device":
+            copy.unlink()
+            copy.symlink_to("/dev/zero")
+        else:
+            text = copy.read_text("utf-8")
+            copy.write_text(text[: len(text) // 2] if damage == "cut" else text.replace("\ncontract\n", "\n"), "utf-8")
+        dehyphenate._english_words.cache_clear()
+        assert dehyphenate._english_words() == words, damage
+    dehyphenate._english_words.cache_clear()

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chunkbench.errors import InputError
 from chunkbench.io.atomic import write_text
+from chunkbench.io.inputs import check_input_file
 from chunkbench.types.document import Document
 
 log = logging.getLogger(__name__)
@@ -141,10 +143,10 @@ def _read_entry(key: ParseKey, path: str | os.PathLike, quiet: bool = False) -> 
     from .bounds import document_problem
 
     try:
-        doc = Document.from_dict(json.loads(file.read_text("utf-8")))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        doc = Document.from_dict(json.loads(read_cache_file(file)))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError, InputError) as exc:
         if not quiet:
-            _dropped(file, path, f"unreadable ({type(exc).__name__})")
+            _dropped(file, path, exc.message if isinstance(exc, InputError) else f"unreadable ({type(exc).__name__})")
         return None
     if (doc.doc_id, doc.parser.name) != (key.doc_id, key.backend):
         if not quiet:
@@ -156,6 +158,13 @@ def _read_entry(key: ParseKey, path: str | os.PathLike, quiet: bool = False) -> 
             _dropped(file, path, problem)
         return None
     return dataclasses.replace(doc, source=Path(path).name, pdf_path=_pdf_path_now(doc, path))
+
+
+def read_cache_file(file: Path) -> str:
+    """The text of a file in the cache folder, read as an input is (io.inputs.check_input_file): a
+    device, a pipe or a socket in its place (a link to /dev/zero was read without end) or a file
+    beyond the input bound is an InputError, for the caller to drop the entry and make it again."""
+    return check_input_file(file).read_text("utf-8")
 
 
 def _dropped(file: Path, path: str | os.PathLike, why: str) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 
@@ -145,19 +146,28 @@ def _english_words() -> frozenset[str]:
     run (a fresh process) would pay on every PDF that needs it."""
     from importlib.metadata import version
 
+    from chunkbench.errors import InputError
     from chunkbench.io.atomic import write_text
 
-    from .cache import cache_dir
+    from .cache import cache_dir, read_cache_file
 
     copy = cache_dir() / f"english-words-pyspellchecker-{version('pyspellchecker')}.txt"
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        return frozenset(copy.read_text(encoding="utf-8").split("\n"))
+    with contextlib.suppress(OSError, UnicodeDecodeError, InputError):
+        stamp, _, body = read_cache_file(copy).partition("\n")
+        if stamp == _stamp(body):  # a copy cut short or changed is made again, never believed
+            return frozenset(body.split("\n"))
     from spellchecker import SpellChecker
 
     words = frozenset(SpellChecker(language="en", distance=1).word_frequency.keys())
+    body = "\n".join(sorted(words))
     with contextlib.suppress(OSError):
-        write_text(copy, "\n".join(sorted(words)))
+        write_text(copy, _stamp(body) + "\n" + body)
     return words
+
+
+def _stamp(body: str) -> str:
+    """The first line of the word list's copy: the hash of the rest."""
+    return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def english_word(word: str) -> bool:
