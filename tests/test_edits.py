@@ -3,6 +3,7 @@ applied from Python and the CLI (strategies/edits.py, store/edits.py, `chunkbenc
 
 from __future__ import annotations
 
+import csv
 import json
 import warnings
 
@@ -191,3 +192,38 @@ def test_cli_edit_list_remove_and_apply(tmp_path, capsys):
         assert main(["edit", *base, *bad]) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_every_command_shows_the_same_edited_chunks(tmp_path, capsys):
+    """One document, setting and workspace give the same chunks in every command that shows a
+    strategy's chunks (`--apply-edits`): render, diff, cite, lineage and store save used to chunk
+    without the reviewers' edits while chunk applied them."""
+    from chunkbench.app import runs as store
+
+    ws = str(tmp_path / "ws.db")
+    setting = ["--strategy", "elements", "--set", "max_chunk_size=600"]
+    base = [str(PDF), *setting]
+    assert main(["edit", *base, "--workspace", ws, "--merge", "3"]) == 0
+    assert main(["edit", *base, "--workspace", ws, "--merge", "8"]) == 0
+    edited = [*base, "--apply-edits", "--workspace", ws]
+    out = tmp_path / "chunks.json"
+    assert main(["chunk", *edited, "-o", str(out)]) == 0
+    chunks = json.loads(out.read_text("utf-8"))["chunks"]
+    plain = cb.chunk(cb.load(PDF), "elements", max_chunk_size=600)
+    assert len(chunks) == len(plain) - 2  # two merges: every count below tells edited from plain
+    capsys.readouterr()
+    assert main(["render", *edited, "--pages", "1", "-o", str(tmp_path / "r")]) == 0
+    assert f"({len(chunks)} chunks" in capsys.readouterr().out
+    spec = "strategy=elements,max_chunk_size=600"
+    assert main(["diff", str(PDF), "--a", spec, "--b", str(out), "--apply-edits", "--workspace", ws,
+                 "-o", str(tmp_path / "d")]) == 0
+    with open(tmp_path / "d" / "diff.csv", encoding="utf-8", newline="") as fh:
+        assert {row["status"] for row in csv.DictReader(fh)} == {"stayed"}  # the edited setting is the chunks.json
+    capsys.readouterr()
+    assert main(["cite", *edited, "--chunk", "5", chunks[5]["text"][:60]]) == 0
+    assert " in chunk 5" in capsys.readouterr().out
+    lines = tmp_path / "lineage.jsonl"
+    assert main(["lineage", str(PDF), str(PDF), "--a", spec, "--apply-edits", "--workspace", ws, "-o", str(lines)]) == 0
+    assert len(lines.read_text("utf-8").splitlines()) == len(chunks)
+    assert main(["store", "save", *edited]) == 0
+    assert store.runs(ws)["n_chunks"].tolist() == [len(chunks)]

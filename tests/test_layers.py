@@ -123,6 +123,20 @@ def test_no_import_cycle_between_modules():
             visit(start, [start])
 
 
+def test_the_front_ends_chunk_only_through_the_application_floor():
+    """The CLI, the review app, the explorer and the demo chunk through app.chunking (where the
+    reviewers' edits are applied, `--apply-edits` on every command), never with the strategies'
+    own `chunk`: one document, setting and workspace show the same chunks in every command."""
+    direct = []
+    for path in _modules():
+        if room_of(module_name(path)) != "ui":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("chunkbench.strategies"):
+                direct += [f"{module_name(path)}: {a.name}" for a in node.names if a.name == "chunk"]
+    assert direct == []
+
+
 def test_only_the_ui_floor_draws():
     """No module below ui imports a plotting, widget or app library, not even inside a function."""
     ui = len(FLOORS) - 1

@@ -83,9 +83,10 @@ def step_parse(demo: Demo, run: DocRun) -> None:
 
 def step_chunk(demo: Demo, run: DocRun) -> None:
     """Chunk with every registered strategy (default params): chunks.json + chunk_debug.md each."""
+    from chunkbench.app.chunking import chunk
     from chunkbench.evaluate.defects import defect_counts
     from chunkbench.evaluate.stats import quality_targets, size_summary
-    from chunkbench.strategies import all_strategies, chunk
+    from chunkbench.strategies import all_strategies
 
     if run.doc is None:
         return

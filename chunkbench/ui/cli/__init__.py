@@ -330,12 +330,42 @@ def located_chunks(doc, path: str, chunker: str):
     return chunkset
 
 
+def add_edits_option(parser: argparse.ArgumentParser, *, workspace: bool = True, reviewer: bool = True) -> None:
+    """`--apply-edits [--workspace DB] [--reviewer NAME]`, the same on every command that shows a
+    strategy's chunks, so one document, setting and workspace show the same chunks everywhere
+    (`workspace`/`reviewer` False where the command has those options already)."""
+    parser.add_argument("--apply-edits", action="store_true",
+                        help="apply the reviewers' boundary edits stored in the workspace for this document and "
+                             "strategy (`chunkbench edit`, the review app); each edit that cannot be applied is a "
+                             "warning line")
+    if workspace:
+        parser.add_argument("--workspace", default=None,
+                            help="with --apply-edits: workspace database (default $CHUNKBENCH_WORKSPACE or "
+                                 "./.chunkbench/workspace.db)")
+    if reviewer:
+        parser.add_argument("--reviewer", default=None, help="with --apply-edits: only this reviewer's edits")
+
+
+def strategy_chunks(doc, args: argparse.Namespace, strategy: str | None = None, params: dict | None = None):
+    """A strategy's chunks of `doc` as every command shows them: through app.chunking, with the
+    reviewers' stored edits when `--apply-edits` was given (each edit that cannot be applied a
+    warning line). `strategy` and `params` default to `--strategy` and `--set`."""
+    from chunkbench.app.chunking import chunk_with_edits
+
+    apply = getattr(args, "apply_edits", False)
+    outcome = chunk_with_edits(doc, strategy or args.strategy, edits="apply" if apply else None,
+                               workspace=getattr(args, "workspace", None) if apply else None,
+                               reviewer=(getattr(args, "reviewer", None) or None) if apply else None,
+                               **(parse_sets(args.params) if params is None else params))
+    for message in outcome.messages():
+        print(f"chunkbench: warning: {terminal_safe(doc.source)}: {terminal_safe(message)}", file=sys.stderr)
+    return outcome.chunkset
+
+
 def chunks_for(doc, args: argparse.Namespace):
     """What a command shows: the `--chunks` file's chunks located in `doc`, or the strategy's chunks
-    with the `--set` parameters."""
+    with the `--set` parameters (and the stored edits with `--apply-edits`)."""
     if getattr(args, "chunks", None):
         return located_chunks(doc, args.chunks, args.chunker)
-    from chunkbench.strategies import chunk
-
-    return chunk(doc, args.strategy, **parse_sets(args.params))
+    return strategy_chunks(doc, args)
 

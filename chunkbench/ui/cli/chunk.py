@@ -11,10 +11,10 @@ from typing import Any
 from chunkbench.errors import UsageError
 from chunkbench.text.context import Indexing
 from chunkbench.text.segment import one_line
-from chunkbench.text.terminal import terminal_safe
 
 from . import (
     add_chunks_option,
+    add_edits_option,
     add_fail_on_empty,
     add_input_options,
     add_set_option,
@@ -22,6 +22,7 @@ from . import (
     load_input,
     located_chunks,
     parse_sets,
+    strategy_chunks,
 )
 
 
@@ -62,13 +63,7 @@ def register(sub) -> None:
                    help="give each chunk a `citation`: its first page, the boxes of its first and last words, and "
                         "for a MinerU parse its page:N/block:M/char:K locator (docs/citations.md)")
     add_chunks_option(p, "write")
-    p.add_argument("--apply-edits", action="store_true",
-                   help="apply the reviewers' boundary edits stored in the workspace for this document and "
-                        "strategy (`chunkbench edit`); each edit that cannot be applied is a warning line")
-    p.add_argument("--workspace", default=None,
-                   help="with --apply-edits: workspace database (default $CHUNKBENCH_WORKSPACE or "
-                        "./.chunkbench/workspace.db)")
-    p.add_argument("--reviewer", default=None, help="with --apply-edits: only this reviewer's edits")
+    add_edits_option(p)
     add_fail_on_empty(p)
     p.set_defaults(func=run_chunk)
 
@@ -132,7 +127,6 @@ def _meta_json(key: str, value: str) -> Any:
 
 
 def run_chunk(args) -> int:
-    from chunkbench.app.chunking import chunk_with_edits
     from chunkbench.evaluate.defects import find_defects
     from chunkbench.io.outputs import check_outputs, write_output
 
@@ -144,14 +138,7 @@ def run_chunk(args) -> int:
     doc = load_input(args)
     if meta:
         doc = doc.with_metadata(**meta)
-    if args.chunks:
-        chunkset = located_chunks(doc, args.chunks, args.chunker)
-    else:
-        outcome = chunk_with_edits(doc, args.strategy, edits="apply" if args.apply_edits else None,
-                                   workspace=args.workspace, reviewer=args.reviewer, **params)
-        for message in outcome.messages():
-            print(f"chunkbench: warning: {terminal_safe(doc.source)}: {terminal_safe(message)}", file=sys.stderr)
-        chunkset = outcome.chunkset
+    chunkset = located_chunks(doc, args.chunks, args.chunker) if args.chunks else strategy_chunks(doc, args, params=params)
     check_not_empty(chunkset, args)
     chunkset = chunkset.with_index_texts(indexing)
     if args.citations:

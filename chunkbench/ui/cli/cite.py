@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from . import add_chunks_option, add_input_options, add_set_option, chunks_for, load_input
+from . import add_chunks_option, add_edits_option, add_input_options, add_set_option, chunks_for, load_input
 
 
 def register(subparsers) -> None:
@@ -24,6 +24,7 @@ def register(subparsers) -> None:
     add_set_option(p)
     p.add_argument("quote", metavar="QUOTE", help="the quoted text")
     add_chunks_option(p, "with --chunk: search inside a chunk of", role="instead of the strategy's")
+    add_edits_option(p)
     p.add_argument("--chunk", type=int, default=None, metavar="N", help="search inside chunk N (0-based) first")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="write the citation as JSON here")
     p.add_argument("--html", default=None, metavar="DIR",

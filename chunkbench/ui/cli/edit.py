@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import add_input_options, add_set_option, load_input, parse_sets
+from . import add_input_options, add_set_option, load_input, strategy_chunks
 
 
 def register(subparsers) -> None:
@@ -49,7 +49,6 @@ def run(args: argparse.Namespace) -> int:
     from chunkbench.db import edits as stored
     from chunkbench.db.workspace import open_workspace
     from chunkbench.errors import UsageError
-    from chunkbench.strategies import chunk
     from chunkbench.text.terminal import terminal_safe
 
     doc = load_input(args)
@@ -66,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{e.id}\t{e.kind}\t{terminal_safe(e.reviewer or '(anonymous)')}\t{e.created_at[:19]}\t"
                       f"at {where!r}{to}")
         return 0
-    chunkset = chunk(doc, args.strategy, **parse_sets(args.params))
+    chunkset = strategy_chunks(doc, args)  # the strategy's own chunks: edits are made on them
     if args.merge is not None:
         kind, index, word = "merge", args.merge, 0
     elif args.split is not None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import os
 
+from . import add_edits_option, strategy_chunks
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -33,6 +35,7 @@ def register(subparsers) -> None:
                    help="workspace database of the reviews (default $CHUNKBENCH_WORKSPACE or ./.chunkbench/workspace.db)")
     p.add_argument("--force", action="store_true",
                    help="map two sets that share no text (every chunk removed and added) instead of refusing")
+    add_edits_option(p, workspace=False)
     p.set_defaults(func=run)
 
 
@@ -43,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
 
     targets = check_outputs({"--output": args.output}, inputs=[args.old, args.new], folders={"--html": args.html})
     target, html_dir = targets.get("--output"), targets.get("--html")
-    old = side(args.old, args.a)
-    new = side(args.new, args.b or args.a)
+    old = side(args.old, args.a, args)
+    new = side(args.new, args.b or args.a, args)
     result = lineage(old, new, force=args.force)
     if target is not None:
         write_output(target, lambda p: write_text(p, result.to_jsonl()))
@@ -65,17 +68,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def side(path: str, spec: str):
-    """One side of the lineage: a chunks.json over its document, or the input chunked by `spec`."""
+def side(path: str, spec: str, args: argparse.Namespace):
+    """One side of the lineage: a chunks.json over its document, or the input chunked by `spec`
+    (with the stored edits under `--apply-edits`, as every command chunks)."""
     from chunkbench.evaluate.diff import parse_spec
     from chunkbench.loaders import load
     from chunkbench.loaders.chunks_file import load_chunks
-    from chunkbench.strategies import chunk
 
     if path.endswith(".json") and os.path.isfile(path) and _is_chunks_json(path):
         return load_chunks(path)
-    strategy, params = parse_spec(spec)
-    return chunk(load(path), strategy, **params)
+    return strategy_chunks(load(path), args, *parse_spec(spec))
 
 
 def _is_chunks_json(path: str) -> bool:

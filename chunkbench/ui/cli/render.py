@@ -9,6 +9,7 @@ from chunkbench.io.outputs import check_outputs, say_if_replacing
 
 from . import (
     add_chunks_option,
+    add_edits_option,
     add_fail_on_empty,
     add_input_options,
     add_set_option,
@@ -16,6 +17,7 @@ from . import (
     chunks_for,
     load_input,
     located_chunks,
+    strategy_chunks,
 )
 
 
@@ -37,6 +39,7 @@ def register(sub) -> None:
                         "as the violet gold layer, and list the places (docs/gold.md)")
     p.add_argument("-o", "--output", required=True, help="output folder")
     add_chunks_option(p, "draw")
+    add_edits_option(p)
     add_fail_on_empty(p)
     p.set_defaults(func=run_render)
 
@@ -47,6 +50,7 @@ def register(sub) -> None:
                         'Lines, as `chunk --chunks` reads) whose chunks are located in INPUT')
     p.add_argument("--b", required=True, metavar="SPEC",
                    help='second configuration, e.g. "strategy=tokens,chunk_size=256", or a chunks FILE')
+    add_edits_option(p)
     p.add_argument("--window", type=int, default=200,
                    help="a boundary within this many characters (or in the same element) counts as moved (default 200)")
     p.add_argument("--dpi", type=float, default=100, help="resolution of the page images (default 100)")
@@ -89,7 +93,7 @@ def run_render(args) -> int:
 
 
 def run_diff(args) -> int:
-    from chunkbench.evaluate.diff import diff
+    from chunkbench.evaluate.diff import diff, parse_spec
     from chunkbench.ui.report import write_diff_report
 
     if not 10 <= args.dpi <= 600:
@@ -97,7 +101,8 @@ def run_diff(args) -> int:
     files = [spec for spec in (args.a, args.b) if _is_chunks_file(spec)]
     check_outputs({}, inputs=[args.input, args.pdf, *files], folders={"--output": args.output})
     doc = load_input(args)
-    sides = [located_chunks(doc, spec, os.path.basename(spec)) if spec in files else spec for spec in (args.a, args.b)]
+    sides = [located_chunks(doc, spec, os.path.basename(spec)) if spec in files
+             else strategy_chunks(doc, args, *parse_spec(spec)) for spec in (args.a, args.b)]
     d = diff(doc, *sides, window=args.window)
     say_if_replacing(args.output, "index.html", "report", "its index.html, diff.csv and the page images of the same "
                      "pages are")

@@ -78,8 +78,9 @@ def _serve_progressively(args, params: dict) -> int:
     """Serve the first pages' chunks at once (provisional: verdicts closed), the final chunks when
     the background parse has every page (loaders.progressive); the strategy's parameters are
     checked before anything is served."""
+    from chunkbench.app.chunking import chunk
     from chunkbench.loaders.progressive import Progress, load_progressively
-    from chunkbench.strategies import chunk, get_strategy
+    from chunkbench.strategies import get_strategy
     from chunkbench.ui.reviews.serve import LiveChunking, serve_app
 
     get_strategy(args.strategy).resolve(params)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from . import add_input_options, add_set_option, load_input, parse_sets
+from . import add_edits_option, add_input_options, add_set_option, load_input, strategy_chunks
 
 
 def register(sub) -> None:
@@ -19,6 +19,7 @@ def register(sub) -> None:
     p.add_argument("--amendment", type=int, default=None,
                    help="amendment number (0 = original; default: one more than the highest saved)")
     _workspace_option(p)
+    add_edits_option(p, workspace=False)
     p.set_defaults(func=run_save)
 
     p = ssub.add_parser("runs", help="list saved runs")
@@ -67,12 +68,11 @@ def _workspace_option(p) -> None:
 def run_save(args) -> int:
     from chunkbench import store
     from chunkbench.errors import UsageError
-    from chunkbench.strategies import chunk
 
     if args.amendment is not None and args.notice_id is None:
         raise UsageError("--amendment needs --notice-id")
     doc = load_input(args)
-    chunks = chunk(doc, args.strategy, **parse_sets(args.params))
+    chunks = strategy_chunks(doc, args)
     run_id = store.save(chunks, notice_id=args.notice_id, amendment=args.amendment, workspace=args.workspace)
     print(run_id)
     if args.notice_id is not None or chunks.params.get("notice_id"):
