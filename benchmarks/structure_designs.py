@@ -15,7 +15,7 @@ texts, `index_groups=1000`) or of the previous default (the same without group t
   text of its structural block and of its section (each of at most 1,000 tokens), so a question whose
   words are spread over a group ranks all its chunks together;
 - **several granularities** (measured, not shipped): the default's units and, beside them, one unit
-  for each structural block (Document.block_ids) and each section, ranked together so the ranking
+  for each structural block (types.blocks.blocks_at) and each section, ranked together so the ranking
   chooses the size; what is sent skips text already sent, and a unit partly sent costs the tokens
   of its new part (its share of the unit's tokens);
 - large units as they come (`sections`, `headers`, each hit alone) and the strongest peers.
@@ -45,6 +45,7 @@ from chunkbench.evaluate.retrieval.budget import sent, unit_tokens
 from chunkbench.evaluate.retrieval.scoring import RetrievalUnit, token_scores, unit_ranker
 from chunkbench.loaders import load
 from chunkbench.text.ranges import Span
+from chunkbench.types.blocks import blocks_at
 from chunkbench.types.document import Document, is_noise
 
 from .gold_public import pairs
@@ -80,7 +81,7 @@ def parent_units(doc: Document) -> list[RetrievalUnit]:
     document's text from its first element to its last: the coarser granularities."""
     els = [e for e in doc.elements if e.text and not is_noise(e)]
     out: list[RetrievalUnit] = []
-    for keys in (doc.block_ids(e.char_start for e in els), [p or None for p in doc.section_paths(e.char_start for e in els)]):
+    for keys in (blocks_at(doc, [e.char_start for e in els]), [p or None for p in doc.section_paths(e.char_start for e in els)]):
         spans: dict = {}
         for e, key in zip(els, keys):
             if key is not None:

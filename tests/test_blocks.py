@@ -1,10 +1,10 @@
-"""Structural blocks (types.blocks, Document.block_ids): the smallest units an answer needs whole,
+"""Structural blocks (types.blocks, types.blocks.blocks_at): the smallest units an answer needs whole,
 on a real parse of the sample manual and on Markdown the project's loader reads."""
 
 from __future__ import annotations
 
 import chunkbench as cb
-from chunkbench.types.blocks import block_ids
+from chunkbench.types.blocks import block_ids, blocks_at
 from tests.conftest import SAMPLE_PDFS
 
 GUIDE = """# Setup
@@ -63,5 +63,5 @@ def test_a_list_running_over_a_page_break_is_one_block_and_offsets_find_it():
     assert furniture and all(ids[e.id] == e.id for e in furniture)  # page furniture joins no block
     between = [e for e in doc.elements if steps[0].char_start <= e.char_start <= steps[1].char_start and e.text]
     assert {ids[e.id] for e in between if e.type == "list"} == {steps[0].id}
-    assert doc.block_ids([steps[1].char_start + 3, None, len(doc.text)]) == [steps[0].id, None, None]
-    assert doc.block_ids(e.char_start for e in doc.elements if e.text) == [ids[e.id] for e in doc.elements if e.text]
+    assert blocks_at(doc, [steps[1].char_start + 3, None, len(doc.text)]) == [steps[0].id, None, None]
+    assert blocks_at(doc, [e.char_start for e in doc.elements if e.text]) == [ids[e.id] for e in doc.elements if e.text]

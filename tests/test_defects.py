@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import chunkbench as cb
 from chunkbench.evaluate.defects import DEFECT_DOCS, Defect, defect_counts, find_defects
-from chunkbench.evaluate.metrics import all_metrics, is_mid_sentence
+from chunkbench.evaluate.edges import is_mid_sentence
+from chunkbench.evaluate.metrics import all_metrics
 from chunkbench.loaders.footnotes import place_footnotes
 from chunkbench.loaders.settle import settle
 from chunkbench.strategies import chunk

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import chunkbench as cb
-from chunkbench.evaluate.metrics import is_mid_sentence
+from chunkbench.evaluate.edges import is_mid_sentence
 from chunkbench.loaders.dehyphenate import OPTION_DROPPED, OPTION_KEPT
 from chunkbench.loaders.footnotes import OPTION, WHY, citation, footnotes_from_paragraphs
 from chunkbench.loaders.summary import format_summary

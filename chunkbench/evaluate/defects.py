@@ -24,7 +24,7 @@ from chunkbench.text.words import stands_in
 from chunkbench.types.chunk import DocumentedCode
 from chunkbench.types.document import NOISE_TYPES, Element, is_noise
 
-from .metrics import PROSE_TYPES, chunk_range, is_mid_sentence, opens_dependent
+from .edges import PROSE_TYPES, chunk_range, is_mid_sentence, opens_dependent
 
 if TYPE_CHECKING:
     from chunkbench.types.chunk import Chunk

@@ -20,6 +20,7 @@ import json
 import os
 from typing import Any
 
+from chunkbench.types.blocks import blocks_at
 from chunkbench.types.chunk import Chunk, ChunkedDocument
 
 INSTALL_HINT = "pip install 'chunkbench[rag]'"
@@ -96,7 +97,7 @@ def neighbours(chunks: ChunkedDocument, chunk: Chunk) -> dict[str, Any]:
     """The chunk's neighbours and the cuts between them, as a return policy reads them from the
     metadata (io.context, evaluate.retrieval.budget): `prev_chunk_id` / `next_chunk_id` (None at the
     ends), whether the cut before / after it is a size cut (`size_cut_before` / `size_cut_after`) and
-    the structural block its start lies in (`block_id`: Document.block_ids, what `structure` keeps together)."""
+    the structural block its start lies in (`block_id`: types.blocks.blocks_at, what `structure` keeps together)."""
     from chunkbench.types.chunk import SIZE_CUTS
 
     seq = chunks.chunks
@@ -106,7 +107,7 @@ def neighbours(chunks: ChunkedDocument, chunk: Chunk) -> dict[str, Any]:
             "next_chunk_id": after.chunk_id if after is not None else None,
             "size_cut_before": i > 0 and chunk.boundary.reason in SIZE_CUTS,
             "size_cut_after": after is not None and after.boundary.reason in SIZE_CUTS,
-            "block_id": chunks.doc.block_ids([chunk.start_char])[0]}
+            "block_id": blocks_at(chunks.doc, [chunk.start_char])[0]}
 
 
 def to_langchain(chunks: ChunkedDocument, *, flat: bool = True, stable: bool = False) -> list:

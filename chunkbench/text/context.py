@@ -96,7 +96,7 @@ def with_neighbours(texts: Sequence[str], context: int) -> list[str]:
 
 
 def group_keys(block: str | None, section: Sequence[str]) -> tuple[str | None, tuple[str, ...] | None]:
-    """A chunk's keys for `index_groups` (group_texts): its structural block (Document.block_ids)
+    """A chunk's keys for `index_groups` (group_texts): its structural block (types.blocks.blocks_at)
     and its section path (None outside any section). The measure and the hand-off
     (ChunkSet.with_index_texts) both key chunks by this."""
     return block, tuple(section) or None

@@ -3,13 +3,16 @@ sentence that introduces it, a table (continued across pages) with its caption o
 display of code with its lead-in, a definition's term with its description, else one element.
 The retrieval default ranks each chunk by its block's text too (`index_groups`: text.context), and
 the `structure` return policy (io.return_policy) sends a hit's block before its section; each
-element gets the id of its block's first element (Document.block_ids)."""
+element gets the id of its block's first element (`block_ids`), and a canonical offset the id of
+the block holding it (`blocks_at`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Iterable, Sequence
 
-from chunkbench.types.document import Element, is_noise, lead_ins
+from chunkbench.runtime import KeptWhileAlive
+from chunkbench.types.document import Document, Element, is_noise, lead_ins
 
 #: element types whose consecutive elements are one block (a list's items, a table's pages, a listing's lines)
 _RUNS = frozenset({"list", "table", "code"})
@@ -17,6 +20,27 @@ _RUNS = frozenset({"list", "table", "code"})
 _DESCRIPTIONS = frozenset({"paragraph", "list", "code"})
 #: a term on a line of its own is at most this long ("DBI (https://CRAN.R-project.org/package=DBI):")
 _TERM_CHARS = 100
+#: each document's text elements' starts and block ids, kept while it lives (the last few asked)
+_STARTS: KeptWhileAlive[tuple[list[int], list[str]]] = KeptWhileAlive(size=8)
+
+
+def blocks_at(doc: Document, offsets: Iterable[int | None]) -> list[str | None]:
+    """The structural block holding each canonical offset of `doc`, by its first element's id;
+    None for an offset of None or past the end (a binary search each)."""
+    starts, ids = _STARTS.get(doc, "blocks", lambda: _starts_and_ids(doc))
+    out: list[str | None] = []
+    for char in offsets:
+        if char is None or not ids or char >= len(doc.text):
+            out.append(None)
+            continue
+        out.append(ids[max(bisect.bisect_right(starts, char) - 1, 0)])
+    return out
+
+
+def _starts_and_ids(doc: Document) -> tuple[list[int], list[str]]:
+    ids = block_ids(doc.elements)
+    starts, els = doc._text_elements
+    return starts, [ids.get(e.id, e.id) for e in els]
 
 
 def block_ids(elements: Sequence[Element]) -> dict[str, str]:

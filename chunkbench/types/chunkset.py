@@ -18,6 +18,7 @@ from chunkbench.io.return_policy import RETRIEVAL_POLICY
 from chunkbench.text.context import Indexing, group_keys
 from chunkbench.version import __version__
 
+from .blocks import blocks_at
 from .chunk import Chunk
 from .document import Document
 
@@ -147,7 +148,7 @@ class ChunkSet:
         paths = self.doc.section_paths(c.start_char for c in self.chunks) if indexing.headings else None
         groups = None
         if indexing.groups:
-            blocks = self.doc.block_ids(c.start_char for c in self.chunks)
+            blocks = blocks_at(self.doc, [c.start_char for c in self.chunks])
             groups = [group_keys(b, c.section_path) for b, c in zip(blocks, self.chunks)]
         texts = indexing.texts([c.text for c in self.chunks], paths, groups)
         one = indexing.one_text

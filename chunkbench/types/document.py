@@ -313,27 +313,6 @@ class Document:
         return found
 
     @functools.cached_property
-    def _blocks(self) -> tuple[list[int], list[str]]:
-        from .blocks import block_ids
-
-        ids = block_ids(self.elements)
-        starts, els = self._text_elements
-        return starts, [ids.get(e.id, e.id) for e in els]
-
-    def block_ids(self, offsets: Iterable[int | None]) -> list[str | None]:
-        """The structural block (types.blocks: a list with its lead-in, a table, a term with its
-        description, else one element) holding each canonical offset, by its first element's id;
-        None for an offset of None or past the end (binary search)."""
-        starts, ids = self._blocks
-        out: list[str | None] = []
-        for char in offsets:
-            if char is None or not ids or char >= len(self.text):
-                out.append(None)
-                continue
-            out.append(ids[max(bisect.bisect_right(starts, char) - 1, 0)])
-        return out
-
-    @functools.cached_property
     def _lead_ins_cache(self) -> dict[tuple[frozenset, frozenset], Mapping[str, Element]]:
         return {}
 

@@ -18,7 +18,7 @@ from chunkbench.text.ranges import Span
 from chunkbench.text.tokenizer import count_tokens
 
 if TYPE_CHECKING:
-    from .scoring import RetrievalUnit
+    from .units import RetrievalUnit
 
 #: the budgets (cl100k tokens) recall is measured at unless told otherwise
 BUDGETS = (500, 1000, 2000)

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from chunkbench.strategies.base import Param
 from chunkbench.text.context import OWN_TEXT, Indexing, group_keys
 from chunkbench.text.ranges import Span, blank_gaps, merge_ranges, overlap_length
+from chunkbench.types.blocks import blocks_at
 
 from .budget import BUDGETS, DEFAULT_POLICY, budget_keys, sent, unit_tokens
 from .locate import Resolved, normalized_text, pages_of, resolve
 from .questions import Question
 from .ranking import UnitRanker, make_ranker
+from .units import RetrievalUnit
 
 if TYPE_CHECKING:
     from chunkbench.types.chunkset import ChunkSet
@@ -28,31 +30,6 @@ KS = (1, 3, 5)
 
 #: how many top-ranked units the token-level precision / recall / IoU look at
 TOKEN_K = 5
-
-
-@dataclass(frozen=True)
-class RetrievalUnit:
-    """A retrievable piece: its text, its character range in `doc.text` (if known), its pages, and
-    the texts it is ranked by when that is not its own alone (Indexing): the unit's score is the
-    best of theirs."""
-
-    text: str
-    start: int | None
-    end: int | None
-    pages: frozenset[int]
-    indexed: tuple[str, ...] = ()
-    #: the headings above its start (what the `section` and `grow` return policies keep within)
-    section: tuple[str, ...] = ()
-    #: whether the cut at its start / end is a size cut (SIZE_CUTS), which `grow` may reach across
-    cut_before: bool = False
-    cut_after: bool = False
-    #: the structural block its start lies in (Document.block_ids: what `structure` sends before the section)
-    block: str | None = None
-
-    @property
-    def ranked_texts(self) -> tuple[str, ...]:
-        """What the retriever ranks the unit by: the indexed texts if any, else the unit's own."""
-        return self.indexed or (self.text,)
 
 
 #: the setting parameter (of any strategy, and of the baseline) that indexes each unit with this
@@ -136,7 +113,7 @@ def chunk_units(chunkset: ChunkSet) -> list[RetrievalUnit]:
 
     chunks = chunkset.chunks
     size_cut = [c.boundary.reason in SIZE_CUTS for c in chunks]
-    blocks = chunkset.doc.block_ids(c.start_char for c in chunks)
+    blocks = blocks_at(chunkset.doc, [c.start_char for c in chunks])
     return [RetrievalUnit(c.text, c.start_char, c.end_char, frozenset(c.pages), section=c.section_path,
                           cut_before=size_cut[n], cut_after=n + 1 < len(chunks) and size_cut[n + 1], block=blocks[n])
             for n, c in enumerate(chunks)]
@@ -189,7 +166,7 @@ def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
     # the splitter cuts for size alone: every cut but the document's ends and the forced `cuts`
     forced = set(bounds)
     sections = doc.section_paths(u.start for u in out)
-    blocks = doc.block_ids(u.start for u in out)
+    blocks = blocks_at(doc, [u.start for u in out])
     return [replace(u, section=path, cut_before=u.start not in forced,
                     cut_after=n + 1 < len(out) and out[n + 1].start not in forced, block=block)
             for n, (u, path, block) in enumerate(zip(out, sections, blocks))]

@@ -5,7 +5,7 @@ an income statement, a balance sheet that runs over a page break, and page-foot 
 The figures add up: the statements balance and the narrative quotes the same numbers.
 """
 
-from . import Question, Sample
+from .kinds import Question, Sample
 
 CSS = """
 body { font-family: sans-serif; font-size: 9.5pt; line-height: 1.35; }

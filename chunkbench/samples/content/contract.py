@@ -4,7 +4,7 @@ Exercises: numbered clauses (1, 1.1, 2.3(a)), a Definitions section of quoted de
 term, fees, audit, termination and governing-law clauses, and a fee schedule with tables.
 """
 
-from . import Question, Sample
+from .kinds import Question, Sample
 
 CSS = """
 body { font-family: serif; font-size: 10pt; text-align: justify; }

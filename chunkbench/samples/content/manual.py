@@ -4,7 +4,7 @@ Exercises: three heading levels, code blocks (console, configuration file, HTTP,
 line breaks matter, nested numbered and bulleted lists, parameter tables, notes and warnings.
 """
 
-from . import Question, Sample
+from .kinds import Question, Sample
 
 CSS = """
 body { font-family: sans-serif; font-size: 9.5pt; line-height: 1.35; }

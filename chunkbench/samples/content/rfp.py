@@ -4,7 +4,7 @@ Exercises: "SECTION n: TITLE" headings, "shall"/"must" requirement statements, s
 a CLIN pricing table, terms and conditions, and evaluation criteria with scoring weights.
 """
 
-from . import Question, Sample
+from .kinds import Question, Sample
 
 CSS = """
 body { font-family: Times; font-size: 10.5pt; line-height: 1.3; }
