@@ -15,18 +15,20 @@ errors and `EditWarning` from `chunkbench.errors`. The subpackages are the imple
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .app.chunking import chunk
 from .errors import ChunkbenchError
-from .foreign import inspect
-from .loaders import load
-from .loaders.chunks_file import load_chunks
-from .strategies import all_strategies
-from .types.chunk import Chunk
-from .types.chunkset import ChunkSet
-from .types.document import Document
 from .version import __version__
+
+if TYPE_CHECKING:  # what the names below are, for type checkers; at run time each is imported on first use
+    from .app.chunking import chunk
+    from .foreign import inspect
+    from .loaders import load
+    from .loaders.chunks_file import load_chunks
+    from .strategies import all_strategies
+    from .types.chunk import Chunk
+    from .types.chunkset import ChunkSet
+    from .types.document import Document
 
 
 class Namespace:
@@ -80,8 +82,17 @@ sweep = Namespace("sweep", "Parameter sweeps (docs/experiments.md): run one, or 
     "page_view": ("chunkbench.ui.render", "page_or_text_view"),
 })
 
-#: public functions that live in modules with heavier imports (rendering, UI): imported on first use
+#: every public function and type, imported on first use: `import chunkbench` loads a handful of
+#: modules, and no strategy, loader or renderer until one is asked for (the CLI starts through it too)
 _LAZY = {
+    "load": ("chunkbench.loaders", "load"),
+    "chunk": ("chunkbench.app.chunking", "chunk"),
+    "load_chunks": ("chunkbench.loaders.chunks_file", "load_chunks"),
+    "inspect": ("chunkbench.foreign", "inspect"),
+    "all_strategies": ("chunkbench.strategies", "all_strategies"),
+    "Document": ("chunkbench.types.document", "Document"),
+    "Chunk": ("chunkbench.types.chunk", "Chunk"),
+    "ChunkSet": ("chunkbench.types.chunkset", "ChunkSet"),
     "render_page": ("chunkbench.ui.render", "render_page"),
     "render_diff": ("chunkbench.ui.render.diffpages", "render_diff"),
     "explore": ("chunkbench.ui.explorer", "explore"),

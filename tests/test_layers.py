@@ -56,13 +56,18 @@ def _is_module(name: str) -> bool:
     return base.with_suffix(".py").exists() or base.is_dir()
 
 
-def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
+def imports_of(path: Path, *, top_level_only: bool = False, run_time_only: bool = False) -> set[str]:
     """Every chunkbench module `path` imports, relative imports resolved, `from x import y` giving
-    x.y when y is a submodule."""
+    x.y when y is a submodule (`run_time_only`: not those under `if TYPE_CHECKING:`, never run)."""
     module = module_name(path)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     tree = ast.parse(path.read_text("utf-8"))
     nodes = tree.body if top_level_only else list(ast.walk(tree))
+    if run_time_only:
+        typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
+                       and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+                       for stmt in block.body for n in ast.walk(stmt)}
+        nodes = [n for n in nodes if id(n) not in typing_only]
     found = set()
     for node in nodes:
         if isinstance(node, ast.Import):
@@ -105,8 +110,18 @@ def test_no_module_imports_a_floor_above_its_own():
 def test_no_import_cycle_between_modules():
     """Rooms of one floor may import each other (ChunkSet writes itself through io.export, which reads
     Chunk from types.chunk), but modules never form a cycle, counting the imports inside functions
-    and under TYPE_CHECKING (an import moved into a function hides a cycle, it does not end it)."""
-    graph = {module_name(p): imports_of(p) - {"chunkbench"} for p in _modules()}
+    (an import moved into a function hides a cycle, it does not end it) and the packages an import
+    runs first; imports under TYPE_CHECKING, never run, do not count."""
+    def with_packages(module: str, targets: set[str]) -> set[str]:
+        """`targets` and the packages they sit in: importing a.b.c runs a/b/__init__ first (io.export
+        reading types.chunk ran types/__init__, which imported types.chunkset, which imports io.export),
+        except the importer's own packages, which are already running when it runs."""
+        own = {".".join(module.split(".")[:n]) for n in range(1, module.count(".") + 1)}
+        parents = {".".join(t.split(".")[:n]) for t in targets for n in range(2, t.count(".") + 1)}
+        return (targets | parents) - own - {module}
+
+    graph = {module_name(p): with_packages(module_name(p), imports_of(p, run_time_only=True)) - {"chunkbench"}
+             for p in _modules()}
     graph.pop("chunkbench")  # the facade imports every floor and nothing imports it
     state: dict[str, int] = {}
 
@@ -219,3 +234,15 @@ def test_no_issue_numbers_in_the_code():
     found = [f"{path.relative_to(ROOT)}:{n}" for path in _modules()
              for n, text in enumerate(path.read_text("utf-8").splitlines(), 1) if re.search(r"\b[Ii]ssue \d", text)]
     assert found == []
+
+
+def test_importing_the_package_loads_little_and_no_strategy():
+    """`import chunkbench` (which every CLI run does first) loads at most 25 of the package's modules
+    and no strategy, loader or renderer: each public name is imported on first use."""
+    import subprocess
+    import sys
+
+    code = "import sys, chunkbench; print('\\n'.join(m for m in sys.modules if m.startswith('chunkbench')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert len(loaded) <= 25, loaded
+    assert not [m for m in loaded if m.split(".")[1:2] in (["strategies"], ["loaders"], ["ui"])], loaded
