@@ -54,8 +54,9 @@ def test_index_in_a_browser(demo_out):
 
 
 def test_every_listed_metric_is_one_the_package_measures(tmp_path):
+    from chunkbench.app.labels import load_labels
+    from chunkbench.db.verdicts import record_for_chunk
     from chunkbench.db.workspace import open_workspace
-    from chunkbench.ui.reviews.verdicts import load_labels, record_for_chunk
 
     doc = cb.load(SAMPLE_PDFS / "contract_services_agreement.pdf")
     chunks = cb.chunk(doc, "elements")

@@ -16,10 +16,11 @@ import threading
 import pytest
 
 import chunkbench as cb
+from chunkbench.db import verdicts as vs
 from chunkbench.db.workspace import connect
 from chunkbench.errors import UsageError
+from chunkbench.io import verdicts as exports
 from chunkbench.types.chunk import boundary_key
-from chunkbench.ui.reviews import verdicts as vs
 from tests.conftest import ROOT, free_port, make_doc
 
 pytest.importorskip("panel")
@@ -77,22 +78,22 @@ def test_export_csv_json_dataframe_round_trip(ws, tmp_path):
     _record(conn, "e7@120", "ok", reviewer="ann")
     rows = vs.query(conn, reviewer="ann")
 
-    vs.to_csv(rows, tmp_path / "v.csv")
+    exports.to_csv(rows, tmp_path / "v.csv")
     parsed = list(csv.DictReader(io.StringIO((tmp_path / "v.csv").read_text(encoding="utf-8"))))
     assert [r["boundary_key"] for r in parsed] == ["e7@120", "e1@0"]  # by chunk index, unknown first
     by_key = {r["boundary_key"]: r for r in parsed}
     assert by_key["e1@0"]["comment"] == tricky
     assert by_key["e1@0"]["chunk_index"] == "3" and by_key["e7@120"]["chunk_index"] == ""
 
-    vs.to_json(rows, tmp_path / "v.json")
+    exports.to_json(rows, tmp_path / "v.json")
     data = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
     assert {d["boundary_key"]: d["verdict"] for d in data} == {"e1@0": "should_split_elsewhere", "e7@120": "ok"}
     assert next(d for d in data if d["boundary_key"] == "e1@0")["comment"] == tricky
 
-    df = vs.to_dataframe(rows)
-    assert list(df.columns) == list(vs.COLUMNS)
+    df = exports.to_dataframe(rows)
+    assert list(df.columns) == list(exports.COLUMNS)
     assert sorted(df["verdict"]) == ["ok", "should_split_elsewhere"]
-    assert vs.summary(rows) == {"ok": 1, "should_merge": 0, "should_split_elsewhere": 1, "wrong_type": 0}
+    assert exports.summary(rows) == {"ok": 1, "should_merge": 0, "should_split_elsewhere": 1, "wrong_type": 0}
 
 
 def test_carry_over_to_other_params_only_for_unchanged_boundaries(ws):
@@ -155,7 +156,7 @@ def test_two_threads_writing_at_once_lose_nothing(ws):
 
 _WRITER = """
 import sys
-from chunkbench.ui.reviews import verdicts as vs
+from chunkbench.db import verdicts as vs
 from chunkbench.db.workspace import connect
 path, reviewer, n, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 conn = connect(path)

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import chunkbench as cb
+from chunkbench.db import verdicts as vs
 from chunkbench.db.workspace import connect
 from chunkbench.errors import UsageError
-from chunkbench.ui.reviews import verdicts as vs
 from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, free_port
 
 pytestmark = [

@@ -7,11 +7,12 @@ import pytest
 
 import chunkbench as cb
 from chunkbench import metrics, sweep
+from chunkbench.app.labels import load_labels
+from chunkbench.db.verdicts import record, record_for_chunk
 from chunkbench.db.workspace import open_workspace
 from chunkbench.evaluate.labels import KEEPS, Labels, boundaries, boundary_scores, labels_from_verdicts
 from chunkbench.types.chunk import boundary_key
 from chunkbench.ui.cli import main
-from chunkbench.ui.reviews.verdicts import load_labels, record, record_for_chunk
 from tests.conftest import SAMPLE_PDFS
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"

@@ -195,13 +195,3 @@ def boundary_scores(doc: Document, chunkset: ChunkSet, labels: Labels) -> dict[s
 
 def _round(v: float | None) -> float | None:
     return None if v is None else round(v, 4)
-
-
-def label_table(labels: Labels, chunkset: ChunkSet) -> list[dict[str, Any]]:
-    """One row per label: its place, what reviewers said, and whether this chunking cuts there."""
-    cuts = boundaries(chunkset.doc, chunkset)
-    text = chunkset.doc.text
-    return [{"element_id": lab.element_id, "position": lab.position, "label": "keep" if lab.keep else "remove",
-             "votes": lab.votes, "cut": lab.position in cuts, "agrees": (lab.position in cuts) == lab.keep,
-             "text": " ".join(text[lab.position:lab.position + 60].split())} for lab in labels.labels]
-

@@ -1,11 +1,14 @@
-"""Size-bounded packing of text spans, shared by the `headers` and `sections` strategies.
+"""Size-bounded packing of text spans, the one packer every strategy that bounds chunk sizes uses
+(elements, headers, sections, recursive, sentences, semantic, contract's units).
 
-Both strategies cut an oversized section at paragraph boundaries, then at sentence boundaries
-when one paragraph alone is too big, then hard at a line break or whitespace when one sentence
-alone is too big; cuts inside a paragraph are evened out so that no piece is left a scrap. They
-work on a `ContentText`: the texts of the elements being chunked (page furniture left out) joined
-by the canonical separator, with a map back to canonical offsets.
-Sizes are measured by a caller-supplied function (characters or cl100k tokens) of a span.
+`Packer` fills chunks from `PackUnit`s (a table row, a paragraph, a sentence, a heading) in order,
+up to a size limit, and cuts an oversized unit at paragraph, then sentence, then line or
+whitespace boundaries, evening out the cuts inside a paragraph so that no piece is left a scrap.
+`ContentText` is the texts of the elements being chunked (page furniture left out) joined by the
+canonical separator, with a map back to canonical offsets; `content_chunk` makes a Chunk of a span
+of it, and `repeat_table_header` gives a table's later pieces its header row. Sizes are measured
+by a caller-supplied function (characters or cl100k tokens) of a span; each cut carries the
+reason (`HEADING`, `PARAGRAPH`, `SENTENCE`, `ROW`, `HARD`, ...) it was made for.
 """
 
 from __future__ import annotations

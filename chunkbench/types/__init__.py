@@ -25,7 +25,9 @@ _HOMES = {
     **dict.fromkeys(("Anchor", "Edit", "Verdict"), "review"),
 }
 
-__all__ = sorted(_HOMES)
+__all__ = ["Anchor", "BBox", "Boundary", "Chunk", "ChunkSet", "Document", "Edit", "Element", "Page", "ParserInfo",
+           "Reason", "Verdict"]
+assert sorted(__all__) == sorted(_HOMES)
 
 
 def __getattr__(name: str) -> Any:

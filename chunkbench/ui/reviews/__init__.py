@@ -13,8 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import verdicts  # noqa: F401  (chunkbench.ui.reviews.verdicts: storage and export)
-from .verdicts import VERDICT_LABELS, VERDICTS, Verdict  # noqa: F401
+from chunkbench.types.review import VERDICT_LABELS, VERDICTS, Verdict  # noqa: F401
 
 
 def _chunkset(doc_or_path: Any, strategy: str | None, params: dict):

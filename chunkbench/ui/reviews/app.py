@@ -22,6 +22,7 @@ from chunkbench.app.review import ANY_REASON, FILTERS, ORDERS, ReviewSession
 from chunkbench.errors import ChunkbenchError
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
+from chunkbench.types.review import VERDICT_LABELS, VERDICTS
 from chunkbench.ui.render.crops import BoundaryCrop, boundary_crop
 from chunkbench.ui.styles import banner
 
@@ -29,7 +30,6 @@ from .cards import data_url, head, info_html, pages_label, png_width, short_hash
 from .clicks import ClickableImage, WordText, words_html
 from .keys import KEYS, NAV_KEYS, KeyboardShortcuts
 from .offline import OfflineHTML
-from .verdicts import VERDICT_LABELS, VERDICTS
 
 
 def _discard_event(action: Callable[[], object]) -> Callable[[Any], None]:

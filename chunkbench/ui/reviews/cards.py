@@ -9,9 +9,8 @@ import html
 from collections.abc import Iterable
 
 from chunkbench.types.chunk import Chunk
+from chunkbench.types.review import VERDICT_LABELS, Verdict
 from chunkbench.ui.styles import TEXT_STYLE, banner
-
-from .verdicts import VERDICT_LABELS, Verdict
 
 #: characters of text shown on each side of the boundary
 CONTEXT_CHARS = 700
