@@ -457,7 +457,7 @@ STRATEGY = declare(
         Param("amendment_number", int, 0, "0 for the original, 1, 2, ... for amendments", min=0, max=10_000,
               ui_step=1),
     ],
-    doc="sections by detected headings, 400–600 tokens, classification, requirement/table flags",
+    doc="sections by detected headings, 400–600 cl100k tokens (some 1,600–2,400 characters), classification, requirement/table flags",
     spec="docs/specs/4-section-token-chunking.md",
     ruleset="sections/2026-12-02",
     offsets="slice_without_skipped",

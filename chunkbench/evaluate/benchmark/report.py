@@ -106,7 +106,10 @@ def summary_line(result: Mapping[str, Any]) -> str:
     if alike is not None:
         above += (f"; the splitter indexed alike (the recipe without the cut): IoU {_pct(alike['token_iou'])} at "
                   f"recall {_pct(alike['token_recall'])}, so the cut adds {_signed(_gain(best['token_iou'], alike['token_iou']))}")
-    asked = "questions" if not result.get("proxy") else f"queries, {len(result['proxy'])} of them the documents' own"
+    own, documents = len(result.get("proxy") or ()), len(result["documents"])
+    asked = ("questions" if not own else "queries made from the documents' own text" if own >= documents
+             else f"questions and queries ({own} of the {documents} documents had no questions: theirs are made "
+                  "from their own text)")
     line = (f"best: {best['setting']}: token IoU {_pct(best['token_iou'])} vs {_pct(base['token_iou'])} "
             f"({_signed(best['iou_gain'])}{sure}), token recall {_pct(best['token_recall'])} vs "
             f"{_pct(base['token_recall'])}{above} ({_count(len(result['documents']), 'document')}, "

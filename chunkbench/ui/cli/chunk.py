@@ -73,7 +73,7 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the registry as JSON (every peer imported)")
     p.set_defaults(func=run_strategies)
 
-    p = sub.add_parser("stats", help="sizes, seed-2 quality targets, clause_ref rate, chunks by type and reason, "
+    p = sub.add_parser("stats", help="sizes, the size and evidence targets, clause_ref rate, chunks by type and reason, "
                                       "defects per 100 chunks")
     p.add_argument("chunks_json", help="a chunks.json written by `chunkbench chunk`")
     p.add_argument("--doc", default=None, metavar="INPUT",

@@ -22,7 +22,7 @@ from . import (
 
 
 def register(sub) -> None:
-    p = sub.add_parser("render", help="draw chunks on the PDF pages: PNGs and a self-contained index.html")
+    p = sub.add_parser("render", help="draw chunks on the PDF pages: a folder of page PNGs and the index.html that shows them")
     add_input_options(p)
     add_set_option(p)
     p.add_argument("--pages", default=None, help="pages to render, e.g. 1-5 or 2,4,7-9 (default: all)")
