@@ -36,12 +36,73 @@ def examples(n: int, share: float = 1.0) -> int:
     return max(n, int(int(fuzz) * share)) if fuzz else n
 
 
+#: Tests `make test` leaves to `make extended` (which CI runs right after it, so CI loses no
+#: coverage): the real-PDF matrices beyond one representative document of each kind, real MinerU,
+#: JupyterLab and most browser sessions, the corpus and benchmark runs. Each entry is a test file
+#: or a test (its parameters included unless named) and what still covers that behaviour in
+#: `make test`, so the suite fits 8 CPU-minutes.
+EXTENDED: dict[str, str] = {
+    "tests/test_review_jupyterlab.py": "the review app's logic (test_review.py) and three browser sessions of it "
+                                       "(test_review_browser.py)",
+    "tests/test_mineru4.py": "MinerU 2.x outputs and the stand-in runner (test_loader_mineru.py, test_mineru_runner.py)",
+    "tests/test_public_corpus.py": "the benchmark's scoring on small cases (test_recall_margin.py, test_budget.py)",
+    "tests/test_corpus.py": "a corpus parsed and evaluated in one process (test_evaluate_corpus.py)",
+    "tests/test_reviewer_defects.py": "the same rules on the sample PDFs (test_tables.py, test_loader_pdf.py, "
+                                      "test_strategy_*.py)",
+    "tests/test_strategies_all_inputs.py::test_strategy_on_input": "every strategy on one PDF of the project's, one "
+                                                                   "of ../shared, one MinerU output, Markdown and a "
+                                                                   "document.json (KEPT_INPUTS)",
+    "tests/test_strategies_all_inputs.py::test_strategy_on_input_with_small_sizes": "every strategy on small "
+                                                                                    "synthetic documents (test_strategy_kernel.py)",
+    "tests/test_strategies_all_inputs.py::test_long_manual_every_strategy": "every strategy on the representative inputs",
+    "tests/test_strategies_all_inputs.py::test_slow_peer_on_one_small_input": "the peers on the representative inputs",
+    "tests/test_retrievers.py::test_the_retrieval_default_through_langchain_and_llama_index_gives_evaluates_figure":
+        "the hand-offs to LangChain and LlamaIndex stores (the rest of test_retrievers.py, test_handoff.py)",
+    "tests/test_review_browser.py": "test_keyboard_verdict_survives_reload, "
+                                    "test_document_text_is_shown_literally_and_never_runs and "
+                                    "test_the_served_app_fetches_nothing_from_outside_this_machine (KEPT_BROWSER)",
+    "tests/test_notebooks.py::test_notebook_runs_with_small_parameters": "the notebooks' calls through the public face "
+                                                                        "(test_layers.py) and the sweep they run (test_sweep.py)",
+    "tests/test_loader_pdf.py::test_tex_source_in_a_typewriter_font_that_does_not_declare_its_pitch_is_code":
+        "code in monospaced fonts on the sample manual (test_loader_pdf.py)",
+    "tests/test_loader_markdown.py::test_a_file_of_line_breaks_loads_in_little_memory": "long runs of blank lines "
+                                                                                       "(test_loader_markdown.py)",
+    "tests/test_robustness.py::test_ten_megabyte_single_line": "long lines in the other hostile inputs",
+    "tests/test_sweep.py::test_the_retrieval_check_can_rank_with_dense_embeddings": "dense ranking (test_retrieval_dense.py)",
+    "tests/test_sweep.py::test_cli_runs_the_best_notebook_from_a_clean_environment_with_this_interpreter":
+        "the best notebook written (test_sweep.py)",
+    "tests/test_retrieval_dense.py::test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives":
+        "the numpy encoder's own tests (test_retrieval_dense.py)",
+    "tests/test_tables.py::test_a_caption_above_a_table_opens_the_tables_chunk_on_a_real_paper":
+        "captions above tables on the sample PDFs (test_tables.py)",
+}
+#: the inputs of the strategy matrix `make test` keeps: one of each kind
+KEPT_INPUTS = ("sample/contract_services_agreement.pdf", "shared/legal_ukgov-example-mutual-nda.pdf",
+               "mineru/naacl-long-107_content_list.json", "markdown/deployment_guide.md", "docjson/document.json")
+#: the browser sessions of the review app `make test` keeps
+KEPT_BROWSER = ("test_keyboard_verdict_survives_reload", "test_document_text_is_shown_literally_and_never_runs",
+                "test_the_served_app_fetches_nothing_from_outside_this_machine")
+
+
+def _extended(item: pytest.Item) -> bool:
+    path, _, name = item.nodeid.partition("::")
+    name = name.split("[")[0].split("@")[0]  # parameters, and xdist's group suffix
+    if path == "tests/test_review_browser.py":
+        return name not in KEPT_BROWSER
+    if f"{path}::{name}" == "tests/test_strategies_all_inputs.py::test_strategy_on_input":
+        return not any(f"[{kept}-" in item.nodeid for kept in KEPT_INPUTS)
+    return path in EXTENDED or f"{path}::{name}" in EXTENDED
+
+
 def pytest_collection_modifyitems(items):
     """Mark every hypothesis test `fuzz`, so `make fuzz` runs all the property tests (every
-    strategy's invariants, the packer, sentences, ranges…) with many examples, not a hand-kept list."""
+    strategy's invariants, the packer, sentences, ranges…) with many examples, not a hand-kept list;
+    and the tests of EXTENDED `extended`."""
     for item in items:
         if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
             item.add_marker(pytest.mark.fuzz)
+        if _extended(item):
+            item.add_marker(pytest.mark.extended)
 
 # One parse cache for every test (and xdist worker): real PDFs are parsed once per clone.
 os.environ.setdefault("CHUNKBENCH_CACHE_DIR", str(ROOT / ".cache" / "test-parse"))

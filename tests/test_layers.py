@@ -246,3 +246,18 @@ def test_importing_the_package_loads_little_and_no_strategy():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert len(loaded) <= 25, loaded
     assert not [m for m in loaded if m.split(".")[1:2] in (["strategies"], ["loaders"], ["ui"])], loaded
+
+
+def test_every_test_left_to_make_extended_exists():
+    """Each EXTENDED entry of tests/conftest.py names a test file, or a test function in one, that
+    exists: a renamed test would otherwise fall back into `make test` unnoticed."""
+    from tests.conftest import EXTENDED, KEPT_BROWSER
+
+    for entry in EXTENDED:
+        path, _, name = entry.partition("::")
+        source = ROOT / path
+        assert source.is_file(), entry
+        functions = {n.name for n in ast.walk(ast.parse(source.read_text("utf-8"))) if isinstance(n, ast.FunctionDef)}
+        assert not name or name in functions, entry
+    browser = ast.parse((ROOT / "tests/test_review_browser.py").read_text("utf-8"))
+    assert set(KEPT_BROWSER) <= {n.name for n in ast.walk(browser) if isinstance(n, ast.FunctionDef)}
