@@ -394,3 +394,23 @@ def test_a_named_item_of_no_letters_or_digits_is_taken_in_at_the_ends():
     assert (m.start, m.end, m.kind) == (0, 14, "normalised")
     [m] = locate_all(text, ["😀\nGamma"], items=[[(13, 14), (16, 21)]])
     assert (m.start, m.end) == (13, 21)
+
+
+def test_a_chunk_placed_by_some_of_its_words_gets_no_cut_reason_from_that_place(docs):
+    """A chunk found fuzzily or in part (another extraction's words, a running header and a table
+    header run into it) was given the cut reason of wherever it landed: "mid_word (mo|unt)", or
+    "overlaps the previous chunk by 1577 chars" for a 478-character chunk. Its place is uncertain,
+    and that is what it says; exact and normalised chunks keep their inferred reasons."""
+    doc = docs[CONTRACT.name]
+    paragraph = next(e for e in doc.elements if e.type == "paragraph" and len(e.text) > 300)
+    words = paragraph.text.split()
+    garbled = " ".join(w if i % 5 else w[::-1] for i, w in enumerate(words))  # every fifth word unreadable
+    exact = paragraph.text[len(paragraph.text) // 3:]
+    cs = cb.inspect(doc, [exact, garbled])
+    assert cs[0].extra["match"] in ("exact", "normalised") and cs[0].boundary.reason.value != "uncertain_place"
+    uncertain = cs[1]
+    assert uncertain.extra["match"] in ("fuzzy", "partial"), uncertain.extra["match"]
+    assert uncertain.boundary.reason.value == "uncertain_place"
+    assert "no cut reason is read from an uncertain place" in uncertain.boundary.detail
+    assert f"near p. {paragraph.page_idx + 1}" in uncertain.boundary.detail and "overlaps" not in uncertain.boundary.detail
+    validate_chunks(cs.to_dict())  # the code is in the chunks.json schema

@@ -15,7 +15,7 @@ from typing import Any
 from chunkbench.errors import InputError
 from chunkbench.runtime import paused_gc
 from chunkbench.text.words import stands_in
-from chunkbench.types.chunk import Boundary, build_chunk, with_section_paths
+from chunkbench.types.chunk import Boundary, Reason, build_chunk, with_section_paths
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document, Element, is_noise
 from chunkbench.types.ids import document_key, with_stable_ids
@@ -59,7 +59,8 @@ def _inspect(doc: Document, foreign: list[ForeignChunk], name: str, params: Mapp
     previous_end: int | None = None
     for i, (fc, m, elements) in enumerate(zip(foreign, matches, found)):
         boundary = reader.boundary(m, i == first)
-        if m.start is not None and previous_end is not None and previous_end > m.start:
+        if (m.start is not None and previous_end is not None and previous_end > m.start
+                and boundary.reason is not Reason.UNCERTAIN_PLACE):  # an uncertain place overlaps nothing for sure
             boundary = Boundary(boundary.reason, f"{boundary.detail} (overlaps the previous chunk by "
                                                  f"{previous_end - m.start} chars)")
         previous_end = m.end if m.end is not None else previous_end

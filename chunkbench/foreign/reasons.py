@@ -71,8 +71,13 @@ class BoundaryReader:
         if match.kind == "referenced":
             return Boundary(b.reason, f"{b.detail} (placed at the items its chunker named: its text is the chunker's "
                                       f"own rendering, {match.score:.0%} of it found there)")
-        if match.kind == "partial":
-            return Boundary(b.reason, f"partly located ({match.score:.0%} of its text); {b.detail}")
+        if match.kind in ("fuzzy", "partial"):  # placed by some of its words: the place, not a cut, is what is known
+            found = "partly located" if match.kind == "partial" else "placed by some of its words, not its text"
+            i = self.element_at(match.text_start)
+            page = self.elements[i].page_idx if i is not None else None
+            near = f" near p. {page + 1}" if page is not None else ""
+            return Boundary(Reason.UNCERTAIN_PLACE, f"{found} ({match.score:.0%} of its text){near}: no cut reason "
+                                                    "is read from an uncertain place")
         if match.items_apart:
             return Boundary(b.reason, f"{b.detail} (found in {len(match.pieces)} pieces: the items its chunker "
                                       "named, with the text between them left out)")

@@ -73,6 +73,8 @@ class Reason(DocumentedCode):
     MID_SENTENCE = "mid_sentence", "another chunker cut inside a sentence (inferred by `cb.inspect`)"
     MID_WORD = "mid_word", "another chunker cut inside a word (inferred by `cb.inspect`)"
     UNLOCATED = "unlocated", "another chunker's chunk whose text was not found in this document"
+    UNCERTAIN_PLACE = ("uncertain_place", "another chunker's chunk placed by some of its words only (fuzzy or partly "
+                       "located): no reason for its start is read from a place that is not known")
     TOKEN_WINDOW = "token_window", "a fixed-size token window begins"
     TOPIC_SHIFT = ("topic_shift", "the next sentence's meaning moves away: its similarity to the sentence before "
                    "(all-MiniLM-L6-v2) fell below the document's threshold (`semantic`)")
