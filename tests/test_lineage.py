@@ -398,3 +398,33 @@ def test_the_lineage_page_escapes_the_text_it_shows(tmp_path):
     html = (tmp_path / "html" / "index.html").read_text("utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert" not in html
     assert "has no pages to draw" in html
+
+
+def test_versions_under_other_file_names_share_ids_when_named_as_one_document(tmp_path, capsys):
+    """report_2024.pdf and report_2025.pdf shared no chunk id (the id starts with the file's stem):
+    `--document-id` on parse, chunk and lineage, `document_id=` in Python, names the document so an
+    unchanged chunk keeps its id; an id that cannot start a chunk id is a usage error."""
+    import shutil
+
+    from chunkbench.ui.cli import main
+
+    old = Path(shutil.copyfile(SAMPLE_PDFS / "contract_services_agreement.pdf", tmp_path / "report_2024.pdf"))
+    new = Path(shutil.copyfile(old, tmp_path / "report_2025.pdf"))
+    apart = [c.chunk_id for c in cb.chunk(cb.load(old), "elements")], [c.chunk_id for c in cb.chunk(cb.load(new), "elements")]
+    assert not set(apart[0]) & set(apart[1])
+    named = [c.chunk_id for c in cb.chunk(cb.load(new, document_id="report"), "elements")]
+    assert all(i.startswith("report_") for i in named)
+    for path in (old, new):
+        assert main(["chunk", str(path), "--document-id", "report", "-o", str(tmp_path / f"{path.stem}.json")]) == 0
+    ids = [[c["chunk_id"] for c in json.loads((tmp_path / f"{p.stem}.json").read_text("utf-8"))["chunks"]]
+           for p in (old, new)]
+    assert ids[0] == ids[1] == named
+    assert main(["parse", str(new), "--document-id", "report", "-o", str(tmp_path / "new.elements.json")]) == 0
+    assert [c.chunk_id for c in cb.chunk(cb.load(tmp_path / "new.elements.json"), "elements")] == named
+    lines = tmp_path / "lineage.jsonl"
+    assert main(["lineage", str(old), str(new), "--a", "strategy=elements", "--document-id", "report",
+                 "-o", str(lines)]) == 0
+    assert all(row["old"] == row["new"] for row in map(json.loads, lines.read_text("utf-8").splitlines()))
+    capsys.readouterr()
+    assert main(["chunk", str(new), "--document-id", "a b", "-o", str(tmp_path / "bad.json")]) == 2
+    assert "a document id is 1 to 64 letters" in capsys.readouterr().err

@@ -93,6 +93,7 @@ def load(
     page_timeout: float | None = None,
     metadata: dict[str, Any] | None = None,
     stitch_tables: bool = True,
+    document_id: str | None = None,
 ) -> Document:
     """Load any supported INPUT as a Document (PDF parses are cached on disk).
 
@@ -104,9 +105,13 @@ def load(
     that continues on the next page is joined to the table it continues (`stitch_tables`; off:
     one table per page, as the parser gave them; `loaders.stitch`); a parser's output also has its
     tables of contents and indexes typed and its footnotes placed by their citations (`loaders.settle`).
+    `document_id` names the document in its chunks' ids (metadata `document_id`: types.ids), so two
+    versions under other file names (report_2024.pdf, report_2025.pdf) share their unchanged chunks' ids.
     """
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if document_id is not None:
+        check_document_id(document_id)
     check_input_file(path)  # a device or a pipe named as an input would be read without end
     kind = detect_kind(path)
     if kind == "pdf" and backend == "mineru":
@@ -142,7 +147,20 @@ def load(
         doc = load_elements_json(path)
     if kind in ("pdf", "mineru"):
         doc = settle(doc, stitch_tables=stitch_tables)
+    if document_id is not None:
+        metadata = {**(metadata or {}), "document_id": document_id}
     return doc.with_metadata(**metadata) if metadata else doc
+
+
+def check_document_id(value: str) -> str:
+    """`value` if it can name a document in its chunks' ids (types.ids.document_key: 1 to 64 letters,
+    digits, `.`, `_` or `-`), else a UsageError saying so."""
+    from chunkbench.types.ids import is_document_key
+
+    if not isinstance(value, str) or not is_document_key(value):
+        raise UsageError(f"a document id is 1 to 64 letters, digits, '.', '_' or '-' (it starts every chunk id), "
+                         f"got {str(value)[:80]!r}")
+    return value
 
 
 def load_json_object(path: Path, *, pdf: str | os.PathLike | None = None, stitch_tables: bool = True) -> Document:

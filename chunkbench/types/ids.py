@@ -26,6 +26,11 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _FIELD = "\x1f"
 
 
+def is_document_key(value: str) -> bool:
+    """Whether `value` can start a chunk id as it is (what `--document-id` accepts)."""
+    return 0 < len(value) <= 64 and not _UNSAFE.search(value) and value.strip(".-") == value
+
+
 def document_key(doc: Document) -> str:
     """The id prefix of a document's chunks: metadata `document_id` if given, else the source file's
     stem (letters, digits, `.`, `_`, `-`), else the first 16 hex digits of the doc_id. A file name,

@@ -231,6 +231,15 @@ def add_input_options(parser: argparse.ArgumentParser, many: bool = False) -> No
                              "(default: joined into one table marked on both pages)")
     parser.add_argument("--no-cache", action="store_true", help="do not use the parse cache")
     parser.add_argument("--cache-dir", default=None, help="parse cache folder (default ~/.cache/chunkbench)")
+    add_document_id_option(parser)
+
+
+def add_document_id_option(parser: argparse.ArgumentParser) -> None:
+    """`--document-id ID`: the document's name in its chunks' ids, whatever the file is called."""
+    parser.add_argument("--document-id", default=None, metavar="ID",
+                        help="name the document in its chunks' ids (default: the file's stem), so versions under "
+                             "other file names (report_2024.pdf, report_2025.pdf) share their unchanged chunks' ids "
+                             "(docs/lineage.md)")
 
 
 def load_input(args: argparse.Namespace):
@@ -256,6 +265,7 @@ def load_input(args: argparse.Namespace):
         mineru_command=args.mineru_command,
         page_timeout=getattr(args, "page_timeout", None),
         stitch_tables=not getattr(args, "no_stitch_tables", False),
+        document_id=getattr(args, "document_id", None),
     )
     print_warnings(doc)
     return doc

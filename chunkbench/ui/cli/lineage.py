@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from . import add_edits_option, strategy_chunks
+from . import add_document_id_option, add_edits_option, strategy_chunks
 
 
 def register(subparsers) -> None:
@@ -36,6 +36,7 @@ def register(subparsers) -> None:
     p.add_argument("--force", action="store_true",
                    help="map two sets that share no text (every chunk removed and added) instead of refusing")
     add_edits_option(p, workspace=False)
+    add_document_id_option(p)
     p.set_defaults(func=run)
 
 
@@ -77,7 +78,7 @@ def side(path: str, spec: str, args: argparse.Namespace):
 
     if path.endswith(".json") and os.path.isfile(path) and _is_chunks_json(path):
         return load_chunks(path)
-    return strategy_chunks(load(path), args, *parse_spec(spec))
+    return strategy_chunks(load(path, document_id=args.document_id), args, *parse_spec(spec))
 
 
 def _is_chunks_json(path: str) -> bool:
