@@ -231,3 +231,26 @@ def test_a_second_run_into_the_same_folder_says_what_it_replaces(tmp_path, capsy
         assert main(args) == 0
         err = capsys.readouterr().err
         assert "holds an earlier" in err and "replaced" in err and err.count("\n") == 1, (name, err)
+
+
+def test_every_setting_evaluate_prints_is_taken_as_written(tmp_path, capsys):
+    """evaluate printed its baseline as `langchain-recursive chunk_size=200 ...` and `--strategy
+    langchain-recursive` was an unknown strategy; `recursive ... index_context=1 index_groups=1000`
+    was refused by chunk's --set. Each setting of evaluate's table, pasted as `--strategy NAME --set
+    k=v ...`, is taken by chunk, evaluate and sweep."""
+    from tests.conftest import SAMPLE_PDFS
+
+    pdf = SAMPLE_PDFS / "contract_services_agreement.pdf"
+    assert main(["evaluate", str(pdf), "-o", str(tmp_path / "ev")]) == 0
+    rows = [line.split(" | ")[0].lstrip("| ").rstrip(" *") for line in capsys.readouterr().out.splitlines()
+            if line.startswith("| ") and not line.startswith("| setting") and not line.startswith("|---")]
+    baseline = next(r for r in rows if r.startswith("langchain:RecursiveCharacterTextSplitter "))
+    default = next(r for r in rows if "index_groups=1000" in r and r.startswith("recursive "))
+    for setting in dict.fromkeys([baseline, default, rows[-1]]):
+        name, *pairs = setting.split()
+        sets = [arg for pair in pairs for arg in ("--set", pair)]
+        assert main(["chunk", str(pdf), "--strategy", name, *sets, "-o", str(tmp_path / "c.json")]) == 0, setting
+        assert main(["evaluate", str(pdf), "--strategy", name, *sets, "-o", str(tmp_path / "e")]) == 0, setting
+        assert main(["sweep", str(pdf), "--strategy", name, *sets, "-o", str(tmp_path / "s"), "--notebooks", "none",
+                     "--no-progress"]) == 0, setting
+        capsys.readouterr()

@@ -434,7 +434,7 @@ def test_evaluate_render_and_sweep_take_the_gold(frobnicator, tmp_path, capsys):
     assert cli(["evaluate", str(pdf), "--gold", str(gold_path), "--strategy", "sections", "-o", str(tmp_path / "ev")]) == 0
     out = capsys.readouterr().out
     assert "Parse against the twin" in out and "Recall at 1,000 tokens per question kind" in out
-    assert "| sections |" in out and "langchain-recursive" in out
+    assert "| sections |" in out and "langchain:RecursiveCharacterTextSplitter" in out
     saved = json.loads((tmp_path / "ev" / "gold_evaluation.json").read_text("utf-8"))
     assert saved["results"]["bm25"][0]["setting"] == "sections" and saved["giveaway"] < 0.1
     assert cli(["render", str(pdf), "--gold", str(gold_path), "--pages", "2", "-o", str(tmp_path / "r")]) == 0

@@ -216,7 +216,7 @@ def test_the_baseline_takes_an_index_context_on_the_command_line(capsys):
                "--no-progress"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert "| langchain-recursive chunk_overlap=0 chunk_size=200 index_context=1 separators=sentences |" in out
+    assert "| langchain:RecursiveCharacterTextSplitter chunk_overlap=0 chunk_size=200 index_context=1 separators=sentences |" in out
     assert "| recursive chunk_size=150 index_context=0 |" in out and "| recursive chunk_size=150 index_context=1" in out
     capsys.readouterr()
     rc = main(["evaluate", str(CORPUS / "us_constitution.txt"), "--strategy", "recursive",
@@ -224,7 +224,7 @@ def test_the_baseline_takes_an_index_context_on_the_command_line(capsys):
                "--baseline-index-context", "1", "--baseline-index-alone", "--no-progress"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert "| langchain-recursive chunk_overlap=0 chunk_size=200 index_alone=True index_context=1 separators=sentences |" in out
+    assert "| langchain:RecursiveCharacterTextSplitter chunk_overlap=0 chunk_size=200 index_alone=True index_context=1 separators=sentences |" in out
     assert "| recursive chunk_size=150 index_alone=false index_context=1 |" in out
     assert "| recursive chunk_size=150 index_alone=true index_context=1" in out
 

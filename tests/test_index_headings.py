@@ -97,7 +97,7 @@ def test_evaluate_takes_index_headings_for_settings_and_the_baseline(capsys):
                "--grid", "index_headings=false,true", "--baseline-index-headings", "--no-progress"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert "| langchain-recursive chunk_overlap=0 chunk_size=200 index_headings=True separators=sentences |" in out
+    assert "| langchain:RecursiveCharacterTextSplitter chunk_overlap=0 chunk_size=200 index_headings=True separators=sentences |" in out
     assert "| recursive chunk_size=300 index_headings=true |" in out
     rc = main(["evaluate", str(MANUAL), "--strategy", "recursive", "--set", "index_headings=maybe", "--no-progress"])
     assert rc == 2

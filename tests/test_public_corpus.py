@@ -106,7 +106,7 @@ def test_the_public_corpus_table_has_a_block_per_splitter_size_and_a_line_per_do
     references = [s.name for _, _, settings in BLOCKS for s in settings if s.strategy is None]
     assert len(references) > len(BLOCKS) and all("index_context=1" in name for name in references)
     assert all(text.count(f"| {name} |") == 1 for name in references)
-    assert "best: langchain-recursive" not in text
+    assert "best: langchain:RecursiveCharacterTextSplitter" not in text
     # the goal's summary agrees with the best lines: a block or document is met when its best
     # setting (the most IoU at no less recall) gains at least +20%
     gains = [int(g) if g else None for g in re.findall(r"^(?:- [^:]+: )?(?:best: .*?\(\+(\d+)%|no setting wins)", text, re.M)]
@@ -156,7 +156,7 @@ def test_semantic_rows_under_every_splitter_block(tmp_path):
     assert table(["--chroma", str(CORPUS.parent / "chroma"), "--semantic", "--only", "tokens", "-o", str(out)]) == 0
     rows = [line.split(" | ")[0].lstrip("| ") for line in out.read_text("utf-8").splitlines()
             if line.startswith("| semantic") or line.startswith("| langchain")]
-    assert rows == ["langchain-recursive chunk_overlap=0 chunk_size=200 separators=sentences unit=tokens",
+    assert rows == ["langchain:RecursiveCharacterTextSplitter chunk_overlap=0 chunk_size=200 separators=sentences unit=tokens",
                     *(s.name for s in SEMANTIC_ROWS)]
 
 

@@ -10,8 +10,11 @@ from typing import Any
 
 from .retrieval.scoring import Indexing, split_indexing
 
-#: name of the baseline system in tables
+#: the key of the baseline system's rows (their `strategy`)
 BASELINE = "langchain-recursive"
+#: how the baseline is named in every table and line: the strategy `chunk`, `evaluate` and `sweep`
+#: take, so a printed setting can be pasted back (`--strategy NAME --set k=v ...`)
+BASELINE_STRATEGY = "langchain:RecursiveCharacterTextSplitter"
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,6 @@ class Setting:
 
     @property
     def name(self) -> str:
-        label = self.strategy or BASELINE
+        label = self.strategy or BASELINE_STRATEGY
         args = " ".join(f"{k}={v}" for k, v in sorted(self.params.items()))
         return f"{label} {args}".strip()

@@ -270,10 +270,38 @@ DOCLING_EXPAND = (Param("expand", str, "none", "grow each chunk with a docling-c
 #: semchunk's chunk size (its chunkerify takes it as an argument: no default to read)
 SEMCHUNK_SIZE = Param("chunk_size", int, 512, "largest chunk in cl100k tokens", min=1, max=100_000, ui_step=32)
 
+#: LangChain's recursive splitter's separators: its own, or with sentence ends, as Chroma's
+#: RecursiveTokenChunker (the strongest common splitter in Chroma's chunking study; evaluate's baseline)
+SEPARATORS = {"langchain": ["\n\n", "\n", " ", ""], "sentences": ["\n\n", "\n", ".", "?", "!", " ", ""]}
+#: what its chunk_size counts: characters, or cl100k tokens (Chroma's splitter "at 200 tokens")
+BASELINE_UNITS = ("chars", "tokens")
+#: chunkbench's own parameters of LangChain's recursive splitter, so that evaluate's baseline, printed
+#: as `langchain:RecursiveCharacterTextSplitter chunk_size=200 chunk_overlap=0 separators=sentences`,
+#: is a setting `chunk`, `evaluate` and `sweep` take as written
+RECURSIVE_PARAMS = (
+    Param("separators", str, "langchain", "where it cuts first: LangChain's own separators (paragraph, line, "
+          "space) or with sentence ends (. ? !) before spaces", choices=tuple(SEPARATORS)),
+    Param("unit", str, "chars", "what chunk_size counts: characters, or cl100k tokens", choices=BASELINE_UNITS),
+)
+
+
+def _recursive_splitter(cls: type, params: dict[str, Any]) -> Any:
+    """LangChain's RecursiveCharacterTextSplitter with chunkbench's `separators` and `unit`; with
+    sentence ends a stop stays at the end of its sentence (keep_separator="end")."""
+    from chunkbench.text.tokenizer import count_tokens
+
+    rest = dict(params)
+    separators, unit = rest.pop("separators", "langchain"), rest.pop("unit", "chars")
+    if separators == "sentences":
+        rest["keep_separator"] = "end"
+    return cls(separators=SEPARATORS[separators], length_function=count_tokens if unit == "tokens" else len, **rest)
+
+
 PEERS = (
     Peer("langchain:RecursiveCharacterTextSplitter", "langchain_text_splitters", "RecursiveCharacterTextSplitter",
-         "LangChain's recursive splitter (separators \\n\\n, \\n, space) on the canonical text",
+         "LangChain's recursive splitter (separators \\n\\n, \\n, space; or with sentence ends) on the canonical text",
          hidden=frozenset({"add_start_index", "length_function", "separators", "is_separator_regex"}),
+         extra=RECURSIVE_PARAMS, make=_recursive_splitter,
          size=("chunk_size", "chars"), small={"chunk_size": 300, "chunk_overlap": 30}),
     Peer("langchain:TokenTextSplitter", "langchain_text_splitters", "TokenTextSplitter",
          "LangChain's token windows (cl100k, offline) on the canonical text",

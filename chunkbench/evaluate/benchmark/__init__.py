@@ -21,8 +21,10 @@ against the baseline, the best one, retrievers, misses), `health` (what the corp
 
 from __future__ import annotations
 
+from chunkbench.strategies.peers import BASELINE_UNITS
+
 from ..retrieval import KS, TOKEN_K, evaluate
-from ..retrieval.scoring import BASELINE_UNITS, INDEX_ALONE, INDEX_CONTEXT, INDEX_GROUPS, INDEX_HEADINGS, INDEX_WINDOWS
+from ..retrieval.scoring import INDEX_ALONE, INDEX_CONTEXT, INDEX_GROUPS, INDEX_HEADINGS, INDEX_WINDOWS
 from ..settings import BASELINE, Setting
 from .baseline import BASELINE_SIZE, baseline, equally_indexed, grid_settings
 from .cases import DOCUMENT_SUFFIXES, Case, find_cases

@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chunkbench.errors import UsageError
+from chunkbench.strategies.peers import BASELINE_UNITS
 
 from ..retrieval.scoring import (
-    BASELINE_UNITS,
     DEFAULT_SEPARATORS,
     INDEX_ALONE,
     INDEX_CONTEXT,

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from chunkbench.strategies.base import Param
+from chunkbench.strategies.peers import SEPARATORS
 from chunkbench.text.context import OWN_TEXT, Indexing, group_keys
 from chunkbench.text.ranges import Span, blank_gaps, merge_ranges, overlap_length
 from chunkbench.types.blocks import blocks_at
@@ -124,15 +125,8 @@ def element_units(doc: Document) -> list[RetrievalUnit]:
     return [RetrievalUnit(e.text, e.char_start, e.char_end, pages_of(e)) for e in doc.elements if e.text.strip()]
 
 
-#: the baseline splitter's separators: LangChain's own, or with sentence ends, as Chroma's
-#: RecursiveTokenChunker (the strongest common splitter in Chroma's chunking study)
-SEPARATORS = {"langchain": ["\n\n", "\n", " ", ""], "sentences": ["\n\n", "\n", ".", "?", "!", " ", ""]}
 #: the separators every baseline uses unless told otherwise: the strongest common splitter's
 DEFAULT_SEPARATORS = "sentences"
-
-
-#: what a baseline's chunk_size counts: characters, or cl100k tokens (Chroma's splitter "at 200 tokens")
-BASELINE_UNITS = ("chars", "tokens")
 
 
 def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,

@@ -176,7 +176,13 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
     (in place); how the chunks are to be indexed (--index-context, --index-alone, --index-windows,
     --index-headings, --index-groups, over the retrieval default's)."""
     from chunkbench.app.defaults import DEFAULT_STRATEGY, RETRIEVAL_DEFAULT
-    from chunkbench.evaluate.retrieval.scoring import INDEX_CONTEXT_PARAM, INDEX_GROUPS_PARAM, INDEX_WINDOWS_PARAM
+    from chunkbench.evaluate.retrieval.scoring import (
+        INDEX_CONTEXT_PARAM,
+        INDEX_GROUPS_PARAM,
+        INDEX_PARAMS,
+        INDEX_WINDOWS_PARAM,
+        split_indexing,
+    )
 
     for flag, value, param in (("--index-context", args.index_context, INDEX_CONTEXT_PARAM),
                                ("--index-windows", args.index_windows, INDEX_WINDOWS_PARAM),
@@ -197,6 +203,15 @@ def _choose_setting(args, params: dict[str, Any]) -> Indexing:
         args.strategy = RETRIEVAL_DEFAULT.strategy
         params.update(RETRIEVAL_DEFAULT.strategy_params)
         default = RETRIEVAL_DEFAULT.indexing
+    # index parameters given with --set, as evaluate and sweep print a setting (`recursive chunk_size=150
+    # index_context=1 index_groups=1000`), say the same as the --index-* flags; the flags win
+    if any(p.name in params for p in INDEX_PARAMS):
+        given, rest = split_indexing(params, args.strategy)
+        params.clear()
+        params.update(rest)
+        default = Indexing(given.context or default.context, given.alone or default.alone,
+                           given.windows or default.windows, given.headings or default.headings,
+                           given.groups or default.groups)
     indexing = Indexing(default.context if args.index_context is None else args.index_context,
                         args.index_alone or default.alone,
                         default.windows if args.index_windows is None else args.index_windows,

@@ -8,8 +8,8 @@ import os
 
 from chunkbench.evaluate.glossary import explain
 from chunkbench.evaluate.retrieval.budget import BudgetSpec
-from chunkbench.evaluate.retrieval.scoring import BASELINE_UNITS
 from chunkbench.io.return_policy import POLICIES
+from chunkbench.strategies.peers import BASELINE_UNITS
 
 from . import add_set_option, parse_sets
 
