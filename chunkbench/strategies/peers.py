@@ -285,9 +285,10 @@ RECURSIVE_PARAMS = (
 )
 
 
-def _recursive_splitter(cls: type, params: dict[str, Any]) -> Any:
+def recursive_splitter(cls: type, params: dict[str, Any]) -> Any:
     """LangChain's RecursiveCharacterTextSplitter with chunkbench's `separators` and `unit`; with
-    sentence ends a stop stays at the end of its sentence (keep_separator="end")."""
+    sentence ends a stop stays at the end of its sentence (keep_separator="end"). The peer strategy
+    and evaluate's baseline (retrieval.scoring.baseline_units) both build it here."""
     from chunkbench.text.tokenizer import count_tokens
 
     rest = dict(params)
@@ -301,7 +302,7 @@ PEERS = (
     Peer("langchain:RecursiveCharacterTextSplitter", "langchain_text_splitters", "RecursiveCharacterTextSplitter",
          "LangChain's recursive splitter (separators \\n\\n, \\n, space; or with sentence ends) on the canonical text",
          hidden=frozenset({"add_start_index", "length_function", "separators", "is_separator_regex"}),
-         extra=RECURSIVE_PARAMS, make=_recursive_splitter,
+         extra=RECURSIVE_PARAMS, make=recursive_splitter,
          size=("chunk_size", "chars"), small={"chunk_size": 300, "chunk_overlap": 30}),
     Peer("langchain:TokenTextSplitter", "langchain_text_splitters", "TokenTextSplitter",
          "LangChain's token windows (cl100k, offline) on the canonical text",

@@ -26,7 +26,7 @@ def baseline(size: int = BASELINE_SIZE, overlap: int = 0, separators: str = DEFA
              unit: str = "chars", index_context: int = 0, index_alone: bool = False,
              index_windows: int = 0, index_headings: bool = False, index_groups: int = 0) -> Setting:
     """The LangChain RecursiveCharacterTextSplitter at `size` characters (or cl100k tokens: `unit`),
-    cutting at `separators` (a key of retrieval's SEPARATORS: with sentence ends by default, the
+    cutting at `separators` (a key of strategies.peers.SEPARATORS: with sentence ends by default, the
     strongest common splitter), each piece indexed as a setting's INDEX_PARAMS say (with
     `index_context` neighbours each side, also alone, also by windows of its sentences, after the
     headings above it, also by its block's and section's texts)."""

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from chunkbench.strategies.base import Param
-from chunkbench.strategies.peers import SEPARATORS
+from chunkbench.strategies.peers import recursive_splitter
 from chunkbench.text.context import OWN_TEXT, Indexing, group_keys
 from chunkbench.text.ranges import Span, blank_gaps, merge_ranges, overlap_length
 from chunkbench.types.blocks import blocks_at
@@ -132,19 +132,15 @@ DEFAULT_SEPARATORS = "sentences"
 def baseline_units(doc: Document, chunk_size: int, chunk_overlap: int = 0,
                    separators: str = DEFAULT_SEPARATORS, unit: str = "chars", cuts: Iterable[int] = ()) -> list[RetrievalUnit]:
     """LangChain RecursiveCharacterTextSplitter pieces of `doc.text` with their offsets and pages;
-    `separators` names a SEPARATORS list (with sentence ends, a stop stays at its sentence's end),
+    `separators` names a strategies.peers.SEPARATORS list (with sentence ends, a stop stays at its sentence's end),
     `unit` what chunk_size and chunk_overlap count (BASELINE_UNITS). `cuts` are offsets where a
     piece must end besides (the text is split there first, then each part by the splitter)."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    from chunkbench.text.tokenizer import count_tokens
-
     chunk_size = max(1, int(chunk_size))
-    splitter = RecursiveCharacterTextSplitter(
-        chunk_size=chunk_size, chunk_overlap=min(int(chunk_overlap), chunk_size - 1), add_start_index=True,
-        separators=SEPARATORS[separators], keep_separator="end" if separators == "sentences" else True,
-        length_function=count_tokens if unit == "tokens" else len,
-    )
+    splitter = recursive_splitter(RecursiveCharacterTextSplitter, {
+        "chunk_size": chunk_size, "chunk_overlap": min(int(chunk_overlap), chunk_size - 1), "add_start_index": True,
+        "separators": separators, "unit": unit})
     starts = [e.char_start for e in doc.elements if e.text]
     spans = [e for e in doc.elements if e.text]
     out = []
