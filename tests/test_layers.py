@@ -249,12 +249,12 @@ def test_importing_the_package_loads_little_and_no_strategy():
 
 
 def test_every_test_left_to_make_extended_exists():
-    """Each EXTENDED entry of tests/conftest.py names a test file, or a test function in one, that
-    exists: a renamed test would otherwise fall back into `make test` unnoticed."""
+    """Each EXTENDED entry of tests/conftest.py names a test file, or a test function in one (or one
+    of its parameters), that exists: a renamed test would otherwise fall back into `make test` unnoticed."""
     from tests.conftest import EXTENDED, KEPT_BROWSER
 
     for entry in EXTENDED:
-        path, _, name = entry.partition("::")
+        path, _, name = entry.split("[")[0].partition("::")
         source = ROOT / path
         assert source.is_file(), entry
         functions = {n.name for n in ast.walk(ast.parse(source.read_text("utf-8"))) if isinstance(n, ast.FunctionDef)}
