@@ -204,9 +204,10 @@ def test_demo_runs_every_strategy_and_reports_failures(tmp_path, capsys):
         assert (report / "index.html").exists() and list(report.glob("*.png"))
         assert f"a/{name}/report/index.html" in (tmp_path / "out" / "index.html").read_text("utf-8")
     table = (tmp_path / "out" / "summary.txt").read_text("utf-8").splitlines()
-    assert table[0].split() == ["document", "strategy", "chunks", "median", "p95", "targets"]
-    assert [row.split()[:2] for row in table[1:-1]] == [["a", "elements"], ["a", "tokens"]]
-    assert table[-1].startswith("targets: of 4 checks met")  # what "targets 3/4" means
+    assert table[0].split() == ["document", "strategy", "chunks", "median", "p95", "targets", "defects", "verdict"]
+    assert [row.split()[:2] for row in table[1:-3]] == [["a", "elements"], ["a", "tokens"]]
+    assert table[-3].startswith("targets: of 4 checks met")  # what "targets 3/4" means
+    assert table[-1].startswith("verdict: good: every size target met")  # and the verdict of both
     assert demo.main([str(tmp_path / "nothing-here"), str(tmp_path / "out")]) == 2
 
 

@@ -5,6 +5,7 @@ Federal Register's footnotes); small documents where one rule is pinned."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -135,6 +136,19 @@ def test_headings_alone_contents_chunks_and_sizes_are_found():
     assert {"tiny", "oversize"} >= {f.code.value for f in find_defects(small, ["tiny", "oversize"])}
     assert any(f.code is Defect.OVERSIZE for f in find_defects(chunk(doc, "elements", split_oversize=False,
                                                                      max_chunk_size=60)))
+
+
+def test_a_short_section_kept_whole_is_not_tiny_but_a_short_piece_of_one_is():
+    doc = make_doc([{"type": "heading", "text": "1. Term", "text_level": 1}, _p("Two years."),
+                    {"type": "heading", "text": "2. Fees", "text_level": 1}, _p("The Client pays monthly. " * 12),
+                    _p("Net 30.")])
+    text = doc.text
+    fees = text.index("2. Fees")
+    tail = text.index("Net 30.")
+    cs = cb.inspect(doc, [text[:fees], text[fees:tail], text[tail:]])
+    # the same sizes as a setting of 1,000 characters judges them (tiny below 100)
+    cs = dataclasses.replace(cs, strategy="recursive", params={"chunk_size": 1000, "unit": "chars", "min_chars": 100})
+    assert _codes(cs, "tiny") == [("tiny", (2,))]  # "1. Term / Two years." is a whole section: not tiny
 
 
 def test_cuts_mid_word_mid_sentence_dangling_and_inside_a_row():

@@ -27,8 +27,12 @@ def demo_out(tmp_path_factory) -> Path:
 def test_index_says_what_each_strategy_is_and_which_met_the_targets(demo_out):
     page = (demo_out / "index.html").read_text(encoding="utf-8")
     assert get_strategy("elements").doc in page and get_strategy("tokens").doc in page
-    assert "Targets met" in page and "700–1500 characters" in page and "✓ most" in page
+    assert "Targets met" in page and "700–1500 characters" in page and "✓ cleanest" in page
     assert "✓ best" not in page  # one verdict of "best" per page: the sweep's
+    # the verdict of each row: the worse of its targets and its defects (tokens keeps the running headers)
+    rows = {name: page.split(f"<b>{name}</b></a>")[1].split("</tr>")[0] for name in ("elements", "tokens")}
+    assert "<td><b>good</b> ✓ cleanest</td><td class=n>4/4</td>" in rows["elements"]
+    assert "<td><b>poor</b></td><td class=n>3/4</td>" in rows["tokens"]
     assert 'src="technical_manual/elements/report/page-001.png"' in page
     assert (demo_out / "technical_manual" / "elements" / "report" / "page-001.png").exists()
     summary = (demo_out / "summary.txt").read_text(encoding="utf-8")

@@ -149,7 +149,9 @@ def test_the_recall_floor_keeps_the_sweep_from_choosing_the_smallest_chunks(tmp_
     lines = sweep.best_lines(df)
     assert lines == [f"best for technical_manual: recursive chunk_size=200: ret_chunks_token_iou "
                      f"{best['value']:.1%} at token recall {best['ret_chunks_token_recall']:.1%} "
-                     f"(floor {floor:.1%}: the 200-character splitter's token recall)"]
+                     f"(floor {floor:.1%}: the 200-character splitter's token recall)",
+                     f"  verdict {best['verdict']}: targets {best['targets_passed']}/4, {best['defects_per_100']:g} "
+                     "defects per 100 chunks"]
     from chunkbench.ui.sweep_summary import summary_html
 
     page = summary_html(df, df.attrs["grid_keys"])

@@ -387,17 +387,29 @@ def _table_headers(scan: _Scan) -> Iterator[Finding]:
 
 
 def _sizes(scan: _Scan) -> Iterator[Finding]:
-    """tiny and oversize against the setting's own size (none for chunks of an unknown setting)."""
+    """tiny and oversize against the setting's own size (none for chunks of an unknown setting); a
+    chunk that is one whole section, from its heading to the next, is never tiny (a short section
+    kept apart from its neighbours is the strategy's choice, not a fragment)."""
     size = setting_size(scan.chunkset)
     if size is None:
         return
     minimum, limit, unit = size
     for i, c in enumerate(scan.chunks):
         n = c.tokens_est if unit == "tokens" else c.char_len
-        if n < minimum:
+        if n < minimum and not _whole_section(scan, c):
             yield scan.at_chunk(Defect.TINY, i, f"{n} {unit} < {minimum}, the setting's minimum")
         elif n > limit:
             yield scan.at_chunk(Defect.OVERSIZE, i, f"{n} {unit} > {limit}, the setting's limit")
+
+
+def _whole_section(scan: _Scan, chunk: Chunk) -> bool:
+    """Whether the chunk holds one section whole: it opens with a heading that has a body in the chunk,
+    and the content after its last element is the next heading (or the document's end)."""
+    body = [e for e in scan.elements_of(chunk) if scan.position.get(e.id) is not None]
+    if len(body) < 2 or not body[0].is_heading or body[-1].is_heading:
+        return False
+    after = scan.position[body[-1].id] + 1
+    return after == len(scan.content) or scan.content[after].is_heading
 
 
 #: each detector with the codes it finds (a run skips those none of whose codes is wanted)

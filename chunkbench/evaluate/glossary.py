@@ -10,12 +10,14 @@ import re
 
 from chunkbench.evaluate.defects import DEFECT_DOCS
 from chunkbench.evaluate.stats import TARGETS_TEXT
+from chunkbench.evaluate.verdict import VERDICT_TEXT
 
 #: the main metrics, in the order docs/guide.md lists them
 METRICS: dict[str, str] = {
     "chunks": "number of chunks",
     "chars_median": "median chunk length in characters (chars_min/p95/max/mean likewise; tokens_* in cl100k tokens)",
     "targets_passed": f"how many of the 4 quality targets the chunk set meets: {TARGETS_TEXT}",
+    "verdict": f"the targets and the defects per 100 chunks in one word: {VERDICT_TEXT}",
     "share_with_pages": "share of chunks that know their pages (share_with_bbox, share_with_source_blocks likewise)",
     "tables_split": "tables cut into two or more chunks with no chunk holding the whole table (lists_split, "
                     "clauses_split likewise)",

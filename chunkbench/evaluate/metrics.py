@@ -23,6 +23,7 @@ from chunkbench.text.ranges import RangeIndex, merge_ranges
 from . import stats
 from .defects import defect_metrics
 from .edges import chunk_range, is_mid_sentence, opens_dependent
+from .verdict import verdict_of
 
 if TYPE_CHECKING:
     from chunkbench.types.chunk import Chunk
@@ -266,6 +267,7 @@ def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = 
         **target_metrics(chunkset),
         **defect_metrics(chunkset),
     }
+    flat["verdict"] = verdict_of(flat["targets_passed"], flat["targets_total"], flat).word
     details: dict = {
         "histogram_chars": size_histogram(chunkset, "chars"),
         "histogram_tokens": size_histogram(chunkset, "tokens"),

@@ -209,6 +209,8 @@ def format_stats(stats: Mapping, title: str | None = None) -> str:
     """`chunk_stats()` output as a short human-readable report."""
     size = stats["size"]
     lines = [title] if title else []
+    if "verdict" in stats:  # the targets and the defects in one word (evaluate.verdict)
+        lines.append(f"verdict  {stats['verdict']['line']}")
     lines.append(f"chunks   {size['count']}")
     for label in ("chars", "tokens"):
         d = size[label]

@@ -54,11 +54,12 @@ class Verdict:
 
 def verdict_of(targets_passed: int, targets_total: int, defect_counts: Mapping[str, float | None] | None) -> Verdict:
     """The verdict from a count of targets met and `evaluate.defects.defect_counts` (None: not checked)."""
-    if defect_counts is None or defect_counts.get("defects_per_100") is None:
+    per_100 = defect_counts.get("defects_per_100") if defect_counts is not None else None
+    if defect_counts is None or per_100 is None:
         return Verdict(targets_passed, targets_total, None)
     codes = sorted(((key.removeprefix("defect_"), value) for key, value in defect_counts.items()
                     if key.startswith("defect_") and value), key=lambda kv: (-kv[1], kv[0]))
-    return Verdict(targets_passed, targets_total, float(defect_counts["defects_per_100"]), tuple(codes[:3]))
+    return Verdict(targets_passed, targets_total, float(per_100), tuple(codes[:3]))
 
 
 def chunkset_verdict(chunkset) -> Verdict:

@@ -21,6 +21,7 @@ from typing import Any
 
 from chunkbench.evaluate.defects import find_defects
 from chunkbench.evaluate.stats import TARGETS_TEXT
+from chunkbench.evaluate.verdict import VERDICT_TEXT
 from chunkbench.io.atomic import write_json, write_text
 from chunkbench.types.document import Document
 
@@ -86,6 +87,7 @@ def step_chunk(demo: Demo, run: DocRun) -> None:
     from chunkbench.app.chunking import chunk
     from chunkbench.evaluate.defects import defect_counts
     from chunkbench.evaluate.stats import quality_targets, size_summary
+    from chunkbench.evaluate.verdict import verdict_of
     from chunkbench.strategies import all_strategies
 
     if run.doc is None:
@@ -105,11 +107,13 @@ def step_chunk(demo: Demo, run: DocRun) -> None:
         run.chunksets[name] = chunkset
         size = size_summary(chunkset)
         targets = quality_targets(chunkset)
+        counts = defect_counts(findings, len(chunkset))
+        verdict = verdict_of(sum(t.passed for t in targets), len(targets), counts)
         run.rows.append({
             "document": run.pdf.stem, "strategy": name, "chunks": size.count,
             "median_chars": size.chars.median, "p95_chars": size.chars.p95,
-            "targets_passed": sum(t.passed for t in targets), "targets_total": len(targets),
-            "defects_per_100": defect_counts(findings, len(chunkset))["defects_per_100"],
+            "targets_passed": verdict.targets_passed, "targets_total": verdict.targets_total,
+            "defects_per_100": counts["defects_per_100"], "verdict": verdict,
         })
 
 
@@ -129,24 +133,28 @@ def step_report(demo: Demo, run: DocRun) -> None:
 
 
 def format_table(rows: list[dict]) -> str:
-    """document × strategy → chunks, median chars, p95 chars, targets passed."""
+    """document × strategy → chunks, median chars, p95 chars, targets passed, defects per 100 chunks,
+    the verdict of both (evaluate.verdict)."""
     from chunkbench.evaluate.stats import fmt_num
 
     width = max([len(r["document"]) for r in rows] + [8])
-    lines = [f"{'document':<{width}}  {'strategy':<10} {'chunks':>6} {'median':>7} {'p95':>6}  targets"]
+    lines = [f"{'document':<{width}}  {'strategy':<10} {'chunks':>6} {'median':>7} {'p95':>6}  targets  "
+             f"{'defects':>7}  verdict"]
     for r in rows:
         if "error" in r:
             lines.append(f"{r['document']:<{width}}  {r['strategy']:<10} {'ERROR: ' + r['error']}")
             continue
         lines.append(
             f"{r['document']:<{width}}  {r['strategy']:<10} {r['chunks']:>6} {fmt_num(r['median_chars']):>7} "
-            f"{fmt_num(r['p95_chars']):>6}  {r['targets_passed']}/{r['targets_total']}"
+            f"{fmt_num(r['p95_chars']):>6}  {r['targets_passed']}/{r['targets_total']:<5} "
+            f"{fmt_num(r['defects_per_100']):>7}  {r['verdict'].word}"
         )
     return "\n".join(lines)
 
 
-#: what "targets 3/4" means, printed under the table
-TARGETS_LEGEND = f"targets: of 4 checks met — {TARGETS_TEXT} (chunkbench stats CHUNKS.json lists them)"
+#: what "targets 3/4", "defects" and the verdict mean, printed under the table
+TARGETS_LEGEND = (f"targets: of 4 checks met — {TARGETS_TEXT} (chunkbench stats CHUNKS.json lists them)\n"
+                  f"defects: per 100 chunks, what a reviewer would object to (docs/defects.md)\nverdict: {VERDICT_TEXT}")
 
 
 def final_table(demo: Demo) -> None:
@@ -196,8 +204,9 @@ def demo_sweep(inputs: Sequence[str | os.PathLike], out_dir: str | os.PathLike,
 
 
 def final_index(demo: Demo) -> None:
-    """`out/index.html`: per document, a row per strategy with what it is, its counts, the quality
-    targets it met (the most marked) and a thumbnail linking its overlay report; then the sweep."""
+    """`out/index.html`: per document, a row per strategy with what it is, its counts, its verdict
+    (the best marked), the quality targets it met, its defects and a thumbnail linking its overlay
+    report; then the sweep."""
     write_text(demo.out / "index.html", index_html(demo))
     print(f"\nopen {demo.out / 'index.html'} for every report")
 
@@ -206,13 +215,14 @@ def index_html(demo: Demo) -> str:
     import html
 
     from chunkbench.evaluate.stats import MEDIAN_CHARS_RANGE, P95_CHARS_LIMIT, fmt_num
+    from chunkbench.evaluate.verdict import WORDS as VERDICT_WORDS
     from chunkbench.strategies import get_strategy
 
     lo, hi = MEDIAN_CHARS_RANGE
     sections = []
     for run in demo.runs:
         ok_rows = [r for r in run.rows if "error" not in r]
-        best = max((r["targets_passed"] for r in ok_rows), default=None)
+        best = min((r["verdict"].word for r in ok_rows), key=VERDICT_WORDS.index, default=None)
         lines = []
         for r in run.rows:
             name = r["strategy"]
@@ -220,22 +230,24 @@ def index_html(demo: Demo) -> str:
             report = f"{run.pdf.stem}/{name}/report/index.html"
             thumb = f"{run.pdf.stem}/{name}/report/page-001.png"
             if "error" in r:
-                lines.append(f"<tr><td><b>{html.escape(name)}</b></td><td colspan=7 class=err>failed: "
+                lines.append(f"<tr><td><b>{html.escape(name)}</b></td><td colspan=8 class=err>failed: "
                              f"{html.escape(r['error'])}</td></tr>")
                 continue
-            star = " ✓ most" if r["targets_passed"] == best and best else ""
+            verdict = r["verdict"]
+            star = " ✓ cleanest" if verdict.word == best else ""
             picture = (f'<a href="{html.escape(report)}"><img src="{html.escape(thumb)}" alt="page 1, {html.escape(name)}"'
                        ' loading=lazy></a>' if (demo.out / thumb).exists() else "")
             lines.append(
                 f"<tr><td><a href=\"{html.escape(report)}\"><b>{html.escape(name)}</b></a><div class=about>{about}</div></td>"
                 f"<td class=n>{r['chunks']}</td><td class=n>{fmt_num(r['median_chars'])}</td>"
                 f"<td class=n>{fmt_num(r['p95_chars'])}</td>"
-                f"<td class=n>{r['targets_passed']}/{r['targets_total']}{star}</td>"
+                f"<td><b>{verdict.word}</b>{star}</td><td class=n>{r['targets_passed']}/{r['targets_total']}</td>"
                 f"<td class=n>{fmt_num(r['defects_per_100'])}</td><td>{picture}</td></tr>"
             )
         sections.append(
             f"<h2>{html.escape(run.pdf.name)}</h2><table><tr><th>strategy (opens its overlay report)</th>"
-            "<th>chunks</th><th>median chars</th><th>p95 chars</th><th>targets met</th><th>defects per 100 chunks</th>"
+            "<th>chunks</th><th>median chars</th><th>p95 chars</th><th>verdict</th><th>targets met</th>"
+            "<th>defects per 100 chunks</th>"
             "<th>page 1</th></tr>"
             + "".join(lines) + "</table>"
         )
@@ -253,13 +265,16 @@ def index_html(demo: Demo) -> str:
         "<h1>chunkbench demo</h1>"
         "<p>Each sample PDF was parsed once and chunked with every strategy. A row opens that strategy's overlay "
         "report: the pages with each chunk drawn on them and the reason each boundary is where it is.</p>"
-        f"<p class=legend><b>Targets met</b> counts four checks of a chunk set: the median chunk is {lo}–{hi} "
-        f"characters; 95% of chunks are under {P95_CHARS_LIMIT:,}; every chunk knows its pages; every chunk knows its "
-        "source elements. <b>✓ most</b> marks the strategies that meet the most targets for that document: "
-        "a check that chunks are usable, not a verdict on which retrieves best. That verdict is the sweep's, "
+        f"<p class=legend><b>Verdict</b> says in one word what the targets and the defects say together: "
+        f"{html.escape(VERDICT_TEXT)}. <b>✓ cleanest</b> marks the best verdict for that document: chunks that are "
+        "usable and cut where a reader would, not a verdict on which retrieves best. That is the sweep's, "
         "below: it is the one this page calls best. "
+        f"<b>Targets met</b> counts four checks of a chunk set: the median chunk is {lo}–{hi} "
+        f"characters; 95% of chunks are under {P95_CHARS_LIMIT:,}; every chunk knows its pages; every chunk knows its "
+        "source elements. "
         "<b>Defects per 100 chunks</b> counts what a reviewer would object to (a lead-in apart from its table, a "
-        "cut mid-sentence, a footnote inside a table piece, …), boxed in red in each report (docs/defects.md).</p>"
+        "cut mid-sentence or mid-word, a footnote inside a table piece, …), boxed in red in each report "
+        "(docs/defects.md).</p>"
         + "".join(sections) + sweep
     )
 

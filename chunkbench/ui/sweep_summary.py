@@ -45,7 +45,7 @@ def _without_questions_html(proxy: bool) -> str:
     from chunkbench.evaluate.calibration import caveat
 
     said = (caveat() if proxy else
-            "chosen by the size targets alone: the document is too short for queries of its own")
+            "chosen by the size targets, then the fewest defects: the document is too short for queries of its own")
     return (
         "<h2>Chosen without questions</h2>"
         f"<p class='note'>{html.escape(said)}.</p>"

@@ -67,10 +67,16 @@ def best_settings(df, objective: str | None = None):
         candidates, note = guarded(group[group[metric].notna()], metric)
         if candidates.empty:
             continue
-        g = candidates.sort_values([metric, "chunks"], ascending=[False, True], kind="stable")
+        # by the size targets alone, the fewer defects win among the points that meet as many
+        # (a chopper meets them all: evaluate.verdict)
+        by = [metric, "defects_per_100", "chunks"] if metric == "targets_passed" and "defects_per_100" in candidates \
+            else [metric, "chunks"]
+        g = candidates.sort_values(by, ascending=[False, *[True] * (len(by) - 1)], kind="stable", na_position="last")
         row = g.iloc[0]
         best = {"document": inp, "objective": metric, "value": row[metric], "strategy": row.get("strategy"),
-                "params": row.get("params"), "chunks": row.get("chunks")}
+                "params": row.get("params"), "chunks": row.get("chunks"), "verdict": row.get("verdict"),
+                "targets_passed": row.get("targets_passed"), "targets_total": row.get("targets_total"),
+                "defects_per_100": row.get("defects_per_100")}
         if metric in GUARDED and "recall_floor" in group.columns and group["recall_floor"].notna().any():
             best.update({"ret_chunks_token_recall": row.get("ret_chunks_token_recall"), "recall_floor": row.get("recall_floor"),
                          "note": note})
@@ -82,8 +88,8 @@ def best_settings(df, objective: str | None = None):
 
 
 #: said under a best chosen by the size targets alone (no questions, no proxy score)
-TARGETS_ONLY = ("chosen by the size targets alone (no questions file, and no proxy score: the document is too short "
-                "for its own queries): a size check, not a retrieval result")
+TARGETS_ONLY = ("chosen by the size targets, then the fewest defects (no questions file, and no proxy score: the "
+                "document is too short for its own queries): a check of the cuts, not a retrieval result")
 
 
 def row_setting(row):
@@ -124,6 +130,9 @@ def best_lines(df) -> list[str]:
         elif best["objective"] == "targets_passed":
             line += f"\n  {TARGETS_ONLY}"
         lines.append(line)
+        if isinstance(best.get("verdict"), str):  # the chosen point's targets and defects in one word
+            lines.append(f"  verdict {best['verdict']}: targets {best['targets_passed']}/{best['targets_total']}, "
+                         f"{best['defects_per_100']:g} defects per 100 chunks")
         if best["document"] in (df.attrs.get("holdout") or {}):
             lines.append(f"  {holdout_line(df.attrs['holdout'][best['document']])}")
     return lines

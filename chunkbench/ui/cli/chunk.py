@@ -146,20 +146,23 @@ def run_chunk(args) -> int:
 
         chunkset = with_citations(chunkset)
     wrote = []
+    findings = find_defects(chunkset) if outputs else []
     writers = {"--output": chunkset.to_json, "--debug-md": lambda path: chunkset.to_debug_markdown(
-        path, [f.to_dict() for f in find_defects(chunkset)]), "--jsonl": chunkset.to_jsonl}
+        path, [f.to_dict() for f in findings]), "--jsonl": chunkset.to_jsonl}
     for option, path in outputs.items():
         write_output(path, writers[option])
         wrote.append(path)
     if wrote:
+        from chunkbench.evaluate.defects import defect_counts
         from chunkbench.evaluate.stats import fmt_num, quality_targets, size_summary
+        from chunkbench.evaluate.verdict import verdict_of
 
         size = size_summary(chunkset)
         targets = quality_targets(chunkset)
+        verdict = verdict_of(sum(t.passed for t in targets), len(targets), defect_counts(findings, len(chunkset)))
         print(
             f"{doc.source}: {size.count} chunks ({chunkset.strategy}), median {fmt_num(size.chars.median)} chars, "
-            f"p95 {fmt_num(size.chars.p95)}, targets {sum(t.passed for t in targets)}/{len(targets)} "
-            "(`chunkbench stats` lists them)"
+            f"p95 {fmt_num(size.chars.p95)}; {verdict.line()} (`chunkbench stats` lists them)"
             + (" (see the warnings on stderr)" if doc.warnings else "")
         )
         for path in wrote:
@@ -331,6 +334,17 @@ def _defects_of(data: dict, chunks_json: Path, doc_path: str | None) -> dict:
             "document": Path(doc_path).name}
 
 
+def _verdict_of(stats: dict) -> dict:
+    """The first-screen verdict (evaluate.verdict) of `chunk_stats` with its defects, as JSON."""
+    from chunkbench.evaluate.verdict import verdict_of
+
+    defects = stats["defects"]
+    counts = None if "note" in defects else {"defects_per_100": defects["per_100"],
+                                             **{f"defect_{k}": v for k, v in defects["by_code"].items()}}
+    verdict = verdict_of(stats["targets_passed"], stats["targets_total"], counts)
+    return {"word": verdict.word, "line": verdict.line()}
+
+
 def run_stats(args) -> int:
     from chunkbench.evaluate.stats import chunk_stats, format_stats
     from chunkbench.io.export import load_chunks_json
@@ -338,6 +352,7 @@ def run_stats(args) -> int:
     data = load_chunks_json(Path(args.chunks_json))
     stats = chunk_stats(data)
     stats["defects"] = _defects_of(data, Path(args.chunks_json), args.doc)
+    stats["verdict"] = _verdict_of(stats)
     if args.json:
         out = {"source": data["source"], "doc_id": data["doc_id"], "chunking": data["chunking"], **stats}
         json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
