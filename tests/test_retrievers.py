@@ -55,10 +55,12 @@ def embed_once(monkeypatch):
     model = dense_model()
     encode, seen = model.encode, {}
 
-    def cached(texts, batch_size=64):
+    def cached(texts, batch_size=64, on_batch=None):
         todo = [t for t in dict.fromkeys(texts) if t not in seen]
         if todo:
             seen.update(zip(todo, encode(todo, batch_size)))
+        if on_batch is not None:
+            on_batch(len(texts))
         return np.stack([seen[t] for t in texts]) if texts else encode(texts, batch_size)
 
     monkeypatch.setattr(model, "encode", cached)
@@ -100,6 +102,54 @@ def test_every_chunk_comes_back_once_with_its_text_and_the_index_text_is_never_s
             shown = n.node.get_content(metadata_mode=mode)
             assert "index_text" not in shown and n.node.text in shown
     assert [n.score for n in nodes] == sorted((n.score for n in nodes), reverse=True)
+
+
+def test_building_a_retriever_shows_progress_and_embeds_each_index_text_once(case, monkeypatch, capsys):
+    """Embedding takes minutes on a CPU: the build says how far it is (lines where there is no
+    terminal, a bar on one, a widget in Jupyter), in batches each framework's model embeds once."""
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+    from llama_index.core.embeddings import MockEmbedding
+
+    from chunkbench.io.retrievers import EMBED_BATCH, index_entries
+
+    chunks = _recipe_chunks(case, Setting("recursive", {"chunk_size": 60}))
+    texts = [t for _, _, t in index_entries(chunks)]
+    assert len(texts) > 2 * EMBED_BATCH
+    monkeypatch.setenv("CHUNKBENCH_PROGRESS_SECONDS", "0")
+    asked: dict[str, list[list[str]]] = {"langchain": [], "llama_index": []}
+
+    class CountingLangChain(DeterministicFakeEmbedding):
+        def embed_documents(self, texts):
+            asked["langchain"].append(list(texts))
+            return super().embed_documents(texts)
+
+    class CountingLlamaIndex(MockEmbedding):
+        def _get_text_embeddings(self, texts):
+            asked["llama_index"].append(list(texts))
+            return super()._get_text_embeddings(texts)
+
+    to_langchain_retriever(chunks, CountingLangChain(size=8), k=3).invoke("the senators")
+    to_llama_index_retriever(chunks, CountingLlamaIndex(embed_dim=8), k=3).retrieve("the senators")
+    for framework, batches in asked.items():
+        assert [t for b in batches for t in b] == texts, framework  # each once, in order
+        assert max(map(len, batches)) <= EMBED_BATCH, framework
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("chunkbench: embedding")]
+    total = len(texts)
+    assert lines.count(f"chunkbench: embedding {total} index texts: {EMBED_BATCH}/{total} texts "
+                       f"({EMBED_BATCH / total:.0%}), 0 s") == 2
+    assert sum(line.startswith(f"chunkbench: embedding {total} index texts: {total}/{total} texts (100%)")
+               for line in lines) == 2
+
+
+def test_a_few_texts_are_embedded_without_progress(case, monkeypatch, capsys):
+    from dataclasses import replace
+
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    monkeypatch.setenv("CHUNKBENCH_PROGRESS_SECONDS", "0")
+    chunks = _recipe_chunks(case, Setting("recursive", {"chunk_size": 300}))
+    to_langchain_retriever(replace(chunks, chunks=chunks.chunks[:20]), DeterministicFakeEmbedding(size=8))
+    assert "embedding" not in capsys.readouterr().err
 
 
 def test_first_distinct_keeps_each_chunk_at_its_best_rank():

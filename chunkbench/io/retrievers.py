@@ -19,7 +19,7 @@ Chunks without index texts are ranked by their own text. The frameworks are opti
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from chunkbench.types.chunk import Chunk, ChunkedDocument
@@ -67,6 +67,23 @@ def first_distinct(chunk_ids: Iterable[str], k: int) -> list[str]:
     return out
 
 
+#: index texts embedded per step of a retriever's build (LlamaIndex's own default batch)
+EMBED_BATCH = 64
+
+
+def _embedding_batches(entries: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    """`entries` in batches of EMBED_BATCH, with progress on the terminal or in Jupyter while the
+    caller embeds them (io.progress.embedding_progress): with the bundled MiniLM on a CPU a 50-page
+    PDF's index texts take minutes."""
+    from .progress import embedding_progress
+
+    with embedding_progress(len(entries), "index texts") as bar:
+        for start in range(0, len(entries), EMBED_BATCH):
+            batch = entries[start:start + EMBED_BATCH]
+            yield batch
+            bar.update(len(batch))
+
+
 def _fetch(chunks: ChunkedDocument, k: int) -> int:
     """How many index entries to fetch so that `k` distinct chunks are among them."""
     most = max((len(index_texts(c)) for c in chunks.chunks), default=1)
@@ -84,9 +101,9 @@ def to_langchain_retriever(chunks: ChunkedDocument, embeddings: Any, *, k: int =
         raise ValueError(f"k must be at least 1, got {k}")
     store = vectorstore if vectorstore is not None else vs_module.InMemoryVectorStore(embeddings)
     entries = index_entries(chunks)
-    if entries:
+    for batch in _embedding_batches(entries):  # the store embeds what it is given
         store.add_documents([documents.Document(page_content=t, metadata={CHUNK_ID: cid}, id=eid)
-                             for eid, cid, t in entries], ids=[eid for eid, _, _ in entries])
+                             for eid, cid, t in batch], ids=[eid for eid, _, _ in batch])
     by_id = {d.id: d for d in to_langchain(chunks)}
     return _langchain_class()(vectorstore=store, chunks=by_id, k=k, fetch=_fetch(chunks, k))
 
@@ -125,6 +142,11 @@ def to_llama_index_retriever(chunks: ChunkedDocument, embed_model: Any, *, k: in
     entries = [schema.TextNode(id_=eid, text=t, metadata={CHUNK_ID: cid}, excluded_embed_metadata_keys=[CHUNK_ID],
                                excluded_llm_metadata_keys=[CHUNK_ID])
                for eid, cid, t in index_entries(chunks)]
+    for batch in _embedding_batches(entries):  # embedded here, batch by batch, so the index embeds none again
+        vectors = embed_model.get_text_embedding_batch([n.get_content(metadata_mode=schema.MetadataMode.EMBED)
+                                                        for n in batch])
+        for node, vector in zip(batch, vectors):
+            node.embedding = vector
     index = core.VectorStoreIndex(entries, embed_model=embed_model, show_progress=False)
     inner = index.as_retriever(similarity_top_k=_fetch(chunks, k))
     nodes = {n.node_id: n for n in to_llama_index(chunks)}

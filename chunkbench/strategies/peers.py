@@ -242,7 +242,10 @@ def minilm_embeddings() -> Any:
                 known.clear()
                 new = list(dict.fromkeys(texts))
             if new:
-                known.update(zip(new, model.encode(new)))
+                from chunkbench.io.progress import embedding_progress
+
+                with embedding_progress(len(new)) as bar:
+                    known.update(zip(new, model.encode(new, on_batch=bar.update)))
             return [known[t] for t in texts]
 
         @property

@@ -13,7 +13,7 @@ import functools
 import importlib.util
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -101,13 +101,17 @@ class MiniLM:
         """Length of one embedding (384)."""
         return int(self.w["embeddings.word_embeddings.weight"].shape[1])
 
-    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
-        """Batches of similar length (as sentence-transformers sorts them), so little is padding."""
+    def encode(self, texts: Sequence[str], batch_size: int = 64,
+               on_batch: Callable[[int], object] | None = None) -> np.ndarray:
+        """Batches of similar length (as sentence-transformers sorts them), so little is padding;
+        `on_batch(n)` after each batch of n texts (a progress bar's update)."""
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         for start in range(0, len(order), batch_size):
             chunk = order[start:start + batch_size]
             out[chunk] = self._batch([texts[i] for i in chunk])
+            if on_batch is not None:
+                on_batch(len(chunk))
         return out
 
     def _batch(self, texts: list[str]) -> np.ndarray:

@@ -69,7 +69,12 @@ class DenseRanker:
     def __init__(self, texts: Sequence[str]):
         self.size = len(texts)
         self._model = dense_model()
-        self._emb = self._model.encode(list(texts), batch_size=64) if texts else None
+        self._emb = None
+        if texts:
+            from chunkbench.io.progress import embedding_progress
+
+            with embedding_progress(len(texts)) as bar:
+                self._emb = self._model.encode(list(texts), batch_size=64, on_batch=bar.update)
 
     def scores(self, query: str) -> np.ndarray | None:
         if self._emb is None or not query.strip():
