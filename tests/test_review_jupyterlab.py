@@ -153,8 +153,10 @@ def test_the_review_notebook_in_jupyterlab_makes_no_request_off_the_machine(lab)
 
 
 def _open_notebook(browser, lab: str, name: str, width: int):
+    """`name` open and run in a workspace of its own (JupyterLab's default one would reopen the
+    notebooks of earlier pages beside it)."""
     page = browser.new_page(viewport={"width": width, "height": 900})
-    page.goto(f"{lab}/lab/tree/{name}")
+    page.goto(f"{lab}/lab/workspaces/{Path(name).stem}/tree/{name}")
     page.wait_for_function(
         "document.querySelector('.jp-Notebook-ExecutionIndicator')?.getAttribute('data-status') === 'idle'",
         timeout=TIMEOUT)
@@ -239,3 +241,51 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         assert [e.kind for e in stored] == ["merge", "split"] and resolve(doc, stored[1].at) == word
         img.scroll_into_view_if_needed()
         page.screenshot(path=str(tmp_path / "explorer-1280.png"))  # what a user sees
+
+
+#: the output area of a notebook in a 1,280 px window with JupyterLab's file browser open
+OUTPUT_WIDTH_AT_1280 = 848
+
+
+def test_the_review_app_and_the_sweep_table_fit_a_notebook_beside_the_file_browser(lab, tmp_path):
+    """At 1,280 px, beside the file browser, a notebook's output is 848 px wide: the review app's
+    controls wrap within it (a row of them ran 226 px past it, "go to boundary #" cut off), and the
+    sweep notebook's whole-grid table fits it without scrolling sideways (it was 1,968 px)."""
+    from papermill.iorw import load_notebook_node
+    from papermill.parameterize import parameterize_notebook
+
+    from chunkbench.app import sweep
+
+    pdf = SAMPLE_PDFS / "technical_manual.pdf"
+    sweep.run_sweep([pdf], {"chunk_size": [300, 600, 1000]}, tmp_path / "sw", strategy="recursive", progress=False,
+                    notebooks="none")
+    nb = parameterize_notebook(load_notebook_node(str(ROOT / "notebooks" / "02_sweep.ipynb")), {
+        "input_path": str(pdf), "strategy": "recursive", "params": {"chunk_size": 600}, "out_dir": str(tmp_path / "p"),
+        "results_csv": str(tmp_path / "sw" / "results.csv"), "document": "technical_manual"})
+    nbformat.write(nb, tmp_path / "sweep.ipynb")
+    # the controls and tables past the output's right edge, Bokeh's shadow roots searched too
+    past_the_edge = """area => {
+        const right = area.getBoundingClientRect().right, found = [];
+        const walk = root => {
+            for (const e of root.querySelectorAll('*')) {
+                if (e.shadowRoot) walk(e.shadowRoot);
+                if (!['BUTTON', 'INPUT', 'SELECT', 'TABLE', 'LABEL'].includes(e.tagName)) continue;
+                const box = e.getBoundingClientRect();
+                if (box.width > 0 && box.right > right + 1)
+                    found.push((e.innerText || e.value || e.tagName).slice(0, 40) + ' +' + Math.round(box.right - right));
+            }
+        };
+        walk(area);
+        return found;
+    }"""
+    with chromium() as browser:
+        page = _open_notebook(browser, lab, "review.ipynb", 1280)
+        area = page.locator(".jp-OutputArea-output", has=page.locator(".cb-review")).first
+        expect(page.get_by_text("go to boundary #").first).to_be_visible(timeout=TIMEOUT)
+        assert area.bounding_box()["width"] == pytest.approx(OUTPUT_WIDTH_AT_1280, abs=40)
+        assert area.evaluate(past_the_edge) == []
+        page = _open_notebook(browser, lab, "sweep.ipynb", 1280)
+        area = page.locator(".jp-OutputArea-output", has=page.locator("th", has_text="chunk_size=300")).first
+        assert area.evaluate(past_the_edge) == []
+        assert area.evaluate("a => a.scrollWidth <= a.clientWidth")
+        page.screenshot(path=str(tmp_path / "sweep-1280.png"))

@@ -278,6 +278,25 @@ def test_one_notebook_per_input_with_the_whole_grid_and_the_same_numbers(two_by_
         assert point["metrics"][key] == pytest.approx(winner[key]), key
 
 
+def test_the_notebooks_grid_table_turns_a_few_points_into_columns(two_by_two):
+    """The whole-grid table of the sweep notebook fits beside JupyterLab's file browser: with up to
+    POINTS_AS_COLUMNS points a metric per row and a point per column; the document said once."""
+    from chunkbench.ui.plots import POINTS_AS_COLUMNS, grid_table_html
+
+    out, df = two_by_two
+    grid = sweep.grid_rows(out / "results.csv", "technical_manual")
+    page = grid_table_html(grid)
+    assert page.startswith("<p>document technical_manual; strategy elements; status ok</p>")
+    header = page.split("<tbody>")[0]
+    assert header.count("<th>max_chunk_size=") == 4 and "max_chunk_size=800, heading_level=1" in header
+    for metric in ("chunks", "defects_per_100", "verdict"):
+        assert f"<th>{metric}</th>" in page.split("<tbody>")[1]
+    many = pd.concat([grid] * 3, ignore_index=True)
+    assert len(many) > POINTS_AS_COLUMNS
+    wide = grid_table_html(many).split("<tbody>")[0]
+    assert "<th>max_chunk_size</th>" in wide and "<th>verdict</th>" in wide  # a point per row, scrolling
+
+
 def test_sweep_results_files(two_by_two):
     out, df = two_by_two
     csv = pd.read_csv(out / "results.csv")

@@ -147,11 +147,38 @@ def show_grid(results_csv: str | os.PathLike | None, document: str) -> list:
     from IPython.display import HTML
 
     grid = grid_rows(results_csv, document)
-    display(grid[grid_columns(grid)])
+    display(HTML(grid_table_html(grid)))
     charts = [metric_vs_param_html(grid, key) for key in swept_keys(grid)]
     for chart in charts:
         display(HTML(chart))
     return charts
+
+
+#: grid points up to which the notebook's grid table turns metrics into rows (it then fits beside
+#: JupyterLab's file browser at 1,280 px: 848 px for the output)
+POINTS_AS_COLUMNS = 8
+
+
+def grid_table_html(grid) -> str:
+    """One input's grid points as an HTML table that fits a notebook: a metric per row and a point
+    per column (named by its swept values) up to POINTS_AS_COLUMNS points, else a point per row in
+    a box that scrolls sideways; columns that hold one value at every point (the document, an
+    unswept key) are said once above it."""
+    import html
+
+    columns = grid_columns(grid)
+    same = [c for c in columns if grid[c].nunique(dropna=False) == 1 and c in ("document", "strategy", "status")]
+    said = "; ".join(f"{c} {html.escape(str(grid[c].iloc[0]))}" for c in same)
+    table = grid[[c for c in columns if c not in same]]
+    swept = swept_keys(grid) or [k for k in ("strategy",) if k in table.columns]
+    if 0 < len(table) <= POINTS_AS_COLUMNS and swept:
+        names = [", ".join(f"{k}={row[k]}" for k in swept) for _, row in table.iterrows()]
+        body = table.drop(columns=[k for k in swept if k in table.columns]).T
+        body.columns = names
+        shown = body.to_html(escape=True, na_rep="-", float_format=lambda v: f"{v:.4g}")
+    else:
+        shown = table.to_html(index=False, escape=True, na_rep="-", float_format=lambda v: f"{v:.4g}")
+    return (f"<p>{said}</p>" if said else "") + f"<div style='overflow-x:auto;max-width:100%'>{shown}</div>"
 
 
 def plot_size_histogram(chunkset: ChunkSet, unit: str = "chars", bins: int = 20, ax=None):

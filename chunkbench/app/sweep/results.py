@@ -169,7 +169,7 @@ def grid_columns(df) -> list[str]:
     wanted = ["document", "strategy", *_grid_keys(df), "status", "chunks", "chars_median", "mid_sentence_share",
               "dependent_start_share", "tables_split", "targets_passed", "ret_chunks_mrr", "ret_elements_mrr",
               "ret_baseline_mrr", "ret_chunks_token_iou", "ret_chunks_token_recall", "proxy_token_iou", "proxy_token_recall",
-              "defects_per_100", "rev_boundary_f1", "rev_labels"]
+              "defects_per_100", "verdict", "rev_boundary_f1", "rev_labels"]
     return [c for c in dict.fromkeys(wanted) if c in df.columns]
 
 

@@ -52,6 +52,12 @@ def _words_or_text(chunkset: ChunkSet, c: Chunk, *, from_end: bool = False) -> s
     return words_html(chunkset, c.start_char, c.end_char, from_end=from_end) or html.escape(c.text)
 
 
+def _wrapping_row(*objects: Any) -> Any:
+    """A row of controls that goes on to the next line where the width ends (a notebook's output
+    area is 848 px beside JupyterLab's file browser at 1,280: a plain Row cut "go to boundary #" off)."""
+    return pn.FlexBox(*objects, flex_wrap="wrap", align_items="center", sizing_mode="stretch_width")
+
+
 class ReviewApp:
     """The Panel view of a `ReviewSession`, one per browser session (or notebook cell): it binds to
     the session and redraws on every change, so a notebook or test drives `app.session` (`give`,
@@ -177,14 +183,14 @@ class ReviewApp:
         self.layout = pn.Column(
             self.title,
             self.provisional_note,
-            pn.Row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w, self.order_w),
+            _wrapping_row(self.progress, self.bar, pn.Spacer(width=20), self.filter_w, self.reason_w, self.order_w),
             self.position,
             self.info,
-            pn.Row(*self.buttons.values()),
-            pn.Row(self.comment, self.earlier_b, self.prev_b, self.next_b, self.goto_w),
-            pn.Row(OfflineHTML("<b>Fix the boundary:</b>"), self.merge_b, self.earlier_word_b, self.later_word_b,
-                   self.split_b, self.split_word),
-            pn.Row(self.pick_note, self.split_here_b, self.move_here_b, sizing_mode="stretch_width"),
+            _wrapping_row(*self.buttons.values()),
+            _wrapping_row(self.comment, self.earlier_b, self.prev_b, self.next_b, self.goto_w),
+            _wrapping_row(OfflineHTML("<b>Fix the boundary:</b>"), self.merge_b, self.earlier_word_b, self.later_word_b,
+                          pn.Row(self.split_b, self.split_word)),
+            _wrapping_row(self.pick_note, self.split_here_b, self.move_here_b),
             self.edit_note,
             self.image,
             self.page_img,
