@@ -10,6 +10,7 @@ import chunkbench as cb
 from chunkbench.errors import ParamError, UsageError
 from chunkbench.evaluate.diff import BoundaryDiff, diff, parse_spec
 from chunkbench.ui.cli import main
+from chunkbench.ui.render import render_page
 from chunkbench.ui.render.diffpages import render_diff
 from tests.support.builders import hand_chunks
 
@@ -80,6 +81,36 @@ def test_render_draws_both_configurations_in_two_colours(manual):
     for color in (DIFF_A, DIFF_B):
         assert (np.abs(arr.astype(int) - np.array(color)).sum(axis=1) == 0).sum() > 50
     assert any(r.kind == "boundary" for r in img.regions)
+
+
+def test_tags_never_touch_bars_keep_off_the_text_and_the_table_links_each_page(tmp_path):
+    """Two boundaries on neighbouring lines got tags that touched ("b10 appeared" over "b11"); the
+    bar of a boundary ran through the first line of its text; the 41-row table linked to no page."""
+    report = cb.load(SAMPLE_PDFS / "financial_annual_report.pdf")
+    d = cb.diff(report, "strategy=elements", "strategy=recursive,chunk_size=300")
+    for page in d.changed_pages():
+        tags = [r for r in render_diff(d, page, dpi=100).regions if r.kind == "boundary"]
+        for a, b in ((a, b) for i, a in enumerate(tags) for b in tags[i + 1:]):
+            assert a.x1 <= b.x0 or b.x1 <= a.x0 or a.y1 <= b.y0 or b.y1 <= a.y0, (page, a, b)
+    page = d.changed_pages()[0]
+    plain = render_page(report, None, page=page, dpi=100).to_array().astype(int)
+    drawn = render_diff(d, page, dpi=100).to_array().astype(int)
+    from chunkbench.loaders.regions import position_box
+
+    struck = 0
+    for row in d.rows:  # the text of each boundary's line keeps its ink (a bar through it did not)
+        box = position_box(report, row["position_b"]) if row["position_b"] is not None else None
+        if box is None or box.page != page:
+            continue
+        x0, y0, x1, y1 = (round(v * 100 / 72) for v in (box.x0 + 3, box.y0 + 2, box.x1, box.y1 - 2))
+        ink = plain[y0:y1, x0:x1].sum(axis=2) < 200
+        struck += int((np.abs(drawn[y0:y1, x0:x1] - plain[y0:y1, x0:x1]).sum(axis=2)[ink] > 120).sum())
+    assert struck == 0
+    from chunkbench.ui.report import write_diff_report
+
+    page_html = write_diff_report(d, tmp_path / "d").read_text("utf-8")
+    for page in d.changed_pages():
+        assert f'<a href="#page-{page}">{page}</a>' in page_html and f'id="page-{page}"' in page_html
 
 
 def test_spec_strings():

@@ -158,6 +158,67 @@ def test_selected_chunk_has_a_thicker_outline(manual):
     assert min(r.x0 for r in r) - 10 <= xs.min() and xs.max() <= max(r.x1 for r in r) + 10
 
 
+def test_the_selected_outline_leaves_the_text_it_frames_uncovered(manual):
+    """The selected chunk's 5 px outline lies outside its text (it hid each line's first and last
+    letters): every ink pixel of its lines is ink still, under the chunk's light fill."""
+    chunks = cb.chunk(manual, "elements")
+    bare = render_page(manual, None, page=1)
+    plain = bare.to_array().astype(int)
+    img = render_page(manual, chunks, page=1, selected=1)  # with gutters for its labels: other pixels
+    sel = img.to_array().astype(int)
+    lines = [b for b in chunk_regions(manual, chunks[1]) if b.page == 1]
+    assert lines
+    for b in lines:
+        x0, y0, x1, y1 = (int(v) for v in bare.to_pixels((b.x0, b.y0, b.x1, b.y1)))
+        u0, v0 = (int(v) for v in img.to_pixels((b.x0, b.y0, b.x1, b.y1))[:2])
+        ink = plain[y0:y1, x0:x1].sum(axis=2) < 150
+        assert ink.sum() > 0
+        assert (sel[v0:v0 + y1 - y0, u0:u0 + x1 - x0].sum(axis=2)[ink] < 250).all(), b
+
+
+def test_labels_are_stacked_apart():
+    from chunkbench.ui.render.overlay import free_place
+
+    taken = [(100.0, 50.0, 180.0, 62.0)]
+    moved = free_place((120.0, 55.0, 200.0, 67.0), taken)  # overlaps: goes below, a gap between
+    assert moved[1] >= 62.0 + 1 and moved[0] == 120.0 and moved[3] - moved[1] == 12.0
+    assert free_place((190.0, 55.0, 260.0, 67.0), taken) == (190.0, 55.0, 260.0, 67.0)  # clear of it
+
+
+def test_defect_codes_on_a_page_never_cover_each_other():
+    from chunkbench.evaluate.defects import find_defects
+    from chunkbench.ui.render.overlay import _defect_label, free_place
+
+    rfp = cb.load(SAMPLE_PDFS / "rfp_it_services.pdf")
+    found = [f for f in find_defects(cb.chunk(rfp, "recursive", chunk_size=150)) if f.page == 4 and f.box]
+    assert len(found) >= 8
+    taken: list = []
+    for f in found:
+        taken.append(free_place(_defect_label(rfp, f, 4, 8.0), taken))
+    for i, a in enumerate(taken):
+        for b in taken[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] < b[1] or b[3] < a[1], (a, b)
+
+
+def test_element_tags_of_two_parses_stay_off_the_text_and_each_other(manual):
+    """05_parsers draws two parses' boxes on one page: each type tag sits where its line ends, clear
+    of every element's box and of the other tags (tags above and below the boxes sat on list items)."""
+    from chunkbench.ui.render.image import PageImage
+    from chunkbench.ui.render.overlay import _draw_elements
+
+    other = cb.load(MANUAL, stitch_tables=False)
+    img = PageImage(manual.pdf_path, 1, 100, doc=manual)
+    tags: list = []
+    _draw_elements(img, manual, 1, dashed=False, tags=tags)
+    _draw_elements(img, other, 1, dashed=True, tags=tags)
+    boxes = [part.bbox for e in manual.elements for part in e.parts if part.page_idx == 0 and part.bbox]
+    assert len(tags) == 2 * len(boxes) > 20
+    apart = lambda a, b: a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]  # noqa: E731
+    for i, tag in enumerate(tags):
+        assert all(apart(tag, other_tag) for other_tag in tags[i + 1:]), tag
+        assert all(apart(tag, (x0 + 1, y0 + 1, x1 - 1, y1 - 1)) for x0, y0, x1, y1 in boxes), tag
+
+
 def test_page_image_api(manual, tmp_path):
     img = render_page(manual, None, page=1, dpi=72)
     assert (img.width, img.height) == (612, 792) and img.scale == pytest.approx(1.0) and img.page == 1
@@ -243,6 +304,18 @@ def test_palette_separates_neighbours_in_lightness():
     for a, b in zip(CHUNK_PALETTE, CHUNK_PALETTE[1:] + CHUNK_PALETTE[:1]):
         assert abs(luminance(a) - luminance(b)) >= 50
         assert a != b
+
+
+def test_no_chunk_colour_reads_as_the_defects_red():
+    import colorsys
+
+    from chunkbench.ui.render.overlay import DEFECT_COLOR
+
+    red_hue = colorsys.rgb_to_hsv(*(c / 255 for c in DEFECT_COLOR))[0]
+    for color in CHUNK_PALETTE:
+        hue, saturation, _ = colorsys.rgb_to_hsv(*(c / 255 for c in color))
+        distance = min(abs(hue - red_hue), 1 - abs(hue - red_hue)) * 360
+        assert distance >= 25 or saturation < 0.3, color
 
 
 def test_lazy_public_names():

@@ -288,8 +288,10 @@ def write_diff_report(d: BoundaryDiff, out_dir: str | os.PathLike, *, dpi: float
             f"<b style=\"color:#dc5a00\">b</b> <code>{_esc(describe(d.b))}</code> ({len(d.b)} chunks) · "
             + " · ".join(f"{k} {v}" for k, v in counts.items())
             + f" · moved = within {d.window} chars or same element</div>")
+    drawn = set(d.changed_pages()) if d.doc.pdf_path else set()  # the pages drawn below: each row links its own
     rows = "".join(
-        f"<tr><td>{p}</td>" + "".join(f"<td>{int(r[c])}</td>" for c in (*STATUSES, "a", "b")) + "</tr>"
+        (f'<tr><td><a href="#page-{p}">{p}</a></td>' if p in drawn else f"<tr><td>{p}</td>")
+        + "".join(f"<td>{int(r[c])}</td>" for c in (*STATUSES, "a", "b")) + "</tr>"
         for p, r in per_page.iterrows()
     )
     summary = ('<section style="padding:8px 20px"><table class="reasons"><tr><th>page</th>'

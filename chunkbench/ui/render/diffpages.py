@@ -7,19 +7,20 @@ from chunkbench.evaluate.diff import BoundaryDiff
 from chunkbench.loaders.regions import element_at, position_box
 
 from .image import PageImage, Region
-from .overlay import LABEL_SIZE, render_page
+from .overlay import LABEL_SIZE, free_place, render_page
 from .palette import DIFF_A, DIFF_B, DIFF_SAME
 
 
 def render_diff(d: BoundaryDiff, page: int, dpi: float = 100):
     """Page `page` with every boundary on it: a's tagged in blue in the left margin, b's in orange
     in the right margin, shared ones in green ("a3 vanished", "b4 appeared", "a5 moved to p.3");
-    each with a bar along the top of its line and a tick at the exact character; a moved pair is
+    each with a bar just above its line and a tick at the exact character; a moved pair is
     joined by a grey line. Regions of kind "boundary" carry the chunk index of a (of b for
     appeared boundaries)."""
     img = render_page(d.doc, None, page=page, dpi=dpi)
     size = LABEL_SIZE  # the overlay's label size: >= 11 CSS px where the report shows the page at its width
     page_w = img.width / img.scale
+    taken: list[tuple[float, float, float, float]] = []  # the tags drawn: the next one keeps off them
 
     def mark(pos, box, color, tag, side, index, label):
         e = element_at(d.doc, pos)
@@ -27,15 +28,16 @@ def render_diff(d: BoundaryDiff, page: int, dpi: float = 100):
         right = max(e.bbox[2], box.x1) if e is not None and e.bbox else box.x1
         w = PageImage.text_width(tag, size) + size * 0.4
         h = size * 1.55
-        top = box.y0 + 0.12 * (box.y1 - box.y0)  # word boxes include the line gap above the glyphs
+        top = box.y0 - 1.2  # in the gap above the line: a bar at the glyphs' height struck the text through
         if side == "left":
             x = max(left - w - 3, 1)
             img.draw_hline(x + w, max(box.x1, box.x0 + 24), top, stroke=color, width=2)
         else:
             x = min(right + 3, page_w - w - 1)
             img.draw_hline(box.x0, x, top, stroke=color, width=2)
-        img.draw_rect((box.x0 - 1.2, top, box.x0 + 0.8, box.y1), stroke=None, fill=(*color, 255))
-        y = max(top - h / 2, 0)
+        img.draw_rect((box.x0 - 2.2, top, box.x0 - 0.2, box.y1), stroke=None, fill=(*color, 255))  # left of the letter
+        x, y, _, _ = free_place((x, max(top - h / 2, 0), x + w, max(top - h / 2, 0) + h), taken)
+        taken.append((x, y, x + w, y + h))
         img.draw_text(tag, (x, y), color=(255, 255, 255), size=size, background=(*color, 235))
         img.add_region(Region(index, page, *img.to_pixels((x, y, x + w, y + h)), "boundary", label))
 

@@ -108,13 +108,16 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
     regions = {c.index: [b for b in chunk_regions(doc, c) if b.page == page] for c in on_page}
     labels = (plan_labels(on_page, regions, page, width, with_reason="reasons" in layers, size=label_size)
               if "chunks" in layers or "reasons" in layers else [])
+    found = [] if chunks is None or "defects" not in layers else [
+        f for f in (defects if defects is not None else chunkset_defects(chunks)) if f.page == page and f.box is not None]
     left = _gutter(labels, "left")
-    right = _gutter(labels, "right")
+    right = max(_gutter(labels, "right"), _defects_gutter(doc, found, page, width, label_size))
     img = PageImage(path, page, dpi, doc=doc, page_size=(width, height), clip=(-left, 0.0, width + right, height))
     if "elements" in layers:
-        _draw_elements(img, doc, page, dashed=False)
+        tags: list[tuple[float, float, float, float]] = []  # both layers' type tags, kept apart
+        _draw_elements(img, doc, page, dashed=False, tags=tags)
         if elements_of is not None:
-            _draw_elements(img, elements_of, page, dashed=True, target=page_size(path, page))
+            _draw_elements(img, elements_of, page, dashed=True, target=page_size(path, page), tags=tags)
         _legend(img, doc, elements_of, page)
     if chunks is None:
         if "gold" in layers and gold is not None:
@@ -128,9 +131,11 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
             _draw_chunk(img, c, regions[c.index], emphasis=c.index == selected)
     if "overlap" in layers:
         _draw_overlaps(img, doc, all_chunks, on_page, page)
-    if "defects" in layers:
-        found = defects if defects is not None else chunkset_defects(chunks)
-        _draw_defects(img, [f for f in found if f.page == page and f.box is not None], label_size, doc)
+    if found:
+        x = width + GUTTER_GAP  # where the right gutter's chunk labels start: the codes keep off them
+        taken = [(x, label.y, x + _label_width(label), label.y + _label_height(label.size))
+                 for label in labels if label.side == "right"]
+        _draw_defects(img, found, label_size, doc, taken)
     if "gold" in layers and gold is not None:
         _draw_gold(img, doc, gold, label_size)
     draw_quote(img, _cited_boxes(cite, page))
@@ -195,22 +200,50 @@ def defect_box(doc: Document, f: Finding, page: int) -> tuple[float, float, floa
     return (last.x0, last.y0, last.x1, last.y1)
 
 
-def _draw_defects(img: PageImage, findings: list[Finding], label_size: float, doc: Document) -> None:
-    """Each finding's place boxed in red with its code beside it in the right margin, where it covers
-    no text; above the box (below it at the page top) when the margin has no room."""
-    right_edge = img.to_points(img.width, 0)[0]
+def _defect_label(doc: Document, f: Finding, page: int, label_size: float) -> tuple[float, float, float, float]:
+    """Where a finding's code is written before stacking: right of its text on the box's line."""
+    x0, y0, x1, _ = defect_box(doc, f, page)
+    size = label_size * 0.85
+    beside = max(x1, f.box[2]) + 4 if f.box is not None else x1 + 4  # past the element's text
+    return beside, y0 - 1.5, beside + PageImage.text_width(f.code.value, size) + size * 0.4, y0 - 1.5 + size * 1.5
+
+
+def _defects_gutter(doc: Document, findings: list[Finding], page: int, page_width: float, label_size: float) -> float:
+    """Width (points) right of the page that the findings' codes need, beside their lines: the codes
+    go there rather than over the text above (a mid_sentence tag sat on the body text)."""
+    right = max((_defect_label(doc, f, page, label_size)[2] for f in findings), default=page_width)
+    return min(GUTTER_MAX, right - page_width + 2.0) if right > page_width else 0.0
+
+
+def free_place(rect: tuple[float, float, float, float], taken: list[tuple[float, float, float, float]],
+                gap: float = 1.5, *, rightwards: bool = False) -> tuple[float, float, float, float]:
+    """`rect` moved down (`rightwards`: along its line) until it overlaps none of `taken` (labels
+    that touched read as one word: "table_row_cutmissing")."""
+    x0, y0, x1, y1 = rect
+    moved = True
+    while moved:
+        moved = False
+        for a0, b0, a1, b1 in taken:
+            if x0 < a1 + gap and a0 < x1 + gap and y0 < b1 + gap and b0 < y1 + gap:
+                if rightwards:
+                    x0, x1 = a1 + gap, a1 + gap + (x1 - x0)
+                else:
+                    y0, y1 = b1 + gap, b1 + gap + (y1 - y0)
+                moved = True
+    return x0, y0, x1, y1
+
+
+def _draw_defects(img: PageImage, findings: list[Finding], label_size: float, doc: Document,
+                  taken: list[tuple[float, float, float, float]]) -> None:
+    """Each finding's place boxed in red with its code beside it, right of its line (in the right
+    gutter when the line runs to the margin), below any label already there (`taken`: points)."""
     size = label_size * 0.85
     for f in findings:
         x0, y0, x1, y1 = defect_box(doc, f, img.page)
         img.draw_rect((x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5), stroke=DEFECT_COLOR, width=2)
-        width = len(f.code.value) * size * 0.6 + size  # about what draw_text takes, padding included
-        beside = max(x1, f.box[2]) + 4 if f.box is not None else x1 + 4  # past the element's text, on the box's line
-        if beside + width <= right_edge:
-            at = (beside, y0 - 1.5)
-        else:
-            top = y0 - size * 1.5 - 2
-            at = (x0, top if top >= 0 else y1 + 2)
-        img.draw_text(f.code.value, at, color=(255, 255, 255), size=size, background=DEFECT_COLOR)
+        at = free_place(_defect_label(doc, f, img.page, label_size), taken)
+        taken.append(at)
+        img.draw_text(f.code.value, at[:2], color=(255, 255, 255), size=size, background=DEFECT_COLOR)
 
 
 #: the colour of the gold layer: not a chunk colour, apart from the defects' red
@@ -346,8 +379,9 @@ def _draw_label(img: PageImage, label: GutterLabel, left_gutter: float, page_wid
     img.draw_line([leader_from, label.anchor], stroke=darker(color, 0.8), width=1.2)
     if label.start is not None:
         first, bar = label.start, darker(color, 0.8)
-        img.draw_hline(first.x0, first.x1, first.y0, stroke=bar, width=3)
-        img.draw_rect((first.x0 - 1.2, first.y0, first.x0 + 0.8, min(first.y1, first.y0 + 12)),
+        # just above the first line and left of its first letter: on them, they hid the letters' tops
+        img.draw_hline(first.x0, first.x1, first.y0 - 1.5, stroke=bar, width=3)
+        img.draw_rect((first.x0 - 2.2, first.y0 - 1.5, first.x0 - 0.2, min(first.y1, first.y0 + 12)),
                       stroke=None, fill=(*bar, 255))
     img.draw_text(label.text, (x, label.y), color=label_color(color), size=label.size,
                   background=(*color, 255), arrow=label.arrow)
@@ -380,7 +414,12 @@ def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
 
 
 def _draw_elements(img: PageImage, doc: Document, page: int, dashed: bool,
-                   target: tuple[float, float] | None = None) -> None:
+                   target: tuple[float, float] | None = None,
+                   tags: list[tuple[float, float, float, float]] | None = None) -> None:
+    """Each element's box in its type's colour (another parse's dashed) with a type tag right of
+    its first line (dashed: its last), clear of the other tags in `tags`."""
+    tags = [] if tags is None else tags
+    page_right = img.to_points(img.width, 0)[0]
     sx = sy = 1.0
     p = doc.page(page - 1)
     if target is not None and p is not None and p.width and p.height:
@@ -397,10 +436,14 @@ def _draw_elements(img: PageImage, doc: Document, page: int, dashed: bool,
         tag = f"{doc.parser.name}:{e.type}" if dashed else e.type
         size = LABEL_SIZE * 0.75
         tw = PageImage.text_width(tag, size) + size * 0.4
-        # type tags sit outside the box (above its right end; dashed layer: below) to keep text readable
-        ty = box[3] + 0.5 if dashed else box[1] - size * 1.55 - 0.5
-        img.draw_text(tag, (box[2] - tw, max(ty, 0)), color=readable_on_white(color), size=size,
-                      background=(255, 255, 255, 200))
+        # type tags sit right of the box, where a line ends (over a list's items they hid the text),
+        # each clear of the tags already placed
+        th = size * 1.55
+        ty = box[3] - th if dashed else box[1]
+        tx = min(box[2] + 2, page_right - tw)
+        at = free_place((tx, max(ty, 0), tx + tw, max(ty, 0) + th), tags, rightwards=True)
+        tags.append(at)
+        img.draw_text(tag, at[:2], color=readable_on_white(color), size=size, background=(255, 255, 255, 200))
         x0, y0, x1, y1 = img.to_pixels(box)
         img.add_region(Region(None, page, x0, y0, x1, y1, "element", f"{'other:' if dashed else ''}{e.type} {e.id}"))
 

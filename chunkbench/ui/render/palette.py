@@ -14,7 +14,7 @@ CHUNK_PALETTE: tuple[RGB, ...] = (
     (245, 150, 30),   # light orange
     (20, 130, 60),    # dark green
     (230, 110, 200),  # light pink
-    (150, 40, 40),    # dark red
+    (115, 80, 25),    # dark brown (a red would read as a defect: the defects layer is red)
     (60, 200, 220),   # light cyan
     (100, 50, 160),   # dark purple
     (170, 200, 40),   # light olive
