@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+import chunkbench as cb
 from chunkbench.io.export import load_chunks_json
 from chunkbench.strategies import REGISTRY, all_strategies
 from chunkbench.ui.cli import main
@@ -95,6 +96,30 @@ def test_strategies_text(capsys):
     assert "max_chunk_size" in out and "[50..100000]" in out
     for name in REGISTERED:
         assert any(line.startswith(name + "  (docs/") for line in out.splitlines()), name
+
+
+def test_one_peer_or_another_chunkers_chunks_import_no_other_peers_library(tmp_path):
+    """Asking for one peer imports its library alone, and `stats` of another chunker's chunks.json
+    (whose strategy is no peer) imports none: all of them took 3.5 s of every such command."""
+    chunks_json = tmp_path / "chunks.json"
+    assert main(["chunk", str(CONTRACT), "--chunks", str(_foreign_file(tmp_path)), "-o", str(chunks_json)]) == 0
+    probe = ("import sys; from chunkbench.ui.cli import main; from chunkbench.strategies import get_strategy; "
+             f"main(['stats', {str(chunks_json)!r}, '--doc', {str(CONTRACT)!r}]); "
+             "get_strategy('semchunk:chunkerify'); "
+             "print(sorted(m for m in ('langchain_text_splitters', 'chonkie', 'llama_index', 'docling_core', "
+             "'semchunk') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert r.stdout.strip().splitlines()[-1] == "['semchunk']"
+
+
+def _foreign_file(folder):
+    """Chunks another chunker made of the sample contract's text: 600-character pieces at spaces."""
+    import textwrap
+
+    text = " ".join(cb.load(CONTRACT).text.split())
+    path = folder / "pieces.json"
+    path.write_text(json.dumps(textwrap.wrap(text, 600)), encoding="utf-8")
+    return path
 
 
 def test_strategies_lists_peers_without_importing_them(capsys):

@@ -7,6 +7,7 @@ and REGISTRY below is the list of built-ins. Other libraries' chunkers (`peers.P
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from chunkbench.errors import ParamError
@@ -44,12 +45,14 @@ def peer_strategies() -> dict[str, Strategy]:
 
 
 def get_strategy(name: str) -> Strategy:
-    """The strategy `name` (built-in, or an installed peer's `library:Class`), or ParamError listing them."""
+    """The strategy `name` (built-in, or an installed peer's `library:Class`), or ParamError listing them.
+    Only the named peer's library is imported (all of them took 3.5 s: `stats` of another chunker's
+    chunks asked for its name)."""
     if name in REGISTRY:
         return REGISTRY[name]
-    peers = peer_strategies()
-    if name in peers:
-        return peers[name]
+    found = peer_strategies().get(name) if _PEERS is not None else _one_peer(name)
+    if found is not None:
+        return found
     hint = ""
     if ":" in name:
         from .peers import PEERS
@@ -57,7 +60,20 @@ def get_strategy(name: str) -> Strategy:
         known = {p.name: p.module for p in PEERS}
         hint = (f" ({known[name]} is not installed)" if name in known
                 else f"; peers chunkbench knows: {', '.join(known)}")
-    raise ParamError(f"unknown strategy {name!r}{hint}; available: {', '.join([*sorted(REGISTRY), *sorted(peers)])}")
+    raise ParamError(f"unknown strategy {name!r}{hint}; available: {', '.join(strategy_names(slow=True))}")
+
+
+@functools.cache
+def _one_peer(name: str) -> Strategy | None:
+    """The installed peer `name`, its library imported; None when there is none by that name, or it
+    does not load (installed but broken)."""
+    from .peers import PEERS, declare_peer
+
+    peer = next((p for p in PEERS if p.name == name and p.installed), None)
+    try:
+        return declare_peer(peer) if peer is not None else None
+    except (ImportError, AttributeError):
+        return None
 
 
 def all_strategies(*, peers: bool = True, slow: bool = False) -> list[Strategy]:
