@@ -1,5 +1,5 @@
 """Benchmark 11: how long the command line takes to answer, from process start to exit: a new
-user's first contact. `chunkbench strategies` (target ≤ 1 s: the peers are listed from their
+user's first contact. `chunkbench strategies` (target ≤ 0.5 s: the peers are listed from their
 distributions, not imported) and `chunkbench chunk` on a PDF whose parse is cached (target ≤ 0.6 s:
 what is left is imports and the chunking), each the median of `runs` fresh processes."""
 
@@ -16,7 +16,7 @@ from .common import ROOT, Row
 
 SECTION = "11. command-line start"
 PDF = Path(ROOT) / "sample_pdfs" / "contract_services_agreement.pdf"
-TARGETS = {"strategies": 1.0, "chunk": 0.6}
+TARGETS = {"strategies": 0.5, "chunk": 0.6}  # issue 80.5, on an idle machine
 
 
 def _seconds(args: list[str], runs: int) -> float:

@@ -28,6 +28,31 @@ def _cold_proxy(doc, cs):
     return proxy.proxy_metrics(doc, cs)
 
 
+def _against_making(runs: int) -> list[Row]:
+    """Finding the defects of a chunk set against making it (issue 80.3, target ≤ 0.5x): a strategy's
+    chunks made cold (nothing kept from an earlier run), and another chunker's chunks located."""
+    from chunkbench.foreign import inspect
+    from chunkbench.strategies import forget_kept
+
+    doc = synthetic_document(4800)
+    rows = []
+
+    def cold_chunk():
+        forget_kept()
+        return chunk(doc, "recursive", chunk_size=150)
+
+    _, made, cs = timed(cold_chunk, runs)
+    _, found, _ = timed(lambda: find_defects(cs), runs)
+    rows.append(Row(SECTION, f"defects of `recursive chunk_size=150` ({len(cs):,} chunks)", found, "s CPU",
+                    "making them, cold", made, found / made, "≤ 0.5x", found / made <= 0.5))
+    texts = [c.text for c in chunk(doc, "tokens", chunk_size=300, overlap=30)]
+    _, located, foreign = timed(lambda: inspect(doc, texts, name="another chunker"), runs)
+    _, found, _ = timed(lambda: find_defects(foreign), runs)
+    rows.append(Row(SECTION, f"defects of another chunker's chunks ({len(texts):,} token windows)", found, "s CPU",
+                    "locating them", located, found / located, "≤ 0.5x", found / located <= 0.5))
+    return rows
+
+
 def run(runs: int = 3) -> tuple[list[Row], list[str]]:
     rows: list[Row] = []
     notes: list[str] = []
@@ -53,6 +78,7 @@ def run(runs: int = 3) -> tuple[list[Row], list[str]]:
                             note=f"`sentences`, {len(other):,} chunks: every later point of a sweep"))
         else:
             rows.append(Row(SECTION, label, t, "s", note=f"{len(found):,} defects found"))
+    rows += _against_making(runs)
     growth = per_chunk[4] / per_chunk[0.25]
     rows.append(Row(SECTION, "defects: time per chunk, 16x the document", growth, "x",
                     note="1.0x is linear in the chunks; no target set (the issue names none)"))
