@@ -56,24 +56,48 @@ os._exit(0)
 """
 
 
+# the anchor: the same fresh process parsing a PDF of that first page alone (empty parse cache)
+_ONE_PAGE = """
+import json, os, sys, tempfile, time
+os.environ["CHUNKBENCH_CACHE_DIR"] = tempfile.mkdtemp()
+t0 = time.perf_counter()
+import chunkbench as cb
+cb.load(sys.argv[1])
+print(json.dumps({"seconds": time.perf_counter() - t0}))
+os._exit(0)
+"""
+#: the PDFs whose first view is timed (issue 80.2: 75 and 311 pages)
+FIRST_VIEW_PDFS = (os.path.join(SHARED_PDFS, "financial_bestbuy-2023-10k.pdf"), LONG_PDF)
+
+
 def _first_page(rows: list[Row], notes: list[str], runs: int) -> None:
-    """Issue 22.6: time to the first page of an uncached 311-page PDF in the explorer."""
+    """Issue 80.2: the first page of an uncached PDF in the explorer, against parsing that one page
+    alone (a one-page PDF cut from it), both in fresh processes, taking turns: ≤ 1.5x."""
     import json
-    import statistics
     import subprocess
     import sys
 
-    if not os.path.exists(LONG_PDF):
-        return
-    answers = [json.loads(subprocess.run([sys.executable, "-c", _FIRST_PAGE, LONG_PDF], capture_output=True,
-                                         text=True, check=True, cwd=ROOT).stdout.strip().splitlines()[-1])
-               for _ in range(runs)]
-    t = statistics.median(a["seconds"] for a in answers)
-    a = answers[-1]
-    rows.append(Row(SECTION, f"cb.explore, uncached {a['pages']}-page PDF: first page drawn", t, "s",
-                    target="≤ 3 s", met=t <= 3 and a["drawn"],
-                    note=f"fresh process, imports included, median of {runs}; pages {a['parsed']} parsed first, the "
-                         "rest in the background (before: the whole PDF first, ~50 s)"))
+    import pymupdf
+
+    def seconds(script: str, pdf: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", script, pdf], capture_output=True, text=True, check=True, cwd=ROOT)
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    for path in (p for p in FIRST_VIEW_PDFS if os.path.exists(p)):
+        one = os.path.join(BENCH_DIR, "first-page-of-" + os.path.basename(path))
+        with pymupdf.open(path) as src, pymupdf.open() as out:
+            out.insert_pdf(src, from_page=0, to_page=0)
+            out.save(one)
+        views, alone = [], []
+        for _ in range(runs):
+            views.append(seconds(_FIRST_PAGE, path))
+            alone.append(seconds(_ONE_PAGE, one)["seconds"])
+        t, anchor = statistics.median(a["seconds"] for a in views), statistics.median(alone)
+        a = views[-1]
+        rows.append(Row(SECTION, f"cb.explore, uncached {a['pages']}-page PDF: first page drawn", t, "s",
+                        "its first page parsed alone", anchor, t / anchor, "≤ 1.5x", t / anchor <= 1.5 and a["drawn"],
+                        note=f"fresh processes, imports included, median of {runs}; {a['parsed']} page(s) parsed "
+                             "first, the rest in the background"))
 
 
 # --------------------------------------------------------------------------- explorer
@@ -113,6 +137,15 @@ def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
             defect_times.append(time.perf_counter() - t0)
             assert ex.overlay_w.value and ex.state.params[param] == v and ex._defects[0] is ex.state.chunkset
         ms = statistics.median(times) * 1000
+        # the anchor of issue 80.4: the same page's overlay drawn again, its chunks unchanged (a chunk
+        # selected: the drawing is made and sent as after a change, nothing is chunked)
+        redraws = []
+        for index in (ex.state.chunks_on_page() * 2)[:n]:
+            drawn.clear()
+            t0 = time.perf_counter()
+            ex.state.select(index)
+            redraws.append(drawn[0] - t0)
+        same_ms = statistics.median(redraws) * 1000
         t0 = time.perf_counter()
         ex.state.set_params(**{param: values[1]})  # a setting seen before: the explorer's result cache
         back_ms = (time.perf_counter() - t0) * 1000
@@ -120,7 +153,7 @@ def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
         chunk_s = _median_chunk(doc, strategy, param, values[:n + 1], whole=False)
         whole_s = _median_chunk(doc, strategy, param, values[:n + 1], whole=True)
         rows.append(Row(SECTION, f"explorer: {param} change → new overlay ({strategy})", ms, "ms",
-                        target="≤ 16 ms", met=ms <= 16,
+                        "the overlay drawn again, chunks unchanged", same_ms, ms / same_ms, "≤ 2x", ms / same_ms <= 2,
                         note=f"median of {len(times)} new values, {len(ex.state.chunkset)} chunks; re-chunk alone "
                              f"{chunk_s * 1000:.1f} ms from what the last setting kept ({whole_s * 1000:.1f} ms with nothing "
                              "kept); list and summary "

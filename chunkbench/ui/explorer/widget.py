@@ -512,7 +512,7 @@ def explore(doc_or_path: Document | str, strategy: str = DEFAULT_STRATEGY, *, dp
         holder["ex"]._parse_failed(exc)
 
     begin = threading.Event()  # the rest is parsed once the first view is drawn
-    first = load_progressively(doc_or_path, update, on_error=failed, begin=begin)
+    first = load_progressively(doc_or_path, update, on_error=failed, begin=begin, around=0)
     ex = Explorer(first.doc, strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer,
                   page_count=first.page_count)
     holder["ex"] = ex
