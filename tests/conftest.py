@@ -295,7 +295,7 @@ def no_workers_left():
 
 @pytest.fixture(scope="session", autouse=True)
 def no_process_outlives_the_suite():
-    """No process a test started may outlive the suite (issue 12.2): a child process still alive
+    """No process a test started may outlive the suite: a child process still alive
     at the end (a parse worker, a server, a stuck subprocess) is killed, named, and reported as an
     error of the session, in each xdist worker too."""
     yield

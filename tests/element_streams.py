@@ -110,7 +110,7 @@ def element_documents(draw, max_elements: int = 40, max_pages: int = 5):
 
 def check_common_invariants(doc, chunkset, params: dict | None = None) -> None:
     """What docs/contracts.md promises of every chunk, whatever the strategy, and the offsets rule
-    the strategy states (issue 13.5)."""
+    the strategy states."""
     from chunkbench.strategies import get_strategy
     from chunkbench.strategies.base import OFFSET_RULES, offsets_violations
 

@@ -1,4 +1,4 @@
-"""Numbers that size work, checked at the input's boundary (issue 77.2-77.3): an elements.json or a
+"""Numbers that size work, checked at the input's boundary: an elements.json or a
 parse-cache entry whose pages, page spans, text offsets, boxes or levels the document does not back
 is refused (elements.json: exit 3 naming the file and the element) or dropped with one warning and
 parsed again (a cache entry), before any strategy sizes its work by it."""

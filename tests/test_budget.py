@@ -1,4 +1,4 @@
-"""Issue 57: recall at a context budget and the return policies (evaluate.retrieval.budget), on the
+"""Recall at a context budget and the return policies (evaluate.retrieval.budget), on the
 sample contract's real questions and by hypothesis on random unit lists."""
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def expected_send(chunks, hit_ids, budget, policy):
 
 @pytest.mark.parametrize("policy", ["grow", "window", "section", "structure"])
 def test_the_langchain_wrapper_sends_what_the_measure_counts(policy):
-    """Issue 57.4: `budget_retriever` over a real InMemoryVectorStore and its retriever sends, for
+    """`budget_retriever` over a real InMemoryVectorStore and its retriever sends, for
     the store's hits, the chunks budget.returned says, the last one cut at the budget."""
     from langchain_core.embeddings import DeterministicFakeEmbedding
     from langchain_core.vectorstores import InMemoryVectorStore

@@ -1,4 +1,4 @@
-"""Issue 13.2: every contract or spec the code, tests, notebooks and docs cite resolves in a
+"""Every contract or spec the code, tests, notebooks and docs cite resolves in a
 fresh clone (the contracts are docs/contracts.md, the specs docs/specs/N-*.md)."""
 
 from __future__ import annotations

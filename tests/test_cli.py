@@ -237,7 +237,7 @@ def test_demo_runs_every_strategy_and_reports_failures(tmp_path, capsys):
 
 
 def test_a_scanned_pdf_says_why_it_has_no_chunks_on_every_command(tmp_path):
-    """Issue 12.4: a PDF without a text layer gives 0 chunks, and every command says why (pages,
+    """A PDF without a text layer gives 0 chunks, and every command says why (pages,
     Tesseract) on stderr, naming the file; chunks.json and chunk_debug.md carry the warning."""
     from chunkbench.loaders.pdf import ocr_available
     from tests.conftest import shared_pdf

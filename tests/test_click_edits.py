@@ -1,4 +1,4 @@
-"""Issue 20.1: a reviewer splits a chunk or moves its boundary by clicking a word, on the page (the
+"""A reviewer splits a chunk or moves its boundary by clicking a word, on the page (the
 review app's crop, the explorer's page) or in the text; conflicts between reviewers are marked on
 the page. Driven through the Python API the clicks call; tests/test_review_browser.py clicks in a
 real browser."""

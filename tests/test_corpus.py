@@ -1,4 +1,4 @@
-"""Issue 22.5: parsing a corpus of PDFs in this process, on local Dask workers or on a Dask
+"""Parsing a corpus of PDFs in this process, on local Dask workers or on a Dask
 scheduler's workers: a failure recorded per file, a run that resumes, outputs identical whatever
 runs them, parses that land in this machine's cache (loaders/corpus.py, `chunkbench parse`)."""
 

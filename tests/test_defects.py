@@ -74,7 +74,7 @@ def test_footnote_marks_citations_and_the_end_of_a_sentence_before_them():
     text = "commands that are used indirectly by scripts. 1"
     assert text[: trailing_mark(text)] == "commands that are used indirectly by scripts."
     doc = make_doc([_p("Commands that may be used by both the administrator and users, and indirectly by scripts. 1")])
-    assert not is_mid_sentence(doc, chunk(doc, "recursive")[0])  # issue 54: it was counted mid-sentence
+    assert not is_mid_sentence(doc, chunk(doc, "recursive")[0])  # it was counted mid-sentence
 
 
 def test_a_footnote_moves_next_to_its_citation_and_a_table_goes_on_over_it():

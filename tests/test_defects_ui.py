@@ -1,5 +1,5 @@
 """Defects drawn on the page (the `defects` overlay layer, on by default) and the review queue
-ordered worst first (issue 54), on a sample PDF whose token windows cut mid-sentence and mid-word."""
+ordered worst first, on a sample PDF whose token windows cut mid-sentence and mid-word."""
 
 from __future__ import annotations
 

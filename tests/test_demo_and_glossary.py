@@ -1,4 +1,4 @@
-"""Issue 24: out/index.html explains itself (what each strategy is, its counts, the targets it met
+"""out/index.html explains itself (what each strategy is, its counts, the targets it met
 and what they are, a thumbnail of its report), and every metric shown has a sentence saying what it is."""
 
 from __future__ import annotations

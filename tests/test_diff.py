@@ -158,7 +158,7 @@ def test_markdown_diff_report_without_pdf(tmp_path):
 
 
 def test_cb_diff_is_a_plain_function_whatever_was_imported_first():
-    """Issue 13.4: no callable-module trick: the module is chunkbench.evaluate.diff."""
+    """No callable-module trick: the module is chunkbench.evaluate.diff."""
     import types
 
     import chunkbench as cb

@@ -1,4 +1,4 @@
-"""Issue 18.3: Docling's HybridChunker as a peer strategy, on the Document written as a
+"""Docling's HybridChunker as a peer strategy, on the Document written as a
 DoclingDocument (`chunkbench.io.docling_doc.to_docling`), and Docling's own chunks of a Docling
 input located by the items they name (`meta.doc_items`)."""
 

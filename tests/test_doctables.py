@@ -1,4 +1,4 @@
-"""Issue 23: strategies and reason codes are declared once; the guide's tables (docs/guide.md) and the schema's enum
+"""Strategies and reason codes are declared once; the guide's tables (docs/guide.md) and the schema's enum
 are generated from the declarations and must be current."""
 
 from __future__ import annotations

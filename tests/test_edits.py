@@ -1,4 +1,4 @@
-"""Issue 20.1 (core): reviewers' boundary edits, anchored to the text, stored in the workspace and
+"""Reviewers' boundary edits, anchored to the text, stored in the workspace and
 applied from Python and the CLI (strategies/edits.py, store/edits.py, `chunkbench edit`)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`chunkbench evaluate` on any corpus (issue 19.3): Chroma's questions CSV, per-document reports,
+"""`chunkbench evaluate` on any corpus: Chroma's questions CSV, per-document reports,
 paired bootstrap intervals on every difference, corpus-health warnings, BM25 and dense in one run."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`chunkbench evaluate` (issue 11): settings vs a recursive splitter on documents with reference spans."""
+"""`chunkbench evaluate`: settings vs a recursive splitter on documents with reference spans."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_no_best_when_no_setting_reaches_the_baseline_recall(tmp_path):
     assert "(-0.03 pt, 95% CI" in line and "-0.0 pt" not in line
 
 def test_no_best_when_no_setting_has_more_iou_than_the_baseline(tmp_path):
-    """Issue 19.3: a setting at the baseline's recall but with less IoU is not named best (the old
+    """A setting at the baseline's recall but with less IoU is not named best (the old
     line read "best: recursive chunk_size=300: token IoU 12.7% vs 16.0% (-21%)"); the summary
     says plainly that no setting wins, and which came closest."""
     cases = find_cases([make_corpus(tmp_path / "c")])
@@ -199,15 +199,15 @@ def test_the_corpus_references_are_exact_spans_of_their_documents():
 
 
 def test_on_the_public_domain_corpus_sentences_beat_the_200_char_splitter_at_equal_recall():
-    """Issue 11's target: the best setting gains >= 20% relative token IoU over LangChain's
+    """The evaluation's first target: the best setting gains >= 20% relative token IoU over LangChain's
     RecursiveCharacterTextSplitter(200) with a token recall at least the splitter's (BM25, top 5)."""
-    # issue 11's corpus: the speech and the FAA rule (issue 19.4's five documents came later; on
+    # the first corpus: the speech and the FAA rule (the five documents came later; on
     # all seven the best gains +16% and `sentences` +7%: docs/evaluation.md)
     cases = find_cases([CORPUS / "sotu_2024.txt", shared_pdf("req_federal-register-2020-17221.pdf")],
                        questions_dir=CORPUS)
     assert sum(len(c.resolved) for c in cases) >= 50
-    # issue 11's target is against LangChain's own separators; against the sentence splitter (the
-    # default baseline since issue 19.3) the best is +10% (docs/evaluation.md)
+    # that target is against LangChain's own separators; against the sentence splitter (the
+    # default baseline since) the best is +10% (docs/evaluation.md)
     result = compare_settings(cases, default_settings(), baseline(200, separators="langchain"))
     rows = {r["setting"]: r for r in result["rows"]}
     best = rows[result["best"]]

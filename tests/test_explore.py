@@ -168,7 +168,7 @@ def test_missing_pdf_file_is_reported_not_raised(contract, tmp_path):
 
 
 def test_paging_lets_go_of_a_chunk_that_is_not_on_the_new_page(contract):
-    """Issue 12.6: after the user pages on, the detail panel shows no chunk of the old page; a
+    """After the user pages on, the detail panel shows no chunk of the old page; a
     chunk that spans both pages stays selected and says so."""
     ex = Explorer(contract)
     one_page = next(c for c in ex.state.chunkset if c.page_start == c.page_end == 1)
@@ -186,7 +186,7 @@ def test_paging_lets_go_of_a_chunk_that_is_not_on_the_new_page(contract):
 
 
 def test_the_selected_chunk_keeps_its_text_readable(contract):
-    """Issue 12.6: the selected chunk is outlined, not filled darker: the darkest text pixels in
+    """The selected chunk is outlined, not filled darker: the darkest text pixels in
     its region are as dark as in the same region unselected."""
     import numpy as np
 
@@ -207,7 +207,7 @@ def test_the_selected_chunk_keeps_its_text_readable(contract):
 
 
 def test_the_state_runs_without_any_widget(contract):
-    """Issue 23: state apart from view. The explorer's model imports no widget library and keeps
+    """State apart from view. The explorer's model imports no widget library and keeps
     its rules alone: bad values change nothing, the selection follows a re-chunk, paging lets go of a
     chunk that is not on the new page, and a re-visited setting comes from its cache."""
     import subprocess
@@ -236,7 +236,7 @@ def test_the_state_runs_without_any_widget(contract):
 
 
 def test_a_typed_value_sets_a_numeric_parameter_exactly():
-    """Issue 20.4: one slider pixel is tens of characters on a size parameter; the box beside it
+    """One slider pixel is tens of characters on a size parameter; the box beside it
     takes the exact value, both stay in step, and a value past the slider's end moves the end."""
     from chunkbench.ui.explorer.widget import Explorer
 
@@ -255,7 +255,7 @@ def test_a_typed_value_sets_a_numeric_parameter_exactly():
 
 
 def test_the_selected_chunk_is_merged_moved_and_split_by_buttons_and_keys(tmp_path):
-    """Issue 20.1 in the explorer: the edit buttons and the keys over the page (m, [, ], s) store an
+    """In the explorer, the edit buttons and the keys over the page (m, [, ], s) store an
     edit of the selected chunk and show the chunks with the stored edits applied."""
     from chunkbench.db.edits import edits_of
     from chunkbench.ui.explorer.widget import Explorer
@@ -283,7 +283,7 @@ def test_the_selected_chunk_is_merged_moved_and_split_by_buttons_and_keys(tmp_pa
 
 
 def test_the_strategy_list_names_every_strategy_without_importing_the_peers():
-    """Issue 22.6: listing the installed peers imported LangChain, LlamaIndex, chonkie and
+    """Listing the installed peers imported LangChain, LlamaIndex, chonkie and
     docling-core (3.5 s before the first page showed); the names come from the peer table now."""
     import subprocess
     import sys

@@ -236,7 +236,7 @@ def test_debug_markdown_text_is_fenced_safely_and_never_html():
 
 @pytest.mark.parametrize("strategy", [s.name for s in all_strategies()])
 def test_chunkset_from_dict_inverts_to_dict_on_real_chunks(strategy):
-    """Issue 13.5: one (de)serialisation home: ChunkSet.from_dict(to_dict()) gives back equal
+    """One (de)serialisation home: ChunkSet.from_dict(to_dict()) gives back equal
     chunks and the same chunks.json, on the sample PDFs with every strategy."""
     import chunkbench as cb
     from chunkbench.types.chunkset import ChunkSet

@@ -1,4 +1,4 @@
-"""Issue 18: the chunks people already have. Chunks that LangChain and LlamaIndex really make, from
+"""The chunks people already have. Chunks that LangChain and LlamaIndex really make, from
 PyMuPDF's and pypdf's own text of the sample PDFs, located in chunkbench's Documents, with inferred
 boundary reasons, through the Python API and the CLI."""
 

@@ -83,7 +83,7 @@ def test_llama_index_nodes_offsets_and_relationships(chunkset):
     # positions and ids stay out of what gets embedded; meaning stays in
     embedded = first.get_content(metadata_mode="embed")
     assert "Warranty > Scope" in embedded and "bbox" not in embedded and "d_chunk_0_sub_0" not in embedded
-    # only the text and the section path are embedded (issue 58: the rest stays metadata)
+    # only the text and the section path are embedded (the rest stays metadata)
     assert embedded == f"section_path: {first.metadata['section_path']}\n\n{first.text}"
     shown = first.get_content(metadata_mode="llm")
     assert "bbox" not in shown and f"reason: {first.metadata['reason']}" not in shown and first.text in shown

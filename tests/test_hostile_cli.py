@@ -1,4 +1,4 @@
-"""Hostile and careless command lines (issue 21): each case asserts the exit code, that stderr is one
+"""Hostile and careless command lines: each case asserts the exit code, that stderr is one
 line naming the file and the problem (escaped), and that no output file was written or clobbered.
 
 Classes: the output-path policy, loaders bounded by their document's evidence, text escaped before

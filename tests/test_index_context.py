@@ -1,4 +1,4 @@
-"""Index context (issue 19.5): a unit ranked by its own text and its neighbours', while only the unit
+"""Index context: a unit ranked by its own text and its neighbours', while only the unit
 is returned and scored. `index_context` is a parameter of any evaluated setting and of the baseline."""
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def test_an_answer_whose_subject_is_in_the_paragraph_before_is_retrieved_only_wi
 
 
 def test_on_the_public_corpus_small_chunks_with_context_beat_the_200_character_splitter():
-    """Issue 19.5 at 200 characters, BM25: more IoU and no less recall than the splitter, which
+    """At 200 characters, BM25: more IoU and no less recall than the splitter, which
     small chunks without context do not reach (they lose recall)."""
     cases = find_cases([CORPUS / name for name in PUBLIC])
     settings = [Setting("recursive", {"chunk_size": 150}), Setting("recursive", {"chunk_size": 150, "index_context": 1})]
@@ -159,7 +159,7 @@ def test_on_the_public_corpus_small_chunks_with_context_beat_the_200_character_s
 
 
 def test_on_the_public_corpus_chunks_indexed_also_alone_beat_the_400_character_splitter():
-    """Issue 19.5 at 400 characters, BM25: `index_alone` (each chunk ranked by the better of its
+    """At 400 characters, BM25: `index_alone` (each chunk ranked by the better of its
     own text and its text with neighbours) has no less recall than the splitter and 1.2× its IoU,
     and the chunks are those of the same setting without it."""
     cases = find_cases([CORPUS / name for name in PUBLIC])

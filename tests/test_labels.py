@@ -1,4 +1,4 @@
-"""Issue 12.3: overlay labels readable at the size they are shown, never on the page's text,
+"""Overlay labels readable at the size they are shown, never on the page's text,
 with enough contrast; the HTML report's page follows the window width."""
 
 from __future__ import annotations

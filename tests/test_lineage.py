@@ -1,4 +1,4 @@
-"""Issue 56.1: the lineage of two chunk sets, on two versions of real documents (a paragraph
+"""The lineage of two chunk sets, on two versions of real documents (a paragraph
 inserted, deleted, edited), as `cb.lineage` and `chunkbench lineage`; invariants by hypothesis."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def check_every_chunk_once(result, old, new) -> None:
 
 
 def check_ids_follow_the_text(result, old, new) -> None:
-    """Issue 56.2: a chunk whose text and section stay keeps its id; a chunk whose text changed has
+    """A chunk whose text and section stay keeps its id; a chunk whose text changed has
     an id no old chunk had (so a store keyed by id never keeps a stale vector under it)."""
     old_by_id, new_by_id = {c.chunk_id: c for c in old}, {c.chunk_id: c for c in new}
     for link in result.links:
@@ -167,7 +167,7 @@ def test_every_chunk_is_in_one_link_whatever_changed(paragraphs, edits, strategy
 
 
 def test_token_windows_that_restart_at_headings_keep_the_other_sections(tmp_path):
-    """Issue 56.3 for `tokens`: one run of windows slides every window after a change; runs that
+    """For `tokens`: one run of windows slides every window after a change; runs that
     start again at each heading move only the changed section's windows."""
     old_path, new_path = versions(tmp_path, "inserted")
     old_doc, new_doc = cb.load(old_path), cb.load(new_path)
@@ -194,7 +194,7 @@ OWN_SETTINGS = [("elements", {}), ("contract", {}), ("headers", {}), ("sections"
 
 @pytest.mark.parametrize(("strategy", "params"), OWN_SETTINGS, ids=[s for s, _ in OWN_SETTINGS])
 def test_a_new_version_keeps_the_ids_of_the_chunks_it_keeps(tmp_path, strategy, params):
-    """Issue 56.2: the file replaced by a version with one paragraph inserted: every chunk whose
+    """The file replaced by a version with one paragraph inserted: every chunk whose
     text is kept keeps its id; the same under two file names given one `document_id`."""
     old_path, new_path = versions(tmp_path, "inserted")
     old, new = cb.chunk(cb.load(old_path), strategy, **params), cb.chunk(cb.load(new_path), strategy, **params)
@@ -221,7 +221,7 @@ def test_a_setting_that_moves_a_chunk_changes_its_id_and_only_then():
 
 
 def test_langchain_index_with_a_record_manager_re_embeds_only_what_changed(tmp_path):
-    """Issue 56.7: LangChain's indexing API keyed by chunkbench's ids (`key_encoder=lambda d: d.id`),
+    """LangChain's indexing API keyed by chunkbench's ids (`key_encoder=lambda d: d.id`),
     incremental cleanup: the new version embeds exactly the lineage's `to_embed` and deletes its
     `to_delete`."""
     from langchain_core.embeddings import DeterministicFakeEmbedding
@@ -252,7 +252,7 @@ def test_langchain_index_with_a_record_manager_re_embeds_only_what_changed(tmp_p
 
 
 def test_llama_index_docstore_re_embeds_only_what_changed(tmp_path):
-    """Issue 56.7: LlamaIndex's IngestionPipeline with a docstore (upserts and deletes) over
+    """LlamaIndex's IngestionPipeline with a docstore (upserts and deletes) over
     `to_llama_index(stable=True)`; the vectors of lost chunks go with `delete_nodes(to_delete)`."""
     from llama_index.core.embeddings import MockEmbedding
     from llama_index.core.ingestion import DocstoreStrategy, IngestionPipeline
@@ -285,7 +285,7 @@ def test_llama_index_docstore_re_embeds_only_what_changed(tmp_path):
 
 
 def test_sweep_stability_against_another_version_and_against_a_setting(tmp_path, capsys):
-    """Issue 56.3: `sweep --stability-against` adds a `stability` column, the share of each point's
+    """`sweep --stability-against` adds a `stability` column, the share of each point's
     chunks keeping a baseline chunk's id and text: against the previous version of the input,
     chunked with the point's setting, or against one setting."""
     import pandas as pd
@@ -318,7 +318,7 @@ def test_sweep_stability_against_another_version_and_against_a_setting(tmp_path,
 
 
 def test_reviews_follow_the_new_version_and_those_that_no_longer_apply_are_listed(tmp_path, capsys):
-    """Issue 56.5: verdicts on chunks whose text the new version keeps, and edits whose text it
+    """Verdicts on chunks whose text the new version keeps, and edits whose text it
     keeps, are saved for the new version; the others are listed as no longer applying."""
     from chunkbench.app.carry_over import CARRIES, carry_reviews
     from chunkbench.db import edits as edit_store
@@ -367,7 +367,7 @@ def test_reviews_follow_the_new_version_and_those_that_no_longer_apply_are_liste
 
 
 def test_the_lineage_is_drawn_on_both_versions_pages(tmp_path):
-    """Issue 56.4: a version of the sample contract without its page 3: `lineage --html` draws the
+    """A version of the sample contract without its page 3: `lineage --html` draws the
     changed pages of both versions side by side, each chunk in its kind's colour and tagged; the
     page of the lost text shows it removed (or merged away), the pages after it moved."""
     from chunkbench.ui.render.lineagepages import changed_pages, render_lineage

@@ -1,4 +1,4 @@
-"""`cb.load_chunks`: a chunks.json back as a ChunkSet over its document (issue 58)."""
+"""`cb.load_chunks`: a chunks.json back as a ChunkSet over its document."""
 
 from __future__ import annotations
 

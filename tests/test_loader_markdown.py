@@ -266,7 +266,7 @@ def test_offsets_are_exact_for_any_markdown(tmp_path_factory, text):
 
 
 def test_a_caption_or_prose_over_a_setext_rule_is_a_paragraph_not_a_heading(tmp_path):
-    """Issue 11: CommonMark makes `Figure 2: ...` over `====` an H1, which then headed every chunk
+    """CommonMark makes `Figure 2: ...` over `====` an H1, which then headed every chunk
     up to the next heading; a caption, several lines or a long line over a rule stay text."""
     source = ("# Report\n\nFigure 2: Revenue by segment\n============================\n\nText under it.\n\n"
               "Prose that goes on\nover two lines\n---\n\n" + "x" * 130 + "\n===\n\nReal Title\n==========\n\nBody.\n")
@@ -289,7 +289,7 @@ def _prose(guide) -> list[str]:
 
 
 def test_unwrapped_lines_without_blank_lines_are_split_as_a_txt_file_is(guide, tmp_path):
-    """Issue 19.2: CommonMark makes one paragraph of lines with no blank line between them; a text
+    """CommonMark makes one paragraph of lines with no blank line between them; a text
     exported that way was one 118k-character paragraph. Long unwrapped lines are paragraphs, as
     the .txt loader reads the same bytes, and a warning says so."""
     lines = _prose(guide)
@@ -341,7 +341,7 @@ def test_wiki_headings_in_a_markdown_file_are_headings(tmp_path):
 
 
 def test_a_file_of_line_breaks_loads_in_little_memory(tmp_path):
-    """Issue 77.2: 20 MB of line breaks peaked at 3.8 GB (markdown-it keeps several numbers per
+    """20 MB of line breaks peaked at 3.8 GB (markdown-it keeps several numbers per
     line, and so did the line table): long runs of blank lines go to markdown-it shortened."""
     import tracemalloc
 

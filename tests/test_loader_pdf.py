@@ -129,7 +129,7 @@ def test_federal_register_page_numbers_and_running_headers():
 
 
 def test_margin_text_outside_every_box_is_page_furniture():
-    """Issue 18: the layout model puts the Federal Register's production stamp (bottom margin)
+    """The layout model puts the Federal Register's production stamp (bottom margin)
     and its vertical gutter note in no box, so they were not in the Document, while PyMuPDF's
     and pypdf's own text (what other chunkers chunk) have them. They are footers now, marked
     unboxed, last on their page, and skipped by the strategies like any furniture."""
@@ -215,7 +215,7 @@ def test_an_ocr_text_layer_is_running_text_not_letter_spaced_code():
 
 
 def test_one_absurd_glyph_run_does_not_swallow_its_page(tmp_path):
-    """Issue 77.4: a word set at 5,000 pt made the layout model draw one box over the whole page,
+    """A word set at 5,000 pt made the layout model draw one box over the whole page,
     read as one footer: 0 chunks. The page is read from its text blocks, the run left out and named."""
     doc = pymupdf.open()
     page = doc.new_page()
@@ -234,7 +234,7 @@ def test_one_absurd_glyph_run_does_not_swallow_its_page(tmp_path):
 
 
 def test_blank_pages_skip_the_layout_model_and_are_told_apart_from_scans(tmp_path, monkeypatch):
-    """Issue 80.1: a PDF of 5,000 empty pages took 30-40 minutes to give 0 chunks. A page with no
+    """A PDF of 5,000 empty pages took 30-40 minutes to give 0 chunks. A page with no
     text, image or drawing (a page-sized white background aside) is not given to the layout model;
     the Document has every page, and the warning says OCR would read nothing there (no advice to
     install Tesseract); a page with only a scan on it still goes to the model."""
@@ -533,7 +533,7 @@ LATEX_PDFS = SAMPLE_PDFS.parent / "tests" / "data" / "latex"
 
 
 def test_a_line_of_tex_source_boxed_as_a_heading_is_code():
-    """Issue 19.7 (a LaTeX source comment taken for a heading): the LaTeX Project Public License
+    """(a LaTeX source comment taken for a heading): the LaTeX Project Public License
     shows the line a distribution should carry, "% This work consists of all files listed in
     manifest.txt.", set apart in typewriter type; the model boxes it as a section header, so it
     took level 3 and opened a section of its own mid-paragraph."""
@@ -614,8 +614,8 @@ def test_a_comment_line_of_an_example_boxed_as_a_list_item_is_code(gnuplot):
 
 
 def test_a_bullet_from_a_bitmap_font_with_no_unicode_map_is_a_bullet_in_latex3_news():
-    """Issue 19.7 (bullets extracted as a wrong character), on a PDF in the repository: LaTeX3 News
-    issue 3 sets its itemize bullets in a Type 3 (bitmap) TS1 font that PyMuPDF reads as U+0088."""
+    """(bullets extracted as a wrong character), on a PDF in the repository: LaTeX3 News
+    issue 3 of LaTeX3 News sets its itemize bullets in a Type 3 (bitmap) TS1 font that PyMuPDF reads as U+0088."""
     path = LATEX_PDFS / "l3news03.pdf"
     page = pymupdf.open(path)[0]
     assert any(f[2] == "Type3" for f in page.get_fonts(full=True))
@@ -633,7 +633,7 @@ def test_a_bullet_from_a_bitmap_font_with_no_unicode_map_is_a_bullet_in_latex3_n
 
 @pytest.mark.xdist_group("gnuplot")  # one worker parses the 311 pages once (minutes cold)
 def test_a_bullet_drawn_from_a_font_with_no_unicode_map_is_a_bullet(gnuplot):
-    """Issue 19.7 (bullets extracted as a wrong character): the gnuplot manual's itemize bullets
+    """(bullets extracted as a wrong character): the gnuplot manual's itemize bullets
     are TS1 \\textbullet from a bitmap (Type 3) font with no Unicode map, which PyMuPDF reads
     as the control character U+0088."""
     page = pymupdf.open(shared_pdf(GNUPLOT))[22]
@@ -647,7 +647,7 @@ def test_a_bullet_drawn_from_a_font_with_no_unicode_map_is_a_bullet(gnuplot):
 
 
 def test_a_lone_lower_case_connective_is_no_heading_but_a_capitalised_command_is(gnuplot):
-    """Issue 19.7 (parse quality): the layout model boxes the "or" between two syntax lines of the
+    """(parse quality): the layout model boxes the "or" between two syntax lines of the
     gnuplot manual as a section header on some pages; headings named after commands stay."""
     ors = [e for e in gnuplot.elements if e.text == "or"]
     reclassified = [e for e in ors if e.raw_type == "section-header"]

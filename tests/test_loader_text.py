@@ -1,4 +1,4 @@
-"""Plain-text loader (issue 11): paragraphs and headings read from line layout, exact source slices."""
+"""Plain-text loader: paragraphs and headings read from line layout, exact source slices."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_hard_wrapped_text_splits_at_short_sentence_ends_indents_and_blank_lines
 
 
 def test_a_text_without_blank_lines_and_one_paragraph_per_line_is_not_one_element(tmp_path):
-    """The failure of issue 11: a whole text read as one 100k-character paragraph."""
+    """A whole text read as one 100k-character paragraph."""
     lines = [f"Paragraph {n} says something long enough to be a real paragraph of prose, " * 3 for n in range(400)]
     doc = load_text(write(tmp_path, "\n".join(lines)))
     assert len(doc.elements) == 400 and all(e.type == "paragraph" for e in doc.elements)

@@ -1,4 +1,4 @@
-"""Issue 20.3: a retrieval miss points at the cut that caused it (evaluate/misses.py, ui/misses.py)."""
+"""A retrieval miss points at the cut that caused it (evaluate/misses.py, ui/misses.py)."""
 
 from __future__ import annotations
 

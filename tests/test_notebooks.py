@@ -140,7 +140,7 @@ def test_notebook_runs_with_small_parameters(path, tmp_path):
 
 
 def test_the_parsers_notebook_without_mineru_shows_the_default_parse_and_says_how(tmp_path, monkeypatch):
-    """Issue 58.9: `make demo` does not install MinerU; 05_parsers then says so in one message,
+    """`make demo` does not install MinerU; 05_parsers then says so in one message,
     names the way to get it, and runs everything else on the default parse."""
     from chunkbench.loaders.mineru.run import COMMAND_ENV
 

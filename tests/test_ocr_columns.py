@@ -102,7 +102,7 @@ def narrow_two_column_scan(path: Path) -> Path:
 
 
 def test_a_real_scan_of_two_close_columns_is_read_column_by_column(tmp_path, monkeypatch):
-    """Issue 75: OCR'd lines of a two-column scan interleaved ("... simply use LOCATE, FAST FORWARD,
+    """OCR'd lines of a two-column scan interleaved ("... simply use LOCATE, FAST FORWARD,
     or REWIND to To record a sequence, simply press RECORD ..."). The layout model boxes both
     columns of this scan as one paragraph; the text comes out one column after the other."""
     if not (TESSDATA / "eng.traineddata").is_file():

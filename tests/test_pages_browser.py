@@ -1,4 +1,4 @@
-"""Issue 24: the diff report and the sweep summary in Debian's chromium at 1,280 px: no page wider
+"""The diff report and the sweep summary in Debian's chromium at 1,280 px: no page wider
 than the window, text columns with room for words, diff labels readable, averaged plots labelled."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_sweep_summary_fits_the_window_and_says_what_is_averaged(browser, tmp_pa
 
 
 def test_lineage_page_shows_both_versions_side_by_side_with_readable_tags(browser, tmp_path):
-    """Issue 56.4: the lineage page at 1,280 px: the old and the new version's pages side by side,
+    """The lineage page at 1,280 px: the old and the new version's pages side by side,
     nothing wider than the window, the kind tags at 11 CSS px or more."""
     from chunkbench.ui.lineage_report import write_lineage_report
     from chunkbench.ui.render.lineagepages import TAG_SIZE

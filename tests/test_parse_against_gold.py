@@ -1,4 +1,4 @@
-"""The parse a reader would accept (issue 75), each repair checked against the twin: admonition
+"""The parse a reader would accept, each repair checked against the twin: admonition
 titles are no headings, heading levels follow the PDF's outline, a chapter's label opens no section."""
 
 from __future__ import annotations

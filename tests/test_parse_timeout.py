@@ -1,4 +1,4 @@
-"""Per-page parse time limit of the PyMuPDF backend (issue 7: time stays bounded).
+"""Per-page parse time limit of the PyMuPDF backend (time stays bounded).
 
 A hang is simulated by replacing `pdf_layout.parse_range` in this process: the workers are
 forked, so they run the replacement. The real slow page (about 100k characters, a minute of

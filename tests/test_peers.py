@@ -1,4 +1,4 @@
-"""Issue 18.3: other libraries' chunkers as strategies, with their parameters read from their own
+"""Other libraries' chunkers as strategies, with their parameters read from their own
 signatures, run on the canonical text and located; every view treats them like built-ins."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 22.6: an uncached PDF shows the page in view first; the rest is parsed in the background,
+"""An uncached PDF shows the page in view first; the rest is parsed in the background,
 the chunks follow as pages arrive, and what is provisional says so until the whole document is in
 (loaders/progressive.py, `cb.explore`). Timing is measured in benchmarks (section 5), not here."""
 

@@ -1,4 +1,4 @@
-"""Like with like in `chunkbench evaluate` (issue 63): an indexed setting is printed beside the
+"""Like with like in `chunkbench evaluate`: an indexed setting is printed beside the
 splitter indexed alike, and a corpus can be searched pooled, as Chroma's benchmark does."""
 
 from __future__ import annotations

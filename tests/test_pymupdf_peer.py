@@ -1,4 +1,4 @@
-"""Issue 58.4: PyMuPDF's own chunker, `pymupdf4llm.to_chunks`, as the peer `pymupdf:to_chunks`:
+"""PyMuPDF's own chunker, `pymupdf4llm.to_chunks`, as the peer `pymupdf:to_chunks`:
 the library's chunks, run as a user runs it, located on chunkbench's parse of the same PDF."""
 
 from __future__ import annotations

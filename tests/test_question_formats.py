@@ -1,4 +1,4 @@
-"""Issue 58.4: question sets other tools write, read as question files: a Ragas test set (its
+"""Question sets other tools write, read as question files: a Ragas test set (its
 `Testset.to_jsonl`) and MTCB's generated questions (its `GeneratedSample`, one JSON a line), both
 written by the libraries themselves (tests/data/questions/make_foreign_questions.py) from the
 sample contract's own questions, so each must give what the native file gives."""

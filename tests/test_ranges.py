@@ -1,4 +1,4 @@
-"""chunkbench.text.ranges (issue 13.3): the one home of range math, checked against brute force."""
+"""chunkbench.text.ranges: the one home of range math, checked against brute force."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dense retrieval beside BM25 (issue 11.2): one ranker interface, the optional extra, offline."""
+"""Dense retrieval beside BM25: one ranker interface, the optional extra, offline."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def without_dense_extra(monkeypatch):
 
 
 def test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives():
-    """Issue 21: dense retrieval without torch. The numpy MiniLM against vectors the real
+    """Dense retrieval without torch. The numpy MiniLM against vectors the real
     sentence-transformers wrote (tests/data/minilm/make_reference.py): the same to float precision,
     for short, long (truncated at 256 tokens), non-ASCII and one-letter texts, batched together."""
     import json
@@ -53,7 +53,7 @@ def test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives():
 
 
 def test_the_default_install_has_no_deep_learning_framework():
-    """What `make install` puts in the venv runs dense retrieval without torch (issue 21)."""
+    """What `make install` puts in the venv runs dense retrieval without torch."""
     import importlib.util
 
     dense_or_skip()

@@ -1,4 +1,4 @@
-"""The retrieval recipe through the real LangChain and LlamaIndex objects (issue 63): a user who
+"""The retrieval recipe through the real LangChain and LlamaIndex objects: a user who
 hands the retrieval default's chunks over gets the figure `evaluate` measures."""
 
 from __future__ import annotations

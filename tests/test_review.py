@@ -237,7 +237,7 @@ def test_go_to_a_boundary_by_its_number(ws):
 
 
 def test_the_session_runs_without_panel(ws):
-    """Issue 23: state apart from view. The review session imports no app library and keeps the
+    """State apart from view. The review session imports no app library and keeps the
     reviewer's place, filters and verdicts alone; a second session sees the first one's verdicts."""
     import subprocess
     import sys
@@ -419,7 +419,7 @@ def test_app_without_the_pdf_file_still_reviews_the_text(ws, tmp_path):
 
 
 def test_the_inline_app_inlines_panel_stylesheets_instead_of_linking_a_cdn(ws):
-    """Issue 12.7: shown in a notebook after a plain `pn.extension()`, the app's Panel
+    """Shown in a notebook after a plain `pn.extension()`, the app's Panel
     stylesheets were links to cdn.holoviz.org (unreachable offline); now they are inline."""
     import json
     import re
@@ -443,7 +443,7 @@ def test_the_inline_app_inlines_panel_stylesheets_instead_of_linking_a_cdn(ws):
 
 
 def test_cb_review_and_cb_explore_are_plain_functions_whatever_was_imported_first():
-    """Issue 13.4: no callable-module trick; the modules are named apart from the functions, so
+    """No callable-module trick; the modules are named apart from the functions, so
     importing them (as the CLI and the tests do) cannot shadow `cb.review` / `cb.explore`."""
     import types
 
@@ -457,7 +457,7 @@ def test_cb_review_and_cb_explore_are_plain_functions_whatever_was_imported_firs
 
 
 def test_the_inline_app_keeps_stylesheets_inline_when_its_panes_change(ws):
-    """Issue 24.5: Panel re-sends an HTML pane's stylesheets as cdn.holoviz.org links whenever
+    """Panel re-sends an HTML pane's stylesheets as cdn.holoviz.org links whenever
     its content changes; after the first verdict every pane linked the CDN again. The app's panes
     now keep them inline, one shared stylesheet per document and URL."""
     import panel as pn

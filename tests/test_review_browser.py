@@ -192,7 +192,7 @@ def test_document_text_is_shown_literally_and_never_runs(browser, serve, tmp_pat
 
 
 def test_verdict_keys_work_while_the_reason_dropdown_has_focus(browser, serve, contract):
-    """Issue 12.7: after picking a reason in the dropdown, the focus is still on it; a verdict key
+    """After picking a reason in the dropdown, the focus is still on it; a verdict key
     pressed there is a verdict (it did nothing before), and the dropdown lets go of the focus."""
     url = serve(contract)
     ctx, page = _open(browser, url, "gil")
@@ -211,7 +211,7 @@ def test_verdict_keys_work_while_the_reason_dropdown_has_focus(browser, serve, c
 
 
 def test_the_served_app_fetches_nothing_from_outside_this_machine(browser, serve, contract):
-    """Issue 12.7: every request of the review app goes to 127.0.0.1 (no CDN: it works offline)."""
+    """Every request of the review app goes to 127.0.0.1 (no CDN: it works offline)."""
     url = serve(contract)
     ctx = browser.new_context(viewport={"width": 1400, "height": 950})
     page = ctx.new_page()
@@ -254,7 +254,7 @@ def test_component_route_answers_hostile_paths_without_a_server_error(serve, con
 
 
 def test_the_page_has_the_room_labels_read_at_11_px_in_a_1280_px_window(browser, serve, contract, tmp_path):
-    """Issue 20.4: the page crop was 640 px wide (labels at 8 CSS px); it now takes the app's width
+    """The page crop was 640 px wide (labels at 8 CSS px); it now takes the app's width
     up to its own pixels, with the verdict buttons above it and the text on each side below."""
     from chunkbench.ui.render.overlay import LABEL_SIZE
 
@@ -275,7 +275,7 @@ def test_the_page_has_the_room_labels_read_at_11_px_in_a_1280_px_window(browser,
 
 
 def test_a_reviewer_merges_moves_and_splits_in_the_browser(browser, serve, contract):
-    """Issue 20.1: the edit buttons store an edit, the chunks shown change at once with reason
+    """The edit buttons store an edit, the chunks shown change at once with reason
     reviewer_edit, and a second reviewer's app opens on the edited chunks."""
     from chunkbench.db.edits import edits_of
 
@@ -308,7 +308,7 @@ def test_a_reviewer_merges_moves_and_splits_in_the_browser(browser, serve, contr
 
 
 def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browser, serve, contract):
-    """Issue 20.1: a click on a word of the page crop picks it (nothing stored yet), "split before
+    """A click on a word of the page crop picks it (nothing stored yet), "split before
     the picked word" splits there; a shift-click on a word of the text below splits at once."""
     import re
 
@@ -353,7 +353,7 @@ def test_a_reviewer_splits_by_clicking_a_word_on_the_page_and_in_the_text(browse
 
 
 def test_a_provisional_chunking_is_shown_at_once_and_the_final_one_swaps_in(browser, tmp_path):
-    """Issue 22.6: `chunkbench review` on an uncached PDF serves the first pages' chunks at once,
+    """`chunkbench review` on an uncached PDF serves the first pages' chunks at once,
     verdicts closed and a banner saying why; each open page swaps in the final chunks by itself."""
     from chunkbench.ui.reviews.app import ReviewApp
     from chunkbench.ui.reviews.serve import LiveChunking, serve_app

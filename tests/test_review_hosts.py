@@ -1,4 +1,4 @@
-"""The review server answers only to its own names (issue 77.1, DNS rebinding): a page or a
+"""The review server answers only to its own names (DNS rebinding): a page or a
 websocket asked for under another Host, or from another Origin, gets 403 before Panel or Bokeh
 handles it. Raw HTTP and a raw websocket handshake, forging Host and Origin, against a real server."""
 

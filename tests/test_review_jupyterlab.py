@@ -1,6 +1,6 @@
 """The review notebook in a real JupyterLab, in Debian's chromium, with the network cut off.
 
-Issue 24.5: shown inline in JupyterLab, the review app asked cdn.holoviz.org for Panel's theme
+Shown inline in JupyterLab, the review app asked cdn.holoviz.org for Panel's theme
 and loading stylesheets on every update (Panel re-sends an HTML pane's stylesheets as CDN links
 when its content changes), so an offline JupyterLab lost them. Here every request that leaves
 127.0.0.1 is recorded and refused: running the notebook and clicking the app must make none.
@@ -165,7 +165,7 @@ def _open_notebook(browser, lab: str, name: str, width: int):
 
 
 def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(lab, tmp_path):
-    """Issue 20.4: in a 1280 px window the explorer's page shows its labels at >= 11 CSS px (it was
+    """In a 1280 px window the explorer's page shows its labels at >= 11 CSS px (it was
     560 px wide: 6 px labels), the chunk list going below the page when both do not fit; a value
     typed in the box beside a slider reaches the kernel and comes back on the slider."""
     from chunkbench.ui.explorer.widget import LABEL_SIZE
@@ -184,7 +184,7 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         box.press("Enter")
         readout = page.locator(".cb-explorer .widget-slider .widget-readout").first
         expect(readout).to_have_text("1234", timeout=TIMEOUT)
-        # issue 58.8: a pixel of the size slider's track is not tens of characters (it was about 60)
+        # a pixel of the size slider's track is not tens of characters (it was about 60)
         from chunkbench.strategies import get_strategy
         from chunkbench.ui.explorer.widget import SLIDER_SPAN
 
@@ -193,7 +193,7 @@ def test_the_explorer_gives_the_page_room_and_takes_a_typed_value_in_jupyterlab(
         per_pixel = (SLIDER_SPAN * size.default - size.min) / track
         print(f"slider track {track:.0f} px: {per_pixel:.1f} characters a pixel")
         assert per_pixel <= 20, (track, per_pixel)
-        # issue 20.1: select a chunk in the list and merge it into the one before with the button
+        # select a chunk in the list and merge it into the one before with the button
         options = page.locator(".cb-explorer .cb-chunk-list select option")
         count = options.count()
         page.locator(".cb-explorer .cb-chunk-list select").first.select_option(index=3)

@@ -1,4 +1,4 @@
-"""Issue 55 on public PDFs nobody here wrote (`make public-pdfs`): chunks a reviewer accepts.
+"""Defects a reviewer sees, on public PDFs nobody here wrote (`make public-pdfs`): chunks a reviewer accepts.
 
 Each test names the place in the PDF a reviewer saw go wrong: the lead-in of the /bin table apart
 from it, footnotes inside table pieces, the table of contents as chunks, inverted table reasons,
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.xdist_group("public_pdfs")
 #: every own strategy but `semantic` (its MiniLM embedding of 113 pages takes minutes; its lead-ins
 #: go through `sentences`' units, tested here) with its defaults, and the retrieval default
 OWN = ("elements", "contract", "headers", "sections", "tokens", "recursive", "sentences")
-#: what a reviewer counts per document, at most 1 of each (issue 55's goal), for every strategy but `tokens`
+#: what a reviewer counts per document, at most 1 of each, for every strategy but `tokens`
 GOAL = (Defect.LEAD_IN_SPLIT, Defect.TOC_CHUNK, Defect.INDEX_CHUNK)
 
 

@@ -1,4 +1,4 @@
-"""Issue 20.2: reviewers' verdicts as labelled boundaries; rev_boundary_precision/recall/f1 in
+"""Reviewers' verdicts as labelled boundaries; rev_boundary_precision/recall/f1 in
 metrics and sweeps, and --rank-by rev_boundary_f1 picking the setting the reviewers agree with."""
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_malformed_keys_and_unknown_verdicts_are_no_labels():
 
 
 def test_edits_are_labels_and_a_sweep_names_the_smallest_change_reproducing_each(tmp_path, capsys):
-    """Issue 20.2: a merge labels its place "remove", a split "keep"; the sweep says for each edit
+    """A merge labels its place "remove", a split "keep"; the sweep says for each edit
     which grid change from the setting it was made on reproduces it, or that none does."""
     import pandas as pd
 

@@ -1,4 +1,4 @@
-"""Broken and hostile inputs (issue 7): a correct result or the right exit code with one line, every time.
+"""Broken and hostile inputs: a correct result or the right exit code with one line, every time.
 
 The corpus is generated into a temp folder by `tests/robust/corpus.py`. Each input kind of the
 issue has a test here; docs/robustness.md maps them. CLI checks call `chunkbench.ui.cli.main`

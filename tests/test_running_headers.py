@@ -1,4 +1,4 @@
-"""Issue 19.7: a running page header that the layout model reads as a heading on some pages.
+"""A running page header that the layout model reads as a heading on some pages.
 
 The issue's own PDF (a 12-page government summary) is not here, and none of ../shared's PDFs shows
 the class, so the PDF is made here: a 6-page report with a large bold running header, on which

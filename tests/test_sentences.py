@@ -1,4 +1,4 @@
-"""Issue 19.1: sentences by rules that hold in lower-case text, with abbreviations, decimals,
+"""Sentences by rules that hold in lower-case text, with abbreviations, decimals,
 quotes, ellipses and run-in list markers; measured on the Pragmatic Segmenter's English golden
 rules (tests/data/sentences, MIT, as pySBD ships them)."""
 

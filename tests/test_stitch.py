@@ -1,4 +1,4 @@
-"""Issue 19.6: a table that continues on the next page is stitched into one table, marked on both
+"""A table that continues on the next page is stitched into one table, marked on both
 pages (loaders/stitch.py, Element.parts)."""
 
 from __future__ import annotations

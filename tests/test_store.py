@@ -457,7 +457,7 @@ def test_opening_retries_a_locked_database_within_the_busy_timeout(tmp_path, mon
 
 
 def test_each_amendment_records_its_lineage_and_store_changes_lists_it(ws, tmp_path, capsys):
-    """Issue 56.6: saving amendment N records its lineage to N-1; `store changes` lists what changed
+    """Saving amendment N records its lineage to N-1; `store changes` lists what changed
     and what to re-embed per amendment, and writes one amendment's lineage.jsonl; latest-only
     retrieval is as before."""
     from chunkbench.ui.cli import main

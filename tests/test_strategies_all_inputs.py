@@ -1,4 +1,4 @@
-"""Every registered strategy on every kind of input (issue 3): the sample PDFs, the real PDFs in
+"""Every registered strategy on every kind of input: the sample PDFs, the real PDFs in
 ../shared/pdfs, both MinerU fixtures (content_list v1 and v2), a document.json, a Markdown file and
 an elements.json round trip.
 

@@ -136,7 +136,7 @@ def test_heading_starts_a_chunk_and_its_body_joins_it():
     assert cs[1].text == "A.1 Monthly charges\n\nCharges are payable monthly."
     assert cs[1].section_path == ("SCHEDULE A – FEES", "A.1 Monthly charges")
     assert cs[2].section_path == ("SCHEDULE A – FEES", "A.2 Rates")
-    # by default a heading right after a heading joins it: no chunk of headings alone (issue 11)
+    # by default a heading right after a heading joins it: no chunk of headings alone
     cs = _chunks(els)
     assert [c.type for c in cs] == ["schedule", "heading"]  # the last heading has nothing after it
     assert cs[0].text == "SCHEDULE A – FEES\n\nA.1 Monthly charges\n\nCharges are payable monthly."
@@ -181,7 +181,7 @@ def test_page_break_is_a_boundary_only_near_max_size():
 
 
 def test_an_oversize_element_is_cut_at_sentences_into_pieces_within_the_limit():
-    """Issue 11: an element over max_chars no longer passes through whole (a text without blank
+    """An element over max_chars no longer passes through whole (a text without blank
     lines gave one 118k-character chunk); split_oversize=false keeps the spec's behaviour."""
     elements = [_p(A * 15), _p(A * 15), _p(A * 30), _p("tail.")]
     cs = _chunks(elements)

@@ -51,7 +51,7 @@ def test_spec_worked_example_gives_exactly_its_three_chunks():
 
 
 def test_by_default_a_heading_is_never_a_chunk_alone():
-    """Issue 11: the spec leaves 'Financial Statements' alone before its table; by default what
+    """The spec leaves 'Financial Statements' alone before its table; by default what
     follows a heading joins it while it fits (the table here)."""
     cs = chunk(_doc(SPEC_EXAMPLE), "elements")
     assert [c.source_blocks for c in cs] == [("e0", "e1"), ("e2", "e3")]
@@ -122,7 +122,7 @@ def test_oversize_element_is_a_chunk_of_its_own_as_the_spec_says_when_not_split(
 
 
 def test_an_oversize_element_is_split_at_paragraphs_then_sentences_then_words():
-    """Issue 11: a text with no blank lines loaded as one 120k-character paragraph came out as
+    """A text with no blank lines loaded as one 120k-character paragraph came out as
     one chunk; now it is cut at sentences into pieces within the limit, each an exact slice."""
     sentences = " ".join(f"Sentence {i} says one thing about the topic." for i in range(2500))
     words = "x" * 2500

@@ -1,4 +1,4 @@
-"""Issue 13.1: the strategy kernel. The registry is an explicit list of declarations, importing a
+"""The strategy kernel. The registry is an explicit list of declarations, importing a
 strategy module registers nothing, and each parameter's default is written once (in its Param)."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_chunk_passes_every_resolved_parameter():
 @given(doc=element_documents(max_elements=25))
 @settings(max_examples=examples(25, share=0.25), deadline=None)
 def test_every_registered_strategy_keeps_the_common_invariants(name, doc):
-    """Issue 23: the registry drives the property tests too, so a new strategy is covered by
+    """The registry drives the property tests too, so a new strategy is covered by
     hypothesis before it has tests of its own (docs/adding-a-strategy.md)."""
     cs = chunk(doc, name)
     check_common_invariants(doc, cs, dict(cs.params))

@@ -1,4 +1,4 @@
-"""Strategy `recursive` (issue 11): greedy whole paragraphs up to chunk_size, cut finer only where
+"""Strategy `recursive`: greedy whole paragraphs up to chunk_size, cut finer only where
 one is too big; exact offsets; property tests over random element streams."""
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ def _words(n, start=0):
 
 
 def test_small_sections_merge_towards_the_budget_but_not_across_types_parents_or_tables():
-    """Issue 55: on the FHS the median `sections` chunk was 60 tokens, its spec says 400-600."""
+    """On the FHS the median `sections` chunk was 60 tokens, its spec says 400-600."""
     doc = make_doc([_h("A", 1), _p("tiny"), _h("B", 1), _p("also tiny")])
     cs = chunk(doc, "sections")
     assert [c.text for c in cs] == ["A\n\ntiny\n\nB\n\nalso tiny"]

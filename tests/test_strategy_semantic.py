@@ -1,4 +1,4 @@
-"""Issue 19.8: the `semantic` strategy: neighbouring sentences grouped while their all-MiniLM-L6-v2
+"""The `semantic` strategy: neighbouring sentences grouped while their all-MiniLM-L6-v2
 similarity stays above the document's own threshold (a percentile), within min and max sizes."""
 
 from __future__ import annotations

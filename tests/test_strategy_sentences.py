@@ -1,4 +1,4 @@
-"""Strategy `sentences` (issue 11): one chunk per sentence, short and dependent sentences joined,
+"""Strategy `sentences`: one chunk per sentence, short and dependent sentences joined,
 long ones cut; exact offsets; property tests over random element streams."""
 
 from __future__ import annotations

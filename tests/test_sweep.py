@@ -519,7 +519,7 @@ def _panel_texts(page: str) -> dict[str, str]:
 
 
 def test_an_all_zero_metric_says_so_instead_of_an_empty_chart():
-    """Issue 12.8: a metric that is 0 at every point (or missing everywhere) gets a sentence, not
+    """A metric that is 0 at every point (or missing everywhere) gets a sentence, not
     an empty chart; metrics with values are still drawn."""
     import re
 
@@ -571,7 +571,7 @@ def test_the_retrieval_check_can_rank_with_dense_embeddings(tmp_path, monkeypatc
 
 
 def test_a_sweep_with_a_missing_input_writes_nothing_and_names_it(tmp_path, capsys):
-    """Issue 58: the inputs are checked before anything is written (no results of failed points)."""
+    """The inputs are checked before anything is written (no results of failed points)."""
     from chunkbench.ui.cli import main
 
     out = tmp_path / "sweep"

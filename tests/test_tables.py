@@ -1,4 +1,4 @@
-"""Issue 19.6: a table cut at rows stays readable and says so. Every strategy gives the cut between
+"""A table cut at rows stays readable and says so. Every strategy gives the cut between
 two rows the reason `table_row_split` (it was `paragraph_split` or `size_limit`), the pieces are
 whole rows; and in the strategies with a size limit each later piece repeats the header row and
 `|---|` line (as docling-core's `repeat_table_header`), within the limit, the rows under it still

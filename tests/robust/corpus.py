@@ -1,4 +1,4 @@
-"""Hostile-input corpus of issue 7, generated (nothing binary is committed).
+"""The hostile-input corpus, generated (nothing binary is committed).
 
 Each builder writes one input into a folder and returns its path; `build_all(folder)` writes the
 cheap ones. Run `python tests/robust/corpus.py DIR` to look at them by hand. Deterministic: the
