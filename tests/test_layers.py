@@ -261,3 +261,19 @@ def test_every_test_left_to_make_extended_exists():
         assert not name or name in functions, entry
     browser = ast.parse((ROOT / "tests/test_review_browser.py").read_text("utf-8"))
     assert set(KEPT_BROWSER) <= {n.name for n in ast.walk(browser) if isinstance(n, ast.FunctionDef)}
+
+
+def test_test_docstrings_state_their_rule_without_an_issue_number():
+    """A test says what it holds; the ticket that asked for it is in the history, not in the docstring
+    (a newcomer reading "Issue 12.4:" learns nothing)."""
+    import re
+
+    numbered = re.compile(r"\b[Ii]ssues? \d+")
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)):
+                doc = ast.get_docstring(node) or ""
+                if numbered.search(doc.replace("issue 3 of LaTeX3 News", "")):
+                    found.append(f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 1)}")
+    assert found == []
