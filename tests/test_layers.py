@@ -265,7 +265,7 @@ def test_every_test_left_to_make_extended_exists():
 
 def test_test_docstrings_state_their_rule_without_an_issue_number():
     """A test says what it holds; the ticket that asked for it is in the history, not in the docstring
-    (a newcomer reading "Issue 12.4:" learns nothing)."""
+    (a newcomer reading a ticket number learns nothing)."""
     import re
 
     numbered = re.compile(r"\b[Ii]ssues? \d+")
