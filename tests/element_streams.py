@@ -8,11 +8,11 @@ docs/contracts.md promises of every chunk whatever the strategy.
 
 from __future__ import annotations
 
-from conftest import make_doc
 from hypothesis import strategies as st
 
 from chunkbench.strategies import chunk
 from chunkbench.types.document import is_noise, lead_ins
+from tests.support.documents import make_doc
 
 WORDS = (
     "the", "agreement", "shall", "must", "revenue", "Section", "pricing", "CLIN", "requirement",

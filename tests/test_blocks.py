@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import chunkbench as cb
 from chunkbench.types.blocks import block_ids, blocks_at
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 GUIDE = """# Setup
 

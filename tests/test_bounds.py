@@ -10,11 +10,11 @@ import logging
 import tracemalloc
 
 import pytest
-from conftest import ROOT, SAMPLE_PDFS, mineru_fixture, shared_pdf
 
 import chunkbench as cb
 from chunkbench.loaders.bounds import document_problem
 from chunkbench.ui.cli import main
+from tests.support.paths import ROOT, SAMPLE_PDFS, mineru_fixture, shared_pdf
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"
 

@@ -14,7 +14,7 @@ from chunkbench.evaluate.retrieval.locate import normalized_text, resolve
 from chunkbench.evaluate.retrieval.scoring import RetrievalUnit, chunk_units, evaluate, token_scores
 from chunkbench.io.return_policy import POLICIES
 from chunkbench.types.chunk import SIZE_CUTS
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
 

@@ -6,13 +6,14 @@ import json
 import shutil
 
 import pytest
-from conftest import make_doc, shared_pdf
 from pymupdf4llm.ocr import OCRMode
 
 import chunkbench
 from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders import pdf_layout
 from chunkbench.loaders.cache import cache_key, cached_parse
+from tests.support.documents import make_doc
+from tests.support.paths import shared_pdf
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"
 SCAN = "scan_huckfinn-c03-29.pdf"  # one page, parses in a fraction of a second

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 DOCS_PATH = re.compile(r"(?<![\w/.])docs/[\w./-]+?\.(?:md|png)")
 SPEC = re.compile(r"(?<![\w/.-])specs/(\d)(?!\d)")

@@ -18,7 +18,8 @@ from chunkbench.foreign.locate import normalise
 from chunkbench.loaders.pagewords import page_words
 from chunkbench.types.document import is_noise
 from chunkbench.ui.cli import main
-from tests.conftest import ROOT, SAMPLE_PDFS, examples
+from tests.support.extras import examples
+from tests.support.paths import ROOT, SAMPLE_PDFS
 
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
 MINERU = ROOT.parent / "shared" / "fixtures" / "mineru" / "naacl-long-107" / "naacl-long-107_content_list.json"

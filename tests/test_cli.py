@@ -17,7 +17,7 @@ import chunkbench as cb
 from chunkbench.io.export import load_chunks_json
 from chunkbench.strategies import REGISTRY, all_strategies
 from chunkbench.ui.cli import main
-from tests.conftest import ROOT, SAMPLE_PDFS
+from tests.support.paths import ROOT, SAMPLE_PDFS
 
 MD = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
@@ -240,7 +240,7 @@ def test_a_scanned_pdf_says_why_it_has_no_chunks_on_every_command(tmp_path):
     """A PDF without a text layer gives 0 chunks, and every command says why (pages,
     Tesseract) on stderr, naming the file; chunks.json and chunk_debug.md carry the warning."""
     from chunkbench.loaders.pdf import ocr_available
-    from tests.conftest import shared_pdf
+    from tests.support.paths import shared_pdf
 
     if ocr_available():
         pytest.skip("Tesseract is installed here: the scan is OCRed, not left empty")

@@ -19,7 +19,7 @@ from chunkbench.loaders.regions import position_at, position_box
 from chunkbench.strategies.edits import make_edit_at, resolve
 from chunkbench.ui.render.crops import boundary_crop
 from chunkbench.ui.render.overlay import MARK_COLOR
-from tests.conftest import SAMPLE_PDFS, SHARED_PDFS
+from tests.support.paths import SAMPLE_PDFS, SHARED_PDFS
 
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
 

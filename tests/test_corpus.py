@@ -14,7 +14,7 @@ import chunkbench as cb
 from chunkbench.errors import InputError
 from chunkbench.loaders.corpus import MANIFEST, expand_inputs, parse_corpus, prime_cache
 from chunkbench.ui.cli import main
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 
 @pytest.fixture

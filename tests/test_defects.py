@@ -9,7 +9,6 @@ import dataclasses
 import json
 
 import pytest
-from conftest import make_doc, shared_pdf
 from element_streams import element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -26,6 +25,8 @@ from chunkbench.text.leadins import ends_open, introduces
 from chunkbench.text.notes import cites, note_mark, trailing_mark
 from chunkbench.types import Element, Reason
 from chunkbench.ui.cli import main
+from tests.support.documents import make_doc
+from tests.support.paths import shared_pdf
 
 
 def _codes(cs, *codes):

@@ -10,7 +10,7 @@ import chunkbench as cb
 from chunkbench.evaluate.defects import find_defects
 from chunkbench.ui.render import DEFAULT_SHOW, render_page
 from chunkbench.ui.render.overlay import DEFECT_COLOR
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
 

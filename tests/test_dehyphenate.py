@@ -17,8 +17,8 @@ from chunkbench.loaders.paragraphs import join_broken_paragraphs
 from chunkbench.loaders.pdf_layout import flow_text_and_hyphens
 from chunkbench.loaders.regions import span_regions
 from chunkbench.types.document import Element
-from tests.conftest import mineru_fixture, shared_pdf
 from tests.support.builders import line
+from tests.support.paths import mineru_fixture, shared_pdf
 
 HOTOS = "paper_hotos17-baumann.pdf"  # two columns, set by LaTeX: 130-odd words hyphenated at line ends
 

@@ -12,7 +12,8 @@ import chunkbench as cb
 from chunkbench.evaluate.glossary import METRICS, explain, legend
 from chunkbench.strategies import get_strategy
 from chunkbench.ui.demo import TARGETS_LEGEND, run_demo
-from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium
+from tests.support.browser import CHROMIUM, chromium
+from tests.support.paths import SAMPLE_PDFS
 
 
 @pytest.fixture(scope="module")

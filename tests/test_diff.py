@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import SAMPLE_PDFS
 
 import chunkbench as cb
 from chunkbench.errors import ParamError, UsageError
@@ -13,6 +12,7 @@ from chunkbench.ui.cli import main
 from chunkbench.ui.render import render_page
 from chunkbench.ui.render.diffpages import render_diff
 from tests.support.builders import hand_chunks
+from tests.support.paths import SAMPLE_PDFS
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 

@@ -18,7 +18,7 @@ import pytest
 from sybil import Sybil
 from sybil.parsers.markdown import PythonCodeBlockParser, SkipParser
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 WITH_PYTHON = [p for p in PAGES if "```python" in p.read_text("utf-8")]

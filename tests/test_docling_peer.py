@@ -14,7 +14,7 @@ from chunkbench.io.docling_doc import to_docling
 from chunkbench.strategies import get_strategy
 from chunkbench.text.tokenizer import get_encoding
 from chunkbench.ui.cli import main
-from tests.conftest import MINERU_FIXTURES, SAMPLE_PDFS
+from tests.support.paths import MINERU_FIXTURES, SAMPLE_PDFS
 
 pytest.importorskip("docling_core", reason="docling-core (a dev dependency) is not installed")
 pytest.importorskip("semchunk", reason="semchunk (HybridChunker's splitter, a dev dependency) is not installed")
@@ -130,7 +130,7 @@ def test_sections_merged_under_headings_that_read_the_same_are_their_items_apart
     """merge_peers joins two sections whose headings read the same ("Notes" twice) and leaves the
     second heading out of the text: the chunk is its two items, in pieces, not a span taking that
     heading in. With "The" over "the" twice, the folded search found "the The" (`make fuzz`)."""
-    from tests.conftest import make_doc
+    from tests.support.documents import make_doc
 
     for heading, body in (("Notes", ("Payment is due within 30 days.", "Deliveries are made on weekdays only.")),
                           ("The", ("the", "the"))):

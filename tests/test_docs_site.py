@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from tests.conftest import CHROMIUM, ROOT, chromium
+from tests.support.browser import CHROMIUM, chromium
+from tests.support.paths import ROOT
 
 pytestmark = [
     pytest.mark.browser,

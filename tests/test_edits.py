@@ -18,7 +18,7 @@ from chunkbench.db.edits import edits_of
 from chunkbench.errors import EditWarning
 from chunkbench.strategies.edits import Anchor, Edit, anchor_at, apply_edits, make_edit, resolve, span_text
 from chunkbench.ui.cli import main
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 PDF = SAMPLE_PDFS / "contract_services_agreement.pdf"
 

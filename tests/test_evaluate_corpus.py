@@ -24,8 +24,8 @@ from chunkbench.evaluate.benchmark import (
 )
 from chunkbench.evaluate.intervals import PairedBootstrap, excludes_zero
 from chunkbench.ui.cli import main
-from tests.conftest import dense_or_skip
 from tests.support.corpora import CORPUS, PARAGRAPHS, make_corpus
+from tests.support.extras import dense_or_skip
 
 #: the speech of Chroma's general benchmark and its 76 questions: its own questions_df.csv's rows for
 #: that corpus, verbatim (tests/data/chroma/SOURCES.md)

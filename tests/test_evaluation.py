@@ -22,8 +22,9 @@ from chunkbench.evaluate.benchmark import (
     units_for,
 )
 from chunkbench.ui.cli import main
-from tests.conftest import make_doc, shared_pdf
 from tests.support.corpora import CORPUS, PARAGRAPHS, make_corpus
+from tests.support.documents import make_doc
+from tests.support.paths import shared_pdf
 
 
 def test_units_are_the_settings_chunks_or_the_baseline_pieces(tmp_path):
@@ -238,7 +239,7 @@ def test_every_setting_evaluate_prints_is_taken_as_written(tmp_path, capsys):
     langchain-recursive` was an unknown strategy; `recursive ... index_context=1 index_groups=1000`
     was refused by chunk's --set. Each setting of evaluate's table, pasted as `--strategy NAME --set
     k=v ...`, is taken by chunk, evaluate and sweep."""
-    from tests.conftest import SAMPLE_PDFS
+    from tests.support.paths import SAMPLE_PDFS
 
     pdf = SAMPLE_PDFS / "contract_services_agreement.pdf"
     assert main(["evaluate", str(pdf), "-o", str(tmp_path / "ev")]) == 0

@@ -10,7 +10,8 @@ from chunkbench import loaders
 from chunkbench.errors import ParamError
 from chunkbench.evaluate.stats import size_summary
 from chunkbench.ui.explorer import Explorer, chunk_at
-from tests.conftest import SAMPLE_PDFS, make_doc
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
 

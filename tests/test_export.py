@@ -15,7 +15,8 @@ from chunkbench.errors import ChunkbenchError, InputError, UsageError
 from chunkbench.io import export
 from chunkbench.types.chunk import Boundary, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
-from tests.conftest import SAMPLE_PDFS, make_doc
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 FIXED = "2026-01-29T10:00:00Z"
 
@@ -200,7 +201,7 @@ def test_debug_markdown_lists_metadata_sources_and_reasons(contract_doc, tmp_pat
 def test_debug_markdown_names_the_pages_a_chunk_is_on_and_never_repeats_a_label():
     """naacl-long-122: a paragraph runs from page 5 to page 7, past page 6's table; its chunk
     lies on pages 5 and 7, not 5–7. recursive's own `size` field is not a second **size**."""
-    from tests.conftest import mineru_fixture
+    from tests.support.paths import mineru_fixture
 
     doc = cb.load(mineru_fixture("naacl-long-122", "naacl-long-122.pdf"))
     cs = cb.chunk(doc, "recursive")
@@ -240,7 +241,7 @@ def test_chunkset_from_dict_inverts_to_dict_on_real_chunks(strategy):
     chunks and the same chunks.json, on the sample PDFs with every strategy."""
     import chunkbench as cb
     from chunkbench.types.chunkset import ChunkSet
-    from tests.conftest import SAMPLE_PDFS
+    from tests.support.paths import SAMPLE_PDFS
 
     for pdf in sorted(SAMPLE_PDFS.glob("*.pdf"))[:2]:
         doc = cb.load(pdf)

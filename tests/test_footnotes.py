@@ -10,7 +10,7 @@ from chunkbench.loaders.dehyphenate import OPTION_DROPPED, OPTION_KEPT
 from chunkbench.loaders.footnotes import OPTION, WHY, citation, footnotes_from_paragraphs
 from chunkbench.loaders.summary import format_summary
 from chunkbench.types.document import Element, is_noise
-from tests.conftest import mineru_fixture, shared_pdf
+from tests.support.paths import mineru_fixture, shared_pdf
 
 FAA = "req_federal-register-2020-17221.pdf"
 

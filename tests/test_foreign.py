@@ -18,7 +18,9 @@ from chunkbench.foreign import KINDS, match_counts, match_summary
 from chunkbench.foreign.extract import pdf_page_texts, pdf_plain_text
 from chunkbench.foreign.locate import locate_all, normalise
 from chunkbench.io.export import validate_chunks
-from tests.conftest import ROOT, SAMPLE_PDFS, examples, make_doc
+from tests.support.documents import make_doc
+from tests.support.extras import examples
+from tests.support.paths import ROOT, SAMPLE_PDFS
 
 SAMPLES = sorted(SAMPLE_PDFS.glob("*.pdf"))
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
@@ -71,7 +73,7 @@ def test_a_chunk_ending_in_a_page_number_inside_a_paragraph_continued_on_the_nex
     """PyMuPDF's text has a page's number after its last line; the Document reads the paragraph
     on into the next column (loaders.paragraphs) and puts the number after it. A one-digit
     number is too short to take out of every chunk, so it is tried out where it sits."""
-    from tests.conftest import shared_pdf
+    from tests.support.paths import shared_pdf
 
     path = shared_pdf("paper_hotos17-baumann.pdf")
     doc = cb.load(path)

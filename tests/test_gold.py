@@ -26,7 +26,9 @@ from chunkbench.evaluate.gold.questions import GoldQuestion, giveaway, make_ques
 from chunkbench.evaluate.retrieval import RetrievalUnit
 from chunkbench.loaders.htmldoc import load_html
 from chunkbench.ui.cli import main as cli
-from tests.conftest import examples, make_doc, twin_pair
+from tests.support.documents import make_doc
+from tests.support.extras import examples
+from tests.support.paths import twin_pair
 from tests.support.twins import TABLE_ROWS, twin_html, twin_pdf
 
 #: a twin written by hand: four headings, a lead-in and its list, a table with a header row, a note,

@@ -7,11 +7,11 @@ import os
 import sys
 
 import pytest
-from conftest import make_doc
 
 from chunkbench.io import handoff
 from chunkbench.types.chunk import Boundary, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
+from tests.support.documents import make_doc
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SAMPLE_PDFS
+
+from tests.support.paths import ROOT, SAMPLE_PDFS
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 

@@ -378,7 +378,7 @@ def test_chunks_indexed_by_their_groups_in_chunks_json_and_as_the_measure_ranks_
     import chunkbench as cb
     from chunkbench.evaluate.retrieval.scoring import chunk_units, indexed_units
     from chunkbench.text.context import Indexing
-    from tests.conftest import SAMPLE_PDFS
+    from tests.support.paths import SAMPLE_PDFS
 
     pdf = SAMPLE_PDFS / "technical_manual.pdf"
     out = tmp_path / "g.json"

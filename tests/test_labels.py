@@ -19,7 +19,8 @@ from chunkbench.ui.render.palette import (
     readable_on_white,
 )
 from chunkbench.ui.report import write_report
-from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, shared_pdf
+from tests.support.browser import CHROMIUM, chromium
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
 
 WHITE = (255, 255, 255)
 

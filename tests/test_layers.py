@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 PACKAGE = ROOT / "chunkbench"
 
@@ -215,15 +215,17 @@ def test_notebooks_and_docs_use_only_the_public_face():
 
 
 def test_no_test_module_imports_another():
-    """Tests share through conftest.py, tests/support/ and tests/element_streams.py, never by one
-    test module importing another (which runs the other's module code and ties their fates)."""
+    """Tests share through tests/support/ and tests/element_streams.py, never by one test module
+    importing another (which runs the other's module code and ties their fates), nor conftest.py
+    (pytest's hooks and fixtures, which pytest loads under a name of its own)."""
     tests = ROOT / "tests"
     found = []
-    for path in sorted(tests.glob("test_*.py")):
+    for path in sorted([*tests.glob("test_*.py"), *tests.glob("support/*.py"), tests / "element_streams.py"]):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-            found += [f"{path.name} imports {n}" for n in names if n.split(".")[-1].startswith("test_")]
+            found += [f"{path.name} imports {n}" for n in names
+                      if n.split(".")[-1].startswith("test_") or n.split(".")[-1] == "conftest"]
     assert found == []
 
 
@@ -249,9 +251,9 @@ def test_importing_the_package_loads_little_and_no_strategy():
 
 
 def test_every_test_left_to_make_extended_exists():
-    """Each EXTENDED entry of tests/conftest.py names a test file, or a test function in one (or one
+    """Each EXTENDED entry of tests/support/suites.py names a test file, or a test function in one (or one
     of its parameters), that exists: a renamed test would otherwise fall back into `make test` unnoticed."""
-    from tests.conftest import EXTENDED, KEPT_BROWSER
+    from tests.support.suites import EXTENDED, KEPT_BROWSER
 
     for entry in EXTENDED:
         path, _, name = entry.split("[")[0].partition("::")

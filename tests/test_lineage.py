@@ -14,7 +14,8 @@ import chunkbench as cb
 from chunkbench.errors import InputError
 from chunkbench.evaluate.lineage import KINDS, REEMBED, lineage, similarity, stability
 from chunkbench.ui.cli import main
-from tests.conftest import ROOT, SAMPLE_PDFS, make_doc, without_page
+from tests.support.documents import make_doc
+from tests.support.paths import ROOT, SAMPLE_PDFS, without_page
 
 GUIDE = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
 NEW_PARAGRAPH = "A paragraph only the second version has, about rotating the signing keys every ninety days."

@@ -9,7 +9,7 @@ import pytest
 import chunkbench as cb
 from chunkbench.errors import InputError
 from chunkbench.ui.cli import main
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
 

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS, shared_pdf
 
 import chunkbench
 from chunkbench.errors import InputError
 from chunkbench.foreign import _item_spans
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
 
 pytest.importorskip("docling_core", reason="docling-core (a dev dependency) is not installed")
 from docling_core.types.doc import (  # noqa: E402

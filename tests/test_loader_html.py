@@ -12,7 +12,7 @@ import pytest
 import chunkbench
 from chunkbench.loaders.htmldoc import html_table_rows, load_html
 from chunkbench.ui.cli import main as cli
-from tests.conftest import twin_pair
+from tests.support.paths import twin_pair
 
 HTML_DATA = Path(__file__).parent / "data" / "html"
 

@@ -15,8 +15,8 @@ from chunkbench.errors import InputError
 from chunkbench.loaders import load_elements_json
 from chunkbench.loaders.markdown import load_markdown
 from chunkbench.loaders.textfile import read_source_text
-from tests.conftest import examples
 from tests.support.builders import assert_exact_offsets
+from tests.support.extras import examples
 
 GUIDE = Path(__file__).parent / "data" / "markdown" / "deployment_guide.md"
 # read off the file by hand: (type, heading level) of each top-level block

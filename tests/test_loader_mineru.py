@@ -1,4 +1,4 @@
-"""MinerU loader against real MinerU 3.4.4 output (tests/conftest.py: MINERU_FIXTURES)."""
+"""MinerU loader against real MinerU 3.4.4 output (tests/support/paths.py: MINERU_FIXTURES)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest import mineru_fixture
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from chunkbench.errors import InputError
 from chunkbench.loaders.mineru import NO_PAGE_SIZES_WARNING, html_table_rows, load_mineru
 from chunkbench.loaders.settle import settle
 from chunkbench.types.document import Document
+from tests.support.paths import mineru_fixture
 
 PAPERS = ("naacl-long-122", "naacl-long-107")
 # MinerU's v1 item types in these fixtures -> element types (docs/contracts.md); "text" depends on text_level.

@@ -10,7 +10,6 @@ import shutil
 import pymupdf
 import pymupdf4llm
 import pytest
-from conftest import SAMPLE_PDFS, shared_pdf
 from pymupdf4llm.ocr import OCRMode
 
 import chunkbench
@@ -23,6 +22,7 @@ from chunkbench.loaders.pdf_layout import code_text, flow_text, table_rows
 from chunkbench.loaders.settle import settle
 from chunkbench.types.document import Document, Element, is_noise, sha256_file
 from tests.support.builders import line
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"
 STAT_ABSTRACT = "table_us-stat-abstract-12s0324.pdf"
@@ -580,7 +580,7 @@ def test_monospaced_command_lines_and_terms_boxed_as_headings_are_code_and_terms
     assert all(pdf_layout._is_source_line(line["spans"][0]["text"], [line]) for line in mono)
     for name in ("chunkbench.chunk()", "set xrange", "plot", "R CMD INSTALL"):
         assert not pdf_layout._COMMAND_LINE.fullmatch(name) and not pdf_layout._TERM.fullmatch(name)
-    from tests.conftest import twin_pair
+    from tests.support.paths import twin_pair
 
     pdf, _ = twin_pair("R-admin")
     (parsed,) = pdf_layout.parse_range(str(pdf), None, 63, 64, False)  # p. 64: the SHLIB_CFLAGS table

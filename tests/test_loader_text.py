@@ -11,8 +11,8 @@ import chunkbench
 from chunkbench.loaders import detect_kind
 from chunkbench.loaders.plaintext import load_text
 from chunkbench.loaders.textfile import read_source_text
-from tests.conftest import examples
 from tests.support.builders import assert_exact_offsets
+from tests.support.extras import examples
 
 WRAPPED = """CHAPTER I
 

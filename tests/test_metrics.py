@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS, make_doc, shared_pdf
 from element_streams import element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,6 +16,8 @@ from chunkbench.evaluate import stats
 from chunkbench.text.sentences import depends_on_previous
 from chunkbench.types.chunk import Boundary, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
 
 BOX = [50.0, 100.0, 500.0, 140.0]
 SQLITE = Path(__file__).parent / "data" / "retrieval" / "sqlite_how_to_corrupt.md"

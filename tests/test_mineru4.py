@@ -18,12 +18,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS, free_port, shared_pdf, wait_for_port
 
 import chunkbench
 from chunkbench.errors import ExternalToolError, InputError, UsageError
 from chunkbench.loaders.mineru import run
 from chunkbench.types.document import is_noise
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
+from tests.support.processes import free_port, wait_for_port
 
 mineru = pytest.importorskip("mineru", reason="the mineru extra is not installed")
 from mineru.render import render_content_list, render_content_list_v2  # noqa: E402

@@ -11,8 +11,10 @@ from chunkbench.evaluate.misses import NOT_SPLIT, cause_table, find_misses
 from chunkbench.evaluate.retrieval import Evidence, Question
 from chunkbench.ui.cli import main
 from chunkbench.ui.misses import MissesView
-from tests.conftest import CHROMIUM, chromium, make_doc, shared_pdf
+from tests.support.browser import CHROMIUM, chromium
 from tests.support.corpora import CORPUS
+from tests.support.documents import make_doc
+from tests.support.paths import shared_pdf
 
 SENTENCES = ["The pump must be primed before the first start.", "Open the vent screw until water runs out.",
              "Then close it firmly by hand."]

@@ -9,9 +9,9 @@ import os
 import re
 
 import pytest
-from conftest import ROOT, SAMPLE_PDFS
 
 from chunkbench.app.sweep import execute_notebook
+from tests.support.paths import ROOT, SAMPLE_PDFS
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 #: a small sample every notebook can run on

@@ -125,7 +125,7 @@ def test_a_real_scan_whose_ocr_still_runs_across_is_named_in_a_warning(monkeypat
     crossed to split: the page is named."""
     if not (TESSDATA / "eng.traineddata").is_file():
         pytest.skip(f"{TESSDATA} has no Tesseract data (run `make tessdata`)")
-    from tests.conftest import shared_pdf
+    from tests.support.paths import shared_pdf
 
     path = shared_pdf("scan_huckfinn-c03-29.pdf")
     monkeypatch.setenv("TESSDATA_PREFIX", str(TESSDATA))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from chunkbench.strategies.spans import HARD, PARAGRAPH, ROW, SENTENCE, Packer, PackUnit, char_size
 from chunkbench.text.tokenizer import count_tokens
-from tests.conftest import examples
+from tests.support.extras import examples
 
 WORDS = st.sampled_from(["the", "Supplier", "shall", "pay", "12.5", "%", "|", "invoice", "—", "naïve"])
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=40).map(" ".join), min_size=1, max_size=40)

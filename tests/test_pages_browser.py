@@ -10,7 +10,8 @@ from chunkbench.app import sweep
 from chunkbench.ui.render.overlay import LABEL_SIZE
 from chunkbench.ui.report import write_diff_report
 from chunkbench.ui.sweep_summary import write_summary
-from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, without_page
+from tests.support.browser import CHROMIUM, chromium
+from tests.support.paths import SAMPLE_PDFS, without_page
 
 pytestmark = [
     pytest.mark.browser,

@@ -12,7 +12,7 @@ from chunkbench.loaders.dehyphenate import ATTR as LINE_END_HYPHENS
 from chunkbench.loaders.dehyphenate import OPTION_DROPPED, OPTION_KEPT
 from chunkbench.loaders.paragraphs import OPTION, join_broken_paragraphs, rejoin
 from chunkbench.types.document import Element
-from tests.conftest import examples
+from tests.support.extras import examples
 
 WORDS = st.sampled_from(["the", "and", "Risk", "re-", "cent,", "ends.", "The", "a", "of", "1", "x86", "(48)"])
 TEXTS = st.lists(WORDS, min_size=1, max_size=6).map(" ".join)

@@ -12,8 +12,8 @@ from chunkbench.loaders.admonitions import admonition_kind, admonition_titles
 from chunkbench.loaders.outline import chapter_labels, outline_levels
 from chunkbench.samples.build import build_pdf
 from chunkbench.samples.content import Sample
-from tests.conftest import make_doc
 from tests.support import twins
+from tests.support.documents import make_doc
 
 
 @pytest.mark.parametrize("text, kind", [

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_PDFS
 
 from chunkbench.errors import InputError
 from chunkbench.loaders import parse_workers, pdf_layout
 from chunkbench.loaders.pdf import load_pdf
+from tests.support.paths import SAMPLE_PDFS
 
 FORK = multiprocessing.get_context("fork")
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"

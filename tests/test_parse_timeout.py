@@ -17,7 +17,6 @@ import time
 
 import psutil
 import pytest
-from conftest import ROOT, shared_pdf
 
 import chunkbench
 from chunkbench.errors import InputError, UsageError
@@ -26,6 +25,7 @@ from chunkbench.loaders import pdf as pdf_loader
 from chunkbench.loaders.pdf import load_pdf, page_timeout_setting
 from chunkbench.ui.cli import main
 from tests.robust import corpus
+from tests.support.paths import ROOT, shared_pdf
 
 NDA = "legal_ukgov-example-mutual-nda.pdf"  # 2 pages
 FEDERAL_REGISTER = "req_federal-register-2020-17221.pdf"  # 15 pages

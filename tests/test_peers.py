@@ -9,7 +9,8 @@ import chunkbench as cb
 from chunkbench.errors import ParamError
 from chunkbench.strategies import all_strategies, get_strategy
 from chunkbench.strategies.peers import PEERS
-from tests.conftest import SAMPLE_PDFS, make_doc
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
 RECURSIVE = "langchain:RecursiveCharacterTextSplitter"

@@ -11,7 +11,7 @@ from chunkbench.app.pick import loading_lines
 from chunkbench.io.export import load_chunks_json
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.ui.cli import main
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 

@@ -6,9 +6,8 @@ import os
 import subprocess
 import sys
 
-from conftest import SAMPLE_PDFS
-
 from chunkbench.io.progress import _Lines, in_notebook, progress
+from tests.support.paths import SAMPLE_PDFS
 
 
 def test_lines_every_period(capsys):

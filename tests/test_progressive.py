@@ -15,7 +15,7 @@ import chunkbench as cb
 from chunkbench.loaders import progressive
 from chunkbench.loaders.pdf import is_cached
 from chunkbench.loaders.progressive import load_progressively
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 
 @pytest.fixture

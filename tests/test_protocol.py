@@ -3,8 +3,6 @@ splitter indexed alike, and a corpus can be searched pooled, as Chroma's benchma
 
 from __future__ import annotations
 
-from conftest import ROOT
-
 from chunkbench.app.defaults import RETRIEVAL_DEFAULT
 from chunkbench.evaluate.benchmark import (
     PROTOCOLS,
@@ -17,6 +15,7 @@ from chunkbench.evaluate.benchmark import (
     score_questions,
 )
 from chunkbench.ui.cli import main
+from tests.support.paths import ROOT
 
 CORPUS = ROOT / "tests" / "data" / "retrieval"
 TWO = [CORPUS / "us_constitution.txt", CORPUS / "sotu_2024.txt"]

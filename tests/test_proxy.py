@@ -7,7 +7,6 @@ import json
 import shutil
 
 import pytest
-from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,6 +25,7 @@ from chunkbench.loaders import load
 from chunkbench.strategies import chunk
 from chunkbench.text.context import Indexing
 from chunkbench.ui.cli import main
+from tests.support.paths import ROOT
 
 CORPUS = ROOT / "tests" / "data" / "retrieval"
 CONSTITUTION = CORPUS / "us_constitution.txt"

@@ -16,8 +16,8 @@ from chunkbench.evaluate.benchmark import Setting, baseline, compare_settings, f
 from chunkbench.loaders import load
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.ui.cli import main
-from tests.conftest import shared_pdf
 from tests.support.corpora import CORPUS, PUBLIC
+from tests.support.paths import shared_pdf
 
 
 def questions_of(name: str) -> list[dict]:

@@ -11,7 +11,7 @@ from chunkbench.errors import InputError, ParamError
 from chunkbench.strategies import pymupdf_peer
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.ui.cli import main
-from tests.conftest import ROOT, SAMPLE_PDFS
+from tests.support.paths import ROOT, SAMPLE_PDFS
 
 PEER = "pymupdf:to_chunks"
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"

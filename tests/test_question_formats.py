@@ -13,7 +13,7 @@ import pytest
 from chunkbench.errors import InputError
 from chunkbench.evaluate.retrieval.questions import load_questions
 from chunkbench.ui.cli import main
-from tests.conftest import ROOT, SAMPLE_PDFS
+from tests.support.paths import ROOT, SAMPLE_PDFS
 
 CONTRACT = SAMPLE_PDFS / "contract_services_agreement.pdf"
 NATIVE = SAMPLE_PDFS / "contract_services_agreement.questions.json"

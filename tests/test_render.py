@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import SAMPLE_PDFS, make_doc
 from element_streams import element_documents
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -14,6 +13,8 @@ from chunkbench.errors import InputError, UsageError
 from chunkbench.ui.render import chunk_regions, position_box, render_page, render_text_view
 from chunkbench.ui.render.palette import CHUNK_PALETTE, FILL_ALPHA, chunk_color, luminance
 from tests.support.builders import hand_chunks
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -250,7 +251,7 @@ def test_outline_chunk_and_chainable_calls(manual):
 
 
 def test_elements_layer_and_second_parser():
-    from conftest import mineru_fixture
+    from tests.support.paths import mineru_fixture
 
     folder = mineru_fixture("naacl-long-122")
     mineru = cb.load(folder / "naacl-long-122_content_list.json")

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SAMPLE_PDFS, make_doc
 
 import chunkbench as cb
 from chunkbench.errors import UsageError
 from chunkbench.ui.cli import main
 from chunkbench.ui.report import parse_pages, write_report
 from tests.support.builders import hand_chunks
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 EVIL = ["<script>alert(1)</script>", '<img src=x onerror="alert(2)">']
@@ -96,7 +97,7 @@ def test_cli_render_markdown_uses_text_view(tmp_path):
 
 
 def test_cli_render_with_a_second_parser_layer(tmp_path):
-    from conftest import mineru_fixture
+    from tests.support.paths import mineru_fixture
 
     folder = mineru_fixture("naacl-long-122")
     out = tmp_path / "cmp"

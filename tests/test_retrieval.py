@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SAMPLE_PDFS, make_doc, shared_pdf
 
 import chunkbench as cb
 from chunkbench.errors import InputError
 from chunkbench.evaluate import retrieval as R
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
 
 
 def test_token_scores_by_hand():

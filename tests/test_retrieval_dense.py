@@ -10,8 +10,8 @@ from chunkbench.errors import UsageError
 from chunkbench.evaluate import retrieval
 from chunkbench.evaluate.retrieval import RETRIEVERS, make_ranker
 from chunkbench.ui.cli import main
-from tests.conftest import dense_or_skip
 from tests.support.corpora import make_corpus
+from tests.support.extras import dense_or_skip
 
 TEXTS = [
     "The feline rested on the rug all afternoon.",
@@ -39,7 +39,7 @@ def test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives():
     import numpy as np
 
     from chunkbench.text.minilm import MiniLM
-    from tests.conftest import ROOT
+    from tests.support.paths import ROOT
 
     dense_or_skip()
     ref = json.loads((ROOT / "tests" / "data" / "minilm" / "reference.json").read_text("utf-8"))

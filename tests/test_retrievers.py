@@ -6,7 +6,6 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from conftest import ROOT
 
 from chunkbench.app.defaults import RETRIEVAL_DEFAULT
 from chunkbench.evaluate.benchmark import Setting, find_cases, score_setting
@@ -21,6 +20,7 @@ from chunkbench.io.retrievers import (
     to_llama_index_retriever,
 )
 from chunkbench.strategies import chunk
+from tests.support.paths import ROOT
 
 CORPUS = ROOT / "tests" / "data" / "retrieval"
 

@@ -21,7 +21,9 @@ from chunkbench.db.workspace import connect
 from chunkbench.errors import UsageError
 from chunkbench.io import verdicts as exports
 from chunkbench.types.chunk import boundary_key
-from tests.conftest import ROOT, free_port, make_doc
+from tests.support.documents import make_doc
+from tests.support.paths import ROOT
+from tests.support.processes import free_port
 
 pytest.importorskip("panel")
 

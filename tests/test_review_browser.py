@@ -16,7 +16,9 @@ import chunkbench as cb
 from chunkbench.db import verdicts as vs
 from chunkbench.db.workspace import connect
 from chunkbench.errors import UsageError
-from tests.conftest import CHROMIUM, SAMPLE_PDFS, chromium, free_port
+from tests.support.browser import CHROMIUM, chromium
+from tests.support.paths import SAMPLE_PDFS
+from tests.support.processes import free_port
 
 pytestmark = [
     pytest.mark.browser,

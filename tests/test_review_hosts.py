@@ -14,7 +14,8 @@ import pytest
 
 import chunkbench as cb
 from chunkbench.ui.reviews.hosts import REFUSED, allowed_names, host_allowed
-from tests.conftest import ROOT, free_port
+from tests.support.paths import ROOT
+from tests.support.processes import free_port
 
 pytest.importorskip("panel")
 

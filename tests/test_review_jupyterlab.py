@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CHROMIUM, ROOT, SAMPLE_PDFS, chromium, free_port, wait_for_port
+from tests.support.browser import CHROMIUM, chromium
+from tests.support.paths import ROOT, SAMPLE_PDFS
+from tests.support.processes import free_port, wait_for_port
 
 pytestmark = [
     pytest.mark.browser,

@@ -9,13 +9,13 @@ chunker's chunk at a page break reported mid-word with a box on the page before.
 from __future__ import annotations
 
 import pytest
-from conftest import public_pdf
 
 import chunkbench as cb
 from chunkbench.app.defaults import RETRIEVAL_DEFAULT
 from chunkbench.evaluate.defects import Defect, find_defects
 from chunkbench.types.chunk import Reason
 from chunkbench.types.document import CONTENTS_SKIPPED
+from tests.support.paths import public_pdf
 
 pytestmark = pytest.mark.xdist_group("public_pdfs")
 

@@ -13,7 +13,7 @@ from chunkbench.db.workspace import open_workspace
 from chunkbench.evaluate.labels import KEEPS, Labels, boundaries, boundary_scores, labels_from_verdicts
 from chunkbench.types.chunk import boundary_key
 from chunkbench.ui.cli import main
-from tests.conftest import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
 

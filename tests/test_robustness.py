@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest import ROOT, examples, make_doc
 from element_streams import element_documents
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,6 +30,9 @@ from chunkbench.io.export import chunks_json_text, debug_markdown, load_chunks_j
 from chunkbench.strategies import get_strategy
 from chunkbench.ui.cli import main
 from tests.robust import corpus
+from tests.support.documents import make_doc
+from tests.support.extras import examples
+from tests.support.paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -479,7 +481,7 @@ _WRITER = r"""
 import os, sys, time
 from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.chunkset import ChunkSet
-from conftest import make_doc
+from tests.support.documents import make_doc
 
 target, chunked_at, stall = sys.argv[1:4]
 doc = make_doc([{"type": "paragraph", "text": "x"}])

@@ -11,12 +11,12 @@ import random
 
 import pymupdf
 import pytest
-from conftest import shared_pdf
 
 import chunkbench
 from chunkbench.loaders.running_headers import OPTION, furniture_from_headings
 from chunkbench.loaders.title_page import WHY as TITLE_PAGE
 from chunkbench.types.document import Element
+from tests.support.paths import shared_pdf
 
 HEADER = "Regional Water Plan"
 _WORDS = ["water", "supply", "demand", "region", "plan", "district", "storage", "reservoir", "groundwater", "recharge", "drought", "policy", "funding", "project", "county", "agency", "report", "summary", "capacity", "delivery", "conservation"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SAMPLE_PDFS
 
 import chunkbench
 from chunkbench.samples.build import main as build_samples
+from tests.support.paths import SAMPLE_PDFS
 
 NAMES = ("contract_services_agreement", "financial_annual_report", "rfp_it_services", "technical_manual")
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import chunkbench as cb
 from chunkbench.text.sentences import ABBREVIATIONS, OPENERS, PREPOSITIVE, sentence_spans
-from tests.conftest import ROOT, SAMPLE_PDFS, examples
+from tests.support.extras import examples
+from tests.support.paths import ROOT, SAMPLE_PDFS
 
 GOLDEN = json.loads((ROOT / "tests" / "data" / "sentences" / "golden_en.json").read_text(encoding="utf-8"))
 #: the golden rules these rules do not meet (docs/sentences.md says why); any other miss fails

@@ -7,7 +7,8 @@ import pytest
 from chunkbench.evaluate import stats
 from chunkbench.types.chunk import Boundary, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
-from tests.conftest import SAMPLE_PDFS, make_doc
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 
 def chunk_dict(n_chars: int, *, type="paragraph", reason="size_limit", pages=(1, 1), sources=("e0",), **extra):

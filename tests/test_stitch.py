@@ -11,7 +11,7 @@ import chunkbench as cb
 from chunkbench.loaders.regions import chunk_regions
 from chunkbench.types.document import Element
 from chunkbench.ui.cli import main
-from tests.conftest import SAMPLE_PDFS, shared_pdf
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
 
 REPORT = SAMPLE_PDFS / "financial_annual_report.pdf"
 

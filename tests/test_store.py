@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, make_doc
 
 import chunkbench as cb
 from chunkbench.app import runs as store
@@ -22,6 +21,8 @@ from chunkbench.db.workspace import SCHEMA_VERSION, connect, workspace_path
 from chunkbench.errors import InputError, UsageError
 from chunkbench.io.atomic import write_json
 from chunkbench.types.chunk import boundary_key
+from tests.support.documents import make_doc
+from tests.support.paths import ROOT
 
 V1_FIXTURE = Path(__file__).parent / "data" / "workspace_v1.db"
 

@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import MINERU_FIXTURES, ROOT, SAMPLE_PDFS, SHARED_PDFS, make_doc, shared_pdf
 from element_streams import check_common_invariants
 
 import chunkbench
@@ -26,6 +25,8 @@ from chunkbench.strategies.elements import cut_level
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import SEPARATOR, is_noise, lead_ins
+from tests.support.documents import make_doc
+from tests.support.paths import MINERU_FIXTURES, ROOT, SAMPLE_PDFS, SHARED_PDFS, shared_pdf
 from tests.support.strategy_checks import (
     contract_words,
     headers_coverage,

@@ -6,7 +6,6 @@ import statistics
 import uuid
 
 import pytest
-from conftest import CAPTION_HEADER_TABLE, ROOT, SAMPLE_PDFS, make_doc, shared_pdf
 from element_streams import check_common_invariants, element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +18,8 @@ from chunkbench.strategies.contract_rules import defined_term, heading_level, lo
 from chunkbench.text.clauses import clause_ref, within
 from chunkbench.text.segment import pipe_table
 from chunkbench.types.document import CONTENTS_SKIPPED, lead_ins
+from tests.support.documents import CAPTION_HEADER_TABLE, make_doc
+from tests.support.paths import ROOT, SAMPLE_PDFS, shared_pdf
 from tests.support.strategy_checks import contract_words
 
 A = "The Supplier shall provide the Services with reasonable skill and care at all times. "

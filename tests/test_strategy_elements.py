@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import CAPTION_HEADER_TABLE, SAMPLE_PDFS, make_doc, mineru_fixture, shared_pdf
 from element_streams import check_common_invariants, element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,6 +11,8 @@ import chunkbench
 from chunkbench.errors import ParamError
 from chunkbench.strategies import chunk
 from chunkbench.types.document import SEPARATOR, is_noise, lead_ins
+from tests.support.documents import CAPTION_HEADER_TABLE, make_doc
+from tests.support.paths import SAMPLE_PDFS, mineru_fixture, shared_pdf
 
 SPEC_EXAMPLE = [
     {"type": "paragraph", "text": "Revenue increased...", "page_idx": 1, "text_level": 999},

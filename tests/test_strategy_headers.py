@@ -4,7 +4,6 @@ overlap, fallback, source positions on Markdown, real PDFs and properties on ran
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT, SAMPLE_PDFS, make_doc, shared_pdf
 from element_streams import check_common_invariants, element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,6 +13,8 @@ from chunkbench.errors import ParamError
 from chunkbench.loaders.textfile import read_source_text
 from chunkbench.strategies import chunk
 from chunkbench.types.ids import document_key
+from tests.support.documents import make_doc
+from tests.support.paths import ROOT, SAMPLE_PDFS, shared_pdf
 from tests.support.strategy_checks import headers_coverage, headers_own
 
 GUIDE = ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"
@@ -341,7 +342,7 @@ def test_malformed_headers_skipped_levels_missing_levels_and_empty_headings():
 
 
 def test_mineru_fixture():
-    from conftest import mineru_fixture
+    from tests.support.paths import mineru_fixture
     doc = chunkbench.load(mineru_fixture("naacl-long-107", "naacl-long-107_content_list.json"))
     cs = chunk(doc, "headers")
     check_common_invariants(doc, cs)

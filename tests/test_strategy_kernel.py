@@ -14,8 +14,9 @@ from hypothesis import given, settings
 import chunkbench
 from chunkbench.strategies import REGISTRY, all_strategies, chunk, get_strategy
 from chunkbench.strategies.base import Strategy
-from tests.conftest import ROOT, examples
 from tests.element_streams import check_common_invariants, element_documents
+from tests.support.extras import examples
+from tests.support.paths import ROOT
 
 
 def test_the_registry_is_the_explicit_list_of_declarations():

@@ -14,8 +14,9 @@ from chunkbench import chunk
 from chunkbench.errors import ParamError
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.document import is_noise
-from tests.conftest import SAMPLE_PDFS, make_doc
 from tests.element_streams import check_common_invariants, element_documents
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 
 def _squeeze(text: str) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SAMPLE_PDFS, make_doc, shared_pdf
 from element_streams import check_common_invariants, element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,6 +16,8 @@ from chunkbench.strategies import chunk
 from chunkbench.strategies.sections import classify, file_is_relevant, heading_kind, is_text_table
 from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.ids import document_key
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
 from tests.support.strategy_checks import sections_coverage
 
 
@@ -320,7 +321,7 @@ def test_text_without_sentences_or_spaces_is_cut_within_the_budget_and_nothing_i
 
 
 def test_mineru_fixture():
-    from conftest import mineru_fixture
+    from tests.support.paths import mineru_fixture
     doc = chunkbench.load(mineru_fixture("naacl-long-122", "naacl-long-122_content_list.json"))
     cs = chunk(doc, "sections")
     check_common_invariants(doc, cs)

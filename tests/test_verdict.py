@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SAMPLE_PDFS
 
 import chunkbench as cb
 from chunkbench.evaluate.defects import defect_metrics
@@ -14,6 +13,7 @@ from chunkbench.evaluate.stats import quality_targets
 from chunkbench.evaluate.verdict import FAIR_DEFECTS, GOOD_DEFECTS, chunkset_verdict, verdict_of
 from chunkbench.foreign import inspect
 from chunkbench.ui.cli import main
+from tests.support.paths import SAMPLE_PDFS
 
 MANUAL = SAMPLE_PDFS / "technical_manual.pdf"
 

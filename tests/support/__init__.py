@@ -1,2 +1,3 @@
-"""What several test modules share (corpora, hand-built inputs, per-strategy checks), so that no
-test module imports another; fixtures and paths stay in conftest.py."""
+"""What several test modules share (where the inputs live, documents built by hand, corpora,
+browsers and servers, per-strategy checks, the suites' lists), so that no test module imports
+another or conftest.py; pytest's hooks and fixtures stay in conftest.py."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 CORPUS = ROOT / "tests" / "data" / "retrieval"
 
