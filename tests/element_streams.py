@@ -142,8 +142,8 @@ def check_common_invariants(doc, chunkset, params: dict | None = None) -> None:
             continue
         if e.text.strip():
             assert e.id in seen, f"element {e.id} ({e.type}) is in no chunk and not declared skipped"
-    if chunkset.strategy != "tokens" and ":" not in chunkset.strategy and chunkset.params.get("table_boundary", True) \
-            and chunkset.params.get("join_headings", True):
+    promise = get_strategy(chunkset.strategy).keeps_lead_ins
+    if promise is not None and promise(chunkset.params):
         check_titles_kept(doc, chunkset)
     again = chunk(doc, chunkset.strategy, **(params if params is not None else dict(chunkset.params)))
     assert again.to_dict(chunked_at="x") == chunkset.to_dict(chunked_at="x"), "not deterministic"

@@ -197,6 +197,10 @@ class Strategy:
     id_prefix: Callable[[Document, Mapping[str, Any]], str] | None = None
     #: its spec asks for UUID chunk ids (contract): the UUID5 of the stable id
     uuid_ids: bool = False
+    #: under which resolved parameters it keeps a lead-in (a caption, a sentence introducing a table,
+    #: list or display) in the chunk of what it introduces (the property tests hold it to that);
+    #: None: never promised (exact token windows, other libraries' chunkers)
+    keeps_lead_ins: Callable[[Mapping[str, Any]], bool] | None = None
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -233,6 +237,7 @@ def declare(
     small: Mapping[str, Any] | None = None,
     id_prefix: Callable[[Document, Mapping[str, Any]], str] | None = None,
     uuid_ids: bool = False,
+    keeps_lead_ins: Callable[[Mapping[str, Any]], bool] | None = None,
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written). `small`:
@@ -244,4 +249,9 @@ def declare(
     if unknown:
         raise ValueError(f"strategy {name!r}: `small` names no parameter {', '.join(unknown)}")
     return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow, size_limit,
-                    target_size or size_limit, dict(small or {}), id_prefix, uuid_ids)
+                    target_size or size_limit, dict(small or {}), id_prefix, uuid_ids, keeps_lead_ins)
+
+
+def always(_params: Mapping[str, Any]) -> bool:
+    """A promise that holds under every parameter (`Strategy.keeps_lead_ins`)."""
+    return True

@@ -37,7 +37,7 @@ from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.document import SEPARATOR, Document, Element
 
-from .base import Param, StrategyResult, declare
+from .base import Param, StrategyResult, always, declare
 from .spans import (
     HARD,
     HEADING,
@@ -342,4 +342,5 @@ STRATEGY = declare(
     boundaries="header sections; merged below `min_chunk_chars` (200), split above `max_chunk_chars` (2000) at paragraphs, then sentences; `overlap_chars` (50) only between sibling `_sub_N` chunks, in place: the text is always a slice of the document (the spec's prepended overlap and header breadcrumb are not; the breadcrumb is the field `header_prefix`)",
     fields='`header_path` "A > B > C", `start_pos`/`end_pos` (offsets in the original Markdown file)',
     target_size=lambda p: (p["max_chunk_chars"], "chars"),
+    keeps_lead_ins=always,
 )

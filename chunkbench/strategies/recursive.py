@@ -23,7 +23,7 @@ from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.document import Document
 
-from .base import Param, StrategyResult, declare
+from .base import Param, StrategyResult, always, declare
 from .spans import (
     HARD,
     HEADING,
@@ -146,4 +146,5 @@ STRATEGY = declare(
     boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps), and not before a sentence that refers back ("This …", "But …") when the cut can move (`join_dependent`); a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',
     fields='`size`, `size_unit`, `overlap_chars`',
     size_limit=lambda p: (p["chunk_size"], p["unit"]),
+    keeps_lead_ins=always,
 )

@@ -34,7 +34,7 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.document import Document
 from chunkbench.types.ids import document_key
 
-from .base import Param, StrategyResult, declare
+from .base import Param, StrategyResult, always, declare
 from .spans import HARD, HEADING, PARAGRAPH, ROW, SENTENCE, SKIP_CONTENTS, TABLE, TITLE, ContentText, Packer, PackUnit
 
 #: section types with their keywords, in the spec's order (the order also breaks ties)
@@ -467,4 +467,5 @@ STRATEGY = declare(
     size_limit=lambda p: (p["max_tokens"], "tokens"),
     # spec 4's ids are noticeId_filename_...: the document key is the file name unless metadata names one
     id_prefix=lambda doc, p: f"{p['notice_id']}_{document_key(doc)}" if p["notice_id"] else document_key(doc),
+    keeps_lead_ins=always,
 )

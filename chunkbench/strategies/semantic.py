@@ -25,7 +25,7 @@ import numpy as np
 from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.document import Document
 
-from .base import Param, StrategyResult, declare
+from .base import Param, StrategyResult, always, declare
 from .sentences import check_min_max, sentence_units
 from .spans import (
     HARD,
@@ -165,4 +165,5 @@ STRATEGY = declare(
     fields="`sentences`, `similarity` (the opening sentence's, to the one before), `threshold`",
     slow="embeds every sentence with MiniLM on the CPU (about 8,000 characters of text a second)",
     size_limit=lambda p: (p["max_chars"], "chars"),
+    keeps_lead_ins=always,
 )

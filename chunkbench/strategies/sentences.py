@@ -25,7 +25,7 @@ from chunkbench.text.sentences import depends_on_previous, sentence_spans
 from chunkbench.types.chunk import Boundary, Chunk, Reason
 from chunkbench.types.document import Document
 
-from .base import Param, StrategyResult, declare
+from .base import Param, StrategyResult, always, declare
 from .spans import (
     HARD,
     HEADING,
@@ -177,4 +177,5 @@ STRATEGY = declare(
     boundaries='one chunk per sentence; a sentence under `min_chars` (20) joins its neighbour in the paragraph, one opening with "And", "But", "This", "It", ... joins the one before (`join_dependent`); a heading joins the sentence after it; a sentence over `max_chars` (1000) is cut at a line break or space; tables alone, cut at rows',
     fields='`sentences`',
     size_limit=lambda p: (p["max_chars"], "chars"),
+    keeps_lead_ins=always,
 )
