@@ -174,16 +174,19 @@ def _median_chunk(doc, strategy: str, param: str, values, *, whole: bool) -> flo
     """Median time of re-chunking at `values[1:]` one after another (the first is untimed), as the
     explorer does: from what the last setting kept (the elements strategy's walks, the tokens
     strategy's layout and encodings), or with nothing kept (`whole`)."""
-    from chunkbench.strategies import chunk, forget_kept
+    from chunkbench.strategies import chunk
+    from chunkbench.strategies.kept import KeptState
+    from chunkbench.strategies.tokens import token_offsets
 
-    forget_kept()
-    chunk(doc, strategy, **{param: values[0]})
+    kept = KeptState()  # the explorer's own
+    chunk(doc, strategy, kept=kept, **{param: values[0]})
     times = []
     for v in values[1:]:
         if whole:
-            forget_kept()
+            kept = KeptState()
+            token_offsets.cache_clear()
         t0 = time.perf_counter()
-        chunk(doc, strategy, **{param: v})
+        chunk(doc, strategy, kept=kept, **{param: v})
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 

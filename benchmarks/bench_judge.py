@@ -32,13 +32,11 @@ def _against_making(runs: int) -> list[Row]:
     """Finding the defects of a chunk set against making it (issue 80.3, target ≤ 0.5x): a strategy's
     chunks made cold (nothing kept from an earlier run), and another chunker's chunks located."""
     from chunkbench.foreign import inspect
-    from chunkbench.strategies import forget_kept
 
     doc = synthetic_document(4800)
     rows = []
 
-    def cold_chunk():
-        forget_kept()
+    def cold_chunk():  # no owner: nothing kept from an earlier run (strategies.kept)
         return chunk(doc, "recursive", chunk_size=150)
 
     _, made, cs = timed(cold_chunk, runs)

@@ -294,33 +294,33 @@ def test_a_re_chunk_from_the_kept_walk_gives_the_chunks_of_a_whole_walk(doc, lim
                                                                         join, contents):
     """Slider steps on one Document re-walk only the stretches a new limit can move; every step gives
     exactly the chunks (boundaries and their sentences naming the limit, indices) of walking it whole."""
-    from chunkbench.strategies import forget_kept
+    from chunkbench.strategies.kept import KeptState
 
     rules = {"heading_level": level, "table_boundary": tables, "skip_noise": noise, "split_oversize": split,
              "join_headings": join, "skip_contents": contents}
-    forget_kept()
-    stepped = [chunk(doc, "elements", max_chunk_size=size, **rules) for size in limits]
+    kept = KeptState()  # the explorer's, across its steps
+    stepped = [chunk(doc, "elements", kept=kept, max_chunk_size=size, **rules) for size in limits]
     for size, cs in zip(limits, stepped):
-        forget_kept()
-        whole = chunk(doc, "elements", max_chunk_size=size, **rules)
+        whole = chunk(doc, "elements", max_chunk_size=size, **rules)  # no owner: nothing kept
         assert [c.to_dict() for c in cs] == [c.to_dict() for c in whole] and cs.skipped == whole.skipped
 
 
 def test_a_limit_change_walks_again_only_the_stretches_it_can_move(monkeypatch):
     from chunkbench.strategies import elements
+    from chunkbench.strategies.kept import KeptState
 
     doc = chunkbench.load(SAMPLE_PDFS / "technical_manual.pdf")
     walked: list[int] = []
     real = elements._chunk_stretch
     monkeypatch.setattr(elements, "_chunk_stretch", lambda *a, **k: walked.append(1) or real(*a, **k))
-    elements.forget_walks()  # this strategy's walks only
-    chunk(doc, "elements", max_chunk_size=1500)
+    kept = KeptState()
+    chunk(doc, "elements", kept=kept, max_chunk_size=1500)
     whole = len(walked)
     walked.clear()
-    chunk(doc, "elements", max_chunk_size=1501)
+    chunk(doc, "elements", kept=kept, max_chunk_size=1501)
     assert whole > 5 and len(walked) < whole / 2, (whole, len(walked))
     walked.clear()
-    chunk(doc, "elements", max_chunk_size=1500, join_headings=False)  # other rules: a walk of their own
+    chunk(doc, "elements", kept=kept, max_chunk_size=1500, join_headings=False)  # other rules: a walk of their own
     assert len(walked) > 5
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from chunkbench.runtime import paused_gc
 from chunkbench.strategies import DEFAULT_STRATEGY, chunk, get_strategy
+from chunkbench.strategies.kept import KeptState
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
@@ -59,6 +60,8 @@ class ExplorerState:
                  workspace: str | os.PathLike | None = None, reviewer: str = "", apply_edits: bool = True,
                  page_count: int | None = None):
         self.doc = doc
+        #: what the strategies keep between this explorer's re-chunks (strategies.kept), gone with it
+        self.kept = KeptState()
         #: held by every change (and by the view while it draws)
         self.lock = threading.RLock()
         self._listeners = Listeners()
@@ -172,7 +175,7 @@ class ExplorerState:
         key = json.dumps([strategy, resolved], sort_keys=True, default=list)
         cs = self._cache.get(key)
         if cs is None:
-            cs = self._cache[key] = chunk(self.doc, strategy, **resolved)
+            cs = self._cache[key] = chunk(self.doc, strategy, kept=self.kept, **resolved)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
         else:

@@ -64,8 +64,9 @@ def as_chunkset(doc: Document, value: Any) -> ChunkSet:
             raise UsageError(f"a ChunkSet of {value.doc.source} cannot be compared on {doc.source}")
         return value
     if isinstance(value, str):
-        strategy, params = parse_spec(value)
-        return chunk(doc, strategy, **params)
+        strategy, spec = parse_spec(value)
+        given: dict[str, Any] = dict(spec)
+        return chunk(doc, strategy, **given)
     if isinstance(value, Mapping):
         params = dict(value)
         return chunk(doc, params.pop("strategy", DEFAULT_STRATEGY), **params)

@@ -19,6 +19,7 @@ from chunkbench.types.ids import document_key, with_stable_ids
 
 from . import contract, elements, headers, recursive, sections, semantic, sentences, tokens
 from .base import Strategy
+from .kept import KeptState
 from .spans import repeat_table_header
 
 #: the strategy a command, the explorer or a sweep uses when none is named
@@ -95,12 +96,16 @@ def strategy_names(*, slow: bool = False) -> list[str]:
     return builtin + sorted(p.name for p in PEERS if p.installed and (slow or not p.slow))
 
 
-def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
-    """Chunk `doc` with the named strategy; unknown names or bad values raise ParamError."""
+def chunk(doc: Document, strategy: str, *, kept: KeptState | None = None, **params: Any) -> ChunkSet:
+    """Chunk `doc` with the named strategy; unknown names or bad values raise ParamError. `kept`:
+    the re-chunking owner's KeptState (the explorer's, a sweep's), whose kept work a strategy reuses
+    (the same chunks, sooner); without it nothing is kept."""
     strat = get_strategy(strategy)
+    if kept is not None and not isinstance(kept, KeptState):  # `--set kept=...` from a user
+        strat.resolve({"kept": kept})  # the ParamError naming the parameters it has
     resolved = strat.resolve(params)
     with paused_gc():
-        result = strat.func(doc, **resolved)
+        result = strat.func(doc, kept=kept, **resolved) if strat.uses_kept else strat.func(doc, **resolved)
         chunks = with_section_paths(doc, result.chunks)  # every chunk says which section it is in
         prefix = strat.id_prefix(doc, resolved) if strat.id_prefix is not None else document_key(doc)
         chunks = with_stable_ids(chunks, prefix, as_uuid=strat.uuid_ids)  # ids that survive change
@@ -117,9 +122,3 @@ def chunk(doc: Document, strategy: str, **params: Any) -> ChunkSet:
     )
 
 
-def forget_kept() -> None:
-    """Drop what strategies keep between re-chunks of one Document (the elements strategy's walks,
-    the tokens strategy's element layouts and last encodings): the next chunking does all its work
-    (benchmarks timing it cold, tests comparing a re-chunk with a fresh one)."""
-    elements.forget_walks()
-    tokens.forget_kept()

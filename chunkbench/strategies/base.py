@@ -201,6 +201,9 @@ class Strategy:
     #: list or display) in the chunk of what it introduces (the property tests hold it to that);
     #: None: never promised (exact token windows, other libraries' chunkers)
     keeps_lead_ins: Callable[[Mapping[str, Any]], bool] | None = None
+    #: `func` takes `kept=` (a strategies.kept.KeptState or None): what it may keep between
+    #: re-chunks of one Document by one owner (the elements walk, the tokens layout)
+    uses_kept: bool = False
 
     def resolve(self, params: Mapping[str, Any]) -> dict:
         """Defaults overlaid with `params`, each coerced and checked; unknown names rejected."""
@@ -238,6 +241,7 @@ def declare(
     id_prefix: Callable[[Document, Mapping[str, Any]], str] | None = None,
     uuid_ids: bool = False,
     keeps_lead_ins: Callable[[Mapping[str, Any]], bool] | None = None,
+    uses_kept: bool = False,
 ) -> Strategy:
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written). `small`:
@@ -249,7 +253,8 @@ def declare(
     if unknown:
         raise ValueError(f"strategy {name!r}: `small` names no parameter {', '.join(unknown)}")
     return Strategy(name, func, tuple(params), doc, spec, ruleset, check, offsets, boundaries, fields, slow, size_limit,
-                    target_size or size_limit, dict(small or {}), id_prefix, uuid_ids, keeps_lead_ins)
+                    target_size or size_limit, dict(small or {}), id_prefix, uuid_ids, keeps_lead_ins,
+                    uses_kept)
 
 
 def always(_params: Mapping[str, Any]) -> bool:

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from chunkbench.runtime import KeptWhileAlive
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.segment import one_line, paragraph_spans
 from chunkbench.text.tokenizer import count_joined
@@ -29,6 +28,7 @@ from chunkbench.types.chunk import Boundary, Chunk, Reason, build_chunk
 from chunkbench.types.document import CONTENTS_SKIPPED, CONTENTS_TYPES, SEPARATOR, Document, Element, is_noise
 
 from .base import Param, StrategyResult, declare
+from .kept import KeptState, kept_or_made
 from .limits import KeptChunks, SizeLimit, Why
 from .spans import HARD, HEADING, PARAGRAPH, PIECE_REASONS, SKIP_CONTENTS, TABLE, TITLE, Packer, PackUnit
 
@@ -102,6 +102,7 @@ class _Walk:
 def chunk_elements(
     doc: Document,
     *,
+    kept: KeptState | None,
     max_chunk_size: int,
     heading_level: int,
     table_boundary: bool,
@@ -113,7 +114,7 @@ def chunk_elements(
     """Group elements into chunks at page breaks, top headings, tables and the size limit."""
     rules = _Rules(heading_level or cut_level(doc), table_boundary, skip_noise, split_oversize, join_headings,
                    skip_contents)
-    walk = _WALKS.get(doc, rules, lambda: _plan(doc, rules))
+    walk = kept_or_made(kept, "elements", doc, rules, lambda: _plan(doc, rules))
     chunks: list[Chunk] = []
     for k, stretch in enumerate(walk.stretches):
         done = walk.chunked.get(k)
@@ -122,15 +123,6 @@ def chunk_elements(
                                                     first=len(chunks))
         chunks += done.at(len(chunks), max_chunk_size)
     return StrategyResult(chunks=chunks, skipped=dict(walk.skipped))
-
-
-#: the walks of the last Documents chunked (not kept alive by them): the explorer's one, a comparison's few
-_WALKS: KeptWhileAlive[_Walk] = KeptWhileAlive(size=4)
-
-
-def forget_walks() -> None:
-    """Drop every kept walk: the next chunking of any Document walks it whole (benchmarks, tests)."""
-    _WALKS.clear()
 
 
 def _plan(doc: Document, rules: _Rules) -> _Walk:
@@ -428,6 +420,7 @@ def _make_chunk(doc: Document, n: int, group: _Open, heading_level: int, lim: Si
 STRATEGY = declare(
     chunk_elements,
     "elements",
+    uses_kept=True,
     small={"max_chunk_size": 300, "heading_level": 3, "table_boundary": False},
     params=[
         SKIP_CONTENTS,

@@ -29,12 +29,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from chunkbench.errors import InputError, ParamError
-from chunkbench.runtime import KeptWhileAlive
 from chunkbench.text.tokenizer import get_encoding
 from chunkbench.types.chunk import BBox, Boundary, Chunk, Reason, build_chunk, element_bboxes, element_pages
 from chunkbench.types.document import Document, Element
 
 from .base import Param, StrategyResult, declare
+from .kept import KeptState, kept_or_made
 
 
 def _check(params: dict) -> None:
@@ -49,13 +49,14 @@ def _check(params: dict) -> None:
 RESTARTS = ("none", "headings")
 
 
-def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: str) -> StrategyResult:
+def chunk_tokens(doc: Document, *, kept: KeptState | None, chunk_size: int, overlap: int,
+                 restart_at: str) -> StrategyResult:
     """Sliding windows of `chunk_size` tokens advancing by `chunk_size - overlap` tokens; with
     `restart_at="headings"` (the default) a new run of windows starts at every heading, so a change in
     one section moves only that section's windows (the lineage of two versions keeps the others);
     `"none"` is spec 5's one run over the text."""
     _check({"chunk_size": chunk_size, "overlap": overlap})
-    lay = _LAYOUTS.get(doc, None, lambda: _Layout.of(doc))
+    lay = kept_or_made(kept, "tokens", doc, None, lambda: _Layout.of(doc))
     located, skipped, first_page, page_sets, stitched = (lay.located, dict(lay.skipped), lay.first_page,
                                                          lay.page_sets, lay.stitched)
     text = doc.text
@@ -125,7 +126,7 @@ def chunk_tokens(doc: Document, *, chunk_size: int, overlap: int, restart_at: st
 @dataclass(frozen=True, eq=False)
 class _Layout:
     """What the windows need of a Document's elements, whatever their size: found once per Document
-    (`_LAYOUTS`), not at every re-chunk of the explorer's slider."""
+    (kept by the re-chunking owner: strategies.kept), not at every re-chunk of the explorer's slider."""
 
     located: tuple[Element, ...]  # the elements with text, in order
     skipped: dict[str, str]
@@ -165,16 +166,6 @@ class _Layout:
         if self.one_box_each is not None:
             return self.one_box_each[lo:hi]
         return tuple(itertools.chain.from_iterable(self.own_boxes[lo:hi]))
-
-
-#: the layouts of the last Documents chunked (not kept alive by them)
-_LAYOUTS: KeptWhileAlive[_Layout] = KeptWhileAlive(size=4)
-
-
-def forget_kept() -> None:
-    """Drop the kept layouts and encodings (`strategies.forget_kept`)."""
-    _LAYOUTS.clear()
-    token_offsets.cache_clear()
 
 
 class Window:
@@ -359,6 +350,7 @@ def _chars_at(data: bytes, b_start: np.ndarray, b_end: np.ndarray) -> tuple[np.n
 STRATEGY = declare(
     chunk_tokens,
     "tokens",
+    uses_kept=True,
     small={"chunk_size": 64, "overlap": 10},
     params=[
         Param("chunk_size", int, 512, "tokens per window (cl100k)", min=1, max=100_000, ui_step=32),

@@ -21,7 +21,7 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
                   questions: str | os.PathLike | None, out_dir: str | os.PathLike, doc=None,
                   retriever: str = "bm25", labels=None, holdout: float | None = None,
                   chunks_file: str | os.PathLike | None = None, baseline: str | None = None,
-                  gold: str | os.PathLike | None = None):
+                  gold: str | os.PathLike | None = None, kept=None):
     """One sweep point: load (or take) the document, chunk it, compute every metric (the retrieval
     check ranked by `retriever`, each chunk indexed as the point's INDEX_PARAMS say: then its
     chunks.json has the `index_text` or `index_texts` of each chunk; with `holdout`, on the
@@ -45,7 +45,7 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
         chunkset = inspect(doc, chunks_file, name=strategy, params={"chunks_file": os.path.basename(chunks_file)})
         require_located(chunkset, chunks_file)
     else:
-        chunkset = chunk(doc, strategy, **strategy_params)
+        chunkset = chunk(doc, strategy, kept=kept, **strategy_params)
     chunkset = chunkset.with_index_texts(indexing)
     extra_values: dict[str, Any] = {}
     if baseline and not chunks_file:
@@ -103,8 +103,9 @@ def _gold_case(path: str, doc):
 _GOLD_CASES: dict = {}
 
 
-def compute_point(point: Point) -> dict:
-    """Compute one point in this process; never raises: a failure goes into the row."""
+def compute_point(point: Point, kept=None) -> dict:
+    """Compute one point in this process; never raises: a failure goes into the row. `kept`: the
+    run's strategies.kept.KeptState, so the points of one input re-chunk what the last one kept."""
     started = time.monotonic()
     row: dict[str, Any] = {
         "input": point.input, "document": point.document or Path(point.input).stem, **point.grid_values,
@@ -118,7 +119,7 @@ def compute_point(point: Point) -> dict:
         _, _, values, details = measure_point(point.input, point.strategy, point.params, point.questions,
                                               point.out_dir, doc=doc, retriever=point.retriever, labels=point.labels,
                                               holdout=point.holdout, chunks_file=point.chunks_file,
-                                              baseline=point.baseline, gold=point.gold)
+                                              baseline=point.baseline, gold=point.gold, kept=kept)
         row.update(values)
         if "edits_reproduced" in details:  # ids of the reviewers' edits this point reproduces (edit_changes)
             row["edits_reproduced"] = " ".join(str(i) for i in details["edits_reproduced"])

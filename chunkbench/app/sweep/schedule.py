@@ -167,6 +167,10 @@ def _run_local(points: Sequence[Point], jobs: int, *, progress: bool) -> list[di
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
+    from chunkbench.strategies.kept import KeptState
+
+    kept = KeptState()  # what the points of an input computed here keep for the next (not the workers')
+
     rows: list[dict | None] = [None] * len(points)
     todo = [i for i, p in enumerate(points) if not p.error]
     for i, p in enumerate(points):
@@ -175,13 +179,13 @@ def _run_local(points: Sequence[Point], jobs: int, *, progress: bool) -> list[di
     with _progress(len(points), progress) as bar:
         bar.update(len(points) - len(todo))
         for i in todo[:2]:  # the second one's time estimates the rest
-            rows[i] = compute_point(points[i])
+            rows[i] = compute_point(points[i], kept)
             bar.update(1)
         rest = todo[2:]
         per_point = (rows[todo[1]] or {}).get("seconds", 0.0) if len(todo) > 1 else 0.0
         if jobs <= 1 or len(rest) <= 1 or per_point * len(rest) < POOL_STARTUP_SECONDS:
             for i in rest:
-                rows[i] = compute_point(points[i])
+                rows[i] = compute_point(points[i], kept)
                 bar.update(1)
         else:
             ctx = multiprocessing.get_context("spawn")
