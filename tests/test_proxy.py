@@ -85,6 +85,25 @@ def test_proxy_ranks_short_chunks_above_whole_sections_and_scores_the_splitter_f
     assert len(details["proxy"]["queries"]) == a["proxy_queries"]
 
 
+def test_the_queries_are_made_once_for_their_owner_and_every_time_without_one(constitution, monkeypatch):
+    """A sweep's points of one input share its queries (their owner's KeptState); a score asked
+    with no owner keeps nothing between calls."""
+    from chunkbench.evaluate import proxy
+    from chunkbench.strategies.kept import KeptState
+
+    made = []
+    real = proxy.make_queries
+    monkeypatch.setattr(proxy, "make_queries", lambda *a, **k: made.append(1) or real(*a, **k))
+    cs = chunk(constitution, "recursive", chunk_size=300)
+    owner = KeptState()
+    first, _ = proxy_metrics(constitution, cs, kept=owner)
+    again, _ = proxy_metrics(constitution, cs, kept=owner)
+    assert len(made) == 1 and first == again
+    proxy_metrics(constitution, cs)
+    proxy_metrics(constitution, cs)
+    assert len(made) == 3
+
+
 def test_a_document_too_short_for_its_own_queries_gets_no_score_and_says_why(tmp_path):
     short = tmp_path / "note.txt"
     short.write_text("A short note. It has three sentences in all. Nothing more is said here.\n")

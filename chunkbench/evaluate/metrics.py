@@ -255,11 +255,12 @@ def all_metrics(doc: Document, chunkset: ChunkSet, questions=None, labels=None) 
 
 
 def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = "bm25",
-            labels=None, indexing: Indexing = OWN_TEXT, proxy: bool = True) -> tuple[dict, dict]:
+            labels=None, indexing: Indexing = OWN_TEXT, proxy: bool = True, kept=None) -> tuple[dict, dict]:
     """`all_metrics` plus details for metrics.json: size histograms, per-question retrieval
     (ranked with `retriever`: bm25, or dense with the optional extra; each chunk indexed as
     `indexing` says: by default its own text alone), without questions the label-free `proxy_*`
-    scores (evaluate.proxy; `proxy=False`: not), and what the reviewer agreement rests on."""
+    scores (evaluate.proxy; `proxy=False`: not), and what the reviewer agreement rests on. `kept`:
+    the owner's strategies.kept.KeptState (a sweep's), so the proxy queries are made once per input."""
     flat = {
         **size_metrics(doc, chunkset),
         **evidence_metrics(doc, chunkset),
@@ -284,7 +285,7 @@ def measure(doc: Document, chunkset: ChunkSet, questions=None, retriever: str = 
     elif proxy:
         from .proxy import proxy_metrics
 
-        scores, more = proxy_metrics(doc, chunkset, indexing, retriever)
+        scores, more = proxy_metrics(doc, chunkset, indexing, retriever, kept=kept)  # queries kept by a sweep
         flat.update(scores)
         details.update(more)
     if labels is not None and labels.labels:

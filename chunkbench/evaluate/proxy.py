@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from chunkbench.strategies.kept import KeptState, kept_or_made
 from chunkbench.text.context import OWN_TEXT, Indexing
 from chunkbench.text.sentences import sentence_spans
 
@@ -215,38 +216,33 @@ def score_units(units: Sequence[RetrievalUnit], queries: ProxyQueries, doc: Docu
     return out
 
 
-#: per document (doc_id, method, seed, retriever): its queries and the splitter's proxy scores, so a
-#: sweep makes them once per input, not once per point (a few documents at a time)
-_PER_DOCUMENT: dict[tuple, tuple[ProxyQueries | TooShort, dict | None]] = {}
+def document_queries(doc: Document, method: str = METHODS[0], seed: int = 0, retriever: str = "bm25",
+                     kept: KeptState | None = None) -> tuple[ProxyQueries, dict]:
+    """The document's queries and the FLOOR_CHARS splitter's proxy scores on them; raises TooShort
+    as make_queries does. Made once per document for the owner of `kept` (a sweep's points of one
+    input: strategies.kept), every time without one."""
 
-
-def document_queries(doc: Document, method: str = METHODS[0], seed: int = 0,
-                     retriever: str = "bm25") -> tuple[ProxyQueries, dict]:
-    """The document's queries and the FLOOR_CHARS splitter's proxy scores on them, made once per
-    document and kept; raises TooShort as make_queries does."""
-    key = (doc.doc_id, method, seed, retriever)
-    if key not in _PER_DOCUMENT:
-        if len(_PER_DOCUMENT) >= 8:
-            _PER_DOCUMENT.pop(next(iter(_PER_DOCUMENT)))
+    def make() -> tuple[ProxyQueries | TooShort, dict | None]:
         try:
             made = make_queries(doc, method, seed)
-            _PER_DOCUMENT[key] = made, score_units(baseline_units(doc, FLOOR_CHARS), made, doc, OWN_TEXT, retriever)
+            return made, score_units(baseline_units(doc, FLOOR_CHARS), made, doc, OWN_TEXT, retriever)
         except TooShort as exc:
-            _PER_DOCUMENT[key] = exc, None
-    kept, base = _PER_DOCUMENT[key]
-    if isinstance(kept, TooShort):
-        raise kept
+            return exc, None
+
+    queries, base = kept_or_made(kept, "proxy", doc, (method, seed, retriever), make)
+    if isinstance(queries, TooShort):
+        raise queries
     assert base is not None
-    return kept, base
+    return queries, base
 
 
 def proxy_metrics(doc: Document, chunkset: ChunkSet, indexing: Indexing = OWN_TEXT, retriever: str = "bm25",
-                  method: str = METHODS[0], seed: int = 0) -> tuple[dict, dict]:
+                  method: str = METHODS[0], seed: int = 0, kept: KeptState | None = None) -> tuple[dict, dict]:
     """Flat `proxy_*` scores of the chunks (ranked as `indexing` says) on the document's own queries,
     with the FLOOR_CHARS splitter's token recall and IoU on them, and details (the method, the
     queries); a document too short for them gets `proxy_queries` 0 and `proxy_note` saying why."""
     try:
-        queries, base = document_queries(doc, method, seed, retriever)
+        queries, base = document_queries(doc, method, seed, retriever, kept)
     except TooShort as exc:
         return {"proxy_queries": 0, "proxy_note": str(exc)}, {"proxy": {"note": str(exc)}}
     flat: dict[str, Any] = {"proxy_queries": len(queries.resolved), "proxy_method": queries.method}

@@ -18,8 +18,9 @@ V = TypeVar("V")
 
 
 class KeptState:
-    """Per strategy, the values made from the `size` Documents most recently chunked with it (not
-    kept alive by them). Safe to share between the threads of one owner."""
+    """Per kind of work (a strategy's name; "proxy" for evaluate.proxy's queries of a document), the
+    values made from the `size` Documents it most recently did (not kept alive by them). Safe to
+    share between the threads of one owner."""
 
     def __init__(self, size: int = 4) -> None:
         self.size = size
@@ -27,7 +28,7 @@ class KeptState:
         self._lock = threading.Lock()
 
     def get(self, strategy: str, doc: Any, key: Hashable, make: Callable[[], V]) -> V:
-        """What `strategy` keeps for (`doc`, `key`), made by `make()` the first time."""
+        """What `strategy` (or another kind of work) keeps for (`doc`, `key`), made by `make()` the first time."""
         with self._lock:
             kept = self._by_strategy.setdefault(strategy, KeptWhileAlive(self.size))
         return kept.get(doc, key, make)

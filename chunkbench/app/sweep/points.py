@@ -65,7 +65,7 @@ def measure_point(input_path: str | os.PathLike, strategy: str, params: Mapping[
         every = load_questions(questions, doc)
         asked = questions_not_held_out(every, holdout)
     values, details = metrics.measure(doc, chunkset, asked if asked is not None else questions or None,
-                                      retriever=retriever, labels=labels, indexing=indexing)
+                                      retriever=retriever, labels=labels, indexing=indexing, kept=kept)
     if gold:
         from chunkbench.evaluate.gold.answers import gold_columns
         from chunkbench.evaluate.retrieval import chunk_units, indexed_units
