@@ -188,14 +188,14 @@ def test_labels_are_stacked_apart():
 
 def test_defect_codes_on_a_page_never_cover_each_other():
     from chunkbench.evaluate.defects import find_defects
-    from chunkbench.ui.render.overlay import _defect_label, free_place
+    from chunkbench.ui.render.overlay import _defect_code, free_place
 
     rfp = cb.load(SAMPLE_PDFS / "rfp_it_services.pdf")
     found = [f for f in find_defects(cb.chunk(rfp, "recursive", chunk_size=150)) if f.page == 4 and f.box]
     assert len(found) >= 8
     taken: list = []
     for f in found:
-        taken.append(free_place(_defect_label(rfp, f, 4, 8.0), taken))
+        taken.append(free_place(_defect_code(rfp, f, 4, 8.0).label, taken))
     for i, a in enumerate(taken):
         for b in taken[i + 1:]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] < b[1] or b[3] < a[1], (a, b)

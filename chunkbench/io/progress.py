@@ -59,6 +59,12 @@ def embedding_progress(total: int, what: str = "texts") -> Any:
                     enabled=None if total >= EMBED_PROGRESS_MIN else False)
 
 
+def encode_with_progress(model: Any, texts: Any, what: str = "texts") -> Any:
+    """`model.encode(texts)` (chunkbench.text.minilm.MiniLM) with `embedding_progress` updated batch by batch."""
+    with embedding_progress(len(texts), what) as bar:
+        return model.encode(texts, on_batch=bar.update)
+
+
 def _period() -> float:
     return env_number("CHUNKBENCH_PROGRESS_SECONDS", PERIOD_S, unit=" (seconds)")
 

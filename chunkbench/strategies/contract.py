@@ -384,6 +384,6 @@ STRATEGY = declare(
     boundaries='headings (section stack), tables (one table = one chunk, pipe text, rows kept, preceding heading linked), page break only near `max_chars`, clause numbering reset / new sub-clause / list run (soft), `max_chars` 2000, `max_list_items` 12, new clause ref; an element over `max_chars` is cut at paragraphs, sentences, then spaces (`split_oversize`); a heading right after a heading joins it (`join_headings`); footnotes carry no clause number',
     fields='`clause_ref`, `clause_level`, `list_items`, `defined_terms`, `table_rows`; types heading/definition/clause/schedule/table/paragraph/unknown',
     target_size=lambda p: (p["max_chars"], "chars"),
-    uuid_ids=True,  # spec 2: "chunk_id": "<uuid>",
+    uuid_ids=True,  # spec 2: "chunk_id": "<uuid>"
     keeps_lead_ins=always,
 )

@@ -2,9 +2,10 @@
 
 Moving a slider in the explorer re-chunks the same Document many times: the elements strategy keeps
 its walk (the stretches between structural boundaries, each chunked once per size), the tokens
-strategy its element layout. That state belongs to the explorer, the review session, the sweep or
-the comparison that re-chunks, and dies with it: `chunk(doc, name, kept=KeptState())`. A chunking
-without one keeps nothing, so a strategy is a function of (document, parameters, kept state)."""
+strategy its element layout (and evaluate.proxy a document's queries). That state belongs to whoever
+re-chunks (the explorer's state, a sweep run's in-process points) and dies with it:
+`chunk(doc, name, kept=KeptState())`. A chunking without one keeps nothing, so a strategy is a
+function of (document, parameters, kept state)."""
 
 from __future__ import annotations
 
@@ -32,9 +33,6 @@ class KeptState:
         with self._lock:
             kept = self._by_strategy.setdefault(strategy, KeptWhileAlive(self.size))
         return kept.get(doc, key, make)
-
-    def __len__(self) -> int:
-        return sum(len(kept) for kept in self._by_strategy.values())
 
 
 def kept_or_made(kept: KeptState | None, strategy: str, doc: Any, key: Hashable, make: Callable[[], V]) -> V:

@@ -242,10 +242,9 @@ def minilm_embeddings() -> Any:
                 known.clear()
                 new = list(dict.fromkeys(texts))
             if new:
-                from chunkbench.io.progress import embedding_progress
+                from chunkbench.io.progress import encode_with_progress
 
-                with embedding_progress(len(new)) as bar:
-                    known.update(zip(new, model.encode(new, on_batch=bar.update)))
+                known.update(zip(new, encode_with_progress(model, new)))
             return [known[t] for t in texts]
 
         @property

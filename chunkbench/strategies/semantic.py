@@ -66,12 +66,11 @@ def _embeddings(texts: tuple[str, ...]) -> np.ndarray:
     model = dense_model()
     if not texts:
         return np.zeros((0, model.dimension), dtype=np.float32)
-    from chunkbench.io.progress import embedding_progress
+    from chunkbench.io.progress import encode_with_progress
 
     unique = sorted(set(texts))
     row = {t: i for i, t in enumerate(unique)}
-    with embedding_progress(len(unique), "sentences") as bar:
-        return model.encode(unique, on_batch=bar.update)[[row[t] for t in texts]]
+    return encode_with_progress(model, unique, "sentences")[[row[t] for t in texts]]
 
 
 def similarities(text: str, units: Sequence[PackUnit]) -> list[float | None]:

@@ -71,10 +71,9 @@ class DenseRanker:
         self._model = dense_model()
         self._emb = None
         if texts:
-            from chunkbench.io.progress import embedding_progress
+            from chunkbench.io.progress import encode_with_progress
 
-            with embedding_progress(len(texts)) as bar:
-                self._emb = self._model.encode(list(texts), batch_size=64, on_batch=bar.update)
+            self._emb = encode_with_progress(self._model, list(texts))
 
     def scores(self, query: str) -> np.ndarray | None:
         if self._emb is None or not query.strip():

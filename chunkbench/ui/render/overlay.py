@@ -48,6 +48,9 @@ from .palette import (
 )
 from .pdfpages import page_size, pdf_path_of
 
+#: a rectangle in points (x0, y0, x1, y1): a label's or a box's place
+Rect = tuple[float, float, float, float]
+
 LAYERS = ("chunks", "elements", "reasons", "overlap", "noise", "defects", "gold")
 DEFAULT_SHOW = ("chunks", "reasons", "overlap", "noise", "defects")
 #: label font size in points (chunk labels sit in gutters beside the page, so they can be this big)
@@ -110,11 +113,12 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
               if "chunks" in layers or "reasons" in layers else [])
     found = [] if chunks is None or "defects" not in layers else [
         f for f in (defects if defects is not None else chunkset_defects(chunks)) if f.page == page and f.box is not None]
+    codes = [_defect_code(doc, f, page, label_size) for f in found]
     left = _gutter(labels, "left")
-    right = max(_gutter(labels, "right"), _defects_gutter(doc, found, page, width, label_size))
+    right = max(_gutter(labels, "right"), _defects_gutter(codes, width))
     img = PageImage(path, page, dpi, doc=doc, page_size=(width, height), clip=(-left, 0.0, width + right, height))
     if "elements" in layers:
-        tags: list[tuple[float, float, float, float]] = []  # both layers' type tags, kept apart
+        tags: list[Rect] = []  # both layers' type tags, kept apart
         _draw_elements(img, doc, page, dashed=False, tags=tags)
         if elements_of is not None:
             _draw_elements(img, elements_of, page, dashed=True, target=page_size(path, page), tags=tags)
@@ -131,11 +135,11 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
             _draw_chunk(img, c, regions[c.index], emphasis=c.index == selected)
     if "overlap" in layers:
         _draw_overlaps(img, doc, all_chunks, on_page, page)
-    if found:
+    if codes:
         x = width + GUTTER_GAP  # where the right gutter's chunk labels start: the codes keep off them
         taken = [(x, label.y, x + _label_width(label), label.y + _label_height(label.size))
                  for label in labels if label.side == "right"]
-        _draw_defects(img, found, label_size, doc, taken)
+        _draw_defects(img, codes, label_size, taken)
     if "gold" in layers and gold is not None:
         _draw_gold(img, doc, gold, label_size)
     draw_quote(img, _cited_boxes(cite, page))
@@ -200,23 +204,32 @@ def defect_box(doc: Document, f: Finding, page: int) -> tuple[float, float, floa
     return (last.x0, last.y0, last.x1, last.y1)
 
 
-def _defect_label(doc: Document, f: Finding, page: int, label_size: float) -> tuple[float, float, float, float]:
-    """Where a finding's code is written before stacking: right of its text on the box's line."""
-    x0, y0, x1, _ = defect_box(doc, f, page)
+@dataclass(frozen=True)
+class _DefectCode:
+    """A finding on a page: the box drawn round its place, and where its code is written before
+    stacking (right of its text, on the box's line)."""
+
+    finding: Finding
+    box: Rect
+    label: Rect
+
+
+def _defect_code(doc: Document, f: Finding, page: int, label_size: float) -> _DefectCode:
+    x0, y0, x1, y1 = defect_box(doc, f, page)
     size = label_size * 0.85
     beside = max(x1, f.box[2]) + 4 if f.box is not None else x1 + 4  # past the element's text
-    return beside, y0 - 1.5, beside + PageImage.text_width(f.code.value, size) + size * 0.4, y0 - 1.5 + size * 1.5
+    label = (beside, y0 - 1.5, beside + PageImage.text_width(f.code.value, size) + size * 0.4, y0 - 1.5 + size * 1.5)
+    return _DefectCode(f, (x0, y0, x1, y1), label)
 
 
-def _defects_gutter(doc: Document, findings: list[Finding], page: int, page_width: float, label_size: float) -> float:
+def _defects_gutter(codes: list[_DefectCode], page_width: float) -> float:
     """Width (points) right of the page that the findings' codes need, beside their lines: the codes
     go there rather than over the text above (a mid_sentence tag sat on the body text)."""
-    right = max((_defect_label(doc, f, page, label_size)[2] for f in findings), default=page_width)
+    right = max((c.label[2] for c in codes), default=page_width)
     return min(GUTTER_MAX, right - page_width + 2.0) if right > page_width else 0.0
 
 
-def free_place(rect: tuple[float, float, float, float], taken: list[tuple[float, float, float, float]],
-                gap: float = 1.5, *, rightwards: bool = False) -> tuple[float, float, float, float]:
+def free_place(rect: Rect, taken: list[Rect], gap: float = 1.5, *, rightwards: bool = False) -> Rect:
     """`rect` moved down (`rightwards`: along its line) until it overlaps none of `taken` (labels
     that touched read as one word: "table_row_cutmissing")."""
     x0, y0, x1, y1 = rect
@@ -233,17 +246,16 @@ def free_place(rect: tuple[float, float, float, float], taken: list[tuple[float,
     return x0, y0, x1, y1
 
 
-def _draw_defects(img: PageImage, findings: list[Finding], label_size: float, doc: Document,
-                  taken: list[tuple[float, float, float, float]]) -> None:
+def _draw_defects(img: PageImage, codes: list[_DefectCode], label_size: float, taken: list[Rect]) -> None:
     """Each finding's place boxed in red with its code beside it, right of its line (in the right
     gutter when the line runs to the margin), below any label already there (`taken`: points)."""
     size = label_size * 0.85
-    for f in findings:
-        x0, y0, x1, y1 = defect_box(doc, f, img.page)
+    for code in codes:
+        x0, y0, x1, y1 = code.box
         img.draw_rect((x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5), stroke=DEFECT_COLOR, width=2)
-        at = free_place(_defect_label(doc, f, img.page, label_size), taken)
+        at = free_place(code.label, taken)
         taken.append(at)
-        img.draw_text(f.code.value, at[:2], color=(255, 255, 255), size=size, background=DEFECT_COLOR)
+        img.draw_text(code.finding.code.value, at[:2], color=(255, 255, 255), size=size, background=DEFECT_COLOR)
 
 
 #: the colour of the gold layer: not a chunk colour, apart from the defects' red
@@ -415,7 +427,7 @@ def _draw_noise(img: PageImage, doc: Document, skipped, page: int) -> None:
 
 def _draw_elements(img: PageImage, doc: Document, page: int, dashed: bool,
                    target: tuple[float, float] | None = None,
-                   tags: list[tuple[float, float, float, float]] | None = None) -> None:
+                   tags: list[Rect] | None = None) -> None:
     """Each element's box in its type's colour (another parse's dashed) with a type tag right of
     its first line (dashed: its last), clear of the other tags in `tags`."""
     tags = [] if tags is None else tags
