@@ -236,6 +236,35 @@ def test_the_state_runs_without_any_widget(contract):
     assert state.set_params(max_chunk_size=first.params["max_chunk_size"]) is first  # from the cache
 
 
+def test_the_state_finds_the_defects_of_what_it_shows_on_its_own_thread(contract):
+    """The defects of each chunking shown are found by the state, not a view: after the change,
+    on the state's thread, told to the listeners as "defects"; a search of a chunking no longer
+    shown is never shown; and while they are not wanted none are looked for."""
+    import threading
+
+    from chunkbench.evaluate.defects import find_defects
+    from chunkbench.ui.explorer import ExplorerState
+
+    state = ExplorerState(contract, "tokens", {"chunk_size": 48, "overlap": 8})
+    told: list[tuple[str, str]] = []
+    state.settle(30)  # the first chunking's, before anyone listens
+    state.on_change(lambda what: told.append((what, threading.current_thread().name)))
+    state.set_params(chunk_size=40)
+    state.set_params(chunk_size=32)  # the 40-token chunking's search is dropped or its result kept from view
+    found = state.settle(30).defects
+    assert found is not None and found == find_defects(state.chunkset) and found
+    assert [name for what, name in told if what == "chunks"] == [threading.current_thread().name] * 2
+    defects_told = [name for what, name in told if what == "defects"]
+    assert defects_told and all(name.startswith("chunkbench-explorer") for name in defects_told)
+    assert len(defects_told) <= 2  # the 32-token chunking's, and at most the 40-token one's while it was shown
+
+    state.find_defects(False)
+    state.set_params(chunk_size=56)
+    assert state.settle(30).defects is None
+    state.find_defects(True)  # looked for again: the chunks shown now
+    assert state.settle(30).defects == find_defects(state.chunkset)
+
+
 def test_a_typed_value_sets_a_numeric_parameter_exactly():
     """One slider pixel is tens of characters on a size parameter; the box beside it
     takes the exact value, both stay in step, and a value past the slider's end moves the end."""

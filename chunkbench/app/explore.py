@@ -1,8 +1,9 @@
 """What the explorer shows, without any widget: the Document, the strategy and its resolved
 parameters, the current ChunkSet (re-chunked settings kept in a small LRU), the page and the
-selected chunk. The widget view (`ui.explorer.widget.Explorer`) binds to it: every change calls the
-view's listener with what changed ("strategy", "chunks" or "view"), so a notebook drives `ex.state` and
-the page follows; tests and scripts can drive it alone."""
+selected chunk, and the defects of the chunks shown, found on the state's own thread after each
+re-chunk. The widget view (`ui.explorer.widget.Explorer`) binds to it: every change calls the view's
+listener with what changed ("strategy", "chunks", "view" or "defects"), so a notebook drives `ex.state`
+and the page follows; tests and scripts can drive it alone."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkbench.runtime import paused_gc
 from chunkbench.strategies import DEFAULT_STRATEGY, chunk, get_strategy
@@ -20,6 +21,11 @@ from chunkbench.strategies.kept import KeptState
 from chunkbench.types.chunk import Chunk
 from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from chunkbench.evaluate.defects import Finding
 
 from .listeners import Listeners
 
@@ -32,20 +38,23 @@ def on_page(c: Chunk, n: int) -> bool:
     return c.page_start is not None and c.page_start <= n <= (c.page_end or c.page_start)
 
 
-#: what a change moved: the strategy (its controls too), the chunks, or only the page and selection
-CHANGES = ("strategy", "chunks", "view")
+#: what a change moved: the strategy (its controls too), the chunks, only the page and selection, or
+#: the defects of the chunks shown (found after them)
+CHANGES = ("strategy", "chunks", "view", "defects")
 
 
 def _changes(what: str):
     """Run a state method holding the state's lock (a background parse hands over Documents while the
     user works), then tell the listeners `what` changed. The garbage collector waits until they have
-    drawn it: its pass over the new chunks (10-15 ms on 100 pages) comes after the new view is sent."""
+    drawn it: its pass over the new chunks (10-15 ms on 100 pages) comes after the new view is sent,
+    and so does the search for their defects (begun last, it does not slow this change's drawing)."""
     def wrap(method):
         @functools.wraps(method)
         def run(self, *args, **kwargs):
             with self.lock, paused_gc():
                 out = method(self, *args, **kwargs)
                 self._listeners.notify(what)
+                self._defects.begin(self)
                 return out
 
         return run
@@ -76,7 +85,31 @@ class ExplorerState:
         #: where reviewers' stored edits conflict: (canonical offset, who wants what), marked on the page
         self.conflict_places: list[tuple[int, str]] = []
         self._cache: OrderedDict[str, ChunkSet] = OrderedDict()
+        #: the defects of the chunks shown, found on this state's own thread (`defects`, `settle`)
+        self._defects = _DefectsWork()
         self.chunkset = self.set_strategy(strategy, **(params or {}))
+
+    @property
+    def defects(self) -> list[Finding] | None:
+        """The defects of the chunks shown (evaluate.defects), or None while they are being found
+        (or not looked for: `find_defects(False)`)."""
+        return self._defects.of(self.chunkset)
+
+    @property
+    def defects_error(self) -> str | None:
+        """Why finding the defects of the chunks shown failed, if it did."""
+        return self._defects.error_of(self.chunkset)
+
+    @_changes("defects")
+    def find_defects(self, on: bool = True) -> None:
+        """Look for the defects of every chunking shown from now on (the default), or stop looking."""
+        self._defects.wanted = on
+
+    def settle(self, timeout: float | None = None) -> ExplorerState:
+        """Wait until the defects of the chunks shown are found and the listeners told: for scripts
+        and tests that read what is drawn right after a change; a notebook need not call it."""
+        self._defects.wait(timeout)
+        return self
 
     def on_change(self, listener: Callable[[str], None]) -> None:
         """Call `listener(what)` after every change; `what` is one of CHANGES."""
@@ -192,6 +225,13 @@ class ExplorerState:
         self.selected = self._follow(previous)
         return cs
 
+    def _found(self, cs: ChunkSet, found: list[Finding] | None, error: str | None) -> None:
+        """The defects of `cs` are in (or their search failed): kept and shown while `cs` is shown."""
+        with self.lock:
+            if self.chunkset is cs:
+                self._defects.done(cs, found, error)
+                self._listeners.notify("defects")
+
     def _follow(self, old: Chunk | None) -> int | None:
         """After re-chunking, keep selecting the chunk that now holds the old selection's start."""
         if old is None or old.start_char is None:
@@ -200,3 +240,58 @@ class ExplorerState:
             if c.start_char is not None and c.end_char is not None and c.start_char <= old.start_char < c.end_char:
                 return c.index
         return None
+
+
+class _DefectsWork:
+    """The search for the defects of the chunks an ExplorerState shows: one chunking at a time on
+    one thread of the state's own, since checking a whole document takes longer than a frame
+    (30-90 ms on 100 pages). The chunks are drawn at once and their defects a moment later; the
+    search of a chunking no longer shown is dropped if it has not begun."""
+
+    def __init__(self) -> None:
+        self.wanted = True
+        #: the chunking whose defects are known (or whose search failed), and what was found
+        self._found: tuple[ChunkSet | None, list[Finding] | None, str | None] = (None, None, None)
+        #: the chunking being searched, and that work's future
+        self._pending: tuple[ChunkSet, Future] | None = None
+        self._worker: ThreadPoolExecutor | None = None
+
+    def of(self, cs: ChunkSet) -> list[Finding] | None:
+        return self._found[1] if self._found[0] is cs else None
+
+    def error_of(self, cs: ChunkSet) -> str | None:
+        return self._found[2] if self._found[0] is cs else None
+
+    def begin(self, state: ExplorerState) -> None:
+        """Search the defects of the chunks `state` shows, unless known, being searched or not wanted."""
+        cs = getattr(state, "chunkset", None)
+        if cs is None or not self.wanted or self._found[0] is cs:
+            return
+        if self._pending is not None:
+            if self._pending[0] is cs:
+                return
+            self._pending[1].cancel()  # an earlier chunking's, not begun: no longer shown
+        if self._worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunkbench-explorer")
+
+        def search() -> None:
+            from chunkbench.evaluate.defects import find_defects
+
+            try:
+                found = find_defects(cs)
+            except Exception as exc:  # told to the view, not lost in a thread
+                state._found(cs, None, str(exc))
+                raise
+            state._found(cs, found, None)
+
+        self._pending = (cs, self._worker.submit(search))
+
+    def done(self, cs: ChunkSet, found: list[Finding] | None, error: str | None) -> None:
+        self._found = (cs, found, error)
+
+    def wait(self, timeout: float | None) -> None:
+        pending = self._pending
+        if pending is not None:
+            pending[1].result(timeout)

@@ -133,11 +133,6 @@ class Explorer:
         from chunkbench.ui.render import DEFAULT_SHOW
 
         self.layers: tuple[str, ...] = tuple(DEFAULT_SHOW)
-        self._defects: tuple[Any, list] = (None, [])
-        #: the chunking whose defects are being found, and that work's future (`_find_defects`)
-        self._pending: tuple[Any, Any] | None = None
-        self._defects_wanted: Any = None
-        self._worker: Any = None
         #: the page raster on screen (path, page, dpi) and the overlay's pixels left of it
         self._page_key: tuple | None = None
         self._page_px = (0, 0, 0, 0)
@@ -154,6 +149,11 @@ class Explorer:
         elif what == "chunks":
             self._show_params()
             self._show_chunks()
+        elif what == "defects":
+            failed = self.state.defects_error
+            if failed is not None:
+                self.status_w.value = error_html(f"finding the defects failed: {failed}")
+            self._render()
         else:
             self._sync_selection()
             self._render()
@@ -264,61 +264,20 @@ class Explorer:
             self.page_w.value = self.state.page
             self.list_w.value = self.state.selected
 
-    def _defects_of(self, cs) -> list:
-        """The defects of the chunks shown (evaluate.defects), found once per chunking, not per page;
-        none while the defects layer is off, and none yet while they are being found (`_find_defects`)."""
-        if "defects" not in self.layers:
-            return []
-        if self._defects[0] is not cs:
-            self._defects_wanted = cs  # found once the new drawing is on screen (end of `_render`)
-            return []
-        return self._defects[1]
-
-    def _find_defects(self, cs) -> None:
-        """Find the defects of `cs` on the explorer's own thread, then redraw if `cs` is still shown:
-        the new chunks are drawn at once and their defects a moment later, since checking a whole
-        document takes longer than a frame (30-90 ms on 100 pages)."""
-        if self._pending is not None:
-            if self._pending[0] is cs:
-                return
-            self._pending[1].cancel()  # an earlier chunking's, not begun: no longer shown
-        if self._worker is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunkbench-explorer")
-
-        def find() -> None:
-            from chunkbench.evaluate.defects import find_defects
-
-            try:
-                found = find_defects(cs)
-            except Exception as exc:  # shown, not lost in a thread
-                with self.state.lock:
-                    self.status_w.value = error_html(f"finding the defects failed: {exc}")
-                raise
-            with self.state.lock:
-                if self.state.chunkset is cs:
-                    self._defects = (cs, found)
-                    if "defects" in self.layers:
-                        self._render()
-
-        self._pending = (cs, self._worker.submit(find))
-
     def settle(self, timeout: float | None = None) -> Explorer:
         """Wait until what is drawn after a change (the defects layer) is on screen: for scripts and
         tests that read `ex.image` right after a change; a notebook need not call it."""
-        pending = self._pending
-        if pending is not None:
-            pending[1].result(timeout)
+        self.state.settle(timeout)
         return self
 
     @_locked
     def show_defects(self, on: bool = True) -> None:
-        """Draw the defects layer (red boxes with their codes: evaluate.defects) or not, and redraw."""
+        """Draw the defects layer (red boxes with their codes: evaluate.defects) or not, and redraw;
+        the state looks for the defects of each chunking only while they are drawn."""
         self.layers = tuple(x for x in self.layers if x != "defects") + (("defects",) if on else ())
         if self.defects_w.value != on:
             self.defects_w.value = on
-        self._render()
+        self.state.find_defects(on)  # redraws (_on_state)
 
     def _render(self) -> None:
         from chunkbench.ui.render import render_page, render_text_view
@@ -328,7 +287,8 @@ class Explorer:
         if self.has_pdf:
             try:
                 self.image = render_page(self.doc, cs, page=page, dpi=self.dpi, selected=selected,
-                                         label_size=LABEL_SIZE, show=self.layers, defects=self._defects_of(cs))
+                                         label_size=LABEL_SIZE, show=self.layers,
+                                         defects=(self.state.defects or []) if "defects" in self.layers else [])
                 mark_places(self.image, self.doc, self.state.conflict_places, LABEL_SIZE)
                 self._show_page(self.image)
             except ChunkbenchError as exc:  # e.g. the PDF moved since it was parsed
@@ -340,9 +300,6 @@ class Explorer:
         self.prev_w.disabled = page <= 1
         self.next_w.disabled = page >= self.state.n_pages
         self.detail_w.value = detail_html(cs, selected, page)
-        wanted, self._defects_wanted = self._defects_wanted, None
-        if wanted is not None:  # begun last: the thread does not slow this change's drawing
-            self._find_defects(wanted)
 
     def _show_page(self, image: PageImage) -> None:
         """Put `image` on screen: the page's own raster (PNG) only when the page or its size
