@@ -2,8 +2,10 @@
 vs the same chunk + metrics loop in-process.
 
 Explorer: `chunkbench.explore(doc, strategy)` on the first 100 pages of the 311-page real PDF, shown
-at a page in the middle; each timed `set_params` uses a value not seen before (the explorer caches
-results per setting), and returns once the new PNG is in the image widget. Sweep: `run_sweep` on
+at a page in the middle; each timed `set_params` sets a value not set before (the explorer caches
+results per setting), either a jump (not a slider step from the last value) or one slider step
+(which the explorer has chunked ahead on its thread), timed until the new drawing is in the overlay
+widget, against the same overlay drawn again with its chunks unchanged. Sweep: `run_sweep` on
 the smallest sample PDF, 3 × 3 grid of the `elements` strategy, against the loop a user would write
 in-process (see `_sweep`).
 """
@@ -124,50 +126,56 @@ def _explorer(rows: list[Row], notes: list[str], runs: int) -> None:
         ex = explore(doc, strategy, **{param: values[0]})
         ex.state.go_to_page(SHOWN_PAGE)
         ex.settle()
-        times, view_times, defect_times = [], [], []
         drawn: list[float] = []  # when the overlay widget got its new drawing (sent to the page at once)
         ex.overlay_w.observe(lambda _change: drawn.append(time.perf_counter()), names="value")
-        for v in values[1:n + 1]:
+
+        def timed(change, drawn=drawn):
+            """(time to the new overlay, time of the whole view) of one change, then its work settled."""
             drawn.clear()
             t0 = time.perf_counter()
-            ex.state.set_params(**{param: v})
-            view_times.append(time.perf_counter() - t0)
-            times.append(drawn[0] - t0)
-            ex.settle()  # the defects layer, drawn when found (a user releases the slider once per change)
-            defect_times.append(time.perf_counter() - t0)
-            assert ex.overlay_w.value and ex.state.params[param] == v and ex.state.defects is not None
-        ms = statistics.median(times) * 1000
+            change()
+            view = time.perf_counter() - t0
+            ex.settle()  # the defects layer and the settings a step away (a user releases once per change)
+            return drawn[0] - t0, view, time.perf_counter() - t0
+
+        # a jump: a value not a slider step from the last (nothing chunked ahead for it)
+        jumps = [timed(lambda v=v: ex.state.set_params(**{param: v})) for v in values[1:n + 1]]
+        assert ex.overlay_w.value and ex.state.params[param] == values[n] and ex.state.defects is not None
+        step = _slider_step(strategy, param)
+        steps = [timed(lambda k=k: ex.state.set_params(**{param: values[n] + k * step})) for k in range(1, n + 1)]
         # the anchor of issue 80.4: the same page's overlay drawn again, its chunks unchanged (a chunk
         # selected: the drawing is made and sent as after a change, nothing is chunked)
-        redraws = []
-        for index in (ex.state.chunks_on_page() * 2)[:n]:
-            drawn.clear()
-            t0 = time.perf_counter()
-            ex.state.select(index)
-            redraws.append(drawn[0] - t0)
+        redraws = [timed(lambda i=i: ex.state.select(i))[0] for i in (ex.state.chunks_on_page() * 2)[:n]]
         same_ms = statistics.median(redraws) * 1000
-        t0 = time.perf_counter()
-        ex.state.set_params(**{param: values[1]})  # a setting seen before: the explorer's result cache
-        back_ms = (time.perf_counter() - t0) * 1000
-        ex.settle()
         chunk_s = _median_chunk(doc, strategy, param, values[:n + 1], whole=False)
         whole_s = _median_chunk(doc, strategy, param, values[:n + 1], whole=True)
-        rows.append(Row(SECTION, f"explorer: {param} change → new overlay ({strategy})", ms, "ms",
-                        "the overlay drawn again, chunks unchanged", same_ms, ms / same_ms, "≤ 2x", ms / same_ms <= 2,
-                        note=f"median of {len(times)} new values, {len(ex.state.chunkset)} chunks; re-chunk alone "
-                             f"{chunk_s * 1000:.1f} ms from what the last setting kept ({whole_s * 1000:.1f} ms with nothing "
-                             "kept); list and summary "
-                             f"after the overlay, the whole view {statistics.median(view_times) * 1000:.1f} ms; back "
-                             f"to a seen value {back_ms:.1f} ms; the page's raster is sent once per page, each change "
-                             "sends the drawing over it as SVG"))
+        for what, times in ((f"one slider step ({step:g})", steps), ("a jump", jumps)):
+            ms = statistics.median(t[0] for t in times) * 1000
+            rows.append(Row(SECTION, f"explorer: {param} change, {what} → new overlay ({strategy})", ms, "ms",
+                            "the overlay drawn again, chunks unchanged", same_ms, ms / same_ms, "≤ 2x",
+                            ms / same_ms <= 2,
+                            note=f"median of {len(times)} changes, {len(ex.state.chunkset)} chunks; the whole view "
+                                 f"{statistics.median(t[1] for t in times) * 1000:.1f} ms"
+                                 + ("; the settings a slider step either side are chunked on the explorer's thread "
+                                    "after each change, so a step is a cached setting" if times is steps else
+                                    f"; re-chunk alone {chunk_s * 1000:.1f} ms from what the last setting kept "
+                                    f"({whole_s * 1000:.1f} ms with nothing kept)")))
         rows.append(Row(SECTION, f"explorer: {param} change → defects layer drawn ({strategy})",
-                        statistics.median(defect_times) * 1000, "ms",
-                        note="the defects of the whole chunking, found on the explorer's thread after the new "
-                             "overlay is on screen"))
+                        statistics.median(t[2] for t in jumps) * 1000, "ms",
+                        note="a jump: the defects of the whole chunking, found on the explorer's thread after the new "
+                             "overlay is on screen, and the settings a step either side chunked after them"))
         fresh = iter(v + 7 for v in values[1:])
         total, lines = profile_top(lambda: ex.state.set_params(**{param: next(fresh)}))
         ex.settle()
-        notes.append(profile_note(f"of one explorer parameter change ({strategy}, {param})", total, lines))
+        notes.append(profile_note(f"of one explorer parameter change ({strategy}, {param}, a jump)", total, lines))
+
+
+def _slider_step(strategy: str, param: str) -> float:
+    from chunkbench.strategies import get_strategy
+
+    step = next(p.slider_step for p in get_strategy(strategy).params if p.name == param)
+    assert step is not None, (strategy, param)
+    return step
 
 
 def _median_chunk(doc, strategy: str, param: str, values, *, whole: bool) -> float:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import ipywidgets as w
 import pytest
 
@@ -263,6 +265,39 @@ def test_the_state_finds_the_defects_of_what_it_shows_on_its_own_thread(contract
     assert state.settle(30).defects is None
     state.find_defects(True)  # looked for again: the chunks shown now
     assert state.settle(30).defects == find_defects(state.chunkset)
+
+
+def test_a_slider_step_is_chunked_ahead_and_shows_the_same_chunks(contract, monkeypatch):
+    """After a slider moves, the settings one step either side are chunked on the state's thread;
+    the next step is then taken from the cache, not chunked while the user waits, and its chunks
+    are byte for byte those a fresh chunking gives."""
+    import threading
+
+    import chunkbench.app.explore as explore_state
+    from chunkbench.strategies import chunk, get_strategy
+    from chunkbench.ui.explorer import ExplorerState
+
+    step = next(p.slider_step for p in get_strategy("elements").params if p.name == "max_chunk_size")
+    state = ExplorerState(contract, "elements")
+    state.set_params(max_chunk_size=900)
+    state.settle(30)
+    made_here: list[int] = []
+    real_chunk = explore_state.chunk
+
+    def counted(*args, **kwargs):
+        if threading.current_thread() is threading.main_thread():
+            made_here.append(kwargs["max_chunk_size"])
+        return real_chunk(*args, **kwargs)
+
+    monkeypatch.setattr(explore_state, "chunk", counted)
+    for value in (900 + step, 900 + 2 * step, 900 + step, 900):  # up two steps, back down
+        shown = state.set_params(max_chunk_size=value)
+        state.settle(30)
+        fresh = chunk(contract, "elements", max_chunk_size=value)
+        assert json.dumps(shown.to_dict(), sort_keys=True) == json.dumps(fresh.to_dict(), sort_keys=True)
+    assert made_here == []  # every step came from the cache
+    state.set_params(max_chunk_size=900 + 7 * step)  # a jump: chunked while the user waits
+    assert made_here == [900 + 7 * step]
 
 
 def test_a_typed_value_sets_a_numeric_parameter_exactly():

@@ -33,6 +33,14 @@ class Param:
     #: shown as a slider in the explorer when numeric
     ui_step: float | None = None
 
+    @property
+    def slider_step(self) -> float | None:
+        """One step of this parameter's slider in the explorer (None: not a slider): `ui_step`, or
+        1 for an integer and a hundredth of the range for a number."""
+        if self.type not in (int, float) or self.min is None or self.max is None:
+            return None
+        return self.ui_step or (1 if self.type is int else (self.max - self.min) / 100)
+
     def coerce(self, value: Any, strategy: str) -> Any:
         """Return `value` converted to this parameter's type, or raise ParamError saying why."""
         where = f"strategy {strategy!r} parameter {self.name!r}"

@@ -101,8 +101,7 @@ def param_control(p: Param, value: Any) -> w.Widget:
         if p.default and p.max > p.default * SLIDER_SPAN:
             hi = max(p.default * SLIDER_SPAN, value)
         cls = w.IntSlider if p.type is int else w.FloatSlider
-        step = p.ui_step or (1 if p.type is int else (p.max - p.min) / 100)
-        return cls(value=value, min=p.min, max=hi, step=step, continuous_update=False,
+        return cls(value=value, min=p.min, max=hi, step=p.slider_step, continuous_update=False,
                    layout=w.Layout(width=SLIDER_WIDTH), description=p.name, tooltip=p.doc, style=style)
     if p.type is int:
         return w.IntText(value=value, **common)
@@ -146,9 +145,9 @@ class Explorer:
         """Redraw what a change of the state moved (called holding the state's lock)."""
         if what == "strategy":
             self._show_strategy()
-        elif what == "chunks":
-            self._show_params()
+        elif what == "chunks":  # the page first (what a slider's user watches), the controls after
             self._show_chunks()
+            self._show_params()
         elif what == "defects":
             failed = self.state.defects_error
             if failed is not None:
