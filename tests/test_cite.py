@@ -99,6 +99,35 @@ def test_a_quote_longer_than_the_document(contract):
     assert not c.found and "longer than the document" in c.problem
 
 
+def test_a_document_keeps_its_locator_and_drops_it_with_itself(monkeypatch):
+    """Quotes after the first cost a search, not a pass over the text: the Locator is built once per
+    Document and kept with it (no module-level cache), and it goes when the Document does."""
+    import gc
+    import weakref
+
+    import chunkbench.foreign.cite as cite_module
+
+    built: list[weakref.ref] = []
+    real = cite_module.Locator
+
+    def counting(*args, **kwargs):
+        made = real(*args, **kwargs)
+        built.append(weakref.ref(made))
+        return made
+
+    monkeypatch.setattr(cite_module, "Locator", counting)
+    doc = cb.load(CONTRACT)
+    for quote in ("THIS AGREEMENT is made between", "a company incorporated in England", "THIS AGREEMENT is made between"):
+        assert cite(doc, quote).kind == "exact"
+    assert len(built) == 1
+    again = cb.load(CONTRACT)  # another Document of the same file: its own Locator
+    cite(again, "a company incorporated in England")
+    assert len(built) == 2 and built[0]() is not None
+    del doc
+    gc.collect()
+    assert built[0]() is None and built[1]() is not None
+
+
 def test_the_cli_prints_writes_and_refuses_with_one_line(tmp_path, capsys):
     out = tmp_path / "cite.json"
     assert main(["cite", str(CONTRACT), "set out, as a minimum, the scope of the Services", "-o", str(out),

@@ -153,6 +153,19 @@ def test_the_front_ends_chunk_only_through_the_application_floor():
     assert direct == []
 
 
+def test_no_module_keeps_values_per_document_of_its_own():
+    """What is derived from a Document alone is kept with it (`Document.derived`), what depends on
+    settings too by whoever re-chunks (`strategies.kept.KeptState`): no module keeps per-document
+    values at module level, where they would outlive the session that made them."""
+    kept_at_module_level = []
+    for path in _modules():
+        for node in ast.parse(path.read_text("utf-8")).body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "KeptWhileAlive":
+                kept_at_module_level.append(module_name(path))
+    assert kept_at_module_level == []
+
+
 def test_only_the_ui_floor_draws():
     """No module below ui imports a plotting, widget or app library, not even inside a function."""
     ui = len(FLOORS) - 1

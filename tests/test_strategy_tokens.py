@@ -219,15 +219,13 @@ def test_real_pdfs(path):
 @given(element_documents(), st.lists(st.sampled_from([(8, 0), (16, 3), (64, 10)]), min_size=2, max_size=4))
 def test_a_re_chunk_on_kept_tokens_gives_the_chunks_of_a_fresh_one(doc, settings):
     """The explorer's slider re-chunks one Document at setting after setting: the tokens kept from
-    the last encodings (`token_offsets`) and the elements' layout give exactly what encoding and
-    laying out afresh gives, at every setting."""
+    the owner's kept encoding (`token_offsets`) and the elements' layout give exactly what encoding
+    and laying out afresh gives, at every setting."""
     from chunkbench.strategies.kept import KeptState
-    from chunkbench.strategies.tokens import token_offsets
 
     owner = KeptState()
     kept = [chunk(doc, "tokens", kept=owner, chunk_size=size, overlap=overlap).chunks for size, overlap in settings]
     for (size, overlap), chunks in zip(settings, kept):
-        token_offsets.cache_clear()
         assert chunk(doc, "tokens", chunk_size=size, overlap=overlap).chunks == chunks
 
 

@@ -4,8 +4,8 @@ The quote is located as another chunker's chunk is (`locate`: exact, then normal
 hyphenation, ligatures, spacing, columns and running headers, then in pieces, then by anchors:
 fuzzy or partial), inside a given chunk's span first when one is named. Its canonical span is then
 mapped to the PDF's words (`loaders.regions.word_lines`): one rectangle per line, on every page the
-quote crosses. A Locator is kept per Document, so quotes after the first cost a search, not a pass
-over the document.
+quote crosses. A Document keeps its Locator (`Document.derived`), so quotes after the first cost a
+search, not a pass over the document.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chunkbench.loaders.regions import position_box, word_lines
-from chunkbench.runtime import KeptWhileAlive
 from chunkbench.text.segment import one_line
 from chunkbench.types.chunk import BBox, Chunk
 from chunkbench.types.chunkset import ChunkSet
@@ -26,8 +25,6 @@ from .locate import PIECE_MIN, UNLOCATED, Locator, Match, document_furniture, no
 
 #: match kinds that place the quote's own words (fuzzy and partial place the span of its anchors)
 FOUND_KINDS = ("exact", "normalised")
-#: the Locators of the last few Documents cited (not kept alive by them)
-_LOCATORS: KeptWhileAlive[Locator] = KeptWhileAlive(size=4)
 
 
 @dataclass(frozen=True)
@@ -152,8 +149,8 @@ def _word_around(text: str, start: int, end: int) -> str:
 
 
 def _locator(doc: Document) -> Locator:
-    """The Document's Locator (built once: folding the text is a pass over it)."""
-    return _LOCATORS.get(doc, None, lambda: Locator(doc.text, document_furniture(doc)))
+    """The Document's Locator, kept with it (built once: folding the text is a pass over it)."""
+    return doc.derived("cite.locator", lambda: Locator(doc.text, document_furniture(doc)))
 
 
 def _in_span(locator: Locator, needle: str, folded: str, start: int, end: int) -> Match:

@@ -2,8 +2,8 @@
 
 Moving a slider in the explorer re-chunks the same Document many times: the elements strategy keeps
 its walk (the stretches between structural boundaries, each chunked once per size), the tokens
-strategy its element layout (and evaluate.proxy a document's queries). That state belongs to whoever
-re-chunks (the explorer's state, a sweep run's in-process points) and dies with it:
+strategy its element layout and the text's tokens (and evaluate.proxy a document's queries). That
+state belongs to whoever re-chunks (the explorer's state, a sweep run's in-process points) and dies with it:
 `chunk(doc, name, kept=KeptState())`. A chunking without one keeps nothing, so a strategy is a
 function of (document, parameters, kept state)."""
 

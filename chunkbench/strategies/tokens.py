@@ -61,7 +61,9 @@ def chunk_tokens(doc: Document, *, kept: KeptState | None, chunk_size: int, over
                                                          lay.page_sets, lay.stitched)
     text = doc.text
     headings = lay.headings if restart_at == "headings" else ()
-    spans = token_windows(text, chunk_size, overlap, source=doc.source, anchors=tuple(e.char_start for e in headings))
+    offsets = kept_or_made(kept, "tokens", doc, "offsets", lambda: token_offsets(text, source=doc.source))
+    spans = token_windows(text, chunk_size, overlap, source=doc.source, anchors=tuple(e.char_start for e in headings),
+                          offsets=offsets)
     heading_at = {e.char_start: e for e in headings}
     if not spans:
         return StrategyResult(chunks=[], skipped=skipped)
@@ -274,18 +276,15 @@ def encode_ids(text: str, min_parallel: int = PARALLEL_MIN_CHARS, threads: int |
 
 
 def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source: str = "",
-                  anchors: tuple[int, ...] = ()) -> list[Window]:
+                  anchors: tuple[int, ...] = (), offsets: tuple[np.ndarray, np.ndarray] | None = None) -> list[Window]:
     """The windows of `text` with exact, character-aligned offsets (see the module docstring).
     `anchors`: character offsets where a new run of windows starts (at the first token boundary at
-    or after each), so that a change before an anchor moves no window after it."""
+    or after each), so that a change before an anchor moves no window after it. `offsets`:
+    `token_offsets(text)` when the caller kept them (a re-chunk of the same text), else made here."""
     if not text:
         return []
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(f"text is not valid Unicode (unpaired surrogate at character {exc.start})",
-                         source or None) from None
-    ids, cum = token_offsets(text)
+    ids, cum = offsets if offsets is not None else token_offsets(text, source=source)
+    data = text.encode("utf-8")
     n = len(ids)
     if cum[-1] != len(data):  # tokens always decode back to the text; anything else is a bug
         raise RuntimeError(f"token bytes {cum[-1]} != text bytes {len(data)}")
@@ -308,11 +307,16 @@ def token_windows(text: str, chunk_size: int = 512, overlap: int = 50, *, source
     return out
 
 
-@functools.lru_cache(maxsize=2)
-def token_offsets(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """The token ids of `text` and the byte offset of every token boundary (n + 1 of them), kept for
-    the last two texts: a change of window size or overlap (the explorer's slider) windows the same
-    tokens again without encoding the document again (most of a re-chunk's time before)."""
+def token_offsets(text: str, *, source: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """The token ids of `text` and the byte offset of every token boundary (n + 1 of them): kept by
+    the re-chunking owner (strategies.kept), a change of window size or overlap (the explorer's
+    slider) windows the same tokens again without encoding the document again (most of a
+    re-chunk's time otherwise). Text that is not valid Unicode is an InputError naming `source`."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"text is not valid Unicode (unpaired surrogate at character {exc.start})",
+                         source or None) from None
     ids = encode_ids(text)
     cum = np.zeros(len(ids) + 1, dtype=np.int64)
     np.cumsum(token_byte_lengths(ids), out=cum[1:])

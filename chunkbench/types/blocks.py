@@ -11,7 +11,6 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 
-from chunkbench.runtime import KeptWhileAlive
 from chunkbench.types.document import Document, Element, is_noise, lead_ins
 
 #: element types whose consecutive elements are one block (a list's items, a table's pages, a listing's lines)
@@ -20,14 +19,12 @@ _RUNS = frozenset({"list", "table", "code"})
 _DESCRIPTIONS = frozenset({"paragraph", "list", "code"})
 #: a term on a line of its own is at most this long ("DBI (https://CRAN.R-project.org/package=DBI):")
 _TERM_CHARS = 100
-#: each document's text elements' starts and block ids, kept while it lives (the last few asked)
-_STARTS: KeptWhileAlive[tuple[list[int], list[str]]] = KeptWhileAlive(size=8)
 
 
 def blocks_at(doc: Document, offsets: Iterable[int | None]) -> list[str | None]:
     """The structural block holding each canonical offset of `doc`, by its first element's id;
     None for an offset of None or past the end (a binary search each)."""
-    starts, ids = _STARTS.get(doc, "blocks", lambda: _starts_and_ids(doc))
+    starts, ids = doc.derived("blocks.starts", lambda: _starts_and_ids(doc))  # kept with the Document
     out: list[str | None] = []
     for char in offsets:
         if char is None or not ids or char >= len(doc.text):

@@ -12,12 +12,12 @@ import dataclasses
 import functools
 import hashlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from chunkbench.text.headings import HeadingStack
 from chunkbench.text.leadins import ends_open, introduces
@@ -234,6 +234,8 @@ def lead_ins(content: Sequence[Element]) -> dict[str, Element]:
     return out
 
 
+V = TypeVar("V")
+
 #: lead-in sets a Document keeps (Document.lead_ins_without): one per set of skipped elements
 LEAD_INS_KEPT = 4
 
@@ -314,6 +316,20 @@ class Document:
 
     @functools.cached_property
     def _lead_ins_cache(self) -> dict[tuple[frozenset, frozenset], Mapping[str, Element]]:
+        return {}
+
+    def derived(self, name: str, make: Callable[[], V]) -> V:
+        """The value `make()` derives from this Document alone, made once and kept with it (cite's
+        Locator: a pass over the text, asked again at every quote). The Document never changes, so
+        the value never goes stale, and it goes when the Document does. What depends on settings
+        too (a strategy's walks at a slider's values) is kept by whoever re-chunks: strategies.kept."""
+        kept = self._derived
+        if name not in kept:
+            kept[name] = make()
+        return kept[name]
+
+    @functools.cached_property
+    def _derived(self) -> dict[str, Any]:
         return {}
 
     @property
