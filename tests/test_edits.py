@@ -194,6 +194,19 @@ def test_cli_edit_list_remove_and_apply(tmp_path, capsys):
         assert message in err and "Traceback" not in err and err.count("\n") == 1
 
 
+def test_listing_or_removing_edits_of_a_workspace_never_made_makes_none(tmp_path, capsys):
+    """A listing of a workspace never stored in is empty, a removal from it says there is none:
+    neither leaves a database or folder behind."""
+    ws = tmp_path / "nowhere" / "ws.db"
+    base = [str(PDF), "--strategy", "elements", "--workspace", str(ws)]
+    assert main(["edit", *base, "--list"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["edit", *base, "--remove", "1"]) == 3
+    err = capsys.readouterr().err
+    assert "no workspace database" in err and str(ws) in err and err.count("\n") == 1
+    assert not (tmp_path / "nowhere").exists()
+
+
 def test_every_command_shows_the_same_edited_chunks(tmp_path, capsys):
     """One document, setting and workspace give the same chunks in every command that shows a
     strategy's chunks (`--apply-edits`): render, diff, cite, lineage and store save used to chunk

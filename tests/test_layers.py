@@ -166,6 +166,16 @@ def test_no_module_keeps_values_per_document_of_its_own():
     assert kept_at_module_level == []
 
 
+def test_the_front_ends_reach_the_workspace_only_through_the_application_floor():
+    """The CLI, the review app and the explorer store and read edits, verdicts and runs through app/
+    (app.chunking, app.review, app.runs), never the database modules: one place says what a
+    listing, a removal or an export does to the workspace."""
+    direct = sorted(f"{module_name(path)} imports {target}" for path in _modules()
+                    if room_of(module_name(path)) == "ui"
+                    for target in imports_of(path) if room_of(target) == "db")
+    assert direct == []
+
+
 def test_only_the_ui_floor_draws():
     """No module below ui imports a plotting, widget or app library, not even inside a function."""
     ui = len(FLOORS) - 1

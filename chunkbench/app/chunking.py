@@ -8,7 +8,7 @@ import os
 import warnings
 from typing import Any
 
-from chunkbench.db.edits import edits_of, record
+from chunkbench.db.edits import edits_of, record, remove
 from chunkbench.db.workspace import open_workspace
 from chunkbench.errors import EditWarning, UsageError
 from chunkbench.strategies import DEFAULT_STRATEGY
@@ -19,7 +19,7 @@ from chunkbench.types.chunkset import ChunkSet
 from chunkbench.types.document import Document
 from chunkbench.types.review import Edit, EditOutcome
 
-__all__ = ["add_edit", "chunk", "chunk_with_edits", "with_edits"]
+__all__ = ["add_edit", "chunk", "chunk_with_edits", "remove_edit", "stored_edits", "with_edits"]
 
 
 def chunk(doc: Document, strategy: str = DEFAULT_STRATEGY, *, edits: Any = None,
@@ -71,3 +71,18 @@ def add_edit(chunkset: ChunkSet, kind: str, index: int, *, word: int = 0, at: in
         edit = make_edit_at(chunkset, kind, index, at, reviewer=reviewer, comment=comment)
     with open_workspace(workspace) as conn:
         return record(conn, chunkset.doc.doc_id, chunkset.strategy, edit)
+
+
+def stored_edits(doc: Document, strategy: str, workspace: str | os.PathLike | None = None,
+                 reviewer: str | None = None) -> list[Edit]:
+    """The boundary edits stored for `doc` under `strategy` (everyone's, or `reviewer`'s), oldest
+    first; none when the workspace was never made."""
+    return edits_of(doc, strategy, workspace, reviewer)
+
+
+def remove_edit(edit_id: int, workspace: str | os.PathLike | None = None) -> None:
+    """Withdraw stored edit `edit_id`; a UsageError when there is none (an InputError when the
+    workspace was never made: a removal makes none)."""
+    with open_workspace(workspace, create=False) as conn:
+        if not remove(conn, edit_id):
+            raise UsageError(f"there is no edit {edit_id}")

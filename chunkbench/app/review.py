@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from chunkbench.db import verdicts as vstore
-from chunkbench.db.workspace import connect
+from chunkbench.db.workspace import connect, open_workspace
 from chunkbench.errors import UsageError
 from chunkbench.io import verdicts as vexport
 from chunkbench.text.segment import skip_space
@@ -314,10 +314,7 @@ class ReviewSession:
     # ---------------------------------------------------------------- export
     def verdicts(self, all_reviewers: bool = True) -> list[Verdict]:
         """The verdicts stored on this chunking (everyone's, or only this reviewer's)."""
-        with self._conn() as conn:
-            return vstore.query(conn, doc_id=self.doc.doc_id, strategy=self.chunkset.strategy,
-                                params_hash=self.chunkset.params_hash,
-                                reviewer=None if all_reviewers else self.reviewer)
+        return stored_verdicts(self.chunkset, self.workspace, None if all_reviewers else self.reviewer)
 
     def dataframe(self, all_reviewers: bool = True):
         """`verdicts()` as a pandas DataFrame."""
@@ -337,3 +334,12 @@ class ReviewSession:
 
         rows = [(key, v.verdict, v.reviewer, v.params_hash[:10]) for key, vs in self.earlier.items() for v in vs]
         return pd.DataFrame(rows, columns=["boundary_key", "earlier verdict", "reviewer", "under params"])
+
+
+def stored_verdicts(chunkset: ChunkSet, workspace: str | os.PathLike | None = None,
+                    reviewer: str | None = None) -> list[Verdict]:
+    """The verdicts stored in the workspace on `chunkset` (its document, strategy and parameters):
+    everyone's, or `reviewer`'s; what `chunkbench review --export` writes."""
+    with open_workspace(workspace) as conn:
+        return vstore.query(conn, doc_id=chunkset.doc.doc_id, strategy=chunkset.strategy,
+                            params_hash=chunkset.params_hash, reviewer=reviewer)

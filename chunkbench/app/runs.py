@@ -1,5 +1,5 @@
 """Saved runs as a person uses them (`cb.store`): the workspace's runs (save, runs, load, search,
-... from db.catalog) and what is composed on them: `ensure` (the stored run when nothing changed,
+... from db.catalog; where the workspace is, `workspace_path`, and whether it was made) and what is composed on them: `ensure` (the stored run when nothing changed,
 else chunk and save) and `compare` (two saved runs' boundaries)."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from chunkbench.db.catalog import (
     search,
     stored_manifests,
 )
+from chunkbench.db.workspace import workspace_exists, workspace_path
 from chunkbench.evaluate.diff import diff
 from chunkbench.strategies import chunk, get_strategy
 from chunkbench.types.chunk import boundary_key
@@ -35,7 +36,7 @@ from .versions import changes, lineage_of, save
 __all__ = [
     "PAUSE_ENV", "PAUSE_MARKER", "BoundaryComparison", "Change", "Ensured", "compare", "document_content_key",
     "changes", "ensure", "find_chunks", "get_chunk", "lineage_of", "load", "manifest", "manifest_changes", "runs",
-    "save", "search",
+    "save", "search", "workspace_exists", "workspace_path",
 ]
 
 log = logging.getLogger("chunkbench.store")

@@ -45,25 +45,20 @@ def _pair(value: str, option: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from chunkbench.app.chunking import add_edit
-    from chunkbench.db import edits as stored
-    from chunkbench.db.workspace import open_workspace
-    from chunkbench.errors import UsageError
+    from chunkbench.app.chunking import add_edit, remove_edit, stored_edits
     from chunkbench.text.terminal import terminal_safe
 
     doc = load_input(args)
-    if args.list or args.remove is not None:
-        with open_workspace(args.workspace) as conn:
-            if args.remove is not None:
-                if not stored.remove(conn, args.remove):
-                    raise UsageError(f"there is no edit {args.remove}")
-                print(f"removed edit {args.remove}")
-                return 0
-            for e in stored.query(conn, doc.doc_id, args.strategy, args.reviewer or None):
-                where = terminal_safe((e.at.before[-20:] + "|" + e.at.after[:20]).replace("\n", " "))
-                to = f" -> {terminal_safe(e.to.after[:20])!r}" if e.to else ""
-                print(f"{e.id}\t{e.kind}\t{terminal_safe(e.reviewer or '(anonymous)')}\t{e.created_at[:19]}\t"
-                      f"at {where!r}{to}")
+    if args.remove is not None:
+        remove_edit(args.remove, args.workspace)
+        print(f"removed edit {args.remove}")
+        return 0
+    if args.list:
+        for e in stored_edits(doc, args.strategy, args.workspace, args.reviewer or None):
+            where = terminal_safe((e.at.before[-20:] + "|" + e.at.after[:20]).replace("\n", " "))
+            to = f" -> {terminal_safe(e.to.after[:20])!r}" if e.to else ""
+            print(f"{e.id}\t{e.kind}\t{terminal_safe(e.reviewer or '(anonymous)')}\t{e.created_at[:19]}\t"
+                  f"at {where!r}{to}")
         return 0
     chunkset = strategy_chunks(doc, args)  # the strategy's own chunks: edits are made on them
     if args.merge is not None:

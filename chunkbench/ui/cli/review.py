@@ -106,14 +106,12 @@ def _serve_progressively(args, params: dict) -> int:
 
 
 def _export(cs, args) -> int:
-    from chunkbench.db.verdicts import query
-    from chunkbench.db.workspace import open_workspace
+    from chunkbench.app.review import stored_verdicts
     from chunkbench.io.outputs import check_outputs, write_output
     from chunkbench.io.verdicts import write_verdicts
 
     target = check_outputs({"--export": args.export}, inputs=[args.input, args.pdf, args.workspace])["--export"]
-    with open_workspace(args.workspace) as conn:
-        rows = query(conn, doc_id=cs.doc.doc_id, strategy=cs.strategy, params_hash=cs.params_hash)
+    rows = stored_verdicts(cs, args.workspace)
     write_output(target, lambda path: write_verdicts(rows, path))
     print(f"wrote {len(rows)} verdicts to {args.export}", file=sys.stderr)
     return 0

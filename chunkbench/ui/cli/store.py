@@ -87,7 +87,7 @@ def run_save(args) -> int:
 def _print_table(df, columns, workspace=None) -> None:
     """`df`'s `columns` as a text table, or "(none)" (saying so when the workspace was never made)."""
     if df.empty:
-        from chunkbench.db.workspace import workspace_exists, workspace_path
+        from chunkbench.app.runs import workspace_exists, workspace_path
         from chunkbench.text.terminal import terminal_safe
 
         made = workspace_exists(workspace)

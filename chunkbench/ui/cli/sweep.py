@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
 def _labels(workspace: str):
     """The workspace whose reviewers' labels a sweep scores, from --workspace: "auto" the default
     workspace when it exists, "none" none; a named file must exist."""
-    from chunkbench.db.workspace import workspace_path
+    from chunkbench.app.runs import workspace_path
     from chunkbench.errors import UsageError
 
     if workspace.lower() == "none":
