@@ -63,6 +63,10 @@ def test_a_sentence_longer_than_max_chars_is_cut_and_tables_stand_alone():
 @pytest.mark.parametrize("text, dependent", [
     ("And just this morning, Sweden joined.", True), ("“But they failed.”", True), ("It matters.", True),
     ("Sweden joined.", False), ("Andrew came.", False), ("", False),
+    # a notice's capitals and the document's own defined terms refer to nothing before them
+    ("THIS SOFTWARE IS PROVIDED \"AS IS\".", False), ("IT IS AGREED as follows.", False),
+    ("This Agreement is made between:", False), ("These Terms apply.", False), ("“This Agreement”", False),
+    ("This is why.", True), ("These are the terms.", True), ("That was the Agreement.", True),
 ])
 def test_dependent_openers(text, dependent):
     assert depends_on_previous(text) is dependent

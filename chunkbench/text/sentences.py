@@ -73,10 +73,22 @@ DEPENDENT_OPENERS = frozenset(
 )
 
 
+#: openers that point at something: before a capitalised word they name the document's own defined
+#: terms ("This Agreement", "These Terms"), not the text before
+DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+
+
 def depends_on_previous(text: str) -> bool:
-    """Whether a sentence opens with a connective or a pronoun that refers back."""
-    first = text[:20].split(maxsplit=1)
-    return bool(first) and first[0].strip("“”\"'‘’(,—–-").lower() in DEPENDENT_OPENERS
+    """Whether a sentence opens with a connective or a pronoun that refers back. Not when the opener
+    is in capitals ("THIS SOFTWARE IS PROVIDED", a notice's or heading's lettering) or a
+    demonstrative before a capitalised word ("This Agreement": a defined term of the document)."""
+    words = text[:40].split(maxsplit=2)
+    if not words:
+        return False
+    first = words[0].strip("“”\"'‘’(,—–-")
+    if first.lower() not in DEPENDENT_OPENERS or (len(first) > 1 and first.isupper()):
+        return False
+    return not (first.lower() in DEMONSTRATIVES and len(words) > 1 and words[1].lstrip("“\"'‘(")[:1].isupper())
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
