@@ -440,7 +440,7 @@ STRATEGY = declare(
     ],
     doc="MinerU element grouping: page break, h1/h2, 2000-char limit; chunk type by priority",
     spec="docs/specs/1-mineru-element-chunking.md",
-    ruleset="elements/2026-12-02",
+    ruleset="elements/2026-12-05",
     offsets="slice_without_skipped",
     boundaries="page change, heading `text_level <= heading_level` (0: the level the document's sections of text begin at in its outline, 2 at least), a table (`table_boundary`, on by default), chunk + next element > `max_chunk_size` (2000); a structural boundary wins over size; a lead-in (a caption, a sentence introducing a table, list or display) opens the chunk of what it introduces, and the headings and lead-ins ending a chunk move to the next when they open it; an element longer than the limit is cut at paragraphs, sentences, then line breaks or spaces into exact slices within the limit (`split_oversize`, on; off keeps the spec's one oversize chunk); a heading is never a chunk alone: what follows joins it while it fits, cut into pieces the first of which opens with it when it does not (`join_headings`, on; off keeps the spec's boundaries); tables of contents and indexes skipped (`skip_contents`)",
     fields='`content`, `chunk_type`, `page_idx`, `page_indices`, `has_table`',

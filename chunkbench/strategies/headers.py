@@ -336,7 +336,7 @@ STRATEGY = declare(
     ],
     doc="header-based with min/max chars, overlap only between sibling sub-chunks",
     spec="docs/specs/3-markdown-header-chunking.md",
-    ruleset="headers/2026-12-02",
+    ruleset="headers/2026-12-05",
     offsets="slice_without_skipped",
     check=_check,
     boundaries="header sections; merged below `min_chunk_chars` (200), split above `max_chunk_chars` (2000) at paragraphs, then sentences; `overlap_chars` (50) only between sibling `_sub_N` chunks, in place: the text is always a slice of the document (the spec's prepended overlap and header breadcrumb are not; the breadcrumb is the field `header_prefix`)",

@@ -140,7 +140,7 @@ STRATEGY = declare(
     ],
     doc="recursive splitter on layout elements: paragraphs, then sentences, then words, up to chunk_size",
     spec="docs/strategy-recursive.md",
-    ruleset="recursive/2026-12-02",
+    ruleset="recursive/2026-12-05",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='whole paragraphs packed greedily up to `chunk_size` (1000 `chars`, or cl100k `tokens`); a paragraph too big is cut at sentences, a sentence at a line break or space, evenly (no scraps), and not before a sentence that refers back ("This …", "But …") when the cut can move (`join_dependent`); a heading starts a chunk (`respect_headings`); `overlap` (0) in place, at a word start; page furniture skipped',

@@ -459,7 +459,7 @@ STRATEGY = declare(
     ],
     doc="sections by detected headings, 400–600 cl100k tokens (some 1,600–2,400 characters), classification, requirement/table flags",
     spec="docs/specs/4-section-token-chunking.md",
-    ruleset="sections/2026-12-02",
+    ruleset="sections/2026-12-05",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='detected headings (layout, ALL CAPS, `SECTION 1:`, trailing colon), 400–600 cl100k tokens, split at paragraphs then sentences; no headings → paragraph fallback',

@@ -155,7 +155,7 @@ STRATEGY = declare(
     doc="neighbouring sentences grouped while their all-MiniLM-L6-v2 similarity stays above the document's "
         "threshold (a percentile); the dense extra",
     spec="docs/strategy-semantic.md",
-    ruleset="semantic/2026-12-02",
+    ruleset="semantic/2026-12-05",
     offsets="slice_without_skipped",
     check=_check,
     boundaries="a sentence whose similarity to the one before falls below the document's `breakpoint_percentile` "

@@ -171,7 +171,7 @@ STRATEGY = declare(
     ],
     doc="one chunk per sentence, short sentences joined: boundaries where the text's own sentences end",
     spec="docs/strategy-recursive.md",
-    ruleset="sentences/2026-12-02",
+    ruleset="sentences/2026-12-05",
     offsets="slice_without_skipped",
     check=_check,
     boundaries='one chunk per sentence; a sentence under `min_chars` (20) joins its neighbour in the paragraph, one opening with "And", "But", "This", "It", ... joins the one before (`join_dependent`); a heading joins the sentence after it; a sentence over `max_chars` (1000) is cut at a line break or space; tables alone, cut at rows',
