@@ -44,44 +44,7 @@ class Param:
     def coerce(self, value: Any, strategy: str) -> Any:
         """Return `value` converted to this parameter's type, or raise ParamError saying why."""
         where = f"strategy {strategy!r} parameter {self.name!r}"
-        out: Any
-        if self.type is bool:
-            if isinstance(value, bool):
-                out = value
-            elif isinstance(value, str) and value.lower() in {"true", "1", "yes", "on", "false", "0", "no", "off"}:
-                out = value.lower() in {"true", "1", "yes", "on"}
-            else:
-                raise ParamError(f"{where} must be true or false, got {value!r}")
-        elif self.type is int:
-            if isinstance(value, bool) or not isinstance(value, (int, str, float)):
-                raise ParamError(f"{where} must be an integer, got {value!r}")
-            try:
-                number = int(value) if not isinstance(value, float) or value.is_integer() else None
-            except ValueError:
-                number = None
-            if number is None:
-                raise ParamError(f"{where} must be an integer, got {value!r}")
-            out = number
-        elif self.type is float:
-            if isinstance(value, bool):
-                raise ParamError(f"{where} must be a number, got {value!r}")
-            try:
-                out = float(value)
-            except (TypeError, ValueError):
-                raise ParamError(f"{where} must be a number, got {value!r}") from None
-            if out != out or out in (float("inf"), float("-inf")):
-                raise ParamError(f"{where} must be a finite number, got {value!r}")
-        elif self.type is tuple:
-            if isinstance(value, str):
-                out = tuple(v.strip() for v in value.split(",") if v.strip())
-            elif isinstance(value, (list, tuple)):
-                out = tuple(str(v) for v in value)
-            else:
-                raise ParamError(f"{where} must be a comma-separated list, got {value!r}")
-        else:
-            if not isinstance(value, (str, int, float)):
-                raise ParamError(f"{where} must be text, got {value!r}")
-            out = str(value)
+        out = _CONVERTERS.get(self.type, _as_text)(value, where)
         if self.min is not None and out < self.min:
             raise ParamError(f"{where} must be >= {self.min}, got {out!r}")
         if self.max is not None and out > self.max:
@@ -104,6 +67,65 @@ class Param:
         if self.choices is not None:
             d["choices"] = list(self.choices)
         return d
+
+
+#: the words a true-or-false parameter takes, and which of them mean true
+_BOOL_WORDS = {"true", "1", "yes", "on", "false", "0", "no", "off"}
+_TRUE_WORDS = {"true", "1", "yes", "on"}
+
+
+def _as_bool(value: Any, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in _BOOL_WORDS:
+        return value.lower() in _TRUE_WORDS
+    raise ParamError(f"{where} must be true or false, got {value!r}")
+
+
+def _as_int(value: Any, where: str) -> int:
+    """A whole number: an int, a float with no fraction, or its digits (never a bool)."""
+    number = None
+    if isinstance(value, (int, str, float)) and not isinstance(value, bool):
+        try:
+            number = int(value) if not isinstance(value, float) or value.is_integer() else None
+        except ValueError:
+            number = None
+    if number is None:
+        raise ParamError(f"{where} must be an integer, got {value!r}")
+    return number
+
+
+def _as_float(value: Any, where: str) -> float:
+    """A finite number (never a bool)."""
+    if isinstance(value, bool):
+        raise ParamError(f"{where} must be a number, got {value!r}")
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise ParamError(f"{where} must be a number, got {value!r}") from None
+    if out != out or out in (float("inf"), float("-inf")):
+        raise ParamError(f"{where} must be a finite number, got {value!r}")
+    return out
+
+
+def _as_list(value: Any, where: str) -> tuple[str, ...]:
+    """A list of words: a comma-separated text or a list."""
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    if isinstance(value, (list, tuple)):
+        return tuple(str(v) for v in value)
+    raise ParamError(f"{where} must be a comma-separated list, got {value!r}")
+
+
+def _as_text(value: Any, where: str) -> str:
+    if not isinstance(value, (str, int, float)):
+        raise ParamError(f"{where} must be text, got {value!r}")
+    return str(value)
+
+
+#: each parameter type's conversion of a given value (a text parameter takes the rest)
+_CONVERTERS: dict[type, Callable[[Any, str], Any]] = {
+    bool: _as_bool, int: _as_int, float: _as_float, tuple: _as_list, str: _as_text}
 
 
 @dataclass(frozen=True)

@@ -34,58 +34,11 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
     edits = list(edits)
     if not edits:
         return EditOutcome(chunkset)
-    doc = chunkset.doc
-    text = doc.text
+    text = chunkset.doc.text
     starts = {skip_space(text, c.start_char): c.index for c in chunkset.chunks[1:] if c.start_char is not None}
-    resolved: list[tuple[Edit, int, int | None]] = []
-    stale: list[tuple[Edit, str]] = []
-    for e in edits:
-        at = resolve(doc, e.at)
-        to = resolve(doc, e.to) if e.to is not None else None
-        if at is None or (e.kind == "move" and to is None):
-            stale.append((e, f"its text is gone from the document ({_quoted(e.at.before + e.at.after)})"))
-            continue
-        resolved.append((e, skip_space(text, at), None if to is None else word_start(text, to)))
-    # what each edit does to the cuts: (edit, cut removed, cut added); a reviewer's later edit of a
-    # cut they made (or removed) themselves takes that back rather than disagreeing with it
-    effects: list[list] = []
-    for e, at, to in resolved:
-        remove = at if e.kind in ("merge", "move") else None
-        add = word_start(text, at) if e.kind == "split" else to
-        for eff in effects:
-            if eff[0].reviewer != e.reviewer:
-                continue
-            if remove is not None and eff[2] == remove:
-                eff[2], remove = None, None
-            if add is not None and eff[1] == add:
-                eff[1], add = None, None
-        effects.append([e, remove, add])
-    removes: dict[int, list[Edit]] = {}
-    adds: dict[int, list[Edit]] = {}
-    for e, remove, add in effects:
-        if remove is not None:
-            removes.setdefault(remove, []).append(e)
-        if add is not None:
-            adds.setdefault(add, []).append(e)
-    conflicts: list[tuple[Edit, str]] = []
-    blocked: set[int] = set()
-    for pos in sorted(set(removes) & set(adds)):  # one reviewer removes a cut another makes
-        who = {e.reviewer for e in removes[pos] + adds[pos]}
-        for e in removes[pos] + adds[pos]:
-            conflicts.append((e, f"reviewers {', '.join(sorted(r or '(anonymous)' for r in who))} disagree about "
-                                 f"the boundary before {_quoted(text[pos:pos + 40])}"))
-            blocked.add(id(e))
-    moves: dict[int, set[int]] = {}
-    for e, remove, add in effects:
-        if e.kind == "move" and remove is not None and add is not None:
-            moves.setdefault(remove, set()).add(add)
-    for at, targets in moves.items():  # one boundary moved to different places
-        if len(targets) > 1:
-            for e in removes.get(at, []):
-                if e.kind == "move" and id(e) not in blocked:
-                    conflicts.append((e, f"the boundary before {_quoted(text[at:at + 40])} is moved to {len(targets)} "
-                                         "different places"))
-                    blocked.add(id(e))
+    resolved, stale = _resolved(chunkset.doc, edits)
+    effects = _effects(resolved, text)
+    conflicts, blocked = _conflicts(effects, text)
     remove_at: dict[int, Edit] = {}
     add_at: dict[int, Edit] = {}
     applied: list[Edit] = []
@@ -104,6 +57,68 @@ def apply_edits(chunkset: ChunkSet, edits: Iterable[Edit]) -> EditOutcome:
     chunks = _rebuild(chunkset, {starts[p]: e for p, e in remove_at.items()}, add_at)
     return EditOutcome(dataclasses.replace(chunkset, chunks=tuple(chunks)), tuple(applied), tuple(stale),
                        tuple(conflicts))
+
+
+def _resolved(doc: Document, edits: list[Edit]) -> tuple[list[tuple[Edit, int, int | None]], list[tuple[Edit, str]]]:
+    """Each edit's place (and a move's target) in `doc`'s text, at a word's start; the edits whose
+    text is gone, with why."""
+    text = doc.text
+    resolved: list[tuple[Edit, int, int | None]] = []
+    stale: list[tuple[Edit, str]] = []
+    for e in edits:
+        at = resolve(doc, e.at)
+        to = resolve(doc, e.to) if e.to is not None else None
+        if at is None or (e.kind == "move" and to is None):
+            stale.append((e, f"its text is gone from the document ({_quoted(e.at.before + e.at.after)})"))
+            continue
+        resolved.append((e, skip_space(text, at), None if to is None else word_start(text, to)))
+    return resolved, stale
+
+
+def _effects(resolved: list[tuple[Edit, int, int | None]], text: str) -> list[list]:
+    """What each edit does to the cuts: [edit, cut removed, cut added]. A reviewer's later edit of a
+    cut they made (or removed) themselves takes that back rather than disagreeing with it."""
+    effects: list[list] = []
+    for e, at, to in resolved:
+        remove = at if e.kind in ("merge", "move") else None
+        add = word_start(text, at) if e.kind == "split" else to
+        for eff in effects:
+            if eff[0].reviewer != e.reviewer:
+                continue
+            if remove is not None and eff[2] == remove:
+                eff[2], remove = None, None
+            if add is not None and eff[1] == add:
+                eff[1], add = None, None
+        effects.append([e, remove, add])
+    return effects
+
+
+def _conflicts(effects: list[list], text: str) -> tuple[list[tuple[Edit, str]], set[int]]:
+    """Where reviewers disagree, with why, and the ids of the edits that are therefore not applied:
+    one removes a cut another makes, or one boundary is moved to different places."""
+    removes: dict[int, list[Edit]] = {}
+    adds: dict[int, list[Edit]] = {}
+    moves: dict[int, set[int]] = {}
+    for e, remove, add in effects:
+        if remove is not None:
+            removes.setdefault(remove, []).append(e)
+        if add is not None:
+            adds.setdefault(add, []).append(e)
+        if e.kind == "move" and remove is not None and add is not None:
+            moves.setdefault(remove, set()).add(add)
+    conflicts: list[tuple[Edit, str]] = []
+    for pos in sorted(set(removes) & set(adds)):  # one reviewer removes a cut another makes
+        who = ", ".join(sorted({e.reviewer or "(anonymous)" for e in removes[pos] + adds[pos]}))
+        conflicts += [(e, f"reviewers {who} disagree about the boundary before {_quoted(text[pos:pos + 40])}")
+                      for e in removes[pos] + adds[pos]]
+    blocked = {id(e) for e, _why in conflicts}
+    for at in (at for at, targets in moves.items() if len(targets) > 1):  # one boundary moved to different places
+        for e in removes.get(at, []):
+            if e.kind == "move" and id(e) not in blocked:
+                conflicts.append((e, f"the boundary before {_quoted(text[at:at + 40])} is moved to "
+                                     f"{len(moves[at])} different places"))
+                blocked.add(id(e))
+    return conflicts, blocked
 
 
 def edited_index(chunkset: ChunkSet, edit: Edit) -> int | None:

@@ -318,6 +318,27 @@ def _leads_to_table(body: list[_Item], n: int) -> bool:
     return n < len(body) and body[n].unit.kind == TABLE
 
 
+def _runs(sec: _Section) -> list[tuple[str, list[_Item]]]:
+    """The section's runs: its tables (each with the headings and lead-ins that open it) and the
+    paragraphs between them, in order."""
+    runs: list[tuple[str, list[_Item]]] = []
+    lead = list(sec.headings)
+    for n, it in enumerate(sec.body):
+        if it.unit.kind == TABLE:
+            runs.append((TABLE, lead + [it]))
+            lead = []
+        elif it.unit.kind in (TITLE, HEADING) and _leads_to_table(sec.body, n):
+            lead.append(it)  # the table after it (and the lead-ins and headings between) opens a run with it
+        elif runs and runs[-1][0] == PARAGRAPH:
+            runs[-1][1].append(it)
+        else:
+            runs.append((PARAGRAPH, lead + [it]))
+            lead = []
+    if lead:
+        runs.append((PARAGRAPH, lead))
+    return runs
+
+
 class _Builder:
     """Cuts sections into token-bounded chunks and fills in the spec's metadata."""
 
@@ -335,21 +356,7 @@ class _Builder:
 
     def add_section(self, sec: _Section, fallback: bool) -> None:
         """The section's runs of text and its tables, each cut to the token budget."""
-        runs: list[tuple[str, list[_Item]]] = []
-        lead = list(sec.headings)
-        for n, it in enumerate(sec.body):
-            if it.unit.kind == TABLE:
-                runs.append((TABLE, lead + [it]))
-                lead = []
-            elif it.unit.kind in (TITLE, HEADING) and _leads_to_table(sec.body, n):
-                lead.append(it)  # the table after it (and the lead-ins and headings between) opens a run with it
-            elif runs and runs[-1][0] == PARAGRAPH:
-                runs[-1][1].append(it)
-            else:
-                runs.append((PARAGRAPH, lead + [it]))
-                lead = []
-        if lead:
-            runs.append((PARAGRAPH, lead))
+        runs = _runs(sec)
         ct = self.ct
         ancestors = list(reversed(sec.path[:-1]))
         classified = None if fallback else classify(sec.name, ancestors, _body_text(ct, sec))
@@ -367,20 +374,7 @@ class _Builder:
             pricing = is_table and (any(it.pricing for it in items) or bool(PRICING.search(sec.name)))
             for k, piece in enumerate(pieces):
                 if k == 0 and r == 0:
-                    if sec.merged:
-                        names = ", ".join(f"'{one_line(n, 40)}'" for n in sec.merged)
-                        b = Boundary(Reason.MERGED_SMALL, f"{label} ({sec.how}) with the section(s) after it, "
-                                                          f"merged while below {self.min_tokens} tokens: {names}")
-                    elif sec.headings:
-                        carried = [ct.text[h.unit.start : h.unit.end] for h in sec.headings[:-1]]
-                        detail = f"{label} ({sec.how})"
-                        if carried:
-                            detail += "; with the text-less heading " + ", ".join(
-                                f"'{one_line(t, 40)}'" for t in carried)
-                        b = Boundary(Reason.HEADING, detail)
-                    else:
-                        b = Boundary(Reason.FALLBACK_PARAGRAPHS if fallback else Reason.HEADING,
-                                     "no headings: paragraphs grouped by token budget" if fallback else label)
+                    b = self._section_boundary(sec, label, fallback)
                 elif k == 0 and piece[0].kind == TITLE:
                     b = ct.lead_in_boundary(piece[0].start, f"{'pricing ' if pricing else ''}table in {label}")
                 elif k == 0:
@@ -395,6 +389,22 @@ class _Builder:
                 if not self.chunks:
                     b = Boundary(Reason.DOCUMENT_START, f"first chunk: {b.detail}")
                 self._add(sec, piece, b, is_table, pricing, classified)
+
+    def _section_boundary(self, sec: _Section, label: str, fallback: bool) -> Boundary:
+        """Why the section's first chunk starts: small sections merged into it, its heading (with the
+        text-less headings before it), or no headings at all."""
+        if sec.merged:
+            names = ", ".join(f"'{one_line(n, 40)}'" for n in sec.merged)
+            return Boundary(Reason.MERGED_SMALL, f"{label} ({sec.how}) with the section(s) after it, "
+                                                 f"merged while below {self.min_tokens} tokens: {names}")
+        if sec.headings:
+            carried = [self.ct.text[h.unit.start : h.unit.end] for h in sec.headings[:-1]]
+            detail = f"{label} ({sec.how})"
+            if carried:
+                detail += "; with the text-less heading " + ", ".join(f"'{one_line(t, 40)}'" for t in carried)
+            return Boundary(Reason.HEADING, detail)
+        return Boundary(Reason.FALLBACK_PARAGRAPHS if fallback else Reason.HEADING,
+                        "no headings: paragraphs grouped by token budget" if fallback else label)
 
     def _split_boundary(self, kind: str, label: str, total: int, k: int, n: int, fallback: bool) -> Boundary:
         part = f"part {k + 1} of {n}"
