@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 #: defects per 100 chunks up to which the defects read "good", then "fair"; above, "poor"
 GOOD_DEFECTS = 10.0
@@ -62,13 +63,34 @@ def verdict_of(targets_passed: int, targets_total: int, defect_counts: Mapping[s
     return Verdict(targets_passed, targets_total, float(per_100), tuple(codes[:3]))
 
 
+@dataclass(frozen=True)
+class Assessment:
+    """What a first screen says of a ChunkSet, found once: its sizes (`stats.size_summary`), its size
+    targets, its defects (the findings and their counts per 100 chunks) and the verdict of both."""
+
+    size: Any
+    targets: tuple
+    findings: tuple
+    counts: Mapping[str, float | None]
+    verdict: Verdict
+
+
+def assess(chunkset) -> Assessment:
+    """The sizes, targets, defects and verdict of `chunkset` (`chunk`'s line, the demo's table)."""
+    from .defects import defect_counts, find_defects
+    from .stats import quality_targets, size_summary
+
+    targets = tuple(quality_targets(chunkset))
+    findings = tuple(find_defects(chunkset))
+    counts = defect_counts(list(findings), len(chunkset))
+    return Assessment(size_summary(chunkset), targets, findings, counts,
+                      verdict_of(sum(t.passed for t in targets), len(targets), counts))
+
+
 def chunkset_verdict(chunkset) -> Verdict:
     """The verdict of a ChunkSet: its targets (`stats.quality_targets`) and its defects (`defects.find_defects`)."""
-    from .defects import defect_metrics
-    from .stats import quality_targets
-
-    targets = quality_targets(chunkset)
-    return verdict_of(sum(t.passed for t in targets), len(targets), defect_metrics(chunkset))
+    return assess(chunkset).verdict
 
 
-__all__ = ["FAIR_DEFECTS", "GOOD_DEFECTS", "VERDICT_TEXT", "Verdict", "chunkset_verdict", "verdict_of"]
+__all__ = ["FAIR_DEFECTS", "GOOD_DEFECTS", "VERDICT_TEXT", "Assessment", "Verdict", "assess", "chunkset_verdict",
+           "verdict_of"]

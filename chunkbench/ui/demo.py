@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chunkbench.evaluate.defects import find_defects
 from chunkbench.evaluate.stats import TARGETS_TEXT
 from chunkbench.evaluate.verdict import VERDICT_TEXT
 from chunkbench.io.atomic import write_json, write_text
@@ -85,9 +84,7 @@ def step_parse(demo: Demo, run: DocRun) -> None:
 def step_chunk(demo: Demo, run: DocRun) -> None:
     """Chunk with every registered strategy (default params): chunks.json + chunk_debug.md each."""
     from chunkbench.app.chunking import chunk
-    from chunkbench.evaluate.defects import defect_counts
-    from chunkbench.evaluate.stats import quality_targets, size_summary
-    from chunkbench.evaluate.verdict import verdict_of
+    from chunkbench.evaluate.verdict import assess
     from chunkbench.strategies import all_strategies
 
     if run.doc is None:
@@ -98,22 +95,19 @@ def step_chunk(demo: Demo, run: DocRun) -> None:
             chunkset = chunk(run.doc, name)
             folder = run.out / name
             chunkset.to_json(folder / "chunks.json")
-            findings = find_defects(chunkset)
-            chunkset.to_debug_markdown(folder / "chunk_debug.md", [f.to_dict() for f in findings])
+            seen = assess(chunkset)
+            chunkset.to_debug_markdown(folder / "chunk_debug.md", [f.to_dict() for f in seen.findings])
         except Exception as exc:  # noqa: BLE001 - one strategy failing must not hide the others
             demo.fail(run, f"strategy {name}", exc)
             run.rows.append({"document": run.pdf.stem, "strategy": name, "error": type(exc).__name__})
             continue
         run.chunksets[name] = chunkset
-        size = size_summary(chunkset)
-        targets = quality_targets(chunkset)
-        counts = defect_counts(findings, len(chunkset))
-        verdict = verdict_of(sum(t.passed for t in targets), len(targets), counts)
+        size, verdict = seen.size, seen.verdict
         run.rows.append({
             "document": run.pdf.stem, "strategy": name, "chunks": size.count,
             "median_chars": size.chars.median, "p95_chars": size.chars.p95,
             "targets_passed": verdict.targets_passed, "targets_total": verdict.targets_total,
-            "defects_per_100": counts["defects_per_100"], "verdict": verdict,
+            "defects_per_100": seen.counts["defects_per_100"], "verdict": verdict,
         })
 
 

@@ -127,7 +127,6 @@ def _meta_json(key: str, value: str) -> Any:
 
 
 def run_chunk(args) -> int:
-    from chunkbench.evaluate.defects import find_defects
     from chunkbench.io.outputs import check_outputs, write_output
 
     outputs = check_outputs({"--output": args.output, "--debug-md": args.debug_md, "--jsonl": args.jsonl},
@@ -145,32 +144,27 @@ def run_chunk(args) -> int:
         from chunkbench.foreign.cite import with_citations
 
         chunkset = with_citations(chunkset)
-    wrote = []
-    findings = find_defects(chunkset) if outputs else []
+    if not outputs:
+        print(format_chunk_table(chunkset))
+        return 0
+    from chunkbench.evaluate.stats import fmt_num
+    from chunkbench.evaluate.verdict import assess
+
+    seen = assess(chunkset)
     writers = {"--output": chunkset.to_json, "--debug-md": lambda path: chunkset.to_debug_markdown(
-        path, [f.to_dict() for f in findings]), "--jsonl": chunkset.to_jsonl}
+        path, [f.to_dict() for f in seen.findings]), "--jsonl": chunkset.to_jsonl}
     for option, path in outputs.items():
         write_output(path, writers[option])
-        wrote.append(path)
-    if wrote:
-        from chunkbench.evaluate.defects import defect_counts
-        from chunkbench.evaluate.stats import fmt_num, quality_targets, size_summary
-        from chunkbench.evaluate.verdict import verdict_of
-
-        size = size_summary(chunkset)
-        targets = quality_targets(chunkset)
-        verdict = verdict_of(sum(t.passed for t in targets), len(targets), defect_counts(findings, len(chunkset)))
-        print(
-            f"{doc.source}: {size.count} chunks ({chunkset.strategy}), median {fmt_num(size.chars.median)} chars, "
-            f"p95 {fmt_num(size.chars.p95)}; {verdict.line()} (`chunkbench stats` lists them)"
-            + (" (see the warnings on stderr)" if doc.warnings else "")
-        )
-        for path in wrote:
-            print(f"  wrote {path}")
-        if chunkset.retrieval_recipe:
-            print(f"  retrieval: {chunkset.retrieval_recipe}")
-    else:
-        print(format_chunk_table(chunkset))
+    size = seen.size
+    print(
+        f"{doc.source}: {size.count} chunks ({chunkset.strategy}), median {fmt_num(size.chars.median)} chars, "
+        f"p95 {fmt_num(size.chars.p95)}; {seen.verdict.line()} (`chunkbench stats` lists them)"
+        + (" (see the warnings on stderr)" if doc.warnings else "")
+    )
+    for path in outputs.values():
+        print(f"  wrote {path}")
+    if chunkset.retrieval_recipe:
+        print(f"  retrieval: {chunkset.retrieval_recipe}")
     return 0
 
 
