@@ -96,10 +96,10 @@ extended: install $(VENV)/.mineru-installed browser public-pdfs twins tessdata t
 
 # a smoke run under a minute: lint, then the core tests (strategies, loaders, CLI, export, layers);
 # no MinerU, browser, notebooks, real-PDF or hostile-input suites (28 s of subprocesses), which `make test` runs
-CHECK_TESTS := tests/test_layers.py tests/test_strategy_*.py tests/test_loader_markdown.py \
-	tests/test_loader_text.py tests/test_loader_docjson.py tests/test_loader_docling.py tests/test_loader_mineru.py \
-	tests/test_export.py tests/test_cli.py tests/test_ranges.py tests/test_stats.py \
-	tests/test_doctables.py tests/test_paragraph_joins.py
+CHECK_TESTS := tests/project/test_layers.py tests/strategies/test_strategy_*.py tests/loaders/test_loader_markdown.py \
+	tests/loaders/test_loader_text.py tests/loaders/test_loader_docjson.py tests/loaders/test_loader_docling.py \
+	tests/loaders/test_loader_mineru.py tests/io/test_export.py tests/ui/test_cli.py tests/text/test_ranges.py tests/evaluate/test_stats.py \
+	tests/ui/test_doctables.py tests/loaders/test_paragraph_joins.py
 check: install lint
 	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(CHECK_TESTS)
 

@@ -33,9 +33,9 @@ def _extended(item: pytest.Item) -> bool:
         return True
     path, _, name = item.nodeid.partition("::")
     name = name.split("[")[0].split("@")[0]  # parameters, and xdist's group suffix
-    if path == "tests/test_review_browser.py":
+    if path == "tests/ui/test_review_browser.py":
         return name not in KEPT_BROWSER
-    if f"{path}::{name}" == "tests/test_strategies_all_inputs.py::test_strategy_on_input":
+    if f"{path}::{name}" == "tests/strategies/test_strategies_all_inputs.py::test_strategy_on_input":
         return not any(f"[{kept}-" in item.nodeid for kept in KEPT_INPUTS)
     return path in EXTENDED or f"{path}::{name}" in EXTENDED
 

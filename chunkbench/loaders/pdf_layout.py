@@ -205,7 +205,7 @@ def limit_model_threads(threads: int = 1) -> None:
     use `threads` threads. For processes that each parse whole files side by side (corpus
     workers): by default one parse keeps about 1.5 cores busy, so two such processes on two cores
     get in each other's way; with one thread each they finish sooner. The parse is the same
-    (tests/test_corpus.py compares it byte for byte). Sessions opened before are not changed."""
+    (tests/loaders/test_corpus.py compares it byte for byte). Sessions opened before are not changed."""
     import onnxruntime as ort
 
     if getattr(ort.InferenceSession, "_chunkbench_threads", None) == threads:

@@ -219,7 +219,7 @@ class Strategy:
     #: defects are judged against (a strategy's `size_limit`; a peer's size parameter)
     target_size: Callable[[Mapping[str, Any]], tuple[int, str]] | None = None
     #: parameters that make it split, overlap and merge often: the test matrix runs every strategy
-    #: with its defaults and with these (tests/test_strategies_all_inputs.py), and the ruleset
+    #: with its defaults and with these (tests/strategies/test_strategies_all_inputs.py), and the ruleset
     #: fingerprints are taken under both
     small: Mapping[str, Any] = field(default_factory=dict)
     #: the prefix of its chunk ids, when its spec names one (sections: notice id and file name);
@@ -276,7 +276,7 @@ def declare(
     """The declaration of strategy `name`: `func` receives every parameter, resolved, as a keyword
     (its signature states no defaults: the `Param`s are the one place they are written). `small`:
     the parameters the tests run it with besides its defaults (every strategy but the slow ones
-    needs them: tests/test_rulesets.py)."""
+    needs them: tests/strategies/test_rulesets.py)."""
     if offsets not in OFFSET_RULES:
         raise ValueError(f"strategy {name!r}: unknown offsets rule {offsets!r}")
     unknown = sorted(set(small or {}) - {p.name for p in params})

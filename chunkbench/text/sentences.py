@@ -19,7 +19,7 @@ Numbered or lettered list items run in one line ("1. The first item 2. The secon
 sentence at each marker of a run of two or more consecutive ones, and none ends at a marker.
 
 Measured on the English golden rules of the Pragmatic Segmenter (as pySBD ships them, MIT):
-tests/test_sentences.py and docs/sentences.md."""
+tests/text/test_sentences.py and docs/sentences.md."""
 
 from __future__ import annotations
 

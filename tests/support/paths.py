@@ -20,6 +20,9 @@ MINERU_FIXTURES = SHARED / "fixtures" / "mineru"
 
 
 SAMPLE_PDFS = ROOT / "sample_pdfs"
+#: the tests' own inputs (tests/data) and stand-ins (tests/fake_mineru), wherever a test file lies
+TEST_DATA = ROOT / "tests" / "data"
+FAKE_MINERU = ROOT / "tests" / "fake_mineru"
 
 
 def shared_path(*parts: str) -> Path:

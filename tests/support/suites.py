@@ -9,90 +9,90 @@ from __future__ import annotations
 #: or a test (all its parameters, or the one named) and what still covers that behaviour in
 #: `make test`, so the suite fits 8 CPU-minutes.
 EXTENDED: dict[str, str] = {
-    "tests/test_review_jupyterlab.py": "the review app's logic (test_review.py) and three browser sessions of it "
+    "tests/ui/test_review_jupyterlab.py": "the review app's logic (test_review.py) and three browser sessions of it "
                                        "(test_review_browser.py)",
-    "tests/test_mineru4.py": "MinerU 2.x outputs and the stand-in runner (test_loader_mineru.py, test_mineru_runner.py)",
-    "tests/test_public_corpus.py": "the benchmark's scoring on small cases (test_recall_margin.py, test_budget.py)",
-    "tests/test_corpus.py": "a corpus parsed and evaluated in one process (test_evaluate_corpus.py)",
-    "tests/test_reviewer_defects.py": "the same rules on the sample PDFs (test_tables.py, test_loader_pdf.py, "
+    "tests/loaders/test_mineru4.py": "MinerU 2.x outputs and the stand-in runner (test_loader_mineru.py, test_mineru_runner.py)",
+    "tests/evaluate/test_public_corpus.py": "the benchmark's scoring on small cases (test_recall_margin.py, test_budget.py)",
+    "tests/loaders/test_corpus.py": "a corpus parsed and evaluated in one process (test_evaluate_corpus.py)",
+    "tests/evaluate/test_reviewer_defects.py": "the same rules on the sample PDFs (test_tables.py, test_loader_pdf.py, "
                                       "test_strategy_*.py)",
-    "tests/test_strategies_all_inputs.py::test_strategy_on_input": "every strategy on one PDF of the project's, one "
+    "tests/strategies/test_strategies_all_inputs.py::test_strategy_on_input": "every strategy on one PDF of the project's, one "
                                                                    "of ../shared, one MinerU output, Markdown and a "
                                                                    "document.json (KEPT_INPUTS)",
-    "tests/test_strategies_all_inputs.py::test_strategy_on_input_with_small_sizes": "every strategy on small "
+    "tests/strategies/test_strategies_all_inputs.py::test_strategy_on_input_with_small_sizes": "every strategy on small "
                                                                                     "synthetic documents (test_strategy_kernel.py)",
-    "tests/test_strategies_all_inputs.py::test_long_manual_every_strategy": "every strategy on the representative inputs",
-    "tests/test_strategies_all_inputs.py::test_slow_peer_on_one_small_input": "the peers on the representative inputs",
-    "tests/test_retrievers.py::test_the_retrieval_default_through_langchain_and_llama_index_gives_evaluates_figure":
+    "tests/strategies/test_strategies_all_inputs.py::test_long_manual_every_strategy": "every strategy on the representative inputs",
+    "tests/strategies/test_strategies_all_inputs.py::test_slow_peer_on_one_small_input": "the peers on the representative inputs",
+    "tests/io/test_retrievers.py::test_the_retrieval_default_through_langchain_and_llama_index_gives_evaluates_figure":
         "the hand-offs to LangChain and LlamaIndex stores (the rest of test_retrievers.py, test_handoff.py)",
-    "tests/test_review_browser.py": "test_keyboard_verdict_survives_reload, "
+    "tests/ui/test_review_browser.py": "test_keyboard_verdict_survives_reload, "
                                     "test_document_text_is_shown_literally_and_never_runs and "
                                     "test_the_served_app_fetches_nothing_from_outside_this_machine (KEPT_BROWSER)",
-    "tests/test_notebooks.py::test_notebook_runs_with_small_parameters": "the notebooks' calls through the public face "
+    "tests/project/test_notebooks.py::test_notebook_runs_with_small_parameters": "the notebooks' calls through the public face "
                                                                         "(test_layers.py) and the sweep they run (test_sweep.py)",
-    "tests/test_loader_pdf.py::test_tex_source_in_a_typewriter_font_that_does_not_declare_its_pitch_is_code":
+    "tests/loaders/test_loader_pdf.py::test_tex_source_in_a_typewriter_font_that_does_not_declare_its_pitch_is_code":
         "code in monospaced fonts on the sample manual (test_loader_pdf.py)",
-    "tests/test_loader_markdown.py::test_a_file_of_line_breaks_loads_in_little_memory": "long runs of blank lines "
+    "tests/loaders/test_loader_markdown.py::test_a_file_of_line_breaks_loads_in_little_memory": "long runs of blank lines "
                                                                                        "(test_loader_markdown.py)",
-    "tests/test_robustness.py::test_ten_megabyte_single_line": "long lines in the other hostile inputs",
-    "tests/test_sweep.py::test_the_retrieval_check_can_rank_with_dense_embeddings": "dense ranking (test_retrieval_dense.py)",
-    "tests/test_sweep.py::test_cli_runs_the_best_notebook_from_a_clean_environment_with_this_interpreter":
+    "tests/project/test_robustness.py::test_ten_megabyte_single_line": "long lines in the other hostile inputs",
+    "tests/app/test_sweep.py::test_the_retrieval_check_can_rank_with_dense_embeddings": "dense ranking (test_retrieval_dense.py)",
+    "tests/app/test_sweep.py::test_cli_runs_the_best_notebook_from_a_clean_environment_with_this_interpreter":
         "the best notebook written (test_sweep.py)",
-    "tests/test_retrieval_dense.py::test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives":
+    "tests/evaluate/test_retrieval_dense.py::test_numpy_encoder_gives_the_embeddings_sentence_transformers_gives":
         "the numpy encoder's own tests (test_retrieval_dense.py)",
-    "tests/test_tables.py::test_a_caption_above_a_table_opens_the_tables_chunk_on_a_real_paper":
+    "tests/loaders/test_tables.py::test_a_caption_above_a_table_opens_the_tables_chunk_on_a_real_paper":
         "captions above tables on the sample PDFs (test_tables.py)",
-    "tests/test_loader_pdf.py::test_long_manual_parses_completely": "the pooled parse of a 75-page filing "
+    "tests/loaders/test_loader_pdf.py::test_long_manual_parses_completely": "the pooled parse of a 75-page filing "
                                                                     "(test_loader_pdf.py::test_two_workers_give_the_same_document_as_one)",
-    "tests/test_defects.py::test_the_10k_s_contents_page_is_typed_and_its_tables_of_figures_are_not":
+    "tests/evaluate/test_defects.py::test_the_10k_s_contents_page_is_typed_and_its_tables_of_figures_are_not":
         "contents pages on the sample PDFs (test_defects.py, test_loader_markdown.py)",
-    "tests/test_budget.py::test_the_budget_benchmark_runs_and_says_whether_the_goal_is_met":
+    "tests/evaluate/test_budget.py::test_the_budget_benchmark_runs_and_says_whether_the_goal_is_met":
         "the budget's sending and recall on small cases (the rest of test_budget.py)",
-    "tests/test_gold.py::test_a_real_manual_and_its_html": "gold from the sample's own twins and built twins (test_gold.py)",
-    "tests/test_dehyphenate.py::test_a_filing_keeps_the_compounds_it_writes_with_a_hyphen":
+    "tests/evaluate/test_gold.py::test_a_real_manual_and_its_html": "gold from the sample's own twins and built twins (test_gold.py)",
+    "tests/loaders/test_dehyphenate.py::test_a_filing_keeps_the_compounds_it_writes_with_a_hyphen":
         "the dehyphenation rules on small texts (the rest of test_dehyphenate.py)",
-    "tests/test_dehyphenate.py::test_a_bold_run_in_heading_opens_a_paragraph_that_continues_after_a_page_of_tables":
+    "tests/loaders/test_dehyphenate.py::test_a_bold_run_in_heading_opens_a_paragraph_that_continues_after_a_page_of_tables":
         "paragraphs joined across pages on the sample PDFs (test_paragraph_joins.py)",
-    "tests/test_progressive.py::test_the_explorer_shows_provisional_chunks_then_the_final_ones":
+    "tests/loaders/test_progressive.py::test_the_explorer_shows_provisional_chunks_then_the_final_ones":
         "the progressive parse itself (test_the_page_in_view_comes_first_and_the_final_document_is_loads)",
-    "tests/test_progressive.py::test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages":
+    "tests/loaders/test_progressive.py::test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages":
         "the progressive parse itself (test_progressive.py)",
-    "tests/test_progressive.py::test_a_stuck_background_parse_is_reported_with_the_file_and_pages":
+    "tests/loaders/test_progressive.py::test_a_stuck_background_parse_is_reported_with_the_file_and_pages":
         "a stuck worker reported by the parse (test_parse_stall.py)",
-    "tests/test_parse_stall.py::test_a_slow_worker_that_computes_is_not_stuck": "stalls told from work "
+    "tests/loaders/test_parse_stall.py::test_a_slow_worker_that_computes_is_not_stuck": "stalls told from work "
                                                                               "(test_parse_stall.py, the pool's own tests)",
-    "tests/test_parse_stall.py::test_a_pdf_parse_stuck_twice_names_the_file_and_pages":
+    "tests/loaders/test_parse_stall.py::test_a_pdf_parse_stuck_twice_names_the_file_and_pages":
         "test_a_task_stuck_twice_raises_stalled",
-    "tests/test_sweep.py::test_the_dask_path_on_a_local_cluster": "the local workers' path (test_sweep.py)",
-    "tests/test_notebooks.py::test_the_parsers_notebook_without_mineru_shows_the_default_parse_and_says_how":
+    "tests/app/test_sweep.py::test_the_dask_path_on_a_local_cluster": "the local workers' path (test_sweep.py)",
+    "tests/project/test_notebooks.py::test_the_parsers_notebook_without_mineru_shows_the_default_parse_and_says_how":
         "the parse table it shows (test_cli.py, cb.metrics.parse_table's tests)",
-    "tests/test_peers.py::test_chonkie_semantic_chunker_runs_offline_on_chunkbench_minilm":
+    "tests/strategies/test_peers.py::test_chonkie_semantic_chunker_runs_offline_on_chunkbench_minilm":
         "chonkie's other chunkers and the MiniLM embedder (test_peers.py, test_retrieval_dense.py)",
     # the two largest real PDFs make test parsed (gnuplot's 311 pages, Best Buy's 75-page 10-K: 2 CPU-minutes
     # cold): the rules these tests hold on them are held on the sample PDFs and built pages in make test
-    "tests/test_loader_pdf.py::test_a_comment_line_of_an_example_boxed_as_a_list_item_is_code":
+    "tests/loaders/test_loader_pdf.py::test_a_comment_line_of_an_example_boxed_as_a_list_item_is_code":
         "code told from list items on the sample manual (test_loader_pdf.py)",
-    "tests/test_loader_pdf.py::test_a_bullet_drawn_from_a_font_with_no_unicode_map_is_a_bullet":
+    "tests/loaders/test_loader_pdf.py::test_a_bullet_drawn_from_a_font_with_no_unicode_map_is_a_bullet":
         "test_symbol_fonts.py on built pages",
-    "tests/test_loader_pdf.py::test_a_lone_lower_case_connective_is_no_heading_but_a_capitalised_command_is":
+    "tests/loaders/test_loader_pdf.py::test_a_lone_lower_case_connective_is_no_heading_but_a_capitalised_command_is":
         "headings on the sample PDFs (test_loader_pdf.py, test_parse_against_gold.py)",
-    "tests/test_loader_pdf.py::test_a_sentence_typed_as_a_heading_at_a_page_head_continues_the_paragraph_before_it":
+    "tests/loaders/test_loader_pdf.py::test_a_sentence_typed_as_a_heading_at_a_page_head_continues_the_paragraph_before_it":
         "paragraph joins (test_paragraph_joins.py)",
-    "tests/test_dehyphenate.py::test_a_paragraph_stopping_on_a_function_word_goes_on_on_the_next_line_whatever_its_case":
+    "tests/loaders/test_dehyphenate.py::test_a_paragraph_stopping_on_a_function_word_goes_on_on_the_next_line_whatever_its_case":
         "paragraph joins (test_paragraph_joins.py)",
-    "tests/test_footnotes.py::test_small_type_that_is_no_footnote_stays_a_paragraph": "the footnote rules on the "
+    "tests/loaders/test_footnotes.py::test_small_type_that_is_no_footnote_stays_a_paragraph": "the footnote rules on the "
                                                                                      "sample report (test_footnotes.py)",
-    "tests/test_metrics.py::test_the_enumerations_of_a_10k_are_not_mid_sentence_ends": "enumeration ends on small "
+    "tests/evaluate/test_metrics.py::test_the_enumerations_of_a_10k_are_not_mid_sentence_ends": "enumeration ends on small "
                                                                                        "documents (test_metrics.py)",
-    "tests/test_strategy_elements.py::test_real_pdfs[financial_bestbuy-2023-10k.pdf]":
+    "tests/strategies/test_strategy_elements.py::test_real_pdfs[financial_bestbuy-2023-10k.pdf]":
         "the elements strategy on the sample annual report (the same test's other parameter)",
-    "tests/test_retrieval.py::test_financebench_rows_of_the_shared_pdfs_are_located[financial_bestbuy-2023-10k.pdf-3]":
+    "tests/evaluate/test_retrieval.py::test_financebench_rows_of_the_shared_pdfs_are_located[financial_bestbuy-2023-10k.pdf-3]":
         "FinanceBench rows located in Ulta's earnings release (the same test's other parameter)",
-    "tests/test_stitch.py::test_a_repeated_header_is_dropped_and_tables_with_headers_of_their_own_stay_apart":
+    "tests/loaders/test_stitch.py::test_a_repeated_header_is_dropped_and_tables_with_headers_of_their_own_stay_apart":
         "table stitching on the sample PDFs (test_stitch.py)",
-    "tests/test_symbol_fonts.py::test_a_10k_covers_check_boxes_read_as_boxes_not_letters":
+    "tests/loaders/test_symbol_fonts.py::test_a_10k_covers_check_boxes_read_as_boxes_not_letters":
         "symbol fonts on built pages (test_symbol_fonts.py)",
-    "tests/test_symbol_fonts.py::test_a_control_character_opening_a_line_before_a_word_is_a_bullet":
+    "tests/loaders/test_symbol_fonts.py::test_a_control_character_opening_a_line_before_a_word_is_a_bullet":
         "symbol fonts on built pages (test_symbol_fonts.py)",
 }
 

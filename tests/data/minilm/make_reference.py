@@ -1,6 +1,6 @@
 """Writes reference.json: all-MiniLM-L6-v2 embeddings of a few texts as the real sentence-transformers
 computes them (run where sentence-transformers and a CPU torch are installed; chunkbench itself no
-longer needs them). tests/test_retrieval_dense.py checks chunkbench's numpy encoder against these.
+longer needs them). tests/evaluate/test_retrieval_dense.py checks chunkbench's numpy encoder against these.
 
     python tests/data/minilm/make_reference.py
 """

@@ -14,7 +14,7 @@ from chunkbench.errors import UsageError
 from chunkbench.ui import demo, plots
 from chunkbench.ui.cli import main
 from chunkbench.ui.sweep_summary import write_summary
-from tests.support.paths import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS, TEST_DATA
 
 PDF = SAMPLE_PDFS / "technical_manual.pdf"
 
@@ -181,7 +181,7 @@ def test_holdout_scores_the_points_on_the_rest_and_checks_each_best_as_evaluate_
     """`sweep --holdout 0.4` on the speech (32 questions): every point and the recall floor are
     scored on the 19 questions not held out, and the best point's held-out check is the very
     sentence `chunkbench evaluate --holdout 0.4` prints for the same grid (one split, one check)."""
-    speech = Path(__file__).parent / "data" / "retrieval" / "sotu_2024.txt"
+    speech = TEST_DATA / "retrieval" / "sotu_2024.txt"
     grid = ["--strategy", "recursive", "--grid", "chunk_size=150,200,280", "--grid", "index_context=0,1",
             "--holdout", "0.4", "--no-progress"]
     assert main(["sweep", str(speech), *grid, "--notebooks", "none", "-o", str(tmp_path / "s")]) == 0
@@ -586,7 +586,7 @@ def test_a_second_sweep_into_the_same_folder_says_so(tmp_path, capsys):
     tables; a first sweep into a fresh folder says nothing of the kind."""
     from chunkbench.ui.cli import main
 
-    md = str(Path(__file__).parent / "data" / "markdown" / "deployment_guide.md")
+    md = str(TEST_DATA / "markdown" / "deployment_guide.md")
     out = tmp_path / "sweep"
     args = ["sweep", md, "-o", str(out), "--notebooks", "none", "--questions", "none", "--workspace", "none",
             "--no-progress"]

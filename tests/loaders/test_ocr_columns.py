@@ -10,8 +10,8 @@ import pymupdf
 import pytest
 
 from chunkbench.loaders.ocr_columns import in_column_order
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 TESSDATA = ROOT / ".cache" / "tessdata"
 
 

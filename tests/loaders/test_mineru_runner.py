@@ -18,9 +18,10 @@ from chunkbench.errors import ExternalToolError, InputError, UsageError
 from chunkbench.loaders.mineru import run
 from chunkbench.loaders.mineru.run import STDERR_TAIL_LINES, TIMEOUT_ENV, _timeout, load_with_mineru
 from chunkbench.types.document import sha256_file
+from tests.support import paths
 from tests.support.paths import MINERU_FIXTURES, ROOT, mineru_fixture
 
-FAKE_MINERU = Path(__file__).parent / "fake_mineru" / "mineru"
+FAKE_MINERU = paths.FAKE_MINERU / "mineru"
 PAPER = MINERU_FIXTURES / "naacl-long-122"
 
 

@@ -1,7 +1,7 @@
 """Table cells from the PDF's words (loaders/table_words): no letter crosses a cell boundary, a
 column line no printed line needs goes, a column white space alone sets apart is found, a header
 over several columns spans them. Hand-made word boxes whose right answer is known, then the real
-tables of the twin manuals where the layout model got it wrong (tests/test_parse_against_gold.py
+tables of the twin manuals where the layout model got it wrong (tests/evaluate/test_parse_against_gold.py
 scores whole documents)."""
 
 from __future__ import annotations

@@ -22,9 +22,9 @@ from chunkbench.errors import InputError, UsageError
 from chunkbench.io.atomic import write_json
 from chunkbench.types.chunk import boundary_key
 from tests.support.documents import make_doc
-from tests.support.paths import ROOT
+from tests.support.paths import ROOT, TEST_DATA
 
-V1_FIXTURE = Path(__file__).parent / "data" / "workspace_v1.db"
+V1_FIXTURE = TEST_DATA / "workspace_v1.db"
 
 
 def notice_doc(deadline: str, *, source: str = "notice.json", extra: str = ""):

@@ -1,6 +1,6 @@
 """A reviewer splits a chunk or moves its boundary by clicking a word, on the page (the
 review app's crop, the explorer's page) or in the text; conflicts between reviewers are marked on
-the page. Driven through the Python API the clicks call; tests/test_review_browser.py clicks in a
+the page. Driven through the Python API the clicks call; tests/ui/test_review_browser.py clicks in a
 real browser."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ tests/data/rulesets/golden/: this test fails when a strategy's output changes an
 not, showing which boundaries moved (the fingerprint catches the rest: text, ids, fields).
 
 After bumping a ruleset, record its fingerprint:
-`CHUNKBENCH_RECORD_RULESETS=1 .venv/bin/python -m pytest tests/test_rulesets.py`.
+`CHUNKBENCH_RECORD_RULESETS=1 .venv/bin/python -m pytest tests/strategies/test_rulesets.py`.
 `semantic` is left out: its cuts come from MiniLM's floats, which may differ in the last bits
 between CPUs. The peers' rulesets name their library's version."""
 
@@ -22,9 +22,10 @@ import pytest
 
 import chunkbench
 from chunkbench.strategies import all_strategies, chunk
+from tests.support.paths import TEST_DATA
 from tests.support.strategy_checks import VARIANTS, variant_params
 
-DATA = Path(__file__).parent / "data"
+DATA = TEST_DATA
 FINGERPRINTS = DATA / "rulesets" / "fingerprints.json"
 INPUTS = sorted((DATA / "rulesets").glob("*.elements.json")) + [DATA / "docjson" / "document.json"]
 
@@ -87,7 +88,7 @@ def test_every_own_strategy_has_a_small_setting():
                            "and merge often (docs/adding-a-strategy.md)")
 
 
-RECORD = "`CHUNKBENCH_RECORD_RULESETS=1 .venv/bin/python -m pytest tests/test_rulesets.py`"
+RECORD = "`CHUNKBENCH_RECORD_RULESETS=1 .venv/bin/python -m pytest tests/strategies/test_rulesets.py`"
 
 
 @pytest.mark.skipif(bool(os.environ.get("CHUNKBENCH_RECORD_RULESETS")), reason="recording")

@@ -12,9 +12,9 @@ import pytest
 import chunkbench
 from chunkbench.loaders.htmldoc import html_table_rows, load_html
 from chunkbench.ui.cli import main as cli
-from tests.support.paths import twin_pair
+from tests.support.paths import TEST_DATA, twin_pair
 
-HTML_DATA = Path(__file__).parent / "data" / "html"
+HTML_DATA = TEST_DATA / "html"
 
 
 def page(tmp_path: Path, body: str, name: str = "doc.html", head: str = "") -> Path:

@@ -15,8 +15,9 @@ from chunkbench.errors import InputError
 from chunkbench.loaders import load_elements_json
 from chunkbench.loaders.docjson import load_document_json
 from chunkbench.types.document import Page
+from tests.support.paths import TEST_DATA
 
-CONTRACT = Path(__file__).parent / "data" / "docjson" / "document.json"
+CONTRACT = TEST_DATA / "docjson" / "document.json"
 # block type in the file -> element type (docs/contracts.md), written out independently of the loader
 EXPECTED_TYPE = {
     "header": "header", "page_header": "header", "footer": "footer", "page_footer": "footer",

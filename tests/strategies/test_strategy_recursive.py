@@ -3,8 +3,6 @@ one is too big; exact offsets; property tests over random element streams."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,7 +14,7 @@ from chunkbench.text.tokenizer import count_tokens
 from chunkbench.types.document import is_noise
 from tests.element_streams import check_common_invariants, element_documents
 from tests.support.documents import make_doc
-from tests.support.paths import SAMPLE_PDFS
+from tests.support.paths import SAMPLE_PDFS, TEST_DATA
 
 
 def _squeeze(text: str) -> str:
@@ -115,7 +113,7 @@ def test_an_overlap_reaching_only_a_blank_line_between_pieces_is_no_overlap():
     assert cs.chunks[-1].extra["overlap_chars"] == 0 and cs.chunks[-2].extra["overlap_chars"] == 10
 
 
-CONSTITUTION = Path(__file__).parent / "data" / "retrieval" / "us_constitution.txt"
+CONSTITUTION = TEST_DATA / "retrieval" / "us_constitution.txt"
 
 
 def test_no_scraps_a_long_sentence_is_cut_near_its_middle_and_a_heading_keeps_company():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from element_streams import element_documents
@@ -17,10 +16,10 @@ from chunkbench.text.sentences import depends_on_previous
 from chunkbench.types.chunk import Boundary, Reason, build_chunk
 from chunkbench.types.chunkset import ChunkSet
 from tests.support.documents import make_doc
-from tests.support.paths import SAMPLE_PDFS, shared_pdf
+from tests.support.paths import SAMPLE_PDFS, TEST_DATA, shared_pdf
 
 BOX = [50.0, 100.0, 500.0, 140.0]
-SQLITE = Path(__file__).parent / "data" / "retrieval" / "sqlite_how_to_corrupt.md"
+SQLITE = TEST_DATA / "retrieval" / "sqlite_how_to_corrupt.md"
 
 
 def cut(doc, pieces, *, skipped=None, section=("S",), extra=None):

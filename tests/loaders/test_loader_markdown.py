@@ -17,8 +17,9 @@ from chunkbench.loaders.markdown import load_markdown
 from chunkbench.loaders.textfile import read_source_text
 from tests.support.builders import assert_exact_offsets
 from tests.support.extras import examples
+from tests.support.paths import TEST_DATA
 
-GUIDE = Path(__file__).parent / "data" / "markdown" / "deployment_guide.md"
+GUIDE = TEST_DATA / "markdown" / "deployment_guide.md"
 # read off the file by hand: (type, heading level) of each top-level block
 GUIDE_ELEMENTS = [
     ("heading", 1), ("paragraph", None), ("heading", 2), ("paragraph", None), ("list", None),
@@ -284,7 +285,7 @@ def test_a_caption_or_prose_over_a_setext_rule_is_a_paragraph_not_a_heading(tmp_
 def _prose(guide) -> list[str]:
     """Real paragraphs (the public-domain speech of the retrieval tests), each on one line, as an
     export without blank lines writes them."""
-    speech = (Path(__file__).parent / "data" / "retrieval" / "sotu_2024.txt").read_text(encoding="utf-8")
+    speech = (TEST_DATA / "retrieval" / "sotu_2024.txt").read_text(encoding="utf-8")
     return [" ".join(p.split()) for p in speech.split("\n\n") if len(p) > 200][:40]
 
 

@@ -42,7 +42,7 @@ def floor_of(module: str) -> int | None:
     for level, rooms in enumerate(FLOORS):
         if room in rooms:
             return level
-    raise AssertionError(f"{module}: room {room!r} is on no floor: place it in tests/test_layers.py FLOORS "
+    raise AssertionError(f"{module}: room {room!r} is on no floor: place it in tests/project/test_layers.py FLOORS "
                          "and docs/architecture.md")
 
 
@@ -243,7 +243,7 @@ def test_no_test_module_imports_another():
     (pytest's hooks and fixtures, which pytest loads under a name of its own)."""
     tests = ROOT / "tests"
     found = []
-    for path in sorted([*tests.glob("test_*.py"), *tests.glob("support/*.py"), tests / "element_streams.py"]):
+    for path in sorted([*tests.rglob("test_*.py"), *tests.glob("support/*.py"), tests / "element_streams.py"]):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
@@ -284,7 +284,7 @@ def test_every_test_left_to_make_extended_exists():
         assert source.is_file(), entry
         functions = {n.name for n in ast.walk(ast.parse(source.read_text("utf-8"))) if isinstance(n, ast.FunctionDef)}
         assert not name or name in functions, entry
-    browser = ast.parse((ROOT / "tests/test_review_browser.py").read_text("utf-8"))
+    browser = ast.parse((ROOT / "tests/ui/test_review_browser.py").read_text("utf-8"))
     assert set(KEPT_BROWSER) <= {n.name for n in ast.walk(browser) if isinstance(n, ast.FunctionDef)}
 
 

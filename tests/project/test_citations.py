@@ -35,6 +35,6 @@ def test_every_cited_spec_is_one_file_in_docs_specs():
 
 def test_nothing_cites_the_shared_folder_for_contracts():
     for name, text in _tracked_texts().items():
-        if name in ("docs/contracts.md", "tests/test_citations.py"):
+        if name in ("docs/contracts.md", "tests/project/test_citations.py"):
             continue
         assert not re.search(r"(?<![\w/.])DESIGN\.md|shared/DESIGN|shared/specs", text), name

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,7 @@ from chunkbench.evaluate.benchmark import (
 from chunkbench.ui.cli import main
 from tests.support.corpora import CORPUS, PARAGRAPHS, make_corpus
 from tests.support.documents import make_doc
-from tests.support.paths import shared_pdf
+from tests.support.paths import TEST_DATA, shared_pdf
 
 
 def test_units_are_the_settings_chunks_or_the_baseline_pieces(tmp_path):
@@ -222,7 +221,7 @@ def test_a_second_run_into_the_same_folder_says_what_it_replaces(tmp_path, capsy
     """evaluate, render and diff into a folder holding an earlier run of theirs: one warning line
     (when, what is replaced); into a fresh folder, none."""
     corpus = make_corpus(tmp_path / "c")
-    md = str(Path(__file__).parent / "data" / "markdown" / "deployment_guide.md")
+    md = str(TEST_DATA / "markdown" / "deployment_guide.md")
     runs = {"evaluation": ["evaluate", str(corpus), "--strategy", "recursive", "-o", str(tmp_path / "e")],
             "report": ["render", md, "-o", str(tmp_path / "r")],
             "diff": ["diff", md, "--a", "strategy=elements", "--b", "strategy=recursive", "-o", str(tmp_path / "d")]}

@@ -50,7 +50,7 @@ def kit_parse(pdf: Path, out: Path, fmt: str) -> Path:
 @pytest.fixture(scope="session")
 def outputs(tmp_path_factory) -> dict[str, dict[str, Path]]:
     """Every shape of MinerU 4 output of two PDFs, written by MinerU itself, once per session (in
-    the one worker their xdist group runs in; tests/test_xdist_groups.py checks the grouping)."""
+    the one worker their xdist group runs in; tests/project/test_xdist_groups.py checks the grouping)."""
     root = tmp_path_factory.mktemp("mineru4")
     found = {}
     pdfs = [CONTRACT]
