@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -97,13 +98,7 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
 
     Raises InputError when the document has no PDF (use `render_text_view` then)."""
     layers = check_show(show) | ({"gold"} if gold is not None else set())
-    if not isinstance(page, int) or isinstance(page, bool):
-        raise UsageError(f"page must be a 1-based integer, got {page!r}")
-    if not 10 <= float(dpi) <= 600:
-        raise UsageError(f"dpi must be between 10 and 600, got {dpi!r}")
-    chunk_doc = getattr(chunks, "doc", None)
-    if chunk_doc is not None and chunk_doc.doc_id != doc.doc_id:
-        raise UsageError(f"these chunks belong to {chunk_doc.source}, not to {doc.source}")
+    _check_request(doc, chunks, page, dpi)
     path = pdf_path_of(doc)
     width, height = page_size(path, page)
     all_chunks = list(chunks) if chunks is not None else []
@@ -111,41 +106,69 @@ def render_page(doc: Document, chunks=None, page: int = 1, dpi: float = 100, sho
     regions = {c.index: [b for b in chunk_regions(doc, c) if b.page == page] for c in on_page}
     labels = (plan_labels(on_page, regions, page, width, with_reason="reasons" in layers, size=label_size)
               if "chunks" in layers or "reasons" in layers else [])
-    found = [] if chunks is None or "defects" not in layers else [
-        f for f in (defects if defects is not None else chunkset_defects(chunks)) if f.page == page and f.box is not None]
-    codes = [_defect_code(doc, f, page, label_size) for f in found]
+    codes = [_defect_code(doc, f, page, label_size) for f in _page_findings(chunks, layers, defects, page)]
     left = _gutter(labels, "left")
     right = max(_gutter(labels, "right"), _defects_gutter(codes, width))
     img = PageImage(path, page, dpi, doc=doc, page_size=(width, height), clip=(-left, 0.0, width + right, height))
     if "elements" in layers:
-        tags: list[Rect] = []  # both layers' type tags, kept apart
-        _draw_elements(img, doc, page, dashed=False, tags=tags)
-        if elements_of is not None:
-            _draw_elements(img, elements_of, page, dashed=True, target=page_size(path, page), tags=tags)
-        _legend(img, doc, elements_of, page)
-    if chunks is None:
-        if "gold" in layers and gold is not None:
-            _draw_gold(img, doc, gold, label_size)
-        draw_quote(img, _cited_boxes(cite, page))
-        return img
-    if "noise" in layers:
-        _draw_noise(img, doc, getattr(chunks, "skipped", {}) or {}, page)
-    if "chunks" in layers:
-        for c in on_page:
-            _draw_chunk(img, c, regions[c.index], emphasis=c.index == selected)
-    if "overlap" in layers:
-        _draw_overlaps(img, doc, all_chunks, on_page, page)
-    if codes:
-        x = width + GUTTER_GAP  # where the right gutter's chunk labels start: the codes keep off them
-        taken = [(x, label.y, x + _label_width(label), label.y + _label_height(label.size))
-                 for label in labels if label.side == "right"]
-        _draw_defects(img, codes, label_size, taken)
+        _draw_element_layers(img, doc, elements_of)
+    if chunks is not None:
+        _draw_chunk_layers(img, doc, chunks, on_page, regions, layers, selected)
+    if codes:  # in the right gutter, off its chunk labels
+        _draw_defects(img, codes, label_size, [_label_rect(label, width) for label in labels if label.side == "right"])
     if "gold" in layers and gold is not None:
         _draw_gold(img, doc, gold, label_size)
     draw_quote(img, _cited_boxes(cite, page))
     for label in labels:
         _draw_label(img, label, left, width)
     return img
+
+
+def _draw_chunk_layers(img: PageImage, doc: Document, chunks: Any, on_page: list, regions: dict,
+                       layers: AbstractSet[str], selected: int | None) -> None:
+    """What the strategy skipped, the chunks on the page (the selected one emphasised) and their overlaps."""
+    if "noise" in layers:
+        _draw_noise(img, doc, getattr(chunks, "skipped", {}) or {}, img.page)
+    if "chunks" in layers:
+        for c in on_page:
+            _draw_chunk(img, c, regions[c.index], emphasis=c.index == selected)
+    if "overlap" in layers:
+        _draw_overlaps(img, doc, list(chunks), on_page, img.page)
+
+
+def _page_findings(chunks: Any, layers: AbstractSet[str], defects: Iterable[Finding] | None, page: int) -> list[Finding]:
+    """The defects drawn on `page`: of `chunks`, given or found here, with a place on the page."""
+    if chunks is None or "defects" not in layers:
+        return []
+    found = defects if defects is not None else chunkset_defects(chunks)
+    return [f for f in found if f.page == page and f.box is not None]
+
+
+def _draw_element_layers(img: PageImage, doc: Document, elements_of: Document | None) -> None:
+    """The parse's elements (and, dashed, another parse's of the same PDF) with their type tags kept
+    apart, and the legend."""
+    tags: list[Rect] = []
+    _draw_elements(img, doc, img.page, dashed=False, tags=tags)
+    if elements_of is not None:
+        _draw_elements(img, elements_of, img.page, dashed=True, target=page_size(img.pdf_path, img.page), tags=tags)
+    _legend(img, doc, elements_of, img.page)
+
+
+def _check_request(doc: Document, chunks: Any, page: Any, dpi: Any) -> None:
+    """A UsageError for a page that is no 1-based integer, a dpi outside 10-600, or chunks of another document."""
+    if not isinstance(page, int) or isinstance(page, bool):
+        raise UsageError(f"page must be a 1-based integer, got {page!r}")
+    if not 10 <= float(dpi) <= 600:
+        raise UsageError(f"dpi must be between 10 and 600, got {dpi!r}")
+    chunk_doc = getattr(chunks, "doc", None)
+    if chunk_doc is not None and chunk_doc.doc_id != doc.doc_id:
+        raise UsageError(f"these chunks belong to {chunk_doc.source}, not to {doc.source}")
+
+
+def _label_rect(label: Any, page_width: float) -> Rect:
+    """Where a right-gutter chunk label lies, in points."""
+    x = page_width + GUTTER_GAP
+    return (x, label.y, x + _label_width(label), label.y + _label_height(label.size))
 
 
 #: a quote's highlight: a marker's yellow over each line of its words, with a thin amber edge
