@@ -181,20 +181,39 @@ def diff(doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
     ca, cb = as_chunkset(doc, a), as_chunkset(doc, b)
     A = sorted((c for c in ca.chunks if c.start_char is not None), key=lambda c: (_pos(c), c.index))
     B = sorted((c for c in cb.chunks if c.start_char is not None), key=lambda c: (_pos(c), c.index))
-    # 1. exact positions (first come first served when a configuration repeats a position)
+    pair = _same_places(A, B)
+    stayed = set(pair)
+    _pair_near(A, B, pair, window)
+    used_b = set(pair.values())
+    rows = []
+    for i, c in enumerate(A):
+        if i in pair:
+            rows.append(_row(doc, "stayed" if i in stayed else "moved", c, B[pair[i]]))
+        else:
+            rows.append(_row(doc, "vanished", c, None))
+    rows.extend(_row(doc, "appeared", None, B[j]) for j in range(len(B)) if j not in used_b)
+    rows.sort(key=lambda r: (r["position"], STATUSES.index(r["status"])))
+    return BoundaryDiff(doc=doc, a=ca, b=cb, window=window, rows=tuple(rows))
+
+
+def _same_places(A: list[Chunk], B: list[Chunk]) -> dict[int, int]:
+    """Pairs (index in A -> index in B) of boundaries at the same position, first come first served
+    when a configuration repeats a position."""
     by_pos: dict[int, list[int]] = {}
     for j, c in enumerate(B):
         by_pos.setdefault(_pos(c), []).append(j)
     pair: dict[int, int] = {}
-    used_b: set[int] = set()
     for i, c in enumerate(A):
         js = by_pos.get(_pos(c))
         if js:
-            j = js.pop(0)
-            pair[i] = j
-            used_b.add(j)
-    stayed = set(pair)
-    # 2. near or same-element pairs among the rest, closest first, without crossing
+            pair[i] = js.pop(0)
+    return pair
+
+
+def _pair_near(A: list[Chunk], B: list[Chunk], pair: dict[int, int], window: int) -> None:
+    """Add to `pair` the boundaries left that lie within `window` characters or start with the same
+    element, closest first, without crossing a pair made before."""
+    used_b = set(pair.values())
     rest_b = [j for j in range(len(B)) if j not in used_b]
     rest_pos = [_pos(B[j]) for j in rest_b]
     first_el_b: dict[str, list[int]] = {}
@@ -210,8 +229,7 @@ def diff(doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
         el = _first_element(c)
         if el:
             near.update(first_el_b.get(el, ()))
-        for j in near:
-            candidates.append((abs(_pos(B[j]) - _pos(c)), _pos(c), i, j))
+        candidates += [(abs(_pos(B[j]) - _pos(c)), _pos(c), i, j) for j in near]
     candidates.sort()
     paired = sorted(pair.items())
     for _, _, i, j in candidates:
@@ -220,15 +238,6 @@ def diff(doc: Document, a: Any, b: Any, *, window: int = 200) -> BoundaryDiff:
         pair[i] = j
         used_b.add(j)
         bisect.insort(paired, (i, j))
-    rows = []
-    for i, c in enumerate(A):
-        if i in pair:
-            rows.append(_row(doc, "stayed" if i in stayed else "moved", c, B[pair[i]]))
-        else:
-            rows.append(_row(doc, "vanished", c, None))
-    rows.extend(_row(doc, "appeared", None, B[j]) for j in range(len(B)) if j not in used_b)
-    rows.sort(key=lambda r: (r["position"], STATUSES.index(r["status"])))
-    return BoundaryDiff(doc=doc, a=ca, b=cb, window=window, rows=tuple(rows))
 
 
 def _crosses(paired: list[tuple[int, int]], i: int, j: int) -> bool:
