@@ -27,6 +27,11 @@ BACKENDS = ("pymupdf", "mineru")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
+#: the kind of input a file's suffix says (a .json is read to tell)
+_KIND_OF_SUFFIX = {".pdf": "pdf", ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html",
+                   ".htm": "html", ".xhtml": "html", ".zip": "mineru"}
+
+
 def detect_kind(path: str | os.PathLike) -> str:
     """One of pdf, mineru, html, json_object, markdown, text, elements_json; InputError if none fits."""
     if isinstance(path, str) and _URL.match(path):
@@ -39,16 +44,8 @@ def detect_kind(path: str | os.PathLike) -> str:
 
         return "html" if is_html_folder(p) else "mineru"
     suffix = p.suffix.lower()
-    if suffix == ".pdf":
-        return "pdf"
-    if suffix in (".md", ".markdown"):
-        return "markdown"
-    if suffix == ".txt":
-        return "text"
-    if suffix in (".html", ".htm", ".xhtml"):
-        return "html"
-    if suffix == ".zip":
-        return "mineru"
+    if suffix in _KIND_OF_SUFFIX:
+        return _KIND_OF_SUFFIX[suffix]
     if suffix == ".json":
         if p.name.endswith(("_content_list.json", "_content_list_v2.json")):
             return "mineru"
@@ -125,31 +122,36 @@ def load(
         from .pdf import load_pdf
 
         doc = load_pdf(path, password=password, cache=cache, progress=progress, page_timeout=page_timeout)
-    elif kind == "mineru":
-        from .mineru import load_mineru
-
-        doc = load_mineru(path, pdf=pdf)
-    elif kind == "json_object":
-        doc = load_json_object(Path(path), pdf=pdf, stitch_tables=stitch_tables)
-    elif kind == "markdown":
-        from .markdown import load_markdown
-
-        doc = load_markdown(path)
-    elif kind == "text":
-        from .plaintext import load_text
-
-        doc = load_text(path)
-    elif kind == "html":
-        from .htmldoc import load_html
-
-        doc = load_html(path)
     else:
-        doc = load_elements_json(path)
+        doc = _load_parsed(kind, path, pdf=pdf, stitch_tables=stitch_tables)
     if kind in ("pdf", "mineru"):
         doc = settle(doc, stitch_tables=stitch_tables)
     if document_id is not None:
         metadata = {**(metadata or {}), "document_id": document_id}
     return doc.with_metadata(**metadata) if metadata else doc
+
+
+def _load_parsed(kind: str, path: str | os.PathLike, *, pdf: str | os.PathLike | None, stitch_tables: bool) -> Document:
+    """A Document from an input that is no PDF to parse: `kind` as `detect_kind` says."""
+    if kind == "mineru":
+        from .mineru import load_mineru
+
+        return load_mineru(path, pdf=pdf)
+    if kind == "json_object":
+        return load_json_object(Path(path), pdf=pdf, stitch_tables=stitch_tables)
+    if kind == "markdown":
+        from .markdown import load_markdown
+
+        return load_markdown(path)
+    if kind == "text":
+        from .plaintext import load_text
+
+        return load_text(path)
+    if kind == "html":
+        from .htmldoc import load_html
+
+        return load_html(path)
+    return load_elements_json(path)
 
 
 def check_document_id(value: str) -> str:
