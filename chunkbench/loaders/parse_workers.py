@@ -91,89 +91,123 @@ def run_tasks(
     `stall_seconds` (None: STALL_SECONDS) is run again by a new worker, once; `Stalled` the
     second time. An exception raised by `fn` is raised here (the first in task order among those
     seen); `on_done(i, result)` is called as each task finishes."""
-    results: list[Any] = [None] * len(tasks)
-    pending = collections.deque(range(len(tasks)))
-    procs: list[multiprocessing.process.BaseProcess] = []
-    idle: list[multiprocessing.connection.Connection] = []
-    busy: dict[multiprocessing.connection.Connection, tuple[int, float | None]] = {}
-    proc_of: dict[multiprocessing.connection.Connection, multiprocessing.process.BaseProcess] = {}
-    watch: dict[multiprocessing.connection.Connection, _CpuWatch] = {}
-    stalled: set[int] = set()  # tasks already given to a new worker after a stall
-    stall_seconds = STALL_SECONDS if stall_seconds is None else stall_seconds
-
-    def start_worker() -> None:
-        parent_end, child_end = context.Pipe()
-        proc = context.Process(target=_worker, args=(fn, child_end), daemon=True)
-        proc.start()
-        child_end.close()  # so the parent sees EOF when the worker dies
-        procs.append(proc)
-        proc_of[parent_end] = proc
-        idle.append(parent_end)
-
+    pool = _Pool(fn, tasks, budgets, context, on_done, STALL_SECONDS if stall_seconds is None else stall_seconds)
     ok = False
     try:
         for _ in range(max(1, min(workers, len(tasks)))):
-            start_worker()
-        while pending or busy:
-            while pending and idle:
-                conn = idle.pop()
-                index = pending.popleft()
-                budget = budgets[index]
-                try:
-                    conn.send((index, tasks[index]))
-                except OSError:  # the idle worker is gone (killed from outside)
-                    proc_of[conn].join(_EXIT_GRACE)
-                    raise WorkerDied(index, proc_of[conn].exitcode) from None
-                busy[conn] = (index, None if budget is None else time.monotonic() + budget)
-                watch[conn] = _CpuWatch(proc_of[conn].pid)
-            deadlines = [d for _, d in busy.values() if d is not None]
-            timeout = min([_POLL, *(max(0.0, d - time.monotonic()) for d in deadlines)])
-            ready = cast("list[multiprocessing.connection.Connection]",
-                         multiprocessing.connection.wait(list(busy), timeout))
-            for conn in sorted(ready, key=lambda c: busy[c][0]):
-                index, _ = busy.pop(conn)
-                try:
-                    answer_index, status, value = conn.recv()
-                except EOFError:
-                    proc = proc_of[conn]
-                    proc.join(_EXIT_GRACE)
-                    raise WorkerDied(index, proc.exitcode) from None
-                if status == "error":
-                    raise value
-                results[answer_index] = value
-                on_done(answer_index, value)
-                idle.append(conn)
-            now = time.monotonic()
-            overdue = sorted(i for i, d in busy.values() if d is not None and d <= now)
-            if overdue:
-                budget = budgets[overdue[0]]
-                assert budget is not None, "only tasks with a budget have a deadline"
-                raise Overrun(overdue[0], budget)
-            stuck = sorted((c for c in busy if watch[c].idle_for(now) >= stall_seconds), key=lambda c: busy[c][0])
-            again = [busy[c][0] for c in stuck if busy[c][0] in stalled]
-            if again:
-                raise Stalled(again[0], stall_seconds)
-            for conn in reversed(stuck):  # to the front of the queue, in task order
-                index, _ = busy.pop(conn)
-                stalled.add(index)
-                log.warning("a parse worker used no CPU time for %g s on task %d: given to a new worker", stall_seconds, index)
-                proc = proc_of.pop(conn)
-                del watch[conn]
-                proc.kill()
-                proc.join()
-                procs.remove(proc)
-                conn.close()
-                pending.appendleft(index)
-                start_worker()
+            pool.start_worker()
+        while pool.pending or pool.busy:
+            pool.hand_out()
+            pool.collect()
+            pool.check_deadlines()
+            pool.replace_stuck()
         ok = True
-        return results
+        return pool.results
     finally:
-        for conn in proc_of:
+        pool.close(ok)
+
+
+class _Pool:
+    """The worker processes of one `run_tasks` call: which are idle, which run which task since when,
+    and what came back."""
+
+    def __init__(self, fn: Callable[..., Any], tasks: Sequence[tuple], budgets: Sequence[float | None],
+                 context: Any, on_done: Callable[[int, Any], None], stall_seconds: float):
+        self.fn, self.tasks, self.budgets, self.context, self.on_done = fn, tasks, budgets, context, on_done
+        self.stall_seconds = stall_seconds
+        self.results: list[Any] = [None] * len(tasks)
+        self.pending = collections.deque(range(len(tasks)))
+        self.procs: list[multiprocessing.process.BaseProcess] = []
+        self.idle: list[multiprocessing.connection.Connection] = []
+        #: each busy worker's pipe: its task and that task's deadline (None: no limit)
+        self.busy: dict[multiprocessing.connection.Connection, tuple[int, float | None]] = {}
+        self.proc_of: dict[multiprocessing.connection.Connection, multiprocessing.process.BaseProcess] = {}
+        self.watch: dict[multiprocessing.connection.Connection, _CpuWatch] = {}
+        self.stalled: set[int] = set()  # tasks already given to a new worker after a stall
+
+    def start_worker(self) -> None:
+        parent_end, child_end = self.context.Pipe()
+        proc = self.context.Process(target=_worker, args=(self.fn, child_end), daemon=True)
+        proc.start()
+        child_end.close()  # so the parent sees EOF when the worker dies
+        self.procs.append(proc)
+        self.proc_of[parent_end] = proc
+        self.idle.append(parent_end)
+
+    def hand_out(self) -> None:
+        """Give the next tasks to the idle workers, each with its deadline."""
+        while self.pending and self.idle:
+            conn = self.idle.pop()
+            index = self.pending.popleft()
+            budget = self.budgets[index]
+            try:
+                conn.send((index, self.tasks[index]))
+            except OSError:  # the idle worker is gone (killed from outside)
+                self.proc_of[conn].join(_EXIT_GRACE)
+                raise WorkerDied(index, self.proc_of[conn].exitcode) from None
+            self.busy[conn] = (index, None if budget is None else time.monotonic() + budget)
+            self.watch[conn] = _CpuWatch(self.proc_of[conn].pid)
+
+    def collect(self) -> None:
+        """Wait for answers until the nearest deadline (at most _POLL); keep each result, raise an error."""
+        deadlines = [d for _, d in self.busy.values() if d is not None]
+        timeout = min([_POLL, *(max(0.0, d - time.monotonic()) for d in deadlines)])
+        ready = cast("list[multiprocessing.connection.Connection]",
+                     multiprocessing.connection.wait(list(self.busy), timeout))
+        for conn in sorted(ready, key=lambda c: self.busy[c][0]):
+            index, _ = self.busy.pop(conn)
+            try:
+                answer_index, status, value = conn.recv()
+            except EOFError:
+                proc = self.proc_of[conn]
+                proc.join(_EXIT_GRACE)
+                raise WorkerDied(index, proc.exitcode) from None
+            if status == "error":
+                raise value
+            self.results[answer_index] = value
+            self.on_done(answer_index, value)
+            self.idle.append(conn)
+
+    def check_deadlines(self) -> None:
+        """`Overrun` for the first task (in task order) past its budget."""
+        now = time.monotonic()
+        overdue = sorted(i for i, d in self.busy.values() if d is not None and d <= now)
+        if overdue:
+            budget = self.budgets[overdue[0]]
+            assert budget is not None, "only tasks with a budget have a deadline"
+            raise Overrun(overdue[0], budget)
+
+    def replace_stuck(self) -> None:
+        """A worker that used no CPU time for `stall_seconds` is killed and its task given to a new
+        one, at the front of the queue; `Stalled` when that task stalled before."""
+        now = time.monotonic()
+        stuck = sorted((c for c in self.busy if self.watch[c].idle_for(now) >= self.stall_seconds),
+                       key=lambda c: self.busy[c][0])
+        again = [self.busy[c][0] for c in stuck if self.busy[c][0] in self.stalled]
+        if again:
+            raise Stalled(again[0], self.stall_seconds)
+        for conn in reversed(stuck):  # to the front of the queue, in task order
+            index, _ = self.busy.pop(conn)
+            self.stalled.add(index)
+            log.warning("a parse worker used no CPU time for %g s on task %d: given to a new worker",
+                        self.stall_seconds, index)
+            proc = self.proc_of.pop(conn)
+            del self.watch[conn]
+            proc.kill()
+            proc.join()
+            self.procs.remove(proc)
+            conn.close()
+            self.pending.appendleft(index)
+            self.start_worker()
+
+    def close(self, ok: bool) -> None:
+        """Stop every worker: told to after a run that ended well, killed after a failure."""
+        for conn in self.proc_of:
             if ok:
                 with contextlib.suppress(OSError):
                     conn.send(None)  # stop (forked workers hold copies of each other's pipe ends: no EOF)
             conn.close()
-        for proc in procs:
+        for proc in self.procs:
             if not ok:
                 proc.kill()  # running tasks cannot be stopped any other way
             proc.join(_EXIT_GRACE)
