@@ -53,8 +53,7 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
     `on_error` with the exception that stopped it. Errors of the first pages are raised here.
     The first pages are parsed in this process, without the per-page time limit (a worker
     process would cost more than they take); the rest with it."""
-    from . import parse_workers, pdf, pdf_layout
-    from .settle import settle
+    from . import pdf, pdf_layout
 
     path = Path(path)
     if cache and pdf.is_cached(path):
@@ -66,66 +65,86 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
         count = opened.page_count
     if count == 0:
         raise InputError("the PDF has no pages", path)
-    doc_id, version, options = pdf._parse_identity(path)
-    engine = pdf.ocr_engine()
-    ocr = engine is not None
-    parser = pdf._parser_info(version, options, engine)
-    timeout = pdf.page_timeout_setting(page_timeout)
+    parse = _Parse(path, password, count, cache=cache, stitch_tables=stitch_tables)
+    timeout = pdf.page_timeout_setting(page_timeout)  # a bad setting is said here, not in the thread
     first = min(max(1, first_page), count) - 1
     lo, hi = max(0, first - around), min(count, first + around + 1)
-    parsed: dict[int, list] = {}  # range start → its ParsedPages
-
-    def build() -> Progress:
-        pages = [p for start in sorted(parsed) for p in parsed[start]]
-        made = pdf._build_document(path, doc_id, pages, parser, ocr)
-        done = tuple(p.page.index for p in pages)
-        final = len(done) == count
-        if final and cache:
-            from .cache import store
-
-            store(pdf.parse_key(doc_id, version, options), made)
-        return Progress(settle(made, stitch_tables=stitch_tables), done, count, final)
-
-    parsed[lo] = list(pdf_layout.parse_range(os.fspath(path), password, lo, hi, ocr))
-    progress = build()
+    parse.parsed[lo] = list(pdf_layout.parse_range(os.fspath(path), password, lo, hi, parse.ocr))
+    progress = parse.build()
     if progress.final:
         return progress
-    rest = [(a, b) for a, b in _ranges_without(count, lo, hi)]
-    rest.sort(key=lambda r: min(abs(r[0] - first), abs(r[1] - 1 - first)))
+    rest = sorted(_ranges_without(count, lo, hi), key=lambda r: min(abs(r[0] - first), abs(r[1] - 1 - first)))
 
     def background() -> None:
         if begin is not None:
             begin.wait()
-        last = time.monotonic()
         try:
-            tasks = [(os.fspath(path), password, a, b, ocr) for a, b in rest]
-            budgets = [((b - a) * timeout) or None for a, b in rest]
-            workers = min(os.cpu_count() or 1, pdf.MAX_WORKERS, len(rest))
-
-            def arrived(i: int, result) -> None:
-                nonlocal last
-                parsed[rest[i][0]] = list(result)
-                if len(parsed) < len(rest) + 1 and time.monotonic() - last >= UPDATE_SECONDS:
-                    last = time.monotonic()
-                    on_update(build())
-
-            if timeout or workers > 1:
-                pdf_layout.layout_engine()
-                try:
-                    parse_workers.run_tasks(pdf_layout.parse_range, tasks, budgets, workers, pdf._pool_context(),
-                                            on_done=arrived)
-                except parse_workers.WorkerFailure as exc:
-                    raise pdf.worker_failure(exc, rest[exc.index], path, timeout) from None
-            else:
-                for i, t in enumerate(tasks):
-                    arrived(i, pdf_layout.parse_range(*t))
-            on_update(build())
+            parse.parse(rest, on_update, timeout)
+            on_update(parse.build())
         except Exception as exc:  # noqa: BLE001 - handed to the viewer, which shows it
             if on_error is not None:
                 on_error(exc)
 
     threading.Thread(target=background, name=f"chunkbench-parse-{path.name}", daemon=True).start()
     return progress
+
+
+class _Parse:
+    """One PDF parsed a range of pages at a time: what is parsed so far, and the Progress it makes."""
+
+    def __init__(self, path: Path, password: str | None, count: int, *, cache: bool, stitch_tables: bool):
+        from . import pdf
+
+        self.path, self.password, self.count, self.cache, self.stitch_tables = path, password, count, cache, stitch_tables
+        self.doc_id, self.version, self.options = pdf._parse_identity(path)
+        engine = pdf.ocr_engine()
+        self.ocr = engine is not None
+        self.parser = pdf._parser_info(self.version, self.options, engine)
+        #: range start -> its ParsedPages
+        self.parsed: dict[int, list] = {}
+
+    def build(self) -> Progress:
+        """The Document of the pages parsed so far (stored in the cache once all are in)."""
+        from . import pdf
+        from .settle import settle
+
+        pages = [p for start in sorted(self.parsed) for p in self.parsed[start]]
+        made = pdf._build_document(self.path, self.doc_id, pages, self.parser, self.ocr)
+        done = tuple(p.page.index for p in pages)
+        final = len(done) == self.count
+        if final and self.cache:
+            from .cache import store
+
+            store(pdf.parse_key(self.doc_id, self.version, self.options), made)
+        return Progress(settle(made, stitch_tables=self.stitch_tables), done, self.count, final)
+
+    def parse(self, rest: list[tuple[int, int]], on_update: Callable[[Progress], None], timeout: float) -> None:
+        """Parse the page ranges `rest` (in worker processes with the per-page time limit, or here),
+        calling `on_update` with a bigger Progress at most every UPDATE_SECONDS."""
+        from . import parse_workers, pdf, pdf_layout
+
+        last = time.monotonic()
+        tasks = [(os.fspath(self.path), self.password, a, b, self.ocr) for a, b in rest]
+        budgets = [((b - a) * timeout) or None for a, b in rest]
+        workers = min(os.cpu_count() or 1, pdf.MAX_WORKERS, len(rest))
+
+        def arrived(i: int, result) -> None:
+            nonlocal last
+            self.parsed[rest[i][0]] = list(result)
+            if len(self.parsed) < len(rest) + 1 and time.monotonic() - last >= UPDATE_SECONDS:
+                last = time.monotonic()
+                on_update(self.build())
+
+        if not (timeout or workers > 1):
+            for i, t in enumerate(tasks):
+                arrived(i, pdf_layout.parse_range(*t))
+            return
+        pdf_layout.layout_engine()
+        try:
+            parse_workers.run_tasks(pdf_layout.parse_range, tasks, budgets, workers, pdf._pool_context(),
+                                    on_done=arrived)
+        except parse_workers.WorkerFailure as exc:
+            raise pdf.worker_failure(exc, rest[exc.index], self.path, timeout) from None
 
 
 def _ranges_without(count: int, lo: int, hi: int) -> list[tuple[int, int]]:
