@@ -304,61 +304,82 @@ def _run(files: Sequence[str], workers: int | None, dask: str | None,
         for f in files:
             yield f, parse_file(f, options)
         return
-    from distributed import Client, LocalCluster, as_completed
-
-    cluster = None
+    client, cluster = _connect(dask, workers)
     try:
-        if dask is not None:
-            try:
-                client = Client(dask, timeout="20s")
-            except (OSError, TimeoutError) as exc:
-                raise UsageError(f"cannot connect to the Dask scheduler at {dask}: {exc}") from None
-        else:
-            # one single-threaded process per worker: the layout model is CPU-bound and holds the GIL
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
-        try:
-            # every worker parses whole files side by side with the others: one model thread each
-            worker_options = {**(options or {}), "model_threads": 1}
-            futures: dict = {}  # future -> (file, its page range's number when the file is split, else None)
-            splits: dict[str, SplitParse] = {}
-            split_at = split_pages if split_pages is not None else (SPLIT_PAGES if dask is not None else None)
-            for i, f in enumerate(files):
-                split = plan_split(f, options or {}, split_at) if split_at is not None else None
-                if split is None:
-                    futures[client.submit(parse_file, f, worker_options, pure=False,
-                                          key=f"chunkbench-parse-{i}-{time.time_ns()}")] = (f, None)
-                    continue
-                splits[f] = split
-                for k, (first, stop) in enumerate(split.ranges):
-                    futures[client.submit(parse_range_task, split.path, split.password, first, stop, split.ocr_engine is not None,
-                                          pure=False, key=f"chunkbench-pages-{i}-{k}-{time.time_ns()}")] = (f, k)
-            for fut in as_completed(list(futures)):
-                f, part = futures.pop(fut)
-                try:
-                    answer = fut.result()
-                except Exception as exc:  # noqa: BLE001 - a worker lost mid-task: that file failed
-                    answer = {"ok": False, "error": f"worker failed: {type(exc).__name__}: {exc}", "seconds": 0.0}
-                # the cluster lets the Document go once this process has it (it is written as it arrives):
-                # a corpus's finished parses are not held on the workers until the run ends
-                fut.release()
-                if part is None:
-                    yield f, answer
-                    continue
-                split = splits.get(f)
-                if split is None:
-                    continue  # another range of this file failed already: the file was reported
-                if not answer["ok"]:
-                    del splits[f]
-                    yield f, {**answer, "error": f"pages {split.ranges[part][0] + 1}-{split.ranges[part][1]}: "
-                                                 f"{answer['error']}"}
-                    continue
-                split.done[part] = answer
-                if split.complete():
-                    del splits[f]
-                    yield f, split.answer()
-        finally:
-            client.close()
+        split_at = split_pages if split_pages is not None else (SPLIT_PAGES if dask is not None else None)
+        futures, splits = _submit(client, files, options or {}, split_at)
+        yield from _answers(futures, splits)
     finally:
+        client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _connect(dask: str | None, workers: int | None) -> tuple[Any, Any]:
+    """A Dask client of the scheduler at `dask`, or of a local cluster of `workers` processes made
+    here (returned too, to be closed)."""
+    from distributed import Client, LocalCluster
+
+    if dask is not None:
+        try:
+            return Client(dask, timeout="20s"), None
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(f"cannot connect to the Dask scheduler at {dask}: {exc}") from None
+    # one single-threaded process per worker: the layout model is CPU-bound and holds the GIL
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        return Client(cluster), cluster
+    except BaseException:
+        cluster.close()
+        raise
+
+
+def _submit(client: Any, files: Sequence[str], options: dict[str, Any],
+            split_at: int | None) -> tuple[dict, dict[str, SplitParse]]:
+    """Every file's parse submitted: whole, or (longer than `split_at` pages) as page ranges.
+    Returns future -> (file, its range's number when split, else None), and the split files."""
+    # every worker parses whole files side by side with the others: one model thread each
+    worker_options = {**options, "model_threads": 1}
+    futures: dict = {}
+    splits: dict[str, SplitParse] = {}
+    for i, f in enumerate(files):
+        split = plan_split(f, options, split_at) if split_at is not None else None
+        if split is None:
+            futures[client.submit(parse_file, f, worker_options, pure=False,
+                                  key=f"chunkbench-parse-{i}-{time.time_ns()}")] = (f, None)
+            continue
+        splits[f] = split
+        for k, (first, stop) in enumerate(split.ranges):
+            futures[client.submit(parse_range_task, split.path, split.password, first, stop, split.ocr_engine is not None,
+                                  pure=False, key=f"chunkbench-pages-{i}-{k}-{time.time_ns()}")] = (f, k)
+    return futures, splits
+
+
+def _answers(futures: dict, splits: dict[str, SplitParse]) -> Iterable[tuple[str, dict]]:
+    """(file, parse_file answer) as each file is done: a split file once all its ranges are in, or
+    at its first range that failed."""
+    from distributed import as_completed
+
+    for fut in as_completed(list(futures)):
+        f, part = futures.pop(fut)
+        try:
+            answer = fut.result()
+        except Exception as exc:  # noqa: BLE001 - a worker lost mid-task: that file failed
+            answer = {"ok": False, "error": f"worker failed: {type(exc).__name__}: {exc}", "seconds": 0.0}
+        # the cluster lets the Document go once this process has it (it is written as it arrives):
+        # a corpus's finished parses are not held on the workers until the run ends
+        fut.release()
+        if part is None:
+            yield f, answer
+            continue
+        split = splits.get(f)
+        if split is None:
+            continue  # another range of this file failed already: the file was reported
+        if not answer["ok"]:
+            del splits[f]
+            yield f, {**answer, "error": f"pages {split.ranges[part][0] + 1}-{split.ranges[part][1]}: {answer['error']}"}
+            continue
+        split.done[part] = answer
+        if split.complete():
+            del splits[f]
+            yield f, split.answer()
