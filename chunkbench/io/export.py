@@ -258,6 +258,26 @@ def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = N
     """chunk_debug.md: a header, then every chunk with metadata, source elements, boundary, the
     defects found in it (`defects`: `evaluate.defects.Finding.to_dict()`s) and its text."""
     doc = chunkset.doc
+    by_chunk: dict[int, list[Mapping[str, Any]]] = {}
+    for d in defects:
+        for i in d["chunks"]:
+            by_chunk.setdefault(i, []).append(d)
+    lines = _debug_header(chunkset, defects)
+    for c in chunkset.chunks:
+        lines += _debug_chunk(doc, c, by_chunk.get(c.index, ()))
+    if chunkset.skipped:
+        lines += ["", "## Skipped elements", ""]
+        lines += [f"- {code_span(eid)} {_element_type(doc, eid)}: {code_span(why)}"
+                  for eid, why in chunkset.skipped.items()]
+    out = "\n".join(lines) + "\n"
+    if path is not None:
+        write_text(path, out)
+    return out
+
+
+def _debug_header(chunkset: ChunkedDocument, defects: Sequence[Mapping[str, Any]]) -> list[str]:
+    """chunk_debug.md's first lines: the document, the setting, the counts, warnings and defects."""
+    doc = chunkset.doc
     header = chunkset.header(chunked_at="-")["chunking"]
     lines = [
         f"# Chunk debug: {code_span(doc.source)}",
@@ -272,50 +292,41 @@ def debug_markdown(chunkset: ChunkedDocument, path: str | os.PathLike | None = N
     ]
     if doc.metadata:
         lines.append(f"- **metadata**: {_extra_value(dict(doc.metadata))}")
-    for warning in doc.warnings:
-        lines.append(f"- **warning**: {code_span(warning)}")
+    lines += [f"- **warning**: {code_span(warning)}" for warning in doc.warnings]
     if chunkset.skipped:
         lines.append(f"- **skipped elements**: {len(chunkset.skipped)} (listed at the end)")
-    by_chunk: dict[int, list[Mapping[str, Any]]] = {}
-    for d in defects:
-        for i in d["chunks"]:
-            by_chunk.setdefault(i, []).append(d)
     if defects:
         counts: dict[str, int] = {}
         for d in defects:
             counts[d["code"]] = counts.get(d["code"], 0) + 1
         lines.append(f"- **defects**: {len(defects)} (" + ", ".join(f"`{k}` {v}" for k, v in sorted(counts.items()))
                      + "; each under its chunk)")
-    for c in chunkset.chunks:
-        lines += ["", f"## Chunk {c.index}: {code_span(c.chunk_id)}", ""]
-        lines.append(f"- **type**: `{c.type}`")
-        lines.append(f"- **boundary**: `{c.boundary.reason.value}`: {code_span(c.boundary.detail)}")
-        lines.append(f"- **pages**: {_pages(c)}")
-        if c.section_path:
-            lines.append(f"- **section_path**: {code_span(' > '.join(c.section_path))}")
-        if c.heading:
-            lines.append(f"- **heading**: {code_span(c.heading)}")
-        lines.append(f"- **size**: {c.char_len} chars, {c.tokens_est} tokens")
-        if c.start_char is not None:
-            lines.append(f"- **span**: chars {c.start_char}–{c.end_char} of the canonical text")
-        for key, value in c.extra.items():
-            shown = "(same as text)" if value == c.text and isinstance(value, str) else _extra_value(value)
-            label = f"{key} (strategy field)" if key in _DEBUG_LABELS else key  # recursive's own `size`
-            lines.append(f"- **{label}**: {shown}")
-        lines.append(f"- **source elements** ({len(c.source_blocks)}): " + (", ".join(
-            f"{code_span(eid)} {_element_type(doc, eid)}" for eid in c.source_blocks) or "none"))
-        for d in by_chunk.get(c.index, ()):
-            where = f" (p. {d['page']})" if d.get("page") is not None else ""
-            lines.append(f"- **defect** `{d['code']}`{where}: {code_span(d['detail'])}")
-        lines += ["", fenced(c.text)]
-    if chunkset.skipped:
-        lines += ["", "## Skipped elements", ""]
-        lines += [f"- {code_span(eid)} {_element_type(doc, eid)}: {code_span(why)}"
-                  for eid, why in chunkset.skipped.items()]
-    out = "\n".join(lines) + "\n"
-    if path is not None:
-        write_text(path, out)
-    return out
+    return lines
+
+
+def _debug_chunk(doc, c, defects: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One chunk's section of chunk_debug.md: its metadata, source elements, defects and text."""
+    lines = ["", f"## Chunk {c.index}: {code_span(c.chunk_id)}", ""]
+    lines.append(f"- **type**: `{c.type}`")
+    lines.append(f"- **boundary**: `{c.boundary.reason.value}`: {code_span(c.boundary.detail)}")
+    lines.append(f"- **pages**: {_pages(c)}")
+    if c.section_path:
+        lines.append(f"- **section_path**: {code_span(' > '.join(c.section_path))}")
+    if c.heading:
+        lines.append(f"- **heading**: {code_span(c.heading)}")
+    lines.append(f"- **size**: {c.char_len} chars, {c.tokens_est} tokens")
+    if c.start_char is not None:
+        lines.append(f"- **span**: chars {c.start_char}–{c.end_char} of the canonical text")
+    for key, value in c.extra.items():
+        shown = "(same as text)" if value == c.text and isinstance(value, str) else _extra_value(value)
+        label = f"{key} (strategy field)" if key in _DEBUG_LABELS else key  # recursive's own `size`
+        lines.append(f"- **{label}**: {shown}")
+    lines.append(f"- **source elements** ({len(c.source_blocks)}): " + (", ".join(
+        f"{code_span(eid)} {_element_type(doc, eid)}" for eid in c.source_blocks) or "none"))
+    for d in defects:
+        where = f" (p. {d['page']})" if d.get("page") is not None else ""
+        lines.append(f"- **defect** `{d['code']}`{where}: {code_span(d['detail'])}")
+    return [*lines, "", fenced(c.text)]
 
 
 def _element_type(doc, element_id: str) -> str:
