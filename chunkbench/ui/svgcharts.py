@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 #: matplotlib's tab10, so the colours read as they did
 COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
@@ -104,23 +105,7 @@ def panel_svg(p: Panel, colors: dict[str, str] | None = None, width: int = WIDTH
     def ty(v: float) -> float:
         return y1 - (v - ylo) / ((yhi - ylo) or 1) * (y1 - y0)
 
-    xs_all = [x for s in p.series for x in s.xs]
-    numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs_all) and not bars
-    if numeric:
-        xt = nice_ticks(min(xs_all), max(xs_all))
-
-        def tx(v) -> float:
-            return x0 + (float(v) - xt[0]) / ((xt[-1] - xt[0]) or 1) * (x1 - x0)
-
-        xlabels = [(tx(t), _num(t)) for t in xt]
-    else:
-        cats = list(dict.fromkeys(str(x) for x in xs_all))
-        slot = (x1 - x0) / max(1, len(cats))
-
-        def tx(v) -> float:
-            return x0 + slot * (cats.index(str(v)) + 0.5)
-
-        xlabels = [(tx(c), c if len(c) <= 12 else c[:11] + "…") for c in cats]
+    tx, xlabels = _x_axis(p.series, bool(bars), x0, x1)
     for t in ticks:  # grid lines and y labels
         out.append(f'<line x1="{x0}" x2="{x1}" y1="{ty(t):.1f}" y2="{ty(t):.1f}" stroke="#e5e5e5"/>'
                    f'<text x="{x0 - 4}" y="{ty(t) + 3:.1f}" text-anchor="end" fill="#333">{_e(_num(t))}</text>')
@@ -134,32 +119,67 @@ def panel_svg(p: Panel, colors: dict[str, str] | None = None, width: int = WIDTH
         out.append(f'<text transform="translate(10 {(y0 + y1) / 2}) rotate(-90)" text-anchor="middle" '
                    f'fill="#333">{_e(p.y_label)}</text>')
     if bars:
-        slot = (x1 - x0) / max(1, len({str(x) for s in bars for x in s.xs}))
-        w = slot * 0.8 / len(bars)
-        for k, s in enumerate(bars):
-            c = s.color or colors.get(s.name, COLORS[0])
-            for x, y in zip(s.xs, s.ys):
-                if y is None or (isinstance(y, float) and math.isnan(y)):
-                    continue
-                left = tx(x) - slot * 0.4 + k * w
-                top, base = ty(float(y)), ty(max(ylo, 0.0))
-                out.append(f'<rect x="{left:.1f}" y="{min(top, base):.1f}" width="{w:.1f}" height="{abs(base - top):.1f}" '
-                           f'fill="{c}"><title>{_e(s.name)}: {_e(x)} → {_e(_num(y))}</title></rect>')
+        out += _bars(bars, colors, tx, ty, ylo, (x1 - x0) / max(1, len({str(x) for s in bars for x in s.xs})))
     for s in p.series:
-        if s.kind == "bar":
-            continue
-        c = s.color or colors.get(s.name, COLORS[0])
-        pts = [(tx(x), ty(float(y)), x, y) for x, y in zip(s.xs, s.ys)
-               if y is not None and not (isinstance(y, float) and math.isnan(y))]
-        if s.kind in ("line", "path") and len(pts) > 1:
-            out.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.6" points="'
-                       + " ".join(f"{a:.1f},{b:.1f}" for a, b, _, _ in pts) + '"/>')
-        if s.kind in ("line", "scatter"):
-            for a, b, x, y in pts:
-                out.append(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="3" fill="{c}"><title>{_e(s.name)}: '
-                           f'{_e(_num(x))} → {_e(_num(y))}</title></circle>')
+        if s.kind != "bar":
+            out += _marks(s, s.color or colors.get(s.name, COLORS[0]), tx, ty)
     out.append("</svg>")
     return "".join(out)
+
+
+def _x_axis(series: Sequence[Series], bars: bool, x0: float, x1: float) -> tuple[Callable[[Any], float], list]:
+    """Where an x value is drawn, and the x axis' labels: a numeric scale with nice ticks, or a slot
+    per category (always for bars)."""
+    xs_all = [x for s in series for x in s.xs]
+    if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs_all) and not bars:
+        xt = nice_ticks(min(xs_all), max(xs_all))
+
+        def tx(v) -> float:
+            return x0 + (float(v) - xt[0]) / ((xt[-1] - xt[0]) or 1) * (x1 - x0)
+
+        return tx, [(tx(t), _num(t)) for t in xt]
+    cats = list(dict.fromkeys(str(x) for x in xs_all))
+    slot = (x1 - x0) / max(1, len(cats))
+
+    def tx_cat(v) -> float:
+        return x0 + slot * (cats.index(str(v)) + 0.5)
+
+    return tx_cat, [(tx_cat(c), c if len(c) <= 12 else c[:11] + "…") for c in cats]
+
+
+def _present(y: float | None) -> TypeGuard[float]:
+    """Whether a series has a value here (not None, not NaN)."""
+    return y is not None and not (isinstance(y, float) and math.isnan(y))
+
+
+def _bars(bars: Sequence[Series], colors: dict[str, str], tx: Callable[[Any], float], ty: Callable[[float], float],
+          ylo: float, slot: float) -> list[str]:
+    """Bar series side by side in each category's slot, from zero (or the axis' bottom) up."""
+    out = []
+    w = slot * 0.8 / len(bars)
+    for k, s in enumerate(bars):
+        c = s.color or colors.get(s.name, COLORS[0])
+        for x, y in zip(s.xs, s.ys):
+            if not _present(y):
+                continue
+            left = tx(x) - slot * 0.4 + k * w
+            top, base = ty(float(y)), ty(max(ylo, 0.0))
+            out.append(f'<rect x="{left:.1f}" y="{min(top, base):.1f}" width="{w:.1f}" height="{abs(base - top):.1f}" '
+                       f'fill="{c}"><title>{_e(s.name)}: {_e(x)} → {_e(_num(y))}</title></rect>')
+    return out
+
+
+def _marks(s: Series, c: str, tx: Callable[[Any], float], ty: Callable[[float], float]) -> list[str]:
+    """A line, path or scatter series: its polyline and (line, scatter) a dot with a tooltip per point."""
+    out = []
+    pts = [(tx(x), ty(float(y)), x, y) for x, y in zip(s.xs, s.ys) if _present(y)]
+    if s.kind in ("line", "path") and len(pts) > 1:
+        out.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.6" points="'
+                   + " ".join(f"{a:.1f},{b:.1f}" for a, b, _, _ in pts) + '"/>')
+    if s.kind in ("line", "scatter"):
+        out += [f'<circle cx="{a:.1f}" cy="{b:.1f}" r="3" fill="{c}"><title>{_e(s.name)}: '
+                f'{_e(_num(x))} → {_e(_num(y))}</title></circle>' for a, b, x, y in pts]
+    return out
 
 
 def legend_html(colors: dict[str, str]) -> str:
