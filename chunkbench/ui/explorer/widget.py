@@ -366,14 +366,9 @@ class Explorer:
                        alt=bool(event.get("altKey")))
 
     # ------------------------------------------------------------------ widgets
-    def _build(self, image_width: int) -> None:
-        names = strategy_names(slow=True)  # peers' libraries are imported when one is picked
-        self.strategy_w = w.Dropdown(options=names, description="strategy", layout=w.Layout(width="220px"))
-        self.strategy_w.observe(self._on_strategy, names="value")
-        self.params_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.summary_w = w.HTML()
-        self.status_w = w.HTML()
-        self.progress_w = w.HTML()
+    def _build_page(self) -> None:
+        """Page navigation, and the page canvas: the page raster in the middle column, the SVG of the
+        drawing over all three (gutters, page)."""
         self.prev_w = w.Button(description="◀", layout=w.Layout(width="40px"), tooltip="previous page")
         self.next_w = w.Button(description="▶", layout=w.Layout(width="40px"), tooltip="next page")
         self.page_w = w.BoundedIntText(value=1, min=1, max=self.state.n_pages, description="page",
@@ -383,19 +378,15 @@ class Explorer:
         self.next_w.on_click(lambda _b: self.state.go_to_page(self.state.page + 1))
         self.page_w.observe(self._on_page, names="value")
         self.pages_label = w.HTML(f"of {self.state.n_pages}")
-        # the page raster in the middle column, the SVG of the drawing over all three (gutters, page)
         self.image_w = w.Image(format="png", layout=w.Layout(width="100%", height="auto", grid_area="1 / 2 / 2 / 3"))
         self.overlay_w = w.HTML(layout=w.Layout(width="100%", grid_area="1 / 1 / 2 / 4"))
         self.overlay_w.add_class("cb-overlay")
         self.canvas_w = w.GridBox([self.image_w, self.overlay_w], layout=w.Layout(
             width="100%", grid_template_columns="minmax(0,0fr) minmax(0,1fr) minmax(0,0fr)", grid_template_rows="auto"))
         self.canvas_w.add_class("cb-page-canvas")
-        self.textview_w = w.HTML(layout=w.Layout(width="100%", max_height="780px", overflow="auto"))
-        self.list_w = w.Select(options=[], rows=14, layout=w.Layout(width="100%"))
-        self.list_w.add_class("cb-chunk-list")
-        self.list_w.observe(self._on_list, names="value")
-        self.detail_w = w.HTML(layout=w.Layout(width="100%"))
-        # boundary edits of the selected chunk, stored in the workspace
+
+    def _build_edit_row(self) -> w.Widget:
+        """The buttons that edit the selected chunk's boundary (stored in the workspace)."""
         buttons = {"merge into previous (m)": ("merge", 0), "← a word earlier ([)": ("move", -1),
                    "a word later (]) →": ("move", 1)}
         self.edit_buttons = []
@@ -409,7 +400,23 @@ class Explorer:
         split_b.on_click(lambda _b: self._edit("split", int(self.split_w.value)))
         split_b.add_class("cb-edit-split")
         self.edit_buttons.append(split_b)
-        edits_row = w.HBox([*self.edit_buttons, self.split_w], layout=w.Layout(flex_flow="row wrap"))
+        return w.HBox([*self.edit_buttons, self.split_w], layout=w.Layout(flex_flow="row wrap"))
+
+    def _build(self, image_width: int) -> None:
+        names = strategy_names(slow=True)  # peers' libraries are imported when one is picked
+        self.strategy_w = w.Dropdown(options=names, description="strategy", layout=w.Layout(width="220px"))
+        self.strategy_w.observe(self._on_strategy, names="value")
+        self.params_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.summary_w = w.HTML()
+        self.status_w = w.HTML()
+        self.progress_w = w.HTML()
+        self._build_page()
+        self.textview_w = w.HTML(layout=w.Layout(width="100%", max_height="780px", overflow="auto"))
+        self.list_w = w.Select(options=[], rows=14, layout=w.Layout(width="100%"))
+        self.list_w.add_class("cb-chunk-list")
+        self.list_w.observe(self._on_list, names="value")
+        self.detail_w = w.HTML(layout=w.Layout(width="100%"))
+        edits_row = self._build_edit_row()
         self._events = None
         if self.has_pdf:
             try:
