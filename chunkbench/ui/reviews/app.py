@@ -101,6 +101,24 @@ class ReviewApp:
             self.edit_note.object = f'<div class="cb-edit-note">{html.escape(str(exc))}</div>'
 
     # ---------------------------------------------------------------- UI
+    def _build_edit_buttons(self) -> None:
+        """The boundary edit buttons: stored in the workspace, applied to the chunks shown."""
+        self.merge_b = pn.widgets.Button(label="merge into previous", width=170, css_classes=["cb-merge"])
+        self.earlier_word_b = pn.widgets.Button(label="← start a word earlier", width=180, css_classes=["cb-move-earlier"])
+        self.later_word_b = pn.widgets.Button(label="start a word later →", width=170, css_classes=["cb-move-later"])
+        self.split_word = pn.widgets.IntInput(value=2, start=2, width=90, css_classes=["cb-split-word"])
+        self.split_b = pn.widgets.Button(label="split before word", width=150, css_classes=["cb-split"])
+        self.merge_b.on_click(_discard_event(functools.partial(self._edit, "merge")))
+        self.earlier_word_b.on_click(_discard_event(functools.partial(self._edit, "move", -1)))
+        self.later_word_b.on_click(_discard_event(functools.partial(self._edit, "move", 1)))
+        self.split_b.on_click(_discard_event(lambda: self._edit("split", int(self.split_word.value or 2))))
+        self.split_here_b = pn.widgets.Button(label="split before the picked word", width=220, disabled=True,
+                                              css_classes=["cb-split-here"])
+        self.move_here_b = pn.widgets.Button(label="move the boundary to the picked word", width=260, disabled=True,
+                                             css_classes=["cb-move-here"])
+        self.split_here_b.on_click(_discard_event(functools.partial(self._edit_picked, "split")))
+        self.move_here_b.on_click(_discard_event(functools.partial(self._edit_picked, "move")))
+
     def _build(self, inline: bool) -> None:
         cs, session = self.session.chunkset, self.session
         params = ", ".join(f"{k}={v}" for k, v in cs.params.items())
@@ -152,22 +170,7 @@ class ReviewApp:
         self.earlier_b = pn.widgets.Button(label="apply earlier verdict", width=180, visible=False,
                                            css_classes=["cb-apply-earlier"])
         self.earlier_b.on_click(_discard_event(lambda: session.apply_earlier()))
-        # boundary edits: stored in the workspace, applied to the chunks shown
-        self.merge_b = pn.widgets.Button(label="merge into previous", width=170, css_classes=["cb-merge"])
-        self.earlier_word_b = pn.widgets.Button(label="← start a word earlier", width=180, css_classes=["cb-move-earlier"])
-        self.later_word_b = pn.widgets.Button(label="start a word later →", width=170, css_classes=["cb-move-later"])
-        self.split_word = pn.widgets.IntInput(value=2, start=2, width=90, css_classes=["cb-split-word"])
-        self.split_b = pn.widgets.Button(label="split before word", width=150, css_classes=["cb-split"])
-        self.merge_b.on_click(_discard_event(functools.partial(self._edit, "merge")))
-        self.earlier_word_b.on_click(_discard_event(functools.partial(self._edit, "move", -1)))
-        self.later_word_b.on_click(_discard_event(functools.partial(self._edit, "move", 1)))
-        self.split_b.on_click(_discard_event(lambda: self._edit("split", int(self.split_word.value or 2))))
-        self.split_here_b = pn.widgets.Button(label="split before the picked word", width=220, disabled=True,
-                                              css_classes=["cb-split-here"])
-        self.move_here_b = pn.widgets.Button(label="move the boundary to the picked word", width=260, disabled=True,
-                                             css_classes=["cb-move-here"])
-        self.split_here_b.on_click(_discard_event(functools.partial(self._edit_picked, "split")))
-        self.move_here_b.on_click(_discard_event(functools.partial(self._edit_picked, "move")))
+        self._build_edit_buttons()
         self.pick_note = OfflineHTML(_PICK_HINT, sizing_mode="stretch_width", css_classes=["cb-pick-note"])
         self.edit_note = OfflineHTML("", sizing_mode="stretch_width", css_classes=["cb-edit-note"])
         self.provisional_note = OfflineHTML(self._provisional_html(), sizing_mode="stretch_width",
