@@ -105,6 +105,10 @@ def contract(doc: Document, **params) -> StrategyResult:
 # --- units → chunks -----------------------------------------------------------------------------
 
 
+#: what `_Walker._by_kind` returns when what a unit is decides nothing (None means: it joins)
+_UNDECIDED = object()
+
+
 class _Walker:
     """Places units into chunks by the hard boundaries, merge rules and soft boundaries."""
 
@@ -169,10 +173,19 @@ class _Walker:
             o.cur = u.ref
 
     def _boundary(self, u: ContractPiece) -> Boundary | None:
-        """Why `u` starts a new chunk, or None when it joins the open one."""
+        """Why `u` starts a new chunk, or None when it joins the open one: by what `u` is (a heading,
+        a table, what follows a table, a lead-in), else by size, list length, clause and page."""
         o = self.open
         if o is None:
             return Boundary(Reason.DOCUMENT_START, f"first chunk of the document, starting at {_what(u)}")
+        by_kind = self._by_kind(u, o)
+        if by_kind is _UNDECIDED:
+            return self._by_size(u, o)
+        assert by_kind is None or isinstance(by_kind, Boundary)
+        return by_kind
+
+    def _by_kind(self, u: ContractPiece, o: _Open) -> Boundary | None | object:
+        """The boundary (or None: joins) that what `u` is decides, else _UNDECIDED."""
         if u.kind == HEADING:
             if self.join_headings and not o.has_body and o.length + len(o.sep(u)) + len(u.text) <= self.max:
                 self._title(u, o)
@@ -198,6 +211,11 @@ class _Walker:
         last = o.units[-1]
         if last.opens is not None and last.opens is u.el and u.cut is None and o.length + len(o.sep(u)) + len(u.text) <= self.max:
             return None  # what a lead-in introduces stays with it while they fit
+        return _UNDECIDED
+
+    def _by_size(self, u: ContractPiece, o: _Open) -> Boundary | None:
+        """The boundary an element cut into pieces, the size limit, the list limit or a new clause
+        makes before `u`, else a page break or a soft cut."""
         added = len(o.sep(u)) + len(u.text)
         if u.cut is not None:
             how = "a line break or space" if u.cut == HARD else f"a {u.cut} boundary"
@@ -216,6 +234,11 @@ class _Walker:
         hard = None if u.contained or (self.join_headings and not o.has_body) else self._new_clause(u.ref, o)
         if hard:
             return Boundary(Reason.CLAUSE_CHANGE, hard)
+        return self._page_or_soft(u, o)
+
+    def _page_or_soft(self, u: ContractPiece, o: _Open) -> Boundary | None:
+        """A page break with the chunk past its page share, else a soft cut where the rest up to the
+        next hard boundary does not fit."""
         page, last_page = u.el.page_idx, o.units[-1].el.last_page_idx
         if (
             page is not None
