@@ -73,39 +73,10 @@ def find_noise(
 ) -> dict[str, str]:
     """Element id → why it is skipped (empty text, furniture, page number, watermark)."""
     noise_types = frozenset(noise_types)
-    skipped: dict[str, str] = {}
-    for e in doc.elements:
-        if e.is_empty:
-            skipped[e.id] = "empty text"
+    skipped: dict[str, str] = {e.id: "empty text" for e in doc.elements if e.is_empty}
     content = [e for e in doc.elements if e.id not in skipped and e.type not in noise_types]
-
-    heights = {p.index: p.height for p in doc.pages}
-    numbers = [e for e in content if e.type != "table" and _is_page_number(e, heights)]
-    if len({e.page_idx for e in numbers if e.page_idx is not None}) >= 2:
-        for e in numbers:
-            skipped[e.id] = f"repeated page number {' '.join(e.text.split())!r}"
-
-    n_pages = len({e.page_idx for e in doc.elements if e.page_idx is not None})
-    need = max(watermark_min_pages, math.ceil(WATERMARK_PAGE_SHARE * n_pages))
-    pages_of: dict[str, set[int]] = defaultdict(set)
-    candidates: dict[str, list[Element]] = defaultdict(list)
-    for e in content:
-        if (
-            e.id not in skipped
-            and e.page_idx is not None
-            and e.type not in ("table", "list")
-            and len(e.text.strip()) <= WATERMARK_MAX_CHARS
-            and clause_ref(e.text) is None
-        ):
-            pages_of[page_text_key(e.text)].add(e.page_idx)
-            candidates[page_text_key(e.text)].append(e)
-    for key, pages in pages_of.items():
-        if len(pages) >= need:
-            for e in candidates[key]:
-                skipped[e.id] = (
-                    f"watermark: {' '.join(e.text.split())!r} repeated on {len(pages)} of {n_pages} pages"
-                )
-
+    skipped.update(_page_numbers(doc, content))
+    skipped.update(_watermarks(doc, [e for e in content if e.id not in skipped], watermark_min_pages))
     body = {tok for e in content if e.id not in skipped for tok in _TOKEN.findall(e.text)}
     kept_first: dict[str, str] = {}
     for e in doc.elements:
@@ -121,3 +92,31 @@ def find_noise(
         else:
             skipped[e.id] = f"page furniture ({e.type})"
     return skipped
+
+
+def _page_numbers(doc: Document, content: list[Element]) -> dict[str, str]:
+    """Page numbers among the content, when they repeat on two pages or more."""
+    heights = {p.index: p.height for p in doc.pages}
+    numbers = [e for e in content if e.type != "table" and _is_page_number(e, heights)]
+    if len({e.page_idx for e in numbers if e.page_idx is not None}) < 2:
+        return {}
+    return {e.id: f"repeated page number {' '.join(e.text.split())!r}" for e in numbers}
+
+
+def _watermarks(doc: Document, content: list[Element], watermark_min_pages: int) -> dict[str, str]:
+    """Short texts (no clause, list or table) repeated on enough of the pages to be a watermark."""
+    n_pages = len({e.page_idx for e in doc.elements if e.page_idx is not None})
+    need = max(watermark_min_pages, math.ceil(WATERMARK_PAGE_SHARE * n_pages))
+    pages_of: dict[str, set[int]] = defaultdict(set)
+    candidates: dict[str, list[Element]] = defaultdict(list)
+    for e in content:
+        if (
+            e.page_idx is not None
+            and e.type not in ("table", "list")
+            and len(e.text.strip()) <= WATERMARK_MAX_CHARS
+            and clause_ref(e.text) is None
+        ):
+            pages_of[page_text_key(e.text)].add(e.page_idx)
+            candidates[page_text_key(e.text)].append(e)
+    return {e.id: f"watermark: {' '.join(e.text.split())!r} repeated on {len(pages)} of {n_pages} pages"
+            for key, pages in pages_of.items() if len(pages) >= need for e in candidates[key]}
