@@ -167,7 +167,25 @@ def _chunk_stretch(doc: Document, stretch: _Stretch, rules: _Rules, titles: Mapp
                    lim: SizeLimit, first: int) -> KeptChunks:
     """The chunks of one stretch at `lim`'s limit, numbered from `first`, and the range of limits
     that gives the same."""
-    limit, join_headings, split_oversize = lim.value, rules.join_headings, rules.split_oversize
+    limit, split_oversize = lim.value, rules.split_oversize
+    groups = _groups(stretch, rules, titles, lim)
+    chunks: list[Chunk] = []
+    whys: list[Why | None] = []
+    for g in groups:
+        if split_oversize and not lim.fits(g.size):  # an oversize element, or one its headings and lead-ins open
+            lim.pin()
+            pieces = _split_element(doc, first + len(chunks), g, rules.heading_level, lim, titles)
+            chunks += pieces
+            whys += [None] * len(pieces)
+        else:
+            chunks.append(_make_chunk(doc, first + len(chunks), g, rules.heading_level, lim))
+            whys.append(g.why)
+    return KeptChunks(limit, lim.lo, lim.hi, tuple(chunks), tuple(whys))
+
+
+def _groups(stretch: _Stretch, rules: _Rules, titles: Mapping[str, Element], lim: SizeLimit) -> list[_Open]:
+    """The stretch's elements grouped into chunks (before an oversize one is cut into pieces)."""
+    join_headings, split_oversize = rules.join_headings, rules.split_oversize
     groups: list[_Open] = []
     current: _Open | None = None
     stack = HeadingStack.of(stretch.headings)  # the headings above this point
@@ -182,11 +200,7 @@ def _chunk_stretch(doc: Document, stretch: _Stretch, rules: _Rules, titles: Mapp
             why = None  # headings are not left alone in a chunk: what follows joins them
             current.section_path = list(stack.path)
         else:
-            # lead-ins keep what they introduce with `join_headings`; without, a caption still opens its table's chunk
-            opens = titles if join_headings else {}
-            why = _boundary(current, el, lim, rules.heading_level, rules.table_boundary, opens)
-            if why is None and el.id in titles and (join_headings or el.type == "caption"):
-                why = _lead_in(current, el, titles[el.id], lim, rules.table_boundary)
+            why = _cut_before(current, el, rules, titles, lim)
         carried: list[Element] = []
         if why is not None and current is not None and join_headings and why.reason is not Reason.HEADING:
             carried = _openers_to_carry(current, el, titles, lim, split_oversize)
@@ -200,18 +214,18 @@ def _chunk_stretch(doc: Document, stretch: _Stretch, rules: _Rules, titles: Mapp
         for h in carried:
             current.add(h)
         current.add(el)
-    chunks: list[Chunk] = []
-    whys: list[Why | None] = []
-    for g in groups:
-        if split_oversize and not lim.fits(g.size):  # an oversize element, or one its headings and lead-ins open
-            lim.pin()
-            pieces = _split_element(doc, first + len(chunks), g, rules.heading_level, lim, titles)
-            chunks += pieces
-            whys += [None] * len(pieces)
-        else:
-            chunks.append(_make_chunk(doc, first + len(chunks), g, rules.heading_level, lim))
-            whys.append(g.why)
-    return KeptChunks(limit, lim.lo, lim.hi, tuple(chunks), tuple(whys))
+    return groups
+
+
+def _cut_before(current: _Open, el: Element, rules: _Rules, titles: Mapping[str, Element], lim: SizeLimit) -> Why | None:
+    """Why `el` starts a chunk after `current` (a boundary, or a lead-in that opens what it
+    introduces), or None when it joins. Lead-ins keep what they introduce with `join_headings`;
+    without, a caption still opens its table's chunk."""
+    opens = titles if rules.join_headings else {}
+    why = _boundary(current, el, lim, rules.heading_level, rules.table_boundary, opens)
+    if why is None and el.id in titles and (rules.join_headings or el.type == "caption"):
+        why = _lead_in(current, el, titles[el.id], lim, rules.table_boundary)
+    return why
 
 
 def cut_level(doc: Document) -> int:
