@@ -175,29 +175,39 @@ def _compute_partial_boxes(path: str, e: Element, a: int, b: int,
     words = _element_words(path, _page(e) + 1, _box(e), e.text)
     if words is None:
         return _proportional(e, a, b)
-    sel = words.char_word[a:b]
+    sel = _selected_words(words.char_word, a, b)
+    if sel is None:
+        return _proportional(e, a, b)
+    out = _line_boxes(words, sel.tolist(), merge)
+    clipped = [_clip(b, _box(e)) for b in out]
+    return [b for b in clipped if b is not None] or _proportional(e, a, b)
+
+
+def _selected_words(char_word: np.ndarray, a: int, b: int) -> np.ndarray | None:
+    """The words characters [a, b) of an element fall in (`char_word`: each character's word, -1
+    for white space); white space alone (a token window starting at a space) takes the next word,
+    else the previous; None when the element has no words."""
+    sel = char_word[a:b]
     sel = np.unique(sel[sel >= 0])
-    if sel.size == 0:
-        # only whitespace selected (a token window starting at a space): the next word, else the previous
-        after = words.char_word[b:]
-        before = words.char_word[:a]
-        nxt = after[after >= 0]
-        prv = before[before >= 0]
-        if nxt.size:
-            sel = nxt[:1]
-        elif prv.size:
-            sel = prv[-1:]
-        else:
-            return _proportional(e, a, b)
-    chosen = set(sel.tolist())
-    line_order: list[tuple[int, int]] = []
+    if sel.size:
+        return sel
+    nxt = char_word[b:]
+    nxt = nxt[nxt >= 0]
+    if nxt.size:
+        return nxt[:1]
+    prv = char_word[:a]
+    prv = prv[prv >= 0]
+    return prv[-1:] if prv.size else None
+
+
+def _line_boxes(words: _Words, selected: list[int], merge: bool) -> list[tuple[float, float, float, float]]:
+    """One box per line around the selected words, lines in the order the words come; with `merge`,
+    consecutive lines whose every word is selected are one box."""
+    chosen = set(selected)
     line_words: dict[tuple[int, int], list[int]] = {}
     for i, key in enumerate(words.lines):
         line_words.setdefault(key, []).append(i)
-    for i in sel.tolist():
-        key = words.lines[i]
-        if (not line_order or line_order[-1] != key) and key not in line_order:
-            line_order.append(key)
+    line_order = list(dict.fromkeys(words.lines[i] for i in selected))
     out: list[tuple[float, float, float, float]] = []
     run: list[float] | None = None
     for key in line_order:
@@ -217,8 +227,7 @@ def _compute_partial_boxes(path: str, e: Element, a: int, b: int,
             out.append(as_bbox(box))
     if run is not None:
         out.append(as_bbox(run))
-    clipped = [_clip(b, _box(e)) for b in out]
-    return [b for b in clipped if b is not None] or _proportional(e, a, b)
+    return out
 
 
 def span_regions(doc: Document, start: int, end: int, elements: Iterable[Element] | None = None) -> list[BBox]:
