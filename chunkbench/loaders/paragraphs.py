@@ -148,17 +148,28 @@ def continues(first: Element, second: Element) -> bool:
         return False
     last = first.parts[-1]
     next_line = _on_the_next_line(last, second)
-    if first.type == "footnote":
-        last_page, page = first.last_page_idx, second.page_idx
-        if second.type != "footnote" or last_page is None or page is None or page > last_page + 1:
-            return False
-    elif second.type == "heading":
-        if not (_SENTENCE_END.search(second.text) or (lower and next_line)):
-            return False  # a lower-case heading of a manual ("set xtics") under its section's text
-    elif second.type != "paragraph":
+    if not _kinds_continue(first, second, lower=lower, next_line=next_line):
         return False
     if not (joins_hyphenated(first.text, second.text) or _OPEN_END.search(first.text)):
         return False
+    return _placed_after(last, second, lower=lower, next_line=next_line)
+
+
+def _kinds_continue(first: Element, second: Element, *, lower: bool, next_line: bool) -> bool:
+    """Whether what `second` is may continue `first`: a footnote the next footnote (on its page or
+    the next), a paragraph a paragraph, or a "heading" that reads as the rest of the sentence."""
+    if first.type == "footnote":
+        last_page, page = first.last_page_idx, second.page_idx
+        return not (second.type != "footnote" or last_page is None or page is None or page > last_page + 1)
+    if second.type == "heading":
+        # not a lower-case heading of a manual ("set xtics") under its section's text
+        return bool(_SENTENCE_END.search(second.text) or (lower and next_line))
+    return second.type == "paragraph"
+
+
+def _placed_after(last: Element, second: Element, *, lower: bool, next_line: bool) -> bool:
+    """Whether `second` lies where a continuation of `last` would: the line right under it, or (in
+    lower case) the head of the next column or a later page, no wider than its column."""
     if last.page_idx is None or second.page_idx is None or last.bbox is None or second.bbox is None:
         return False
     if next_line:
