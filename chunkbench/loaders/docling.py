@@ -219,33 +219,13 @@ class _DoclingReader:
         if etype is None:
             self.unknown[label] += 1
             etype = "other"
-        attrs: dict[str, Any] = {}
         rows = None
         text = self._string(item, "text", path)
-        level = None
-        if etype == "heading":
-            raw_level = item.get("level", 1)
-            if not is_int(raw_level) or raw_level < 0:
-                self.fail(path, f"'level' must be a non-negative integer, got {raw_level!r}")
-            level = 1 if label == "title" else min(raw_level + 1, 6)
-        if label == "list_item":
-            marker = self._string(item, "marker", path)
-            if marker:
-                attrs["marker"] = marker
-            if item.get("enumerated") is True:
-                attrs["enumerated"] = True
-        if label == "code" and isinstance(item.get("code_language"), str):
-            attrs["code_language"] = item["code_language"]
+        level = self._level(item, label, path) if etype == "heading" else None
+        attrs = self._attrs(item, label, path)
         if path.startswith("tables/"):
             rows = self._rows(item.get("data"), path)
             text = pipe_table(rows) if rows else text
-        if path.startswith(("tables/", "pictures/")):
-            captions = [self._caption(ref, path) for ref in self._refs(item, "captions", path)]
-            footnotes = [self._caption(ref, path) for ref in self._refs(item, "footnotes", path)]
-            if captions := [c for c in captions if c]:
-                attrs["caption"] = captions
-            if footnotes := [f for f in footnotes if f]:
-                attrs["footnote"] = footnotes
         if tree == "furniture" or item.get("content_layer") == "furniture":
             attrs["content_layer"] = "furniture"
             if etype not in ("header", "footer", "page_number"):
@@ -264,6 +244,34 @@ class _DoclingReader:
             page_end_idx=page_end_idx,
             attrs=attrs,
         )
+
+    def _level(self, item: dict, label: str, path: str) -> int:
+        """A heading's level: 1 for the title, else Docling's level + 1 (at most 6)."""
+        raw_level = item.get("level", 1)
+        if not is_int(raw_level) or raw_level < 0:
+            self.fail(path, f"'level' must be a non-negative integer, got {raw_level!r}")
+        return 1 if label == "title" else min(raw_level + 1, 6)
+
+    def _attrs(self, item: dict, label: str, path: str) -> dict[str, Any]:
+        """What an element keeps of its item: a list item's marker, a code block's language, a table's
+        or picture's captions and footnotes."""
+        attrs: dict[str, Any] = {}
+        if label == "list_item":
+            marker = self._string(item, "marker", path)
+            if marker:
+                attrs["marker"] = marker
+            if item.get("enumerated") is True:
+                attrs["enumerated"] = True
+        if label == "code" and isinstance(item.get("code_language"), str):
+            attrs["code_language"] = item["code_language"]
+        if path.startswith(("tables/", "pictures/")):
+            captions = [self._caption(ref, path) for ref in self._refs(item, "captions", path)]
+            footnotes = [self._caption(ref, path) for ref in self._refs(item, "footnotes", path)]
+            if captions := [c for c in captions if c]:
+                attrs["caption"] = captions
+            if footnotes := [f for f in footnotes if f]:
+                attrs["footnote"] = footnotes
+        return attrs
 
     def _string(self, item: dict, key: str, where: str) -> str:
         value = item.get(key, "")
