@@ -105,15 +105,7 @@ class ItemReader:
 
     def v1_item(self, item: Any, where: str, page_idx: int | None, raw_type: str | None = None) -> Item:
         """Check and convert one v1 item; v2 items come here rewritten, with their own type name."""
-        if not isinstance(item, dict):
-            self.fail(where, f"expected an object, got {json_type(item)}")
-        kind = item.get("type")
-        if not isinstance(kind, str) or not kind.strip():
-            self.fail(where, "missing or invalid 'type'")
-        if page_idx is None:
-            page_idx = item.get("page_idx")
-            if not is_int(page_idx) or page_idx < 0:
-                self.fail(where, f"'page_idx' must be a non-negative integer, got {page_idx!r}")
+        kind, page_idx = self._kind_and_page(item, where, page_idx)
         etype = _V1_TYPES.get(kind)
         if etype is None:
             self.unknown[kind] += 1
@@ -123,16 +115,7 @@ class ItemReader:
         for key in ("sub_type", "text_format", "list_type"):
             if isinstance(item.get(key), str) and item[key]:
                 attrs[key] = item[key]
-        blocks: tuple = ()
-        rows = None
-        if etype == "table":
-            text, rows = self._table(item, where, attrs)
-        elif etype == "image":
-            text = self._image(item, where, attrs)
-        elif etype in ("code", "list"):
-            text, blocks = self._code_or_list(item, where, etype, attrs)
-        else:
-            text = self._plain_text(item, where)
+        text, blocks, rows = self._content(item, where, etype, attrs)
         if etype == "equation":
             self._keep_img_path(item, where, attrs)
         if kind == "paragraph":  # specs/1: a paragraph stays one; its text_level is kept for reference
@@ -146,6 +129,32 @@ class ItemReader:
         text = text.strip("\n") if etype == "code" else text.strip()
         bbox = self._bbox(item.get("bbox"), where)
         return Item(etype, raw_type or kind, text if text.strip() else "", page_idx, bbox, level, blocks, rows, attrs)
+
+    def _kind_and_page(self, item: Any, where: str, page_idx: int | None) -> tuple[str, int]:
+        """A v1 item's type and page (`page_idx` when its v2 page gave it), checked."""
+        if not isinstance(item, dict):
+            self.fail(where, f"expected an object, got {json_type(item)}")
+        kind = item.get("type")
+        if not isinstance(kind, str) or not kind.strip():
+            self.fail(where, "missing or invalid 'type'")
+        if page_idx is None:
+            page_idx = item.get("page_idx")
+            if not is_int(page_idx) or page_idx < 0:
+                self.fail(where, f"'page_idx' must be a non-negative integer, got {page_idx!r}")
+        return kind, page_idx
+
+    def _content(self, item: dict, where: str, etype: str, attrs: dict[str, Any]) -> tuple[str, tuple, Any]:
+        """An item's text (a table's as a pipe table, an image's caption), its blocks (code lines,
+        list items) and a table's rows."""
+        if etype == "table":
+            text, rows = self._table(item, where, attrs)
+            return text, (), rows
+        if etype == "image":
+            return self._image(item, where, attrs), (), None
+        if etype in ("code", "list"):
+            text, blocks = self._code_or_list(item, where, etype, attrs)
+            return text, blocks, None
+        return self._plain_text(item, where), (), None
 
     def _text_level(self, item: dict, where: str) -> int | None:
         """MinerU's heading level: 1-6 (deeper levels count as 6); 0, 999 and missing are None."""
@@ -389,62 +398,74 @@ def _v2_as_v1(reader: ItemReader, item: Any, where: str) -> dict:
     content = item.get("content", {})
     if not isinstance(content, dict):
         reader.fail(where, f"'content' must be an object, got {json_type(content)}")
-
-    def spans(key: str) -> str:
-        return spans_text(reader, content.get(key), where, key)
-
-    def span_list(key: str) -> list[str]:
-        text = spans(key)
-        return [text] if text else []
-
     out: dict[str, Any] = {"type": kind, "bbox": item.get("bbox")}
     if isinstance(item.get("sub_type"), str):
         out["sub_type"] = item["sub_type"]
+    if kind in ("list", "index"):
+        out.update(_v2_list(reader, content, where))
+        if out.get("list_type") == "reference_list":  # v1 marks the same lists sub_type ref_text
+            out.setdefault("sub_type", "ref_text")
+    else:
+        out.update(_v2_fields(_V2Content(reader, content, where), kind, out.get("sub_type")))
+    return out
+
+
+@dataclass(frozen=True)
+class _V2Content:
+    """A v2 item's content, read as the reader checks it (spans as text)."""
+
+    reader: ItemReader
+    content: dict
+    where: str
+
+    def spans(self, key: str) -> str:
+        return spans_text(self.reader, self.content.get(key), self.where, key)
+
+    def span_list(self, key: str) -> list[str]:
+        text = self.spans(key)
+        return [text] if text else []
+
+    def image_path(self) -> str | None:
+        return _v2_image_path(self.reader, self.content, self.where)
+
+
+def _v2_fields(c: _V2Content, kind: str, sub_type: str | None) -> dict[str, Any]:
+    """The v1 fields of a v2 item that is no list: text, equation, image or chart, table, code."""
     if kind in _V2_TEXT_TYPES:
-        out["type"], key = _V2_TEXT_TYPES[kind]
-        out["text"] = spans(key)
+        v1_type, key = _V2_TEXT_TYPES[kind]
+        out: dict[str, Any] = {"type": v1_type, "text": c.spans(key)}
         if kind == "title":
-            out["text_level"] = content.get("level", 1)
-    elif kind == "equation_interline":
-        out.update(type="equation", text=content.get("math_content"), text_format=content.get("math_type"))
-        out["img_path"] = _v2_image_path(reader, content, where)
-    elif kind in ("image", "chart"):
-        out.update(
-            content=content.get("content"),
-            img_path=_v2_image_path(reader, content, where),
-            image_caption=span_list(f"{kind}_caption"),
-            image_footnote=span_list(f"{kind}_footnote"),
-        )
-    elif kind == "table":
-        out.update(
-            table_body=content.get("html"),
-            img_path=_v2_image_path(reader, content, where),
-            table_caption=span_list("table_caption"),
-            table_footnote=span_list("table_footnote"),
-        )
-    elif kind in ("code", "algorithm"):
-        out.update(
-            type="code",
-            sub_type=out.get("sub_type", kind),
-            code_caption=span_list(f"{kind}_caption"),
-            code_body=spans(f"{kind}_content"),
-            code_footnote=span_list(f"{kind}_footnote"),
-        )
-    elif kind in ("list", "index"):
-        items = content.get("list_items")
-        items = [] if items is None else items
-        if not isinstance(items, list):
-            reader.fail(where, "'list_items' must be a list")
-        out["list_items"] = [
-            spans_text(reader, entry.get("item_content") if isinstance(entry, dict) else entry, where, "item_content")
-            for entry in items
-        ]
-        if isinstance(content.get("list_type"), str):
-            out["list_type"] = content["list_type"]
-            if content["list_type"] == "reference_list":  # v1 marks the same lists sub_type ref_text
-                out.setdefault("sub_type", "ref_text")
-    elif f"{kind}_content" in content:  # a type this loader does not know yet: keep its text
-        out["text"] = spans(f"{kind}_content")
+            out["text_level"] = c.content.get("level", 1)
+        return out
+    if kind == "equation_interline":
+        return {"type": "equation", "text": c.content.get("math_content"), "text_format": c.content.get("math_type"),
+                "img_path": c.image_path()}
+    if kind in ("image", "chart"):
+        return {"content": c.content.get("content"), "img_path": c.image_path(),
+                "image_caption": c.span_list(f"{kind}_caption"), "image_footnote": c.span_list(f"{kind}_footnote")}
+    if kind == "table":
+        return {"table_body": c.content.get("html"), "img_path": c.image_path(),
+                "table_caption": c.span_list("table_caption"), "table_footnote": c.span_list("table_footnote")}
+    if kind in ("code", "algorithm"):
+        return {"type": "code", "sub_type": kind if sub_type is None else sub_type, "code_caption": c.span_list(f"{kind}_caption"),
+                "code_body": c.spans(f"{kind}_content"), "code_footnote": c.span_list(f"{kind}_footnote")}
+    if f"{kind}_content" in c.content:  # a type this loader does not know yet: keep its text
+        return {"text": c.spans(f"{kind}_content")}
+    return {}
+
+
+def _v2_list(reader: ItemReader, content: dict, where: str) -> dict[str, Any]:
+    """The v1 fields of a v2 list (or index): its items' texts and its list type."""
+    items = content.get("list_items")
+    items = [] if items is None else items
+    if not isinstance(items, list):
+        reader.fail(where, "'list_items' must be a list")
+    out: dict[str, Any] = {"list_items": [
+        spans_text(reader, entry.get("item_content") if isinstance(entry, dict) else entry, where, "item_content")
+        for entry in items
+    ]}
+    if isinstance(content.get("list_type"), str):
+        out["list_type"] = content["list_type"]
     return out
 
 
