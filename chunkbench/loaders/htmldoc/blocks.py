@@ -44,6 +44,10 @@ class _Context:
     file: str | None = None
 
 
+#: the method that reads a block of each of these tags
+_READERS = {"p": "_paragraph", "ul": "_list", "ol": "_list", "dl": "_definitions", "table": "_table"}
+
+
 class BlockReader:
     """Reads the bodies of one or more pages into Elements with ids `e0`, `e1`, ... in order."""
 
@@ -66,29 +70,26 @@ class BlockReader:
             self._admonition(el, kind, ctx)
             return
         if tag in _HEADINGS:
-            if ctx.admonition is not None:  # an admonition's title written as a heading (DocBook's h3.title)
-                self._emit("paragraph", flat_text(el, lines=False), ctx, raw_type=tag, admonition_title=True)
-            elif classes(el) & _TITLE_PAGE_LINES:  # DocBook's title page: authors, credits, subtitle
-                self._emit("paragraph", flat_text(el, lines=False), ctx, raw_type=f"{tag}.{el.get('class')}")
-            else:
-                self._emit("heading", flat_text(el, lines=False), ctx, raw_type=tag, level=_level(el),
-                           document_title=_is_document_title(el))
-        elif tag == "p":
-            self._paragraph(el, ctx)
+            self._heading(el, ctx)
         elif tag in ("pre", "listing", "xmp", "plaintext"):
             self._emit("code", _code_text(el), ctx, raw_type=tag)
-        elif tag in ("ul", "ol"):
-            self._list(el, ctx)
-        elif tag == "dl":
-            self._definitions(el, ctx)
-        elif tag == "table":
-            self._table(el, ctx)
         elif tag in ("caption", "figcaption"):
             self._emit("caption", flat_text(el, lines=False), ctx, raw_type=tag)
-        elif tag == "hr":
-            return
-        else:  # a container, or an unknown element standing as a block: the blocks inside it
+        elif tag in _READERS:
+            getattr(self, _READERS[tag])(el, ctx)
+        elif tag != "hr":  # a container, or an unknown element standing as a block: the blocks inside it
             self._container(el, ctx)
+
+    def _heading(self, el: etree._Element, ctx: _Context) -> None:
+        """A heading; in an admonition its title, on DocBook's title page a line of it: paragraphs."""
+        tag = el.tag
+        if ctx.admonition is not None:  # an admonition's title written as a heading (DocBook's h3.title)
+            self._emit("paragraph", flat_text(el, lines=False), ctx, raw_type=tag, admonition_title=True)
+        elif classes(el) & _TITLE_PAGE_LINES:  # DocBook's title page: authors, credits, subtitle
+            self._emit("paragraph", flat_text(el, lines=False), ctx, raw_type=f"{tag}.{el.get('class')}")
+        else:
+            self._emit("heading", flat_text(el, lines=False), ctx, raw_type=tag, level=_level(el),
+                       document_title=_is_document_title(el))
 
     def _container(self, el: etree._Element, ctx: _Context) -> None:
         """The blocks inside `el`, each run of text and inline elements between them a paragraph."""
@@ -192,11 +193,14 @@ class BlockReader:
                 self._footnotes(child, ctx)
             return
         lists = [c for c in el if c.tag in ("ol", "ul")]
-        if lists:
-            for lst in lists:
-                for n, li in enumerate((li for li in lst if li.tag == "li"), 1):
-                    self._footnote(flat_text(li), str(n), ctx)
-            return
+        for lst in lists:
+            for n, li in enumerate((li for li in lst if li.tag == "li"), 1):
+                self._footnote(flat_text(li), str(n), ctx)
+        if not lists:
+            self._footnotes_under_marks(el, ctx)
+
+    def _footnotes_under_marks(self, el: etree._Element, ctx: _Context) -> None:
+        """Notes one after another, each after its mark: a heading ("(1)") or a label."""
         mark: str | None = None
         texts: list[str] = []
         for child in el:
