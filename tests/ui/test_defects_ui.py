@@ -96,6 +96,35 @@ def test_the_explorer_switches_the_defects_layer(windows):
     assert ex.defects_w.value and _red(ex.image) == with_boxes
 
 
+def test_defects_found_while_the_first_view_is_drawn_are_drawn(windows, monkeypatch):
+    """The first chunks' defects are searched on the state's thread as the view is built: found
+    before the first drawing they are in it, found after it the view is told and draws them, even
+    when the search ends just as that drawing does."""
+    import threading
+
+    import chunkbench.evaluate.defects as defects
+    from chunkbench.ui.explorer import Explorer
+
+    drawn, found = threading.Event(), threading.Event()
+    real_search, first_drawing = defects.find_defects, Explorer._show_strategy
+
+    def search_after_the_drawing(chunkset, codes=None):
+        drawn.wait(30)
+        out = real_search(chunkset, codes)
+        found.set()
+        return out
+
+    def drawing_that_ends_as_the_search_does(self) -> None:
+        first_drawing(self)
+        drawn.set()
+        found.wait(30)
+
+    monkeypatch.setattr(defects, "find_defects", search_after_the_drawing)
+    monkeypatch.setattr(Explorer, "_show_strategy", drawing_that_ends_as_the_search_does)
+    ex = Explorer(windows.doc, "tokens", {"chunk_size": 64})
+    assert found.is_set() and _red(ex.settle(30).image) > 500
+
+
 def test_a_cut_mid_sentence_is_boxed_at_its_words_not_its_paragraph():
     """The red box of a mid_sentence cut outlines the line the cut is on, inside the element's box,
     where the element's own box said nothing about where in the paragraph the cut is."""

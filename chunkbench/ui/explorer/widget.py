@@ -137,8 +137,11 @@ class Explorer:
         self._page_px = (0, 0, 0, 0)
         self._left_px = 0
         self._build(image_width)
-        self._show_strategy()
-        self.state.on_change(self._on_state)
+        # under the state's lock: the defects of the first chunks, searched on the state's thread,
+        # are either in before the first drawing or told to this view after it, never in between
+        with self.state.lock:
+            self.state.on_change(self._on_state)
+            self._show_strategy()
 
     # ------------------------------------------------------------------ the state changed: redraw
     def _on_state(self, what: str) -> None:
