@@ -45,27 +45,29 @@ class Progress:
 def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], None], *, first_page: int = 1,
                        around: int = 1, password: str | None = None, page_timeout: float | None = None,
                        stitch_tables: bool = True, on_error: Callable[[Exception], None] | None = None,
-                       cache: bool = True, begin: threading.Event | None = None) -> Progress:
+                       cache: bool = True, begin: threading.Event | None = None,
+                       document_id: str | None = None) -> Progress:
     """The first Progress (pages `first_page` ± `around`, or the whole cached Document), at once;
     unless it is final, a daemon thread parses the rest (once `begin` is set, e.g. after the
     first view is drawn, so the two do not share the cores) and calls `on_update` with each bigger
     Progress (nearest pages first, at most every UPDATE_SECONDS) and with the final one, or
     `on_error` with the exception that stopped it. Errors of the first pages are raised here.
     The first pages are parsed in this process, without the per-page time limit (a worker
-    process would cost more than they take); the rest with it."""
-    from . import pdf, pdf_layout
+    process would cost more than they take); the rest with it. `document_id` names the document in
+    its chunks' ids in every Progress, as `load(document_id=...)` does."""
+    from . import check_document_id, load, pdf, pdf_layout
 
+    if document_id is not None:
+        check_document_id(document_id)
     path = Path(path)
     if cache and pdf.is_cached(path):
-        from . import load
-
-        doc = load(path, password=password, stitch_tables=stitch_tables)
+        doc = load(path, password=password, stitch_tables=stitch_tables, document_id=document_id)
         return Progress(doc, tuple(range(len(doc.pages))), len(doc.pages), True)
     with pdf_layout.open_pdf(path, password) as opened:
         count = opened.page_count
     if count == 0:
         raise InputError("the PDF has no pages", path)
-    parse = _Parse(path, password, count, cache=cache, stitch_tables=stitch_tables)
+    parse = _Parse(path, password, count, cache=cache, stitch_tables=stitch_tables, document_id=document_id)
     timeout = pdf.page_timeout_setting(page_timeout)  # a bad setting is said here, not in the thread
     first = min(max(1, first_page), count) - 1
     lo, hi = max(0, first - around), min(count, first + around + 1)
@@ -92,10 +94,12 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
 class _Parse:
     """One PDF parsed a range of pages at a time: what is parsed so far, and the Progress it makes."""
 
-    def __init__(self, path: Path, password: str | None, count: int, *, cache: bool, stitch_tables: bool):
+    def __init__(self, path: Path, password: str | None, count: int, *, cache: bool, stitch_tables: bool,
+                 document_id: str | None):
         from . import pdf
 
         self.path, self.password, self.count, self.cache, self.stitch_tables = path, password, count, cache, stitch_tables
+        self.document_id = document_id
         self.doc_id, self.version, self.options = pdf._parse_identity(path)
         engine = pdf.ocr_engine()
         self.ocr = engine is not None
@@ -116,7 +120,10 @@ class _Parse:
             from .cache import store
 
             store(pdf.parse_key(self.doc_id, self.version, self.options), made)
-        return Progress(settle(made, stitch_tables=self.stitch_tables), done, self.count, final)
+        shown = settle(made, stitch_tables=self.stitch_tables)
+        if self.document_id is not None:
+            shown = shown.with_metadata(document_id=self.document_id)
+        return Progress(shown, done, self.count, final)
 
     def parse(self, rest: list[tuple[int, int]], on_update: Callable[[Progress], None], timeout: float) -> None:
         """Parse the page ranges `rest` (in worker processes with the per-page time limit, or here),

@@ -123,6 +123,18 @@ def test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages(long_pdf,
     assert not _progressive(args(str(long_pdf)))
 
 
+def test_the_first_pages_carry_the_document_id_as_a_whole_load_does(long_pdf):
+    """`chunkbench review --document-id` on an uncached PDF: the first pages' chunks are named by
+    the id, as those of the whole document and of a cached one are; a bad id is refused at once."""
+    from chunkbench.errors import UsageError
+
+    first = load_progressively(long_pdf, lambda p: None, begin=threading.Event(), document_id="report-2025")
+    assert not first.final and first.doc.metadata["document_id"] == "report-2025"
+    assert all(c.chunk_id.startswith("report-2025_") for c in cb.chunk(first.doc, "elements"))
+    with pytest.raises(UsageError, match="document"):
+        load_progressively(long_pdf, lambda p: None, begin=threading.Event(), document_id="no spaces/here")
+
+
 def test_a_stuck_background_parse_is_reported_with_the_file_and_pages(long_pdf, monkeypatch):
     """The background parse's worker failures read as `load`'s do (pdf.worker_failure)."""
     from chunkbench.errors import InputError

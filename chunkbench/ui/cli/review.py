@@ -95,7 +95,8 @@ def _serve_progressively(args, params: dict) -> int:
 
     begin = threading.Event()
     first = load_progressively(args.input, update, password=args.password, page_timeout=args.page_timeout,
-                               stitch_tables=not args.no_stitch_tables, on_error=failed, begin=begin)
+                               stitch_tables=not args.no_stitch_tables, on_error=failed, begin=begin,
+                               document_id=args.document_id)
     live = LiveChunking(chunk(first.doc, args.strategy, **params), "" if first.final else first.describe())
     print(f"reviewing {first.doc.source} ({args.strategy}) at http://{args.address}:{args.port}/ — the first "
           f"pages now, all {first.page_count} when parsed; Ctrl-C to stop", file=sys.stderr)
