@@ -67,7 +67,8 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
         count = opened.page_count
     if count == 0:
         raise InputError("the PDF has no pages", path)
-    parse = _Parse(path, password, count, cache=cache, stitch_tables=stitch_tables, document_id=document_id)
+    parse = _Parse(path, password, count, cache=cache,
+                   shown=lambda made: _as_loaded(made, stitch_tables=stitch_tables, document_id=document_id))
     timeout = pdf.page_timeout_setting(page_timeout)  # a bad setting is said here, not in the thread
     first = min(max(1, first_page), count) - 1
     lo, hi = max(0, first - around), min(count, first + around + 1)
@@ -94,12 +95,13 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
 class _Parse:
     """One PDF parsed a range of pages at a time: what is parsed so far, and the Progress it makes."""
 
-    def __init__(self, path: Path, password: str | None, count: int, *, cache: bool, stitch_tables: bool,
-                 document_id: str | None):
+    def __init__(self, path: Path, password: str | None, count: int, *, cache: bool,
+                 shown: Callable[[Document], Document]):
         from . import pdf
 
-        self.path, self.password, self.count, self.cache, self.stitch_tables = path, password, count, cache, stitch_tables
-        self.document_id = document_id
+        self.path, self.password, self.count, self.cache = path, password, count, cache
+        #: the Document of the pages parsed as `load` gives it (settled, named)
+        self.shown = shown
         self.doc_id, self.version, self.options = pdf._parse_identity(path)
         engine = pdf.ocr_engine()
         self.ocr = engine is not None
@@ -110,7 +112,6 @@ class _Parse:
     def build(self) -> Progress:
         """The Document of the pages parsed so far (stored in the cache once all are in)."""
         from . import pdf
-        from .settle import settle
 
         pages = [p for start in sorted(self.parsed) for p in self.parsed[start]]
         made = pdf._build_document(self.path, self.doc_id, pages, self.parser, self.ocr)
@@ -120,10 +121,7 @@ class _Parse:
             from .cache import store
 
             store(pdf.parse_key(self.doc_id, self.version, self.options), made)
-        shown = settle(made, stitch_tables=self.stitch_tables)
-        if self.document_id is not None:
-            shown = shown.with_metadata(document_id=self.document_id)
-        return Progress(shown, done, self.count, final)
+        return Progress(self.shown(made), done, self.count, final)
 
     def parse(self, rest: list[tuple[int, int]], on_update: Callable[[Progress], None], timeout: float) -> None:
         """Parse the page ranges `rest` (in worker processes with the per-page time limit, or here),
@@ -152,6 +150,14 @@ class _Parse:
                                     on_done=arrived)
         except parse_workers.WorkerFailure as exc:
             raise pdf.worker_failure(exc, rest[exc.index], self.path, timeout) from None
+
+
+def _as_loaded(made: Document, *, stitch_tables: bool, document_id: str | None) -> Document:
+    """A parse of some pages as `load` gives a Document: settled, and named by `document_id`."""
+    from .settle import settle
+
+    doc = settle(made, stitch_tables=stitch_tables)
+    return doc if document_id is None else doc.with_metadata(document_id=document_id)
 
 
 def _ranges_without(count: int, lo: int, hi: int) -> list[tuple[int, int]]:
