@@ -56,7 +56,7 @@ def _changes(what: str):
             with self.lock, paused_gc():
                 out = method(self, *args, **kwargs)
                 self._listeners.notify(what)
-                self._after_change()
+                self._after_change(what)
                 return out
 
         return run
@@ -215,12 +215,14 @@ class ExplorerState:
                 self.page = c.page_start
         self.selected = index
 
-    def _after_change(self) -> None:
-        """Begin the work a change leaves for the state's thread: what a newer change made moot and
-        has not begun is dropped; the defects of the chunks shown go first."""
-        for future in self._ahead:
-            future.cancel()
-        self._ahead = []
+    def _after_change(self, what: str) -> None:
+        """Begin the work a change leaves for the state's thread: the settings chunked ahead that a
+        newer chunking made moot and that have not begun are dropped (a page turn or a selection
+        keeps them); the defects of the chunks shown go first."""
+        if what in ("strategy", "chunks"):
+            for future in self._ahead:
+                future.cancel()
+            self._ahead = []
         self._defects.begin(self, self._thread)
         stepped, self._stepped = self._stepped, None
         if stepped is not None:

@@ -268,9 +268,9 @@ def test_the_state_finds_the_defects_of_what_it_shows_on_its_own_thread(contract
 
 
 def test_a_slider_step_is_chunked_ahead_and_shows_the_same_chunks(contract, monkeypatch):
-    """After a slider moves, the settings one step either side are chunked on the state's thread;
-    the next step is then taken from the cache, not chunked while the user waits, and its chunks
-    are byte for byte those a fresh chunking gives."""
+    """After a slider moves, the settings one step either side are chunked on the state's thread
+    (a selection meanwhile keeps them); the next step is then taken from the cache, not chunked
+    while the user waits, and its chunks are byte for byte those a fresh chunking gives."""
     import threading
 
     import chunkbench.app.explore as explore_state
@@ -292,6 +292,7 @@ def test_a_slider_step_is_chunked_ahead_and_shows_the_same_chunks(contract, monk
     monkeypatch.setattr(explore_state, "chunk", counted)
     for value in (900 + step, 900 + 2 * step, 900 + step, 900):  # up two steps, back down
         shown = state.set_params(max_chunk_size=value)
+        state.select(0)  # a selection (or a page turn) right after keeps what is being chunked ahead
         state.settle(30)
         fresh = chunk(contract, "elements", max_chunk_size=value)
         assert json.dumps(shown.to_dict(), sort_keys=True) == json.dumps(fresh.to_dict(), sort_keys=True)
