@@ -254,17 +254,13 @@ class ExplorerState:
         with self.lock:
             key = _key(strategy, resolved)
             if self.doc is doc and key not in self._cache:
-                self._cache[key] = cs
-                while len(self._cache) > CACHE_SIZE:
-                    self._cache.popitem(last=False)
+                self._keep(key, cs)
 
     def _use(self, strategy: str, resolved: dict) -> ChunkSet:
         key = _key(strategy, resolved)
         cs = self._cache.get(key)
         if cs is None:
-            cs = self._cache[key] = chunk(self.doc, strategy, kept=self.kept, **resolved)
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
+            cs = self._keep(key, chunk(self.doc, strategy, kept=self.kept, **resolved))
         else:
             self._cache.move_to_end(key)
         if self.apply_edits:  # every reviewer's stored edits on top (none: the cached ChunkSet itself)
@@ -277,6 +273,13 @@ class ExplorerState:
         previous = old[self.selected] if old is not None and self.selected is not None else None
         self.chunkset = cs
         self.selected = self._follow(previous)
+        return cs
+
+    def _keep(self, key: str, cs: ChunkSet) -> ChunkSet:
+        """Keep `cs` as the newest of the result cache, the oldest dropped past CACHE_SIZE."""
+        self._cache[key] = cs
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
         return cs
 
     def _found(self, cs: ChunkSet, found: list[Finding] | None, error: str | None) -> None:

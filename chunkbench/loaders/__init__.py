@@ -126,6 +126,11 @@ def load(
         doc = _load_parsed(kind, path, pdf=pdf, stitch_tables=stitch_tables)
     if kind in ("pdf", "mineru"):
         doc = settle(doc, stitch_tables=stitch_tables)
+    return named(doc, metadata, document_id)
+
+
+def named(doc: Document, metadata: dict[str, Any] | None = None, document_id: str | None = None) -> Document:
+    """`doc` with `metadata` passed through to its chunks, `document_id` naming it in their ids."""
     if document_id is not None:
         metadata = {**(metadata or {}), "document_id": document_id}
     return doc.with_metadata(**metadata) if metadata else doc

@@ -154,10 +154,10 @@ class _Parse:
 
 def _as_loaded(made: Document, *, stitch_tables: bool, document_id: str | None) -> Document:
     """A parse of some pages as `load` gives a Document: settled, and named by `document_id`."""
+    from . import named
     from .settle import settle
 
-    doc = settle(made, stitch_tables=stitch_tables)
-    return doc if document_id is None else doc.with_metadata(document_id=document_id)
+    return named(settle(made, stitch_tables=stitch_tables), document_id=document_id)
 
 
 def _ranges_without(count: int, lo: int, hi: int) -> list[tuple[int, int]]:
