@@ -22,9 +22,8 @@ from .version import __version__
 
 if TYPE_CHECKING:  # what the names below are, for type checkers; at run time each is imported on first use
     from .app.chunking import chunk
+    from .app.opening import load, load_chunks
     from .foreign import inspect
-    from .loaders import load
-    from .loaders.chunks_file import load_chunks
     from .strategies import all_strategies
     from .types.chunk import Chunk
     from .types.chunkset import ChunkSet
@@ -85,9 +84,9 @@ sweep = Namespace("sweep", "Parameter sweeps (docs/experiments.md): run one, or 
 #: every public function and type, imported on first use: `import chunkbench` loads a handful of
 #: modules, and no strategy, loader or renderer until one is asked for (the CLI starts through it too)
 _LAZY = {
-    "load": ("chunkbench.loaders", "load"),
+    "load": ("chunkbench.app.opening", "load"),
     "chunk": ("chunkbench.app.chunking", "chunk"),
-    "load_chunks": ("chunkbench.loaders.chunks_file", "load_chunks"),
+    "load_chunks": ("chunkbench.app.opening", "load_chunks"),
     "inspect": ("chunkbench.foreign", "inspect"),
     "all_strategies": ("chunkbench.strategies", "all_strategies"),
     "Document": ("chunkbench.types.document", "Document"),

@@ -70,7 +70,7 @@ FinalStep = Callable[[Demo], None]
 
 def step_parse(demo: Demo, run: DocRun) -> None:
     """Parse the PDF, write elements.json and summary.txt, print the one-screen summary."""
-    from chunkbench.loaders import load
+    from chunkbench.app.opening import load
     from chunkbench.loaders.summary import format_summary
 
     run.doc = load(run.pdf)

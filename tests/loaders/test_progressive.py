@@ -106,21 +106,28 @@ def test_a_failure_in_the_background_is_shown(long_pdf, monkeypatch):
     assert not is_cached(long_pdf)
 
 
-def test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages(long_pdf, tmp_path):
-    from chunkbench.ui.cli import build_parser
-    from chunkbench.ui.cli.review import _progressive
+def test_an_uncached_pdf_opens_from_its_first_pages_and_anything_else_whole(long_pdf, tmp_path):
+    """app.opening, which the explorer and `chunkbench review` open through: a PDF for the default
+    parser that the cache lacks comes from its first pages, with review's own options; another
+    parser, no cache, a Markdown file or a cached parse come whole, as a final Progress."""
+    from chunkbench.app.opening import _arrives_by_page, open_as_it_arrives
+    from chunkbench.ui.cli import build_parser, load_options
 
-    def args(*extra):
-        return build_parser().parse_args(["review", *extra])
+    def options(*extra):
+        return load_options(build_parser().parse_args(["review", *extra]))
 
-    assert _progressive(args(str(long_pdf), "--strategy", "elements"))
-    assert not _progressive(args(str(long_pdf), "--no-cache"))
-    assert not _progressive(args(str(long_pdf), "--backend", "mineru"))
+    waiting = threading.Event()  # never set: the rest is not parsed
+    first = open_as_it_arrives(long_pdf, lambda p: None, begin=waiting, **options(str(long_pdf), "--strategy", "elements"))
+    assert not first.final and len(first.parsed) < first.page_count == 13
+    given = lambda *extra: {k: v for k, v in options(str(long_pdf), *extra).items() if v is not None}  # noqa: E731
+    assert not _arrives_by_page(long_pdf, given("--no-cache"))
+    assert not _arrives_by_page(long_pdf, given("--backend", "mineru"))
     md = tmp_path / "a.md"
     md.write_text("# T\n\ntext\n", encoding="utf-8")
-    assert not _progressive(args(str(md)))
-    cb.load(long_pdf)  # now cached: served whole
-    assert not _progressive(args(str(long_pdf)))
+    whole = open_as_it_arrives(md, lambda p: None, begin=waiting, **options(str(md)))
+    assert whole.final and whole.page_count == len(whole.doc.pages) and whole.doc.elements[0].text == "T"
+    cb.load(long_pdf)  # now cached: whole at once
+    assert open_as_it_arrives(long_pdf, lambda p: None, begin=waiting, **options(str(long_pdf))).final
 
 
 def test_the_first_pages_carry_the_document_id_as_a_whole_load_does(long_pdf):

@@ -176,6 +176,23 @@ def test_the_front_ends_reach_the_workspace_only_through_the_application_floor()
     assert direct == []
 
 
+#: what the front-ends read from the loaders: where a chunk lies on the page, a page's words, the
+#: PDF library they are drawn with, a parse's summary; opening an input is app.opening's
+READ_FROM_LOADERS = {"chunkbench.loaders.regions", "chunkbench.loaders.pagewords", "chunkbench.loaders.pdflib",
+                     "chunkbench.loaders.summary"}
+
+
+def test_the_front_ends_open_inputs_only_through_the_application_floor():
+    """The CLI, the explorer, the review app, the demo and the facade open a document, a chunks file
+    or a corpus through app.opening, never the loaders' own openers: an uncached PDF is shown from
+    its first page in the explorer and in `chunkbench review` by one rule, and every command opens
+    one input with the same options the same way."""
+    front_ends = [p for p in _modules() if room_of(module_name(p)) in ("ui", "samples", "__main__", None)]
+    direct = sorted(f"{module_name(path)} imports {target}" for path in front_ends for target in imports_of(path)
+                    if room_of(target) == "loaders" and target not in READ_FROM_LOADERS)
+    assert direct == []
+
+
 #: complexity findings the package may have at ruff's default thresholds (branches, statements,
 #: McCabe complexity, arguments): a ceiling that only comes down
 COMPLEXITY_CEILING = 116

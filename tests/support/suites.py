@@ -55,7 +55,7 @@ EXTENDED: dict[str, str] = {
         "paragraphs joined across pages on the sample PDFs (test_paragraph_joins.py)",
     "tests/loaders/test_progressive.py::test_the_explorer_shows_provisional_chunks_then_the_final_ones":
         "the progressive parse itself (test_the_page_in_view_comes_first_and_the_final_document_is_loads)",
-    "tests/loaders/test_progressive.py::test_chunkbench_review_serves_an_uncached_pdf_from_its_first_pages":
+    "tests/loaders/test_progressive.py::test_an_uncached_pdf_opens_from_its_first_pages_and_anything_else_whole":
         "the progressive parse itself (test_progressive.py)",
     "tests/loaders/test_progressive.py::test_a_stuck_background_parse_is_reported_with_the_file_and_pages":
         "a stuck worker reported by the parse (test_parse_stall.py)",

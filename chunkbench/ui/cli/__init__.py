@@ -242,31 +242,36 @@ def add_document_id_option(parser: argparse.ArgumentParser) -> None:
                              "(docs/lineage.md)")
 
 
-def load_input(args: argparse.Namespace):
-    """Load `args.input` with the options of `add_input_options`."""
+def load_options(args: argparse.Namespace) -> dict:
+    """`load`'s options from the command line of `add_input_options` (a `--cache-dir` is set as
+    $CHUNKBENCH_CACHE_DIR, where every parse looks)."""
     import os
-
-    from chunkbench.loaders import load
 
     if getattr(args, "cache_dir", None):
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
-    doc = load(
-        args.input,
-        backend=args.backend,
-        cache=not args.no_cache,
-        password=args.password,
-        pdf=args.pdf,
-        mineru_backend=args.mineru_backend,
-        mineru_url=args.mineru_url,
-        mineru_timeout=args.mineru_timeout,
-        mineru_tier=args.mineru_tier,
-        mineru_ocr_mode=args.ocr_mode,
-        mineru_pages=args.mineru_pages,
-        mineru_command=args.mineru_command,
-        page_timeout=getattr(args, "page_timeout", None),
-        stitch_tables=not getattr(args, "no_stitch_tables", False),
-        document_id=getattr(args, "document_id", None),
-    )
+    return {
+        "backend": args.backend,
+        "cache": not args.no_cache,
+        "password": args.password,
+        "pdf": args.pdf,
+        "mineru_backend": args.mineru_backend,
+        "mineru_url": args.mineru_url,
+        "mineru_timeout": args.mineru_timeout,
+        "mineru_tier": args.mineru_tier,
+        "mineru_ocr_mode": args.ocr_mode,
+        "mineru_pages": args.mineru_pages,
+        "mineru_command": args.mineru_command,
+        "page_timeout": getattr(args, "page_timeout", None),
+        "stitch_tables": not getattr(args, "no_stitch_tables", False),
+        "document_id": getattr(args, "document_id", None),
+    }
+
+
+def load_input(args: argparse.Namespace):
+    """Load `args.input` with the options of `add_input_options`; the parse's warnings on stderr."""
+    from chunkbench.app.opening import load
+
+    doc = load(args.input, **load_options(args))
     print_warnings(doc)
     return doc
 

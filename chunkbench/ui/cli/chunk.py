@@ -309,9 +309,8 @@ def _defects_of(data: dict, chunks_json: Path, doc_path: str | None) -> dict:
     """The defects of a chunks.json's chunks per 100 (`evaluate.defects`), read against its document:
     `--doc`, else its source file beside the chunks.json (that folder only) when its sha256 is the
     doc_id; else a note saying how to give it."""
+    from chunkbench.app.opening import load, source_beside
     from chunkbench.evaluate.defects import DEFECT_DOCS, defect_counts, find_defects
-    from chunkbench.loaders import load
-    from chunkbench.loaders.chunks_file import source_beside
     from chunkbench.types.chunkset import ChunkSet
 
     if doc_path is None:

@@ -227,8 +227,8 @@ def _parse_first(args: argparse.Namespace) -> None:
     """The PDFs among the inputs (folders searched) parsed on workers before the evaluation loads them."""
     from pathlib import Path
 
+    from chunkbench.app.opening import warm_cache
     from chunkbench.errors import UsageError
-    from chunkbench.loaders.corpus import warm_cache
 
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")

@@ -72,9 +72,8 @@ def run(args: argparse.Namespace) -> int:
 def side(path: str, spec: str, args: argparse.Namespace):
     """One side of the lineage: a chunks.json over its document, or the input chunked by `spec`
     (with the stored edits under `--apply-edits`, as every command chunks)."""
+    from chunkbench.app.opening import load, load_chunks
     from chunkbench.evaluate.diff import parse_spec
-    from chunkbench.loaders import load
-    from chunkbench.loaders.chunks_file import load_chunks
 
     if path.endswith(".json") and os.path.isfile(path) and _is_chunks_json(path):
         return load_chunks(path)

@@ -36,7 +36,7 @@ def register(sub) -> None:
 
 def is_corpus(args) -> bool:
     """Several inputs, a glob, a folder of PDFs (not MinerU output), or workers asked for."""
-    from chunkbench.loaders.corpus import is_corpus_item
+    from chunkbench.app.opening import is_corpus_item
 
     return len(args.inputs) > 1 or args.workers is not None or args.dask is not None or is_corpus_item(args.inputs[0])
 
@@ -74,8 +74,8 @@ def run_parse_corpus(args) -> int:
     import os
     import time
 
+    from chunkbench.app.opening import parse_corpus
     from chunkbench.errors import UsageError
-    from chunkbench.loaders.corpus import parse_corpus
 
     if args.backend != "pymupdf" or args.pdf:
         raise UsageError("a corpus is parsed with the pymupdf backend; parse MinerU output one input at a time")

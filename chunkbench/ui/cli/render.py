@@ -80,7 +80,7 @@ def run_render(args) -> int:
     check_not_empty(chunks, args)
     other = None
     if args.elements_of:
-        from chunkbench.loaders import load
+        from chunkbench.app.opening import load
 
         other = load(args.elements_of, pdf=doc.pdf_path, cache=not args.no_cache)
     pages = parse_pages(args.pages, len(doc.pages)) if doc.pdf_path else None

@@ -5,10 +5,23 @@ from __future__ import annotations
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chunkbench.errors import UsageError
 
-from . import add_chunks_option, add_input_options, add_set_option, chunks_for, load_input, parse_sets
+if TYPE_CHECKING:
+    from chunkbench.types.document import Document
+
+from . import (
+    add_chunks_option,
+    add_input_options,
+    add_set_option,
+    chunks_for,
+    load_input,
+    load_options,
+    parse_sets,
+    print_warnings,
+)
 
 
 def register(sub) -> None:
@@ -40,9 +53,12 @@ def run_review(args) -> int:
     if args.max_sessions is not None and args.max_sessions < 1:
         raise UsageError(f"--max-sessions must be at least 1, got {args.max_sessions}")
     params = parse_sets(args.params)
-    if not args.export and not args.chunks and _progressive(args):
-        return _serve_progressively(args, params)
-    doc = load_input(args)
+    if args.export or args.chunks:
+        doc = load_input(args)
+    elif (whole := _serve_as_it_arrives(args, params)) is None:
+        return 0
+    else:
+        doc = whole
     cs = chunks_for(doc, args)
     if args.export:
         return _export(cs, args)
@@ -61,25 +77,13 @@ def _limits(args) -> dict:
             **({} if args.max_sessions is None else {"max_sessions": args.max_sessions})}
 
 
-def _progressive(args) -> bool:
-    """A PDF for the default parser that the parse cache lacks: served from its first pages."""
-    import os
-
-    from chunkbench.loaders import detect_kind
-    from chunkbench.loaders.pdf import is_cached
-
-    if getattr(args, "cache_dir", None):
-        os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
-    return (args.backend == "pymupdf" and not args.no_cache and not args.pdf and detect_kind(args.input) == "pdf"
-            and not is_cached(args.input))
-
-
-def _serve_progressively(args, params: dict) -> int:
-    """Serve the first pages' chunks at once (provisional: verdicts closed), the final chunks when
-    the background parse has every page (loaders.progressive); the strategy's parameters are
-    checked before anything is served."""
+def _serve_as_it_arrives(args, params: dict) -> Document | None:
+    """Serve an uncached PDF's first pages' chunks at once (provisional: verdicts closed), the final
+    chunks when the background parse has every page (app.opening), and say None once served; the
+    strategy's parameters are checked before anything is parsed. An input that came whole (a cached
+    parse, another parser's) is given back, to be served as any other."""
     from chunkbench.app.chunking import chunk
-    from chunkbench.loaders.progressive import Progress, load_progressively
+    from chunkbench.app.opening import Progress, open_as_it_arrives
     from chunkbench.strategies import get_strategy
     from chunkbench.ui.reviews.serve import LiveChunking, serve_app
 
@@ -94,16 +98,17 @@ def _serve_progressively(args, params: dict) -> int:
         print(f"chunkbench: {args.input}: parsing the rest of the PDF failed: {exc}", file=sys.stderr)
 
     begin = threading.Event()
-    first = load_progressively(args.input, update, password=args.password, page_timeout=args.page_timeout,
-                               stitch_tables=not args.no_stitch_tables, on_error=failed, begin=begin,
-                               document_id=args.document_id)
-    live = LiveChunking(chunk(first.doc, args.strategy, **params), "" if first.final else first.describe())
+    first = open_as_it_arrives(args.input, update, on_error=failed, begin=begin, **load_options(args))
+    if first.final:
+        print_warnings(first.doc)
+        return first.doc
+    live = LiveChunking(chunk(first.doc, args.strategy, **params), first.describe())
     print(f"reviewing {first.doc.source} ({args.strategy}) at http://{args.address}:{args.port}/ — the first "
           f"pages now, all {first.page_count} when parsed; Ctrl-C to stop", file=sys.stderr)
     begin.set()
     serve_app(live, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
               show=args.show, **_limits(args))
-    return 0
+    return None
 
 
 def _export(cs, args) -> int:

@@ -87,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
         os.environ["CHUNKBENCH_CACHE_DIR"] = args.cache_dir
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    from chunkbench.app.opening import expand_corpus_items
     from chunkbench.io.outputs import check_outputs, say_if_replacing
-    from chunkbench.loaders.corpus import expand_corpus_items
 
     args.inputs = expand_corpus_items(args.inputs)
     missing = [p for p in args.inputs if not os.path.exists(p)]

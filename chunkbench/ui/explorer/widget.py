@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from chunkbench import loaders
 from chunkbench.app.explore import ExplorerState
+from chunkbench.app.opening import load, open_as_it_arrives
 from chunkbench.errors import ChunkbenchError
 from chunkbench.strategies import DEFAULT_STRATEGY, get_strategy, strategy_names
 from chunkbench.strategies.base import Param
@@ -43,7 +43,7 @@ SLIDER_WIDTH = "460px"
 LABEL_SIZE = 10.5
 
 if TYPE_CHECKING:
-    from chunkbench.loaders.progressive import Progress
+    from chunkbench.app.opening import Progress
     from chunkbench.ui.render import PageImage
 
 
@@ -462,13 +462,10 @@ def explore(doc_or_path: Document | str, strategy: str = DEFAULT_STRATEGY, *, dp
     """Open the linked explorer on a Document or any loadable path (parsed once, then cached);
     reviewers' boundary edits stored in `workspace` are applied, and new ones are `reviewer`'s.
     An uncached PDF shows its first pages within seconds (`progressive`): they are parsed first,
-    the rest in the background, and the chunks follow as pages arrive (loaders.progressive)."""
-    if isinstance(doc_or_path, Document):
-        return Explorer(doc_or_path, strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer)
-    if not progressive or loaders.detect_kind(doc_or_path) != "pdf":
-        return Explorer(loaders.load(doc_or_path), strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer)
-    from chunkbench.loaders.progressive import load_progressively
-
+    the rest in the background, and the chunks follow as pages arrive (app.opening)."""
+    if isinstance(doc_or_path, Document) or not progressive:
+        doc = doc_or_path if isinstance(doc_or_path, Document) else load(doc_or_path)
+        return Explorer(doc, strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer)
     holder: dict[str, Explorer] = {}  # the explorer, once built (the parse goes on only after)
 
     def update(progress: Progress) -> None:
@@ -478,10 +475,11 @@ def explore(doc_or_path: Document | str, strategy: str = DEFAULT_STRATEGY, *, dp
         holder["ex"]._parse_failed(exc)
 
     begin = threading.Event()  # the rest is parsed once the first view is drawn
-    first = load_progressively(doc_or_path, update, on_error=failed, begin=begin, around=0)
+    first = open_as_it_arrives(doc_or_path, update, on_error=failed, begin=begin, around=0)
     ex = Explorer(first.doc, strategy, params, dpi=dpi, workspace=workspace, reviewer=reviewer,
                   page_count=first.page_count)
     holder["ex"] = ex
-    ex.show_progress(first)
+    if not first.final:
+        ex.show_progress(first)
     begin.set()
     return ex

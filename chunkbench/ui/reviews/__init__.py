@@ -20,7 +20,7 @@ def _chunkset(doc_or_path: Any, strategy: str | None, params: dict):
     """A ChunkSet from a ChunkSet, a Document or any loadable path (parsed once, cached)."""
     from chunkbench.app.chunking import chunk
     from chunkbench.app.defaults import DEFAULT_STRATEGY
-    from chunkbench.loaders import load
+    from chunkbench.app.opening import load
     from chunkbench.types.chunkset import ChunkSet
     from chunkbench.types.document import Document
 
