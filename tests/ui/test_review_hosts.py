@@ -28,13 +28,7 @@ def server(tmp_path_factory):
     cs = cb.chunk(cb.load(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"), "elements")
     port = free_port()
     thread = serve_app(cs, workspace=tmp_path_factory.mktemp("ws") / "ws.db", port=port, threaded=True,
-                       allow_hosts=["review.lan"])
-    for _ in range(200):
-        try:
-            if status(port, "GET", "/", {"Host": f"127.0.0.1:{port}"})[0] == 200:
-                break
-        except OSError:
-            time.sleep(0.1)
+                       allow_hosts=["review.lan"])  # returns once the server listens
     yield port
     thread.stop()
 
@@ -137,3 +131,43 @@ def test_which_host_headers_name_the_server(value, ok):
 
 def test_a_server_bound_to_every_interface_answers_to_loopback_and_named_hosts_only():
     assert allowed_names("0.0.0.0", ["review.lan"]) == {"127.0.0.1", "localhost", "::1", "review.lan"}
+
+
+def test_a_threaded_server_listens_when_it_is_returned_and_a_taken_port_is_said(tmp_path, monkeypatch):
+    """serve_app(threaded=True) returns once its server listens, however slowly the server is made
+    (a browser sent at once was refused: seen in a test), and a server that cannot start, its port
+    taken, raises in the caller instead of dying unseen in its thread."""
+    import panel.io.server
+
+    from chunkbench.ui.reviews.serve import serve_app
+
+    real = panel.io.server.get_server
+
+    def slow(*args, **kwargs):
+        time.sleep(1.0)  # the server made a second late, as on a busy machine
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(panel.io.server, "get_server", slow)
+    cs = cb.chunk(cb.load(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"), "elements")
+    port = free_port()
+    thread = serve_app(cs, workspace=tmp_path / "ws.db", port=port, threaded=True)
+    try:
+        assert status(port, "GET", "/", {"Host": f"127.0.0.1:{port}"})[0] == 200  # at once, no waiting
+        with pytest.raises(OSError, match="in use"):
+            serve_app(cs, workspace=tmp_path / "ws.db", port=port, threaded=True)
+    finally:
+        thread.stop()
+
+
+def test_chunkbench_review_on_a_taken_port_says_so_and_exits_2(capsys):
+    """A port another program holds is a usage error naming the address and port, not a traceback
+    nor "cannot write" (an OSError read as an output's)."""
+    from chunkbench.ui.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["review", str(ROOT / "tests" / "data" / "markdown" / "deployment_guide.md"), "--port", str(port)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"cannot serve on 127.0.0.1:{port}: Address already in use" in err and "Traceback" not in err

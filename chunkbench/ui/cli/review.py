@@ -62,19 +62,24 @@ def run_review(args) -> int:
     cs = chunks_for(doc, args)
     if args.export:
         return _export(cs, args)
-    from chunkbench.ui.reviews.serve import serve_app
-
     print(f"reviewing {len(cs)} boundaries of {doc.source} ({cs.strategy}, params {cs.params_hash[:10]}) "
           f"at http://{args.address}:{args.port}/ — Ctrl-C to stop", file=sys.stderr)
-    serve_app(cs, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
-              show=args.show, **_limits(args))
+    _serve(cs, args)
     return 0
 
 
-def _limits(args) -> dict:
-    """serve_app's options from the command line: sessions at once, extra host names."""
-    return {"allow_hosts": tuple(args.allow_host),
-            **({} if args.max_sessions is None else {"max_sessions": args.max_sessions})}
+def _serve(chunks, args) -> None:
+    """Serve the review app with the command line's options until stopped; an address or port it
+    cannot listen on (taken, not this machine's, privileged) is a usage error naming it."""
+    from chunkbench.ui.reviews.serve import serve_app
+
+    limits = {} if args.max_sessions is None else {"max_sessions": args.max_sessions}
+    try:
+        serve_app(chunks, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
+                  show=args.show, allow_hosts=tuple(args.allow_host), **limits)
+    except OSError as exc:
+        raise UsageError(f"cannot serve on {args.address}:{args.port}: {exc.strerror or exc} "
+                         "(choose another --port or --address)") from exc
 
 
 def _serve_as_it_arrives(args, params: dict) -> Document | None:
@@ -85,7 +90,7 @@ def _serve_as_it_arrives(args, params: dict) -> Document | None:
     from chunkbench.app.chunking import chunk
     from chunkbench.app.opening import Progress, open_as_it_arrives
     from chunkbench.strategies import get_strategy
-    from chunkbench.ui.reviews.serve import LiveChunking, serve_app
+    from chunkbench.ui.reviews.serve import LiveChunking
 
     get_strategy(args.strategy).resolve(params)
     live: LiveChunking | None = None
@@ -106,8 +111,7 @@ def _serve_as_it_arrives(args, params: dict) -> Document | None:
     print(f"reviewing {first.doc.source} ({args.strategy}) at http://{args.address}:{args.port}/ — the first "
           f"pages now, all {first.page_count} when parsed; Ctrl-C to stop", file=sys.stderr)
     begin.set()
-    serve_app(live, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
-              show=args.show, **_limits(args))
+    _serve(live, args)
     return None
 
 

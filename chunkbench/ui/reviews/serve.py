@@ -145,17 +145,26 @@ def serve_app(chunkset: ChunkSet | LiveChunking, *, reviewer: str = "", workspac
 def _serve_guarded(session, names: frozenset[str], threaded: bool, options: dict):
     """Panel's server for `session`, made without starting it, the host guard put in front of its
     routes (`hosts.guard_hosts`), then started: in this thread (blocking), or in a thread of its own
-    that is returned (`.stop()` stops it), as `pn.serve(threaded=True)` does. No request is served
-    before the guard is in place."""
+    that is returned once the server listens (`.stop()` stops it; a server that cannot start, e.g.
+    its port taken, raises here, not in the thread). No request is served before the guard is in place."""
     from panel.io.server import get_server
     from panel.io.state import state
     from panel.io.threads import StoppableThread
     from tornado.ioloop import IOLoop
 
+    listening = threading.Event()
+    failed: list[BaseException] = []
+
     def run(server_id: str, loop: IOLoop | None = None):
-        server = get_server(session, start=False, server_id=server_id, loop=loop, **options)
-        guard_hosts(server._tornado, names, server.port)
-        server.start()
+        try:
+            server = get_server(session, start=False, server_id=server_id, loop=loop, **options)
+            guard_hosts(server._tornado, names, server.port)
+            server.start()
+        except Exception as exc:  # noqa: BLE001 - raised in the caller's thread, below
+            failed.append(exc)
+            return None
+        finally:
+            listening.set()
         try:
             server.io_loop.start()
         except RuntimeError:
@@ -164,9 +173,16 @@ def _serve_guarded(session, names: frozenset[str], threaded: bool, options: dict
 
     server_id = uuid.uuid4().hex
     if not threaded:
-        return run(server_id)
+        server = run(server_id)
+        if failed:
+            raise failed[0]
+        return server
     loop = IOLoop(make_current=False)
     thread = StoppableThread(target=run, io_loop=loop, owns_loop=True, kwargs={"server_id": server_id, "loop": loop})
     state._threads[server_id] = thread
     thread.start()
+    listening.wait()
+    if failed:
+        state._threads.pop(server_id, None)
+        raise failed[0]
     return thread
