@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 import sys
 import threading
 from pathlib import Path
@@ -68,6 +70,10 @@ def run_review(args) -> int:
     return 0
 
 
+#: why a server cannot listen where it was told: the port taken, an address not this machine's, a privileged port
+_CANNOT_LISTEN = (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES)
+
+
 def _serve(chunks, args) -> None:
     """Serve the review app with the command line's options until stopped; an address or port it
     cannot listen on (taken, not this machine's, privileged) is a usage error naming it."""
@@ -78,6 +84,8 @@ def _serve(chunks, args) -> None:
         serve_app(chunks, reviewer=args.reviewer, workspace=args.workspace, port=args.port, address=args.address,
                   show=args.show, allow_hosts=tuple(args.allow_host), **limits)
     except OSError as exc:
+        if not (isinstance(exc, socket.gaierror) or exc.errno in _CANNOT_LISTEN):
+            raise
         raise UsageError(f"cannot serve on {args.address}:{args.port}: {exc.strerror or exc} "
                          "(choose another --port or --address)") from exc
 
