@@ -38,8 +38,7 @@ def open_as_it_arrives(path: str | os.PathLike, on_update: Callable[[Progress], 
 
         given.pop("backend", None)
         return load_progressively(path, on_update, around=around, on_error=on_error, begin=begin, **given)
-    doc = load(path, **options)
-    return Progress(doc, tuple(range(len(doc.pages))), len(doc.pages), True)
+    return Progress.whole(load(path, **options))
 
 
 def _arrives_by_page(path: str | os.PathLike, given: dict[str, Any]) -> bool:

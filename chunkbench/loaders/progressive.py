@@ -34,6 +34,11 @@ class Progress:
     page_count: int
     final: bool
 
+    @classmethod
+    def whole(cls, doc: Document) -> Progress:
+        """A Document that came whole (a cached parse, another input): final at once."""
+        return cls(doc, tuple(range(len(doc.pages))), len(doc.pages), True)
+
     def describe(self) -> str:
         """"provisional: 3 of 311 pages parsed (heading levels and tables over those pages only)"."""
         if self.final:
@@ -62,7 +67,7 @@ def load_progressively(path: str | os.PathLike, on_update: Callable[[Progress], 
     path = Path(path)
     if cache and pdf.is_cached(path):
         doc = load(path, password=password, stitch_tables=stitch_tables, document_id=document_id)
-        return Progress(doc, tuple(range(len(doc.pages))), len(doc.pages), True)
+        return Progress.whole(doc)
     with pdf_layout.open_pdf(path, password) as opened:
         count = opened.page_count
     if count == 0:
